@@ -1,0 +1,55 @@
+import { discoverJs } from '../discover/js/index.ts';
+import { discoverOthers } from '../discover/others/index.ts';
+import { findPorts } from '../ports/index.ts';
+import { createContext } from './context.ts';
+import { detectStack } from './stack.ts';
+import type { FoundPort, FoundTest } from './types.ts';
+import { walk, type WalkOptions } from './walk.ts';
+
+export interface ScanResult {
+  /** One entry per test file, sorted by `file`. */
+  readonly tests: FoundTest[];
+  /** Sorted by port, then script name. */
+  readonly ports: FoundPort[];
+  /** Main stack detected (e.g. `next`, `vite`, `django`, `go`), or null. */
+  readonly framework: string | null;
+  /** Remarks on what the scan could not read exactly, e.g. a config key that is computed. */
+  readonly notes: string[];
+  /** Why the walk stopped early, or null when it saw the whole tree. */
+  readonly truncated: string | null;
+}
+
+export type ScanOptions = Omit<WalkOptions, 'fs'>;
+
+/**
+ * Scans one project directory: the test files its own runners would run, the ports its files name
+ * and its main stack. Reads files, never executes them.
+ *
+ * @example
+ * const { tests } = await scan('/home/me/app');
+ * tests[0]; // { file: 'src/a.test.ts', framework: 'vitest', cases: 3 }
+ */
+export async function scan(root: string, options: ScanOptions = {}): Promise<ScanResult> {
+  const tree = await walk(root, options);
+  const ctx = createContext(root, tree);
+  if (tree.errors > 0) ctx.note(`${tree.errors} director${tree.errors === 1 ? 'y' : 'ies'} could not be read and were skipped`);
+  const [js, others, ports, framework] = await Promise.all([discoverJs(ctx), discoverOthers(ctx), findPorts(ctx), detectStack(ctx)]);
+
+  // One row per file: when two families claim a file, the first (JS, then the rest) wins.
+  const byFile = new Map<string, FoundTest>();
+  for (const test of [...js, ...others]) if (!byFile.has(test.file)) byFile.set(test.file, test);
+  const tests = [...byFile.values()].sort((a, b) => compare(a.file, b.file));
+
+  const seen = new Set<string>();
+  const uniquePorts = ports.filter((p) => {
+    const key = `${p.port}\0${p.script_name}\0${p.config_source}`;
+    return seen.has(key) ? false : (seen.add(key), true);
+  }).sort((a, b) => a.port - b.port || compare(a.script_name ?? '', b.script_name ?? '') || compare(a.config_source, b.config_source));
+
+  return { tests, ports: uniquePorts, framework, notes: ctx.notes, truncated: tree.truncated };
+}
+
+/** Code-unit order, the same as SQLite's default BINARY collation, so API order matches store order. */
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

@@ -1,0 +1,61 @@
+/**
+ * Types shared by the walker, the per-runner discovery rules and the port finders.
+ * Every path here is relative to the project root, with POSIX separators and no leading `./`.
+ */
+
+/** Test runners a discovered file can be attributed to (the contract's `framework` values). */
+export type TestFramework =
+  | 'jest' | 'vitest' | 'mocha' | 'node-test' | 'playwright' | 'cypress' | 'ava' | 'jasmine'
+  | 'bun' | 'deno' | 'web-test-runner'
+  | 'pytest' | 'unittest' | 'go' | 'cargo' | 'rspec' | 'minitest' | 'phpunit' | 'junit' | 'exunit'
+  | 'dotnet' | 'swift';
+
+/** What the walk saw: every regular file and directory it entered, in walk order (not sorted). */
+export interface Tree {
+  /** Regular files (never symlinks, FIFOs, sockets or devices), relative POSIX paths. */
+  readonly files: readonly string[];
+  /** Directories entered, relative POSIX paths; the root itself is `''`. */
+  readonly dirs: readonly string[];
+  /** Why the walk stopped early (a cap was hit), or `null` when it saw everything. */
+  readonly truncated: string | null;
+}
+
+/** Everything a discovery rule or port finder may look at. Rules never touch `fs` themselves. */
+export interface ScanContext extends Tree {
+  /** Absolute, real path of the project root, without a trailing slash. */
+  readonly root: string;
+  /** Membership test over `files`, O(1). */
+  has(file: string): boolean;
+  /**
+   * Text of a regular file inside the project, or `undefined` when it is absent, not a regular
+   * file, a symlink, larger than the read cap, or unreadable. Results are cached per scan.
+   */
+  read(file: string): Promise<string | undefined>;
+  /** Parsed JSON (comments and trailing commas tolerated) of a file, or `undefined` if unreadable/invalid. */
+  readJson(file: string): Promise<unknown>;
+  /** Records a human-readable remark on the scan result, e.g. why a computed config value was ignored. */
+  note(message: string): void;
+}
+
+/** One test file a runner would run. */
+export interface FoundTest {
+  readonly file: string;
+  readonly framework: TestFramework;
+  /** Static estimate of the test cases the file declares, when the rule can count them. */
+  readonly cases?: number;
+}
+
+/** A discovery rule: finds the files one runner (or one family of runners) would run. */
+export type Discover = (ctx: ScanContext) => Promise<readonly FoundTest[]>;
+
+/** One port a project's files name. */
+export interface FoundPort {
+  readonly port: number;
+  /** package.json script, compose service or Procfile process it belongs to, else null. */
+  readonly script_name: string | null;
+  /** File it was read from, relative to the project root (or `default:<tool>`). */
+  readonly config_source: string;
+}
+
+/** A port finder: reads some family of config files and returns the ports they name. */
+export type FindPorts = (ctx: ScanContext) => Promise<readonly FoundPort[]>;
