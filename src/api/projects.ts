@@ -1,0 +1,69 @@
+import { httpError } from '../http.ts';
+import type { Scanner } from '../scanning.ts';
+import type { Store } from '../store.ts';
+import type { Project } from '../types.ts';
+import { parseId, projectInput, projectUpdate, resolveProjectPath } from '../validate.ts';
+import type { Context } from './context.ts';
+
+/** Handlers of `/api/projects/**`, bound to one store and scanner. */
+export function projectHandlers(store: Store, scanner: Scanner) {
+  const find = (raw: string | undefined): Project => {
+    const project = store.getProject(parseId(raw ?? ''));
+    if (!project) throw httpError(404, 'PROJECT_NOT_FOUND', 'Project not found');
+    return project;
+  };
+
+  return {
+    list: () => {
+      try {
+        return store.listProjects();
+      } catch (cause) {
+        throw httpError(500, 'LIST_FAILED', 'Failed to fetch projects', { cause });
+      }
+    },
+    tags: () => store.listTags(),
+    get: ({ params }: Context) => find(params.id),
+
+    async create({ body, res }: Context) {
+      const input = projectInput(await body());
+      const path = await resolveProjectPath(input.path);
+      const project = store.insertProject({ name: input.name, path });
+      if (!project) {
+        throw httpError(409, 'DUPLICATE_PATH', 'Project with this path already exists', { body: { project: store.getProjectByPath(path) } });
+      }
+      res.statusCode = 201;
+      return project;
+    },
+
+    async update({ params, body }: Context) {
+      const id = parseId(params.id ?? '');
+      const update = projectUpdate(await body());
+      const project = store.updateProject(id, update);
+      if (!project) throw httpError(404, 'PROJECT_NOT_FOUND', 'Project not found');
+      return project;
+    },
+
+    remove({ params }: Context) {
+      if (!store.deleteProject(parseId(params.id ?? ''))) throw httpError(404, 'PROJECT_NOT_FOUND', 'Project not found');
+      return null;
+    },
+
+    tests: ({ params }: Context) => store.listTests(find(params.id).id),
+    ports: ({ params }: Context) => store.listPorts(find(params.id).id),
+    scan: ({ params }: Context) => scanner.scanProject(find(params.id)),
+
+    /** Scans every project in id order; one failure is reported in its entry and does not stop the rest. */
+    async scanAll() {
+      const results = [];
+      for (const project of store.listProjects()) {
+        try {
+          results.push(await scanner.scanProject(project));
+        } catch (error) {
+          const message = error instanceof Error && 'status' in error ? error.message : 'Scan failed';
+          results.push({ project, testsFound: 0, tests: [], error: message });
+        }
+      }
+      return results;
+    },
+  };
+}

@@ -1,0 +1,253 @@
+/**
+ * Glob patterns in the dialect the JS test runners use (picomatch / micromatch / minimatch / tinyglobby),
+ * compiled once into anchored RegExps. Supported: `*`, segment-aware `**`, `?`, classes `[...]` / `[!...]`,
+ * braces `{a,b}` (nested) and ranges `{1..3}`, extglobs `?(..)` `*(..)` `+(..)` `@(..)` `!(..)`, and `\` escapes.
+ * Leading-`!` negation is a list-level concept, handled by `compileGlobs`.
+ */
+
+export interface GlobOptions {
+  /** Whether `*`, `?`, classes and `**` may match a segment that starts with `.`. @default false */
+  readonly dot?: boolean;
+  /** Case-insensitive matching. @default false */
+  readonly nocase?: boolean;
+}
+
+/** A compiled list of globs: `match` is true when an include matches and no `!`-exclude does. */
+export interface GlobMatcher {
+  match(path: string): boolean;
+  readonly include: RegExp | null;
+  readonly exclude: RegExp | null;
+}
+
+const MAGIC = /[*?[\]{}()!+@]/;
+
+/** Whether a string has glob magic (as opposed to a plain path). */
+export function isGlob(text: string): boolean {
+  return MAGIC.test(text.replace(/\\./g, ''));
+}
+
+/**
+ * Compiles one glob into an anchored RegExp over POSIX paths.
+ *
+ * @example
+ * globToRegExp('**\/?(*.)+(spec|test).[jt]s?(x)').test('src/a.test.tsx'); // true
+ */
+export function globToRegExp(pattern: string, options: GlobOptions = {}): RegExp {
+  return new RegExp(`^(?:${globSource(pattern, options)})$`, options.nocase ? 'i' : '');
+}
+
+/**
+ * Compiles a list of globs; entries starting with `!` become excludes.
+ *
+ * @example
+ * compileGlobs(['src/**\/*.ts', '!**\/*.d.ts']).match('src/a.d.ts'); // false
+ */
+export function compileGlobs(patterns: readonly string[], options: GlobOptions = {}): GlobMatcher {
+  const inc: string[] = [];
+  const exc: string[] = [];
+  for (const p of patterns) {
+    if (p.startsWith('!') && !p.startsWith('!(')) exc.push(globSource(p.slice(1), options));
+    else inc.push(globSource(p, options));
+  }
+  const flags = options.nocase ? 'i' : '';
+  // Perf: one alternation per list, so a path is tested against two RegExps whatever the list length.
+  const include = inc.length ? new RegExp(`^(?:${inc.join('|')})$`, flags) : null;
+  const exclude = exc.length ? new RegExp(`^(?:${exc.join('|')})$`, flags) : null;
+  return {
+    include,
+    exclude,
+    match: (path) => include !== null && include.test(path) && !(exclude?.test(path) ?? false),
+  };
+}
+
+/** RegExp source (unanchored) for one glob: braces expanded first, then each alternative translated. */
+export function globSource(pattern: string, { dot = false }: GlobOptions = {}): string {
+  return expandBraces(pattern).map((p) => translate(p, dot)).join('|');
+}
+
+/** Bash-style brace expansion, nested, with numeric and letter ranges. `{a}` stays literal. */
+export function expandBraces(pattern: string): string[] {
+  const open = findBrace(pattern);
+  if (open === -1) return [pattern];
+  const { close, parts } = splitBrace(pattern, open);
+  if (close === -1) return [pattern];
+  const head = pattern.slice(0, open);
+  const tails = expandBraces(pattern.slice(close + 1));
+  let alts: string[];
+  const range = parts.length === 1 ? /^(-?\d+|[a-zA-Z])\.\.(-?\d+|[a-zA-Z])$/.exec(parts[0]!) : null;
+  if (range) alts = expandRange(range[1]!, range[2]!);
+  else if (parts.length < 2) return expandBraces(head + '\\{' + pattern.slice(open + 1));
+  else alts = parts.flatMap(expandBraces);
+  const out: string[] = [];
+  for (const a of alts) for (const t of tails) out.push(head + a + t);
+  return out;
+}
+
+function findBrace(p: string): number {
+  for (let i = 0; i < p.length; i++) {
+    const c = p[i];
+    if (c === '\\') i++;
+    else if (c === '[') i = classEnd(p, i) ?? i;
+    else if (c === '{') return i;
+  }
+  return -1;
+}
+
+function splitBrace(p: string, open: number): { close: number; parts: string[] } {
+  const parts: string[] = [];
+  let depth = 0;
+  let start = open + 1;
+  for (let i = open + 1; i < p.length; i++) {
+    const c = p[i];
+    if (c === '\\') i++;
+    else if (c === '[') i = classEnd(p, i) ?? i;
+    else if (c === '{') depth++;
+    else if (c === '}' && depth > 0) depth--;
+    else if (c === '}') { parts.push(p.slice(start, i)); return { close: i, parts }; }
+    else if (c === ',' && depth === 0) { parts.push(p.slice(start, i)); start = i + 1; }
+  }
+  return { close: -1, parts };
+}
+
+function expandRange(a: string, b: string): string[] {
+  const numeric = /\d/.test(a);
+  const from = numeric ? Number(a) : a.charCodeAt(0);
+  const to = numeric ? Number(b) : b.charCodeAt(0);
+  const step = from <= to ? 1 : -1;
+  const out: string[] = [];
+  for (let v = from; out.length < 1000; v += step) {
+    out.push(numeric ? String(v) : String.fromCharCode(v));
+    if (v === to) break;
+  }
+  return out;
+}
+
+/** Index of the `]` closing the class opened at `i`, or null when it is not a class. */
+function classEnd(p: string, i: number): number | null {
+  let j = i + 1;
+  if (p[j] === '!' || p[j] === '^') j++;
+  if (p[j] === ']') j++;
+  for (; j < p.length; j++) {
+    if (p[j] === '\\') j++;
+    else if (p[j] === ']') return j;
+    else if (p[j] === '/') return null;
+  }
+  return null;
+}
+
+const REGEX_SPECIAL = /[.*+?^${}()|[\]\\/]/g;
+const escapeRe = (s: string): string => s.replace(REGEX_SPECIAL, '\\$&');
+
+/** Translates a brace-free glob. `**` is special only as a whole segment. */
+function translate(p: string, dot: boolean): string {
+  const segments = splitSegments(p);
+  const seg = dot ? '(?!\\.\\.?(?:/|$))[^/]+' : '(?!\\.)[^/]+';
+  let out = '';
+  for (let s = 0; s < segments.length; s++) {
+    const text = segments[s]!;
+    const last = s === segments.length - 1;
+    if (text === '**') {
+      // `a/**/b` also matches `a/b`, `**/b` matches `b`, and `a/**` matches `a` and everything below it.
+      if (last && s === 0) out += `${seg}(?:/${seg})*`;
+      else if (last) out = out.slice(0, -1) + `(?:/${seg})*`;
+      // A leading `**/` also accepts an absolute path (its empty first segment), as picomatch does.
+      else out += s === 0 ? `/?(?:${seg}/)*` : `(?:${seg}/)*`;
+      continue;
+    }
+    out += translateSegment(text, dot);
+    if (!last) out += '/';
+  }
+  return out;
+}
+
+/** Splits on `/` outside classes and extglob parentheses. */
+function splitSegments(p: string): string[] {
+  const out: string[] = [];
+  let depth = 0;
+  let start = 0;
+  for (let i = 0; i < p.length; i++) {
+    const c = p[i];
+    if (c === '\\') i++;
+    else if (c === '[') i = classEnd(p, i) ?? i;
+    else if (c === '(') depth++;
+    else if (c === ')' && depth > 0) depth--;
+    else if (c === '/' && depth === 0) { out.push(p.slice(start, i)); start = i + 1; }
+  }
+  out.push(p.slice(start));
+  return out;
+}
+
+/** One path segment (may hold extglobs whose alternatives contain `/`, which is rare and tolerated). */
+function translateSegment(text: string, dot: boolean): string {
+  const body = translateBody(text, 0, text.length);
+  // Without `dot`, a segment whose first token is a wildcard must not start with `.`.
+  const literalStart = text[0] !== undefined && !'*?[!+@'.includes(text[0]) || text.startsWith('\\');
+  return !dot && !literalStart ? `(?!\\.)${body}` : body;
+}
+
+function translateBody(p: string, from: number, to: number): string {
+  let out = '';
+  for (let i = from; i < to; i++) {
+    const c = p[i]!;
+    const next = p[i + 1];
+    if ('?*+@!'.includes(c) && next === '(') {
+      const close = matchParen(p, i + 1, to);
+      if (close !== -1) {
+        const alts = splitAlternatives(p, i + 2, close).map(([a, b]) => translateBody(p, a, b)).join('|');
+        const atEnd = close + 1 === to;
+        if (c === '?') out += `(?:${alts})?`;
+        else if (c === '*') out += `(?:${alts})*`;
+        else if (c === '+') out += `(?:${alts})+`;
+        else if (c === '@') out += `(?:${alts})`;
+        else out += atEnd ? `(?:(?!(?:${alts})$)[^/]*?)` : `(?:(?!(?:${alts}))[^/]*?)`;
+        i = close;
+        continue;
+      }
+    }
+    if (c === '\\' && i + 1 < to) out += escapeRe(p[++i]!);
+    else if (c === '*') {
+      while (p[i + 1] === '*') i++;
+      out += '[^/]*?';
+    } else if (c === '?') out += '[^/]';
+    else if (c === '[') {
+      const end = classEnd(p, i);
+      if (end === null || end >= to) { out += '\\['; continue; }
+      let inner = p.slice(i + 1, end);
+      const negate = inner[0] === '!' || inner[0] === '^';
+      if (negate) inner = inner.slice(1);
+      inner = inner.replace(/\\(.)/g, '$1').replace(/[\\\]^]/g, '\\$&');
+      out += negate ? `[^/${inner}]` : `[${inner}]`;
+      i = end;
+    } else out += escapeRe(c);
+  }
+  return out;
+}
+
+/** Index of the `)` matching the `(` at `open`, or -1. */
+function matchParen(p: string, open: number, to: number): number {
+  let depth = 0;
+  for (let i = open; i < to; i++) {
+    const c = p[i];
+    if (c === '\\') i++;
+    else if (c === '[') i = classEnd(p, i) ?? i;
+    else if (c === '(') depth++;
+    else if (c === ')' && --depth === 0) return i;
+  }
+  return -1;
+}
+
+function splitAlternatives(p: string, from: number, to: number): Array<[number, number]> {
+  const out: Array<[number, number]> = [];
+  let depth = 0;
+  let start = from;
+  for (let i = from; i < to; i++) {
+    const c = p[i];
+    if (c === '\\') i++;
+    else if (c === '[') i = classEnd(p, i) ?? i;
+    else if (c === '(') depth++;
+    else if (c === ')') depth--;
+    else if (c === '|' && depth === 0) { out.push([start, i]); start = i + 1; }
+  }
+  out.push([start, to]);
+  return out;
+}

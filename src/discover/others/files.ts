@@ -1,0 +1,109 @@
+import type { FoundTest, ScanContext, TestFramework } from '../../scan/types.ts';
+
+/** One pass over the walked files, grouped the ways the runner rules look them up. */
+export interface FileIndex {
+  /** Basename -> every path with that basename (e.g. all `go.mod`, `Cargo.toml`). */
+  readonly byName: ReadonlyMap<string, readonly string[]>;
+  /** Extension without dot (`py`, `go`, `rs`, ...) -> paths, for the extensions the rules use. */
+  readonly byExt: ReadonlyMap<string, readonly string[]>;
+  /** Directories the walk entered. */
+  readonly dirs: ReadonlySet<string>;
+}
+
+const WANTED_EXT = new Set(['py', 'txt', 'go', 'rs', 'rb', 'php', 'java', 'kt', 'groovy', 'exs']);
+const WANTED_NAMES = new Set([
+  'conftest.py', 'pyproject.toml', 'pytest.ini', '.pytest.ini', 'pytest.toml', '.pytest.toml', 'tox.ini', 'setup.cfg',
+  'go.mod', 'Cargo.toml', '.rspec', 'Gemfile', 'Rakefile', 'phpunit.xml', 'phpunit.dist.xml', 'phpunit.xml.dist',
+  'composer.json', 'pom.xml', 'build.gradle', 'build.gradle.kts', 'mix.exs', '__init__.py',
+]);
+
+/**
+ * Builds the index in one iteration of `ctx.files`.
+ *
+ * @example
+ * indexFiles(ctx).byName.get('go.mod'); // ['go.mod', 'tools/go.mod']
+ */
+export function indexFiles(ctx: ScanContext): FileIndex {
+  const byName = new Map<string, string[]>();
+  const byExt = new Map<string, string[]>();
+  for (const file of ctx.files) {
+    const name = basename(file);
+    if (WANTED_NAMES.has(name)) push(byName, name, file);
+    const dot = name.lastIndexOf('.');
+    if (dot > 0) {
+      const ext = name.slice(dot + 1);
+      if (WANTED_EXT.has(ext)) push(byExt, ext, file);
+    }
+  }
+  return { byName, byExt, dirs: new Set(ctx.dirs) };
+}
+
+function push(map: Map<string, string[]>, key: string, value: string): void {
+  const list = map.get(key);
+  if (list) list.push(value); else map.set(key, [value]);
+}
+
+export function basename(path: string): string {
+  return path.slice(path.lastIndexOf('/') + 1);
+}
+
+/** Parent directory, `''` for a top-level entry. */
+export function dirname(path: string): string {
+  const at = path.lastIndexOf('/');
+  return at === -1 ? '' : path.slice(0, at);
+}
+
+/** `dir + '/' + rel`, treating `''` as the root and dropping `./` and trailing slashes. */
+export function join(dir: string, rel: string): string {
+  const parts: string[] = dir === '' ? [] : dir.split('/');
+  for (const seg of rel.split('/')) {
+    if (seg === '' || seg === '.') continue;
+    if (seg === '..') parts.pop(); else parts.push(seg);
+  }
+  return parts.join('/');
+}
+
+/** Path of `file` relative to `dir` when it lies below it, else `undefined`. */
+export function under(dir: string, file: string): string | undefined {
+  if (dir === '') return file;
+  return file.startsWith(dir + '/') ? file.slice(dir.length + 1) : undefined;
+}
+
+/** Nearest directory in `roots` that is `file`'s directory or one of its ancestors (walks up segments). */
+export function nearest(roots: ReadonlySet<string>, file: string): string | undefined {
+  let dir = dirname(file);
+  for (;;) {
+    if (roots.has(dir)) return dir;
+    if (dir === '') return undefined;
+    dir = dirname(dir);
+  }
+}
+
+/** Counts test cases of each file with bounded concurrency; `count` returns `undefined` when unknown. */
+export async function withCases(
+  ctx: ScanContext, files: Iterable<string>, framework: TestFramework,
+  count: (text: string, file: string) => number | undefined, { concurrency = 16 } = {},
+): Promise<FoundTest[]> {
+  const list = [...files];
+  const out: FoundTest[] = new Array(list.length);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < list.length) {
+      const i = next++;
+      const file = list[i]!;
+      const text = await ctx.read(file);
+      const cases = text === undefined ? undefined : count(text, file);
+      out[i] = cases === undefined ? { file, framework } : { file, framework, cases };
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, list.length) }, worker));
+  return out;
+}
+
+/** Number of matches of a global regex in `text`. */
+export function countMatches(text: string, re: RegExp): number {
+  let n = 0;
+  re.lastIndex = 0;
+  while (re.exec(text)) n++;
+  return n;
+}

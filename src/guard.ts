@@ -1,0 +1,61 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import { httpError } from './http.ts';
+
+export interface GuardOptions {
+  /** Extra Host names accepted besides `localhost`, `127.0.0.1` and `[::1]` (lower-case, no port). */
+  readonly allowedHosts?: readonly string[];
+  /** Extra exact origins (e.g. `http://localhost:5173`) allowed to call the API from a browser. */
+  readonly allowedOrigins?: readonly string[];
+  /** When set, every route but `/health` needs `Authorization: Bearer <token>`. */
+  readonly token?: string;
+}
+
+const LOOPBACK_HOSTS = ['localhost', '127.0.0.1', '[::1]'];
+const HOST = /^(\[[0-9a-f:.]+\]|[^:[\]]+)(?::(\d{1,5}))?$/i;
+
+/**
+ * Builds the request boundary of docs "Security": Host allow-list (DNS rebinding), fetch metadata and
+ * Origin policy (cross-site requests), bearer token (non-loopback binds). `check` throws an HttpError
+ * and returns the CORS headers an allowed cross-origin caller gets.
+ */
+export function createGuard({ allowedHosts = [], allowedOrigins = [], token }: GuardOptions, getPort: () => number) {
+  const hosts = new Set([...LOOPBACK_HOSTS, ...allowedHosts.map((h) => h.toLowerCase())]);
+  const extraOrigins = new Set(allowedOrigins);
+  const tokenDigest = token === undefined ? undefined : digest(token);
+
+  const originAllowed = (origin: string): boolean => {
+    const port = getPort();
+    return extraOrigins.has(origin) || LOOPBACK_HOSTS.some((host) => origin === `http://${host}:${port}`);
+  };
+
+  return {
+    check(req: IncomingMessage, path: string): Record<string, string> {
+      // With a token, the token is the boundary (a rebinding page cannot know it), so any Host may be used.
+      if (tokenDigest === undefined) {
+        const host = HOST.exec(req.headers.host ?? '');
+        if (!host || !hosts.has(host[1]!.toLowerCase())) throw httpError(403, 'HOST_NOT_ALLOWED', 'Host not allowed');
+      }
+      if (req.headers['sec-fetch-site'] === 'cross-site') throw httpError(403, 'CROSS_SITE', 'Cross-site request refused');
+      const origin = req.headers.origin;
+      const cors: Record<string, string> = {};
+      if (origin !== undefined) {
+        if (!originAllowed(origin)) throw httpError(403, 'ORIGIN_NOT_ALLOWED', 'Origin not allowed');
+        cors['Access-Control-Allow-Origin'] = origin;
+        cors.Vary = 'Origin';
+      }
+      if (tokenDigest !== undefined && path !== '/health' && req.method !== 'OPTIONS') {
+        const match = /^Bearer ([^\s]+)$/.exec(req.headers.authorization ?? '');
+        if (!match || !timingSafeEqual(digest(match[1]!), tokenDigest)) {
+          throw httpError(401, 'UNAUTHORIZED', 'Missing or invalid token', { headers: { ...cors, 'WWW-Authenticate': 'Bearer' } });
+        }
+      }
+      return cors;
+    },
+  };
+}
+
+/** Fixed-length digests, so the comparison takes the same time whatever the token's length. */
+function digest(value: string): Buffer {
+  return createHash('sha256').update(value).digest();
+}

@@ -1,0 +1,119 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+
+/** An error that carries its HTTP answer. Thrown (or returned) by handlers; rendered by one `onError`. */
+export class HttpError extends Error {
+  readonly status: number;
+  readonly code: string;
+  /** Extra top-level fields of the JSON body (e.g. `project` on the duplicate-path 409). */
+  readonly body?: Readonly<Record<string, unknown>>;
+  /** Extra response headers (e.g. `Allow` on a 405). */
+  readonly headers?: Readonly<Record<string, string>>;
+
+  constructor(status: number, code: string, message: string, options: { cause?: unknown; body?: Record<string, unknown>; headers?: Record<string, string> } = {}) {
+    super(message, { cause: options.cause });
+    this.name = 'HttpError';
+    this.status = status;
+    this.code = code;
+    if (options.body) this.body = options.body;
+    if (options.headers) this.headers = options.headers;
+  }
+}
+
+/**
+ * Creates an `HttpError`; `message` is the exact `error` text clients see.
+ *
+ * @example
+ * throw httpError(404, 'PROJECT_NOT_FOUND', 'Project not found');
+ */
+export function httpError(status: number, code: string, message: string, options?: ConstructorParameters<typeof HttpError>[3]): HttpError {
+  return new HttpError(status, code, message, options);
+}
+
+/** Headers every response carries: JSON that no other origin may embed, sniff or cache. */
+export const BASE_HEADERS: Readonly<Record<string, string>> = {
+  'X-Content-Type-Options': 'nosniff',
+  'Cross-Origin-Resource-Policy': 'same-origin',
+  'Cache-Control': 'no-store',
+};
+
+/**
+ * Sends `data` as JSON. Stringifies before writing any header, so a serialisation failure can still
+ * become a 500. `null` data (or status 204/304) sends no body. A pre-serialised `Buffer` is sent as is.
+ */
+export function send(res: ServerResponse, status: number, data: unknown, headers: Record<string, string> = {}): void {
+  const noBody = status === 204 || status === 304 || data === null;
+  const body = noBody ? undefined : Buffer.isBuffer(data) ? data : Buffer.from(JSON.stringify(data));
+  const out: Record<string, string | number> = { ...BASE_HEADERS, ...headers };
+  if (body) {
+    out['Content-Type'] = 'application/json; charset=utf-8';
+    out['Content-Length'] = body.length;
+  }
+  res.writeHead(status, out);
+  res.end(body);
+}
+
+export interface ReadJsonOptions {
+  /** Largest body accepted, in bytes. @default 1_048_576 */
+  readonly limit?: number;
+}
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * Reads a request body as a JSON object. A request without a body reads as `{}` so that field rules
+ * ("Name and path are required") answer it. Throws `HttpError`: 415 for a body that is not
+ * `application/json`, 413 over `limit`, 400 for invalid UTF-8, invalid JSON or a non-object.
+ */
+export async function readJson(req: IncomingMessage, { limit = 1_048_576 }: ReadJsonOptions = {}): Promise<Record<string, unknown>> {
+  const length = req.headers['content-length'];
+  const hasBody = (length !== undefined && length !== '0') || req.headers['transfer-encoding'] !== undefined;
+  if (!hasBody) return {};
+  const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+  if (type !== 'application/json') throw httpError(415, 'UNSUPPORTED_MEDIA_TYPE', 'Content-Type must be application/json');
+  if (length !== undefined && Number(length) > limit) throw httpError(413, 'BODY_TOO_LARGE', 'Request body too large');
+
+  const { chunks, size } = await collect(req, limit);
+  if (size === 0) return {};
+  let text: string;
+  try {
+    text = utf8.decode(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size));
+  } catch (cause) {
+    throw httpError(400, 'INVALID_UTF8', 'Request body is not valid UTF-8', { cause });
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (cause) {
+    throw httpError(400, 'INVALID_JSON', 'Request body is not valid JSON', { cause });
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw httpError(400, 'BODY_NOT_OBJECT', 'Request body must be a JSON object');
+  }
+  return value as Record<string, unknown>;
+}
+
+/**
+ * Buffers a body up to `limit` bytes. Past the limit it rejects with 413 but keeps consuming (and
+ * dropping) the rest: destroying the request would reset the socket and the client would never see
+ * the 413. A client that keeps sending is cut off by the server's `requestTimeout`.
+ */
+function collect(req: IncomingMessage, limit: number): Promise<{ chunks: Buffer[]; size: number }> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let over = false;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (over) return;
+      if (size > limit) {
+        over = true;
+        chunks.length = 0;
+        reject(httpError(413, 'BODY_TOO_LARGE', 'Request body too large'));
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on('end', () => { if (!over) resolve({ chunks, size }); });
+    req.on('error', (cause) => reject(httpError(400, 'BODY_ABORTED', 'Request body was not received in full', { cause })));
+  });
+}

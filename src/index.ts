@@ -1,0 +1,16 @@
+export { startServer } from './server.ts';
+export type { ServerOptions, RunningServer } from './server.ts';
+export { createHandler } from './app.ts';
+export type { HandlerOptions, Logger } from './app.ts';
+export { openStore } from './store.ts';
+export type { Store, StoreOptions, ScanRecord } from './store.ts';
+export { createScanner } from './scanning.ts';
+export type { Scanner, ScanOutcome } from './scanning.ts';
+export { scan } from './scan/index.ts';
+export type { ScanResult, ScanOptions } from './scan/index.ts';
+export { walk } from './scan/walk.ts';
+export type { WalkOptions } from './scan/walk.ts';
+export type { FoundTest, FoundPort, TestFramework } from './scan/types.ts';
+export { listen, DEFAULT_PORTS, PortsInUseError } from './port.ts';
+export { HttpError, httpError } from './http.ts';
+export type { Project, Test, ProjectPort, ProjectUpdate } from './types.ts';

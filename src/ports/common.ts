@@ -1,0 +1,72 @@
+import type { FoundPort, ScanContext } from '../scan/types.ts';
+
+/**
+ * A port row as the finders produce it. `suppress`/`dir` let index.ts drop a tool default when the
+ * tool's own config (in the same package directory) names the port; both are stripped before return.
+ */
+export interface PortRow extends FoundPort {
+  /** Directory of the package the row belongs to ('' for the root). */
+  readonly dir?: string;
+  /** Default rows: the `tool:mode` key they stand for (e.g. `vite:dev`). */
+  readonly key?: string;
+  /** Config rows: the `tool:mode` default keys this explicit port replaces. */
+  readonly suppress?: readonly string[];
+}
+
+/** A finder over one family of files; same shape as FindPorts, with the internal row type. */
+export type Finder = (ctx: ScanContext) => Promise<PortRow[]>;
+
+/** `a/b/c.txt` -> `c.txt`. */
+export function basename(path: string): string {
+  return path.slice(path.lastIndexOf('/') + 1);
+}
+
+/** `a/b/c.txt` -> `a/b`; a root file gives ''. */
+export function dirname(path: string): string {
+  const slash = path.lastIndexOf('/');
+  return slash === -1 ? '' : path.slice(0, slash);
+}
+
+/** Files of the walk whose basename passes `test`, in one pass over `ctx.files`. */
+export function pick(ctx: ScanContext, test: (base: string, path: string) => boolean): string[] {
+  const out: string[] = [];
+  for (const file of ctx.files) if (test(basename(file), file)) out.push(file);
+  return out;
+}
+
+const DIGITS = /^\d{1,5}$/;
+
+/** A port number from a literal (`3000`, `"3000"`), or undefined when not an integer in 1..65535. */
+export function toPort(value: unknown): number | undefined {
+  if (typeof value === 'number') return Number.isInteger(value) && value >= 1 && value <= 65535 ? value : undefined;
+  if (typeof value !== 'string') return undefined;
+  const text = value.trim();
+  if (!DIGITS.test(text)) return undefined;
+  const n = Number(text);
+  return n >= 1 && n <= 65535 ? n : undefined;
+}
+
+// `${PORT:-3000}`, `${PORT-3000}`, `${PORT:=3000}`, `${PORT=3000}`: sh's default-value expansions.
+const SH_DEFAULT = /\$\{[A-Za-z_][A-Za-z0-9_]*:?[-=]([^}]*)\}/g;
+
+/** Replaces sh default-value expansions by their literal default: `0.0.0.0:${PORT:-8000}` -> `0.0.0.0:8000`. */
+export function shDefaults(text: string): string {
+  return text.includes('${') ? text.replace(SH_DEFAULT, '$1') : text;
+}
+
+/** True when the text still names a variable (`$PORT`, `${PORT}`, `%PORT%`), i.e. its value is unknown statically. */
+export function isVariable(text: string): boolean {
+  return /\$[A-Za-z_{(]|%[A-Za-z_]+%/.test(text);
+}
+
+/**
+ * Port of an address-like value: `8000`, `0.0.0.0:8000`, `[::1]:8000`, `tcp://0.0.0.0:9292`,
+ * `http://localhost:3000/x`. `unix:/tmp/app.sock` and the like give undefined.
+ */
+export function addressPort(value: string): number | undefined {
+  const text = shDefaults(value.trim());
+  const direct = toPort(text);
+  if (direct !== undefined) return direct;
+  const m = /:(\d{1,5})(?:\/.*)?$/.exec(text);
+  return m ? toPort(m[1]) : undefined;
+}

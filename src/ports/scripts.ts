@@ -1,0 +1,39 @@
+import type { ScanContext } from '../scan/types.ts';
+import { portsInCommand } from './command.ts';
+import { dirname, pick, type PortRow } from './common.ts';
+import { defaultRow } from './defaults.ts';
+
+/**
+ * Ports named by `scripts` of every package.json in the tree (monorepo packages included): port flags,
+ * `PORT=` assignments and, for serving commands with no port, the tool's default (see defaults.ts).
+ */
+export async function findScriptPorts(ctx: ScanContext): Promise<PortRow[]> {
+  const files = pick(ctx, (base) => base === 'package.json');
+  const perFile = await Promise.all(files.map(async (file) => {
+    const pkg = await ctx.readJson(file);
+    const scripts = isRecord(pkg) && isRecord(pkg.scripts) ? pkg.scripts : undefined;
+    if (!scripts) return [];
+    const names = new Set(Object.keys(scripts));
+    const rows: PortRow[] = [];
+    for (const [name, line] of Object.entries(scripts)) {
+      if (typeof line !== 'string') continue;
+      rows.push(...linePorts(ctx, line, name, file, names));
+    }
+    return rows;
+  }));
+  return perFile.flat();
+}
+
+/** Rows for one command line (a script, a Procfile process, a Makefile recipe) attributed to `name` in `file`. */
+export function linePorts(ctx: ScanContext, line: string, name: string | null, file: string, scripts?: ReadonlySet<string>): PortRow[] {
+  const found = portsInCommand(line, scripts ? { scripts } : {});
+  const dir = dirname(file);
+  const rows: PortRow[] = found.ports.map((port) => ({ port, script_name: name, config_source: file, dir }));
+  for (const d of found.defaults) rows.push(defaultRow(d, name, dir));
+  for (const value of found.unresolved) ctx.note(`Port ${value} in ${name === null ? '' : `"${name}" of `}${file} comes from a variable; it was not counted`);
+  return rows;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

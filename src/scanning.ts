@@ -1,0 +1,59 @@
+import { promises as fsp } from 'node:fs';
+import { httpError } from './http.ts';
+import { scan, type ScanOptions } from './scan/index.ts';
+import type { Store } from './store.ts';
+import type { Project, Test } from './types.ts';
+
+/** What a scan endpoint answers for one project (the spec's three fields, plus what the scan noticed). */
+export interface ScanOutcome {
+  readonly project: Project;
+  readonly testsFound: number;
+  readonly tests: Test[];
+  readonly ports: ReturnType<Store['listPorts']>;
+  readonly notes: string[];
+  readonly truncated: string | null;
+}
+
+/**
+ * Scans registered projects and stores what was found. Concurrent requests to scan one project share
+ * a single walk instead of racing two transactions.
+ */
+export function createScanner(store: Store, options: ScanOptions = {}) {
+  const running = new Map<number, Promise<ScanOutcome>>();
+
+  const run = async (project: Project): Promise<ScanOutcome> => {
+    const info = await fsp.stat(project.path).catch(() => undefined);
+    if (!info?.isDirectory()) {
+      throw httpError(409, 'PROJECT_DIR_MISSING', `Project directory no longer exists: ${project.path}`);
+    }
+    const result = await scan(project.path, options);
+    if (!store.saveScan(project.id, result)) throw httpError(404, 'PROJECT_NOT_FOUND', 'Project not found');
+    const tests = store.listTests(project.id);
+    return {
+      project: store.getProject(project.id)!,
+      testsFound: tests.length,
+      tests,
+      ports: store.listPorts(project.id),
+      notes: result.notes,
+      truncated: result.truncated,
+    };
+  };
+
+  return {
+    /** Scans one project; rejects with an HttpError (409 when its directory is gone). */
+    scanProject(project: Project): Promise<ScanOutcome> {
+      let pending = running.get(project.id);
+      if (!pending) {
+        pending = run(project).finally(() => running.delete(project.id));
+        running.set(project.id, pending);
+      }
+      return pending;
+    },
+    /** Resolves when every scan in flight has finished (used on shutdown). */
+    async idle(): Promise<void> {
+      await Promise.allSettled([...running.values()]);
+    },
+  };
+}
+
+export type Scanner = ReturnType<typeof createScanner>;

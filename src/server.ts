@@ -1,0 +1,120 @@
+import { randomUUID } from 'node:crypto';
+import { mkdirSync, renameSync, rmSync, writeFileSync, readFileSync } from 'node:fs';
+import { createServer as createHttpServer, type Server } from 'node:http';
+import { isIP } from 'node:net';
+import { join } from 'node:path';
+import { createHandler, type Logger } from './app.ts';
+import type { GuardOptions } from './guard.ts';
+import { listen } from './port.ts';
+import type { ScanOptions } from './scan/index.ts';
+import { createScanner } from './scanning.ts';
+import { openStore, type Store } from './store.ts';
+
+export interface ServerOptions extends GuardOptions {
+  /**
+   * Port to listen on, or a list tried in order (the first free one is taken); 0 picks any free port.
+   * @default 0
+   */
+  readonly port?: number | readonly number[];
+  /** Interface to bind. A non-loopback host requires `token`. @default '127.0.0.1' */
+  readonly host?: string;
+  /**
+   * Directory holding `projdex.db` and, while the server runs, `server.json`. Created 0700.
+   * Ignored when `db` is given.
+   */
+  readonly dataDir?: string;
+  /** Database file, or `':memory:'`. @default ':memory:' unless `dataDir` is set */
+  readonly db?: string;
+  /** Limits for each scan's walk (depth, entries, time). */
+  readonly scan?: ScanOptions;
+  /** Largest request body, in bytes. @default 1_048_576 */
+  readonly bodyLimit?: number;
+  /** @default console */
+  readonly logger?: Logger;
+  /** @default Date.now */
+  readonly now?: () => number;
+}
+
+export interface RunningServer {
+  /** e.g. `http://127.0.0.1:38124` */
+  readonly url: string;
+  readonly port: number;
+  readonly server: Server;
+  readonly store: Store;
+  /** Stops accepting connections, lets in-flight requests and scans finish, closes the database. Idempotent. */
+  close(): Promise<void>;
+}
+
+const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
+
+/**
+ * Starts the projdex HTTP service.
+ *
+ * @example
+ * const { url, close } = await startServer({ port: 0 }); // in-memory database
+ * await fetch(`${url}/health`);
+ * await close();
+ */
+export async function startServer(options: ServerOptions = {}): Promise<RunningServer> {
+  const { port = 0, host = '127.0.0.1', dataDir, bodyLimit, logger = console, now = Date.now } = options;
+  const ports = typeof port === 'number' ? [port] : port;
+  for (const p of ports) {
+    if (!Number.isInteger(p) || p < 0 || p > 65535) throw new RangeError('The `port` option must be an integer between 0 and 65535');
+  }
+  if (!LOOPBACK.has(host) && !options.token) {
+    throw new TypeError(`Binding ${host} exposes projdex beyond this machine: the \`token\` option is required for a non-loopback host`);
+  }
+  if (dataDir !== undefined) mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  const dbFile = options.db ?? (dataDir === undefined ? ':memory:' : join(dataDir, 'projdex.db'));
+
+  const store = openStore(dbFile, { now });
+  const scanner = createScanner(store, options.scan);
+  let actualPort = 0;
+  const server = createHttpServer({
+    // Slow clients are cut off: headers within 10 s, the whole request within 30 s.
+    headersTimeout: 10_000,
+    requestTimeout: 30_000,
+    keepAliveTimeout: 5_000,
+    connectionsCheckingInterval: 1_000,
+  }, createHandler({ ...options, store, scanner, logger, now, getPort: () => actualPort, ...(bodyLimit === undefined ? {} : { bodyLimit }) }));
+
+  try {
+    actualPort = await listen(server, { ports, host });
+  } catch (error) {
+    store.close();
+    throw error;
+  }
+  const url = `http://${isIP(host) === 6 ? `[${host}]` : host}:${actualPort}`;
+  const instance = randomUUID();
+  const infoFile = dataDir === undefined ? undefined : join(dataDir, 'server.json');
+  if (infoFile) writeAtomic(infoFile, JSON.stringify({ url, port: actualPort, pid: process.pid, instance }, null, 2) + '\n');
+
+  let closing: Promise<void> | undefined;
+  const close = (): Promise<void> => (closing ??= (async () => {
+    await new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      server.closeIdleConnections();
+    });
+    await scanner.idle();
+    store.close();
+    if (infoFile && ownsInfoFile(infoFile, instance)) rmSync(infoFile, { force: true });
+  })());
+
+  return { url, port: actualPort, server, store, close };
+}
+
+/** Temp file, then rename: readers never see a half-written server.json. */
+function writeAtomic(file: string, text: string): void {
+  const temp = `${file}.${process.pid}.tmp`;
+  writeFileSync(temp, text, { mode: 0o600 });
+  renameSync(temp, file);
+}
+
+/** Another server may have replaced server.json since; only remove our own. */
+function ownsInfoFile(file: string, instance: string): boolean {
+  try {
+    return (JSON.parse(readFileSync(file, 'utf8')) as { instance?: string }).instance === instance;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,47 @@
+/** Records as the API returns them: the contract's field names, plain objects. */
+
+export interface Project {
+  readonly id: number;
+  readonly name: string;
+  /** Absolute real path of the project's directory, without a trailing slash. */
+  readonly path: string;
+  readonly description: string | null;
+  readonly framework: string | null;
+  readonly tags: string[];
+  /** Unix seconds of the last finished scan. */
+  readonly last_scanned: number | null;
+  /** Unix seconds. */
+  readonly created_at: number;
+}
+
+export interface Test {
+  readonly id: number;
+  readonly project_id: number;
+  /** POSIX path relative to the project's path. */
+  readonly file_path: string;
+  readonly framework: string | null;
+  /** Always null: projdex discovers tests, it does not run them. */
+  readonly status: string | null;
+  readonly last_run: number | null;
+  /** Static estimate of the test cases the file declares, or null when not counted. */
+  readonly cases: number | null;
+  readonly created_at: number;
+}
+
+export interface ProjectPort {
+  readonly id: number;
+  readonly project_id: number;
+  readonly port: number;
+  readonly script_name: string | null;
+  readonly config_source: string;
+  readonly last_detected: number;
+  readonly created_at: number;
+}
+
+/** The fields `PUT /api/projects/:id` may change; absent means unchanged. */
+export interface ProjectUpdate {
+  readonly name?: string;
+  readonly description?: string | null;
+  readonly framework?: string | null;
+  readonly tags?: string[];
+}
