@@ -33,3 +33,31 @@ export function writeTree(root: string, files: Record<string, string>): void {
 export function fixture(name: string): string {
   return join(import.meta.dirname, 'fixtures', name);
 }
+
+import { startServer, type ServerOptions, type RunningServer } from '../src/server.ts';
+
+/** Collects what the server logs, instead of printing it. */
+export function memoryLogger(): { error(...args: unknown[]): void; lines: unknown[][] } {
+  const lines: unknown[][] = [];
+  return { lines, error: (...args: unknown[]) => { lines.push(args); } };
+}
+
+/** Starts a real server on port 0 with an in-memory database (unless options say otherwise), closed after the test. */
+export async function serve(t: AfterHook, options: ServerOptions = {}): Promise<RunningServer & { logs: unknown[][] }> {
+  const logger = memoryLogger();
+  const running = await startServer({ port: 0, logger, ...options });
+  t.after(() => running.close());
+  return Object.assign(running, { logs: logger.lines });
+}
+
+/** `fetch` with a JSON body; returns status, headers and the parsed body (undefined when empty). */
+export async function call(url: string, method = 'GET', body?: unknown, headers: Record<string, string> = {}): Promise<{ status: number; headers: Headers; body: any }> {
+  const init: RequestInit = { method, headers: { ...headers } };
+  if (body !== undefined) {
+    init.body = typeof body === 'string' ? body : JSON.stringify(body);
+    (init.headers as Record<string, string>)['content-type'] ??= 'application/json';
+  }
+  const res = await fetch(url, init);
+  const text = await res.text();
+  return { status: res.status, headers: res.headers, body: text === '' ? undefined : JSON.parse(text) };
+}

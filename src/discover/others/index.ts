@@ -1,4 +1,20 @@
-import type { Discover } from '../../scan/types.ts';
+import type { Discover, FoundTest } from '../../scan/types.ts';
+import { indexFiles } from './files.ts';
+import { discoverPython } from './python.ts';
 
-/** Test files of runners outside the JavaScript ecosystem. (Placeholder until those rules land.) */
-export const discoverOthers: Discover = async () => [];
+/**
+ * Test files of runners outside the JavaScript ecosystem: pytest/unittest, Go, Cargo, RSpec, Minitest,
+ * PHPUnit, JUnit (Maven/Gradle) and ExUnit. Each rule reads only its own config files; the file list
+ * is indexed once and shared. One row per file: the first rule to claim a file keeps it.
+ *
+ * @example
+ * await discoverOthers(ctx); // [{ file: 'tests/test_api.py', framework: 'pytest', cases: 4 }, ...]
+ */
+export const discoverOthers: Discover = async (ctx) => {
+  const index = indexFiles(ctx);
+  const rules = [discoverPython];
+  const results = await Promise.all(rules.map((rule) => rule(ctx, index)));
+  const byFile = new Map<string, FoundTest>();
+  for (const list of results) for (const t of list) if (!byFile.has(t.file)) byFile.set(t.file, t);
+  return [...byFile.values()];
+};

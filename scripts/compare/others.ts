@@ -1,0 +1,152 @@
+/**
+ * Ground truth for the non-JS discovery rules: each entry runs the real runner's own listing on a copy
+ * of a project and reduces it to sorted project-relative file paths, or returns null when the runner
+ * is not installed. Checking aid only; nothing in src/ imports this.
+ *
+ * Usage: node scripts/compare/others.ts <project-dir>...  (prints runner lists next to projdex's)
+ */
+import { execFile } from 'node:child_process';
+import { cpSync, mkdtempSync, readdirSync, realpathSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { promisify } from 'node:util';
+
+const run = promisify(execFile);
+
+interface Runner { framework: string; list(dir: string): Promise<string[] | null> }
+
+/** Runs `cmd` in a throwaway copy of `dir` (runners write caches), returning stdout or null if missing. */
+async function inCopy(dir: string, cmd: string, args: string[], env: Record<string, string> = {}): Promise<{ out: string; copy: string } | null> {
+  const copy = realpathSync(mkdtempSync(join(tmpdir(), 'projdex-cmp-')));
+  try {
+    cpSync(dir, copy, { recursive: true });
+    const { stdout } = await run(cmd, args, { cwd: copy, env: { ...process.env, ...env }, maxBuffer: 64 << 20 })
+      .catch((e: { code?: unknown; stdout?: string }) => {
+        if (e.code === 'ENOENT') throw e;
+        return { stdout: e.stdout ?? '' };
+      });
+    return { out: stdout, copy };
+  } catch (e) {
+    if ((e as { code?: unknown }).code === 'ENOENT') return null;
+    throw e;
+  } finally {
+    setTimeout(() => rmSync(copy, { recursive: true, force: true }), 0);
+  }
+}
+
+function uniqSorted(list: Iterable<string>): string[] {
+  return [...new Set(list)].sort();
+}
+
+export const runners: Runner[] = [
+  {
+    framework: 'pytest',
+    async list(dir) {
+      const r = await inCopy(dir, 'pytest', ['--collect-only', '-q', '-p', 'no:cacheprovider'], { PYTHONDONTWRITEBYTECODE: '1' });
+      if (!r) return null;
+      return uniqSorted(r.out.split('\n').filter((l) => l.includes('::') || /\.(py|txt)$/.test(l.trim())).map((l) => l.split('::')[0]!.trim()));
+    },
+  },
+  {
+    framework: 'unittest',
+    async list(dir) {
+      // unittest has no list mode: load the suite the declared `discover` args name and print each test's module file.
+      const { declaredPyCommands } = await import('../../src/discover/others/pycommands.ts');
+      const { createContext } = await import('../../src/scan/context.ts');
+      const { walk } = await import('../../src/scan/walk.ts');
+      const ctx = createContext(dir, await walk(dir));
+      const cmd = (await declaredPyCommands(ctx)).find((c) => c.runner === 'unittest');
+      if (!cmd) return [];
+      const script = [
+        'import sys, unittest, inspect, os',
+        'argv = sys.argv[1:]',
+        'loader = unittest.TestLoader()',
+        'if not argv or argv[0] == "discover":',
+        '    import argparse; p = argparse.ArgumentParser(); p.add_argument("-s", "--start-directory", default="."); p.add_argument("-p", "--pattern", default="test*.py"); p.add_argument("-t", "--top-level-directory"); p.add_argument("rest", nargs="*")',
+        '    a = p.parse_args(argv[1:] if argv else [])',
+        '    suite = loader.discover(a.rest[0] if a.rest else a.start_directory, a.rest[1] if len(a.rest) > 1 else a.pattern, a.top_level_directory)',
+        'else:',
+        '    suite = loader.loadTestsFromNames([x for x in argv if not x.startswith("-")])',
+        'def walk(s):',
+        '    for t in s:',
+        '        if isinstance(t, unittest.TestSuite): yield from walk(t)',
+        '        else: yield t',
+        'for t in walk(suite):',
+        '    f = inspect.getsourcefile(type(t)) if type(t).__module__ != "unittest.loader" else None',
+        '    if f: print(os.path.relpath(f))',
+      ].join('\n');
+      const r = await inCopy(dir, 'python3', ['-B', '-c', script, ...cmd.args], { PYTHONDONTWRITEBYTECODE: '1' });
+      return r && uniqSorted(r.out.split('\n').filter(Boolean));
+    },
+  },
+  {
+    framework: 'go',
+    async list(dir) {
+      // Every module (go.mod) is listed on its own, as `go test ./...` would be run in each.
+      const mods: string[] = [];
+      const find = (d: string): void => {
+        for (const e of readdirSync(d, { withFileTypes: true })) {
+          if (e.isDirectory()) find(join(d, e.name));
+          else if (e.name === 'go.mod') mods.push(d);
+        }
+      };
+      find(dir);
+      const out: string[] = [];
+      for (const mod of mods) {
+        const r = await run('go', ['list', '-e', '-f', '{{.Dir}}|{{join .TestGoFiles ","}}|{{join .XTestGoFiles ","}}', './...'], { cwd: mod, env: { ...process.env, GOFLAGS: '-mod=mod', GOPROXY: 'off', GOTOOLCHAIN: 'local' } })
+          .catch((e: { code?: unknown; stdout?: string }) => { if (e.code === 'ENOENT') throw e; return { stdout: e.stdout ?? '' }; })
+          .catch(() => null);
+        if (!r) return null;
+        for (const line of r.stdout.split('\n')) {
+          const [pkgDir, a, b] = line.split('|');
+          if (!pkgDir) continue;
+          for (const f of [...(a ?? '').split(','), ...(b ?? '').split(',')]) if (f) out.push(relative(dir, join(pkgDir, f)));
+        }
+      }
+      return uniqSorted(out);
+    },
+  },
+  {
+    framework: 'cargo',
+    async list(dir) {
+      // `cargo metadata` names the targets `cargo test` builds; test-kind targets are the integration
+      // test files, lib/bin targets contribute their unit tests (files holding #[test], see the rule).
+      const r = await run('cargo', ['metadata', '--no-deps', '--format-version', '1', '--offline'], { cwd: dir, maxBuffer: 64 << 20 })
+        .catch((e: { code?: unknown }) => (e.code === 'ENOENT' ? null : { stdout: '' }));
+      if (!r || !r.stdout) return r ? [] : null;
+      const meta = JSON.parse(r.stdout) as { packages: Array<{ targets: Array<{ kind: string[]; src_path: string; test: boolean }> }> };
+      const real = realpathSync(dir);
+      return uniqSorted(meta.packages.flatMap((p) => p.targets)
+        .filter((t) => t.kind.includes('test') && t.test)
+        .map((t) => relative(real, t.src_path)));
+    },
+  },
+  {
+    framework: 'rspec',
+    async list(dir) {
+      const r = await inCopy(dir, 'rspec', ['--dry-run', '--format', 'json']);
+      if (!r) return null;
+      const start = r.out.indexOf('{"version"');
+      if (start === -1) return [];
+      const json = JSON.parse(r.out.slice(start)) as { examples: Array<{ file_path: string }> };
+      return uniqSorted(json.examples.map((e) => e.file_path.replace(/^\.\//, '')));
+    },
+  },
+];
+
+if (import.meta.main) {
+  const { scan } = await import('../../src/scan/index.ts');
+  for (const dir of process.argv.slice(2)) {
+    if (!statSync(dir).isDirectory()) continue;
+    const ours = (await scan(dir)).tests.filter((t) => runners.some((r) => r.framework === t.framework));
+    for (const runner of runners) {
+      const theirs = await runner.list(dir);
+      const mine = ours.filter((t) => t.framework === runner.framework).map((t) => t.file).sort();
+      if (theirs === null || (theirs.length === 0 && mine.length === 0)) continue;
+      const missing = theirs.filter((f) => !mine.includes(f));
+      const extra = mine.filter((f) => !theirs.includes(f));
+      console.log(`${dir} ${runner.framework}: runner ${theirs.length}, projdex ${mine.length}` +
+        (missing.length ? `\n  missing: ${missing.join(' ')}` : '') + (extra.length ? `\n  extra: ${extra.join(' ')}` : ''));
+    }
+  }
+}

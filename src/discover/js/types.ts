@@ -1,0 +1,70 @@
+import type { ScanContext, TestFramework } from '../../scan/types.ts';
+
+/** Runners the script reader recognises; `cra` is Jest under react-scripts' own config. */
+export type JsRunner = 'jest' | 'cra' | 'vitest' | 'mocha' | 'node-test' | 'playwright' | 'cypress' | 'ava' | 'jasmine'
+  | 'bun' | 'deno' | 'web-test-runner';
+
+/** One runner call reached from a package's test script (or assumed, with `args` empty, as a fallback). */
+export interface Invocation {
+  readonly runner: JsRunner;
+  /** Arguments after the runner's command word(s), quotes removed. */
+  readonly args: readonly string[];
+  /** Per argument: was it quoted (so `sh` did not glob-expand it). */
+  readonly quoted: readonly boolean[];
+}
+
+/** A package: the project root or a workspace member, with the files below it. */
+export interface Pkg {
+  /** Directory relative to the project root, `''` for the root. */
+  readonly dir: string;
+  readonly json: Record<string, unknown>;
+  /** Files below `dir`, relative to `dir`. */
+  readonly files: readonly string[];
+  /** Directories below `dir` (not `dir` itself), relative to `dir`. */
+  readonly dirs: ReadonlySet<string>;
+  /** `has(rel)` for a file relative to `dir`. */
+  has(rel: string): boolean;
+  /** Reads a file relative to `dir`. */
+  read(rel: string): Promise<string | undefined>;
+}
+
+/** A runner rule: the files (relative to `pkg.dir`) one invocation would run. */
+export interface RunnerRule {
+  readonly framework: TestFramework;
+  discover(ctx: ScanContext, pkg: Pkg, inv: Invocation): Promise<string[]>;
+}
+
+/** Joins relative POSIX paths, treating `''` as the root and resolving `.`/`..` segments. */
+export function joinPath(...parts: string[]): string {
+  const out: string[] = [];
+  for (const part of parts) {
+    for (const seg of part.split('/')) {
+      if (seg === '' || seg === '.') continue;
+      if (seg === '..') out.pop();
+      else out.push(seg);
+    }
+  }
+  return out.join('/');
+}
+
+/** Parent directory of a relative path (`''` for top-level entries). */
+export function dirOf(path: string): string {
+  const i = path.lastIndexOf('/');
+  return i === -1 ? '' : path.slice(0, i);
+}
+
+/** Dependencies and devDependencies (and peer/optional) of a package.json, name to range. */
+export function depsOf(json: Record<string, unknown>): Record<string, string> {
+  const out: Record<string, string> = Object.create(null);
+  for (const key of ['dependencies', 'devDependencies', 'optionalDependencies', 'peerDependencies']) {
+    const deps = json[key];
+    if (deps && typeof deps === 'object') Object.assign(out, deps);
+  }
+  return out;
+}
+
+/** Major version a dependency range pins (`^29.7.0` → 29), or null when unknown (`latest`, `workspace:*`). */
+export function majorOf(range: string | undefined): number | null {
+  const m = range === undefined ? null : /(\d+)/.exec(range);
+  return m ? Number(m[1]) : null;
+}

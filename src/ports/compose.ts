@@ -1,0 +1,104 @@
+import type { ScanContext } from '../scan/types.ts';
+import { dirname, pick, shDefaults, toPort, type PortRow } from './common.ts';
+import { valuePort } from './dotenv.ts';
+import { linePorts } from './scripts.ts';
+import { parseYaml } from './yaml.ts';
+
+/** compose.yaml, docker-compose.yml and overrides such as docker-compose.dev.yml or compose.override.yaml. */
+const COMPOSE_FILE = /^(?:docker-)?compose(?:\.[\w.-]+)?\.ya?ml$/;
+/** Ranges larger than this are cut short (with a note): nobody means 60 000 rows. */
+const MAX_RANGE = 100;
+
+/**
+ * Ports of compose services, attributed to the service: `ports:` in short syntax (`"8080:80"`, `"3000"`,
+ * `"127.0.0.1:8080:80/udp"`, ranges) and long syntax (`published`, else `target`): the host side, the port
+ * a developer opens; `PORT`/`*_PORT` in `environment`; and ports in `command`/`entrypoint`.
+ */
+export async function findComposePorts(ctx: ScanContext): Promise<PortRow[]> {
+  const files = pick(ctx, (base) => COMPOSE_FILE.test(base));
+  const perFile = await Promise.all(files.map(async (file) => {
+    const text = await ctx.read(file);
+    const doc = text === undefined ? undefined : parseYaml(text);
+    const services = isRecord(doc) && isRecord(doc.services) ? doc.services : undefined;
+    if (!services) return [];
+    const dir = dirname(file);
+    const rows: PortRow[] = [];
+    for (const [name, service] of Object.entries(services)) {
+      if (!isRecord(service)) continue;
+      const add = (port: number): void => { rows.push({ port, script_name: name, config_source: file, dir }); };
+      if (Array.isArray(service.ports)) {
+        for (const entry of service.ports) {
+          const ports = entryPorts(entry);
+          if (ports.length > MAX_RANGE) ctx.note(`Port range of service "${name}" in ${file} has ${ports.length} ports; only the first ${MAX_RANGE} were kept`);
+          ports.slice(0, MAX_RANGE).forEach(add);
+        }
+      }
+      for (const [key, value] of environment(service.environment)) {
+        const port = valuePort(key, value);
+        if (port !== undefined) add(port);
+      }
+      for (const field of ['command', 'entrypoint']) {
+        const line = commandLine(service[field]);
+        // Only explicit ports: tool defaults come from scripts, Procfiles and Makefiles (see defaults.ts).
+        if (line !== undefined) rows.push(...linePorts(ctx, line, name, file).filter((r) => r.key === undefined));
+      }
+    }
+    return rows;
+  }));
+  return perFile.flat();
+}
+
+/**
+ * Host-side ports of one `ports:` entry. The host side is what a developer opens; with only a container
+ * port (`"3000"`, `"127.0.0.1::3000"`, `{ target: 3000 }`) that port is the one to report.
+ *
+ * @example
+ * entryPorts('127.0.0.1:9000-9002:9000-9002/tcp'); // [9000, 9001, 9002]
+ */
+export function entryPorts(entry: unknown): number[] {
+  if (typeof entry === 'number') return toPort(entry) === undefined ? [] : [entry];
+  if (isRecord(entry)) {
+    const published = entry.published ?? entry.target;
+    return typeof published === 'number' || typeof published === 'string' ? range(String(published)) : [];
+  }
+  if (typeof entry !== 'string') return [];
+  let text = shDefaults(entry.trim()).replace(/\/(?:tcp|udp|sctp)$/i, '');
+  // An IPv6 host address is bracketed: [::1]:6001:6001.
+  if (text.startsWith('[')) text = text.slice(text.indexOf(']') + 1).replace(/^:/, '');
+  const parts = text.split(':');
+  if (parts.length > 3) return [];
+  const container = parts[parts.length - 1]!;
+  const host = parts.length >= 2 ? parts[parts.length - 2]! : '';
+  return range(host !== '' ? host : container);
+}
+
+/** `"9000-9002"` -> [9000, 9001, 9002]; `"8080"` -> [8080]; junk -> []. */
+function range(text: string): number[] {
+  const [from, to, extra] = shDefaults(text.trim()).split('-');
+  const a = toPort(from);
+  if (a === undefined || extra !== undefined) return [];
+  if (to === undefined) return [a];
+  const b = toPort(to);
+  if (b === undefined || b < a) return [];
+  return Array.from({ length: b - a + 1 }, (_, k) => a + k);
+}
+
+/** `environment` as a list (`- PORT=3000`) or a map (`PORT: 3000`), as name/value pairs. */
+function environment(env: unknown): Array<[string, string]> {
+  if (Array.isArray(env)) {
+    return env.filter((e): e is string => typeof e === 'string' && e.includes('=')).map((e) => [e.slice(0, e.indexOf('=')), e.slice(e.indexOf('=') + 1)]);
+  }
+  if (isRecord(env)) return Object.entries(env).map(([k, v]) => [k, v === null ? '' : String(v)]);
+  return [];
+}
+
+/** A `command` as one shell line; the exec form's words are re-quoted. */
+function commandLine(command: unknown): string | undefined {
+  if (typeof command === 'string') return command;
+  if (Array.isArray(command)) return command.map((w) => `'${String(w).replace(/'/g, `'\\''`)}'`).join(' ');
+  return undefined;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,62 @@
+import type { ScanContext } from '../scan/types.ts';
+import { addressPort, basename, dirname, isVariable, pick, shDefaults, toPort, type PortRow } from './common.ts';
+
+const LINE = /^\s*(?:export\s+)?([A-Za-z_][A-Za-z0-9_.]*)\s*=\s*(.*)$/;
+// Files named like `.env.ts` or `.env.json` are code or data, not dotenv files.
+const NOT_DOTENV = /\.(?:[cm]?[jt]s|json|ya?ml|toml|md)$/;
+// scheme://[user[:pass]@]host:port[/...]: the port of a connection URL.
+const URL_PORT = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/(?:[^@/\s]*@)?(?:\[[^\]]*\]|[^:/?#\s]*):(\d{1,5})(?:[/?#,]|$)/;
+
+/** True for `.env`, `.env.local`, `.env.development`, `.env.production.local`, ... */
+export function isDotenv(base: string): boolean {
+  return base === '.env' || (base.startsWith('.env.') && !NOT_DOTENV.test(base));
+}
+
+/**
+ * Ports in dotenv files anywhere in the tree: `PORT=`, `*_PORT=` and the port of URL values
+ * (`DATABASE_URL=postgres://u:p@localhost:5432/db`). `${PORT:-3000}` yields its default.
+ */
+export async function findDotenvPorts(ctx: ScanContext): Promise<PortRow[]> {
+  const files = pick(ctx, isDotenv);
+  const perFile = await Promise.all(files.map(async (file) => {
+    const text = await ctx.read(file);
+    if (text === undefined) return [];
+    const dir = dirname(file);
+    return parseDotenv(text).flatMap(([name, value]): PortRow[] => {
+      const port = valuePort(name, value);
+      if (port === undefined) return [];
+      // Create React App reads PORT from its .env: the dev server listens there, not on 3000.
+      const suppress = name === 'PORT' && basename(file) !== '.env.production' ? ['react-scripts:3000'] : undefined;
+      return [{ port, script_name: null, config_source: file, dir, ...(suppress ? { suppress } : {}) }];
+    });
+  }));
+  return perFile.flat();
+}
+
+/** `[name, value]` pairs of a dotenv file, quotes removed, comments skipped. */
+export function parseDotenv(text: string): Array<[name: string, value: string]> {
+  const out: Array<[string, string]> = [];
+  for (const raw of text.split('\n')) {
+    const m = LINE.exec(raw);
+    if (!m) continue;
+    let value = m[2]!.trim();
+    const q = value[0];
+    if ((q === '"' || q === "'" || q === '`') && value.indexOf(q, 1) !== -1) value = value.slice(1, value.indexOf(q, 1));
+    else value = value.replace(/\s+#.*$/, '');
+    out.push([m[1]!, value]);
+  }
+  return out;
+}
+
+/** The port a dotenv entry names, if any. */
+export function valuePort(name: string, value: string): number | undefined {
+  const upper = name.toUpperCase();
+  if (upper === 'PORT' || upper.endsWith('_PORT')) return toPort(shDefaults(value));
+  if (isVariable(value) && !value.includes('${')) return undefined;
+  const url = URL_PORT.exec(shDefaults(value));
+  return url ? toPort(url[1]) : upper.endsWith('_ADDR') || upper.endsWith('_HOST') ? hostPort(value) : undefined;
+}
+
+function hostPort(value: string): number | undefined {
+  return /^[A-Za-z0-9.-]+:\d{1,5}$/.test(value) ? addressPort(value) : undefined;
+}
