@@ -44,7 +44,8 @@ export const runners: Runner[] = [
     async list(dir) {
       const r = await inCopy(dir, 'pytest', ['--collect-only', '-q', '-p', 'no:cacheprovider'], { PYTHONDONTWRITEBYTECODE: '1' });
       if (!r) return null;
-      return uniqSorted(r.out.split('\n').filter((l) => l.includes('::') || /\.(py|txt)$/.test(l.trim())).map((l) => l.split('::')[0]!.trim()));
+      // `-q` prints `file::test` ids; an extra `-q` from addopts prints `file: count` instead.
+      return uniqSorted(r.out.split('\n').map((l) => /^([^\s:]+\.(?:py|txt))(?:::|: \d+$)/.exec(l.trim())?.[1]).filter((f): f is string => !!f));
     },
   },
   {
@@ -139,7 +140,10 @@ if (import.meta.main) {
   for (const dir of process.argv.slice(2)) {
     if (!statSync(dir).isDirectory()) continue;
     const ours = (await scan(dir)).tests.filter((t) => runners.some((r) => r.framework === t.framework));
+    const used = new Set(ours.map((t) => t.framework));
     for (const runner of runners) {
+      // pytest and unittest both see any Python tree: compare only the one projdex chose.
+      if ((runner.framework === 'pytest' || runner.framework === 'unittest') && !used.has(runner.framework)) continue;
       const theirs = await runner.list(dir);
       const mine = ours.filter((t) => t.framework === runner.framework).map((t) => t.file).sort();
       if (theirs === null || (theirs.length === 0 && mine.length === 0)) continue;

@@ -98,6 +98,8 @@ function scanCommand({ env, argv }: ShellCommand, options: CommandOptions, acc: 
       const dashes = argv.indexOf('--', i);
       if (dashes !== -1) i = dashes + 1;
       else for (i++; i < argv.length && argv[i]!.startsWith('-'); ) i += /^-[a-z]$|^--(file|environments?|path)$/.test(argv[i]!) ? 2 : 1;
+    } else if (/^(?:ba|z|da)?sh$/.test(word) && next === '-c' && argv[i + 2] !== undefined) {
+      return scanLine(argv[i + 2]!, options, acc, depth + 1);
     } else if (word === 'concurrently') {
       for (const arg of argv.slice(i + 1)) if (!arg.startsWith('-')) scanLine(arg, options, acc, depth + 1);
       return;
