@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { DEFAULT_PORTS, PortsInUseError } from './port.ts';
+import { DEFAULT_PORTS } from './port.ts';
 import { startServer } from './server.ts';
 
 /** What `main` may touch of the process: streams and signals (tests pass their own). */
@@ -95,14 +95,11 @@ export async function main(argv: readonly string[], env: Readonly<Record<string,
       allowedOrigins: values['allowed-origin'] ?? [],
     });
   } catch (error) {
-    if (error instanceof PortsInUseError) return fail(error.message, 1);
+    // PortsInUseError and store failures carry a sentence meant for the user.
     return fail(error instanceof Error ? error.message : String(error), 1);
   }
-  io.stdout.write(`projdex listening on ${running.url}\n`);
-  io.stdout.write(`data: ${dataDir}\n`);
-  if (generated) io.stdout.write(`token: ${token}\n(send it as "Authorization: Bearer <token>"; it is shown only this once)\n`);
-
-  await new Promise<void>((done) => {
+  // Signal handlers go in before the URL is printed: whoever reads the URL may signal at once.
+  const stopped = new Promise<void>((done) => {
     let stopping = false;
     const stop = (): void => {
       if (stopping) return;
@@ -112,6 +109,11 @@ export async function main(argv: readonly string[], env: Readonly<Record<string,
     io.once('SIGINT', stop);
     io.once('SIGTERM', stop);
   });
+  io.stdout.write(`projdex listening on ${running.url}\n`);
+  io.stdout.write(`data: ${dataDir}\n`);
+  if (generated) io.stdout.write(`token: ${token}\n(send it as "Authorization: Bearer <token>"; it is shown only this once)\n`);
+
+  await stopped;
   return 0;
 }
 

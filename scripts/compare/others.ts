@@ -6,9 +6,9 @@
  * Usage: node scripts/compare/others.ts <project-dir>...  (prints runner lists next to projdex's)
  */
 import { execFile } from 'node:child_process';
-import { cpSync, mkdtempSync, readdirSync, realpathSync, rmSync, statSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, readdirSync, realpathSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
+import { isAbsolute, join, relative } from 'node:path';
 import { promisify } from 'node:util';
 
 const run = promisify(execFile);
@@ -87,7 +87,8 @@ export const runners: Runner[] = [
       const mods: string[] = [];
       const find = (d: string): void => {
         for (const e of readdirSync(d, { withFileTypes: true })) {
-          if (e.isDirectory()) find(join(d, e.name));
+          // Directories `./...` skips can hold fixture modules the go tool never visits.
+          if (e.isDirectory() && !/^[._]|^(?:testdata|vendor)$/.test(e.name)) find(join(d, e.name));
           else if (e.name === 'go.mod') mods.push(d);
         }
       };
@@ -110,16 +111,25 @@ export const runners: Runner[] = [
   {
     framework: 'cargo',
     async list(dir) {
-      // `cargo metadata` names the targets `cargo test` builds; test-kind targets are the integration
-      // test files, lib/bin targets contribute their unit tests (files holding #[test], see the rule).
-      const r = await run('cargo', ['metadata', '--no-deps', '--format-version', '1', '--offline'], { cwd: dir, maxBuffer: 64 << 20 })
-        .catch((e: { code?: unknown }) => (e.code === 'ENOENT' ? null : { stdout: '' }));
-      if (!r || !r.stdout) return r ? [] : null;
-      const meta = JSON.parse(r.stdout) as { packages: Array<{ targets: Array<{ kind: string[]; src_path: string; test: boolean }> }> };
-      const real = realpathSync(dir);
-      return uniqSorted(meta.packages.flatMap((p) => p.targets)
-        .filter((t) => t.kind.includes('test') && t.test)
-        .map((t) => relative(real, t.src_path)));
+      // `cargo test --no-run` builds exactly the test binaries `cargo test` runs; each binary's dep-info
+      // (.d) file names its source files. Integration targets count whole; lib/bin unit-test binaries
+      // count the sources that declare a test attribute (the same reduction the rule makes).
+      const r = await inCopy(dir, 'cargo', ['test', '--workspace', '--no-run', '--offline', '--message-format=json'], { CARGO_TARGET_DIR: 'target' });
+      if (!r) return null;
+      const out: string[] = [];
+      const attr = /^\s*#\[\s*(?:(?:[\w]+::)*test\s*(?:\]|\()|rstest\s*(?:\]|\()|test_case\s*\()/m;
+      for (const line of r.out.split('\n')) {
+        if (!line.startsWith('{')) continue;
+        const msg = JSON.parse(line) as { reason?: string; profile?: { test?: boolean }; target?: { kind: string[]; src_path: string }; filenames?: string[] };
+        if (msg.reason !== 'compiler-artifact' || !msg.profile?.test || !msg.target || !msg.filenames?.[0]) continue;
+        if (msg.target.kind.includes('test')) { out.push(relative(r.copy, msg.target.src_path)); continue; }
+        const dep = readFileSync(msg.filenames[0].replace(/$/, '.d'), 'utf8').split('\n')[0] ?? '';
+        for (const src of dep.slice(dep.indexOf(': ') + 2).split(/(?<!\\) /)) {
+          const abs = isAbsolute(src) ? src : join(r.copy, src);
+          if (src.endsWith('.rs') && attr.test(readFileSync(abs, 'utf8'))) out.push(relative(r.copy, abs));
+        }
+      }
+      return uniqSorted(out);
     },
   },
   {

@@ -129,7 +129,8 @@ function scanCommand({ env, argv }: ShellCommand, options: CommandOptions, acc: 
     if (arg !== undefined) readValue(arg, found.mode.positional, acc);
   }
   if (acc.ports.length + acc.unresolved.length > before || hasFlag(words, flags)) acc.explicit = true;
-  else if (tool && found && found.mode.default !== undefined) acc.pending.push({ tool: tool.name, key: `${tool.name}:${found.mode.default}`, port: found.mode.default });
+  else if (tool && found && found.mode.default !== undefined && !found.mode.config?.some((f) => hasFlag(words, { [f]: 'port' })))
+    acc.pending.push({ tool: tool.name, key: `${tool.name}:${found.mode.default}`, port: found.mode.default });
 }
 
 /** The serving mode a tool runs in: the first subcommand word naming a mode (or a non-serving one), else the bare mode. */

@@ -1,4 +1,35 @@
 import type { FindPorts } from '../scan/types.ts';
+import type { Finder } from './common.ts';
+import { findComposePorts } from './compose.ts';
+import { settleDefaults } from './defaults.ts';
+import { findDockerfilePorts } from './dockerfile.ts';
+import { findDotenvPorts } from './dotenv.ts';
+import { findFrameworkConfigPorts } from './framework-configs.ts';
+import { findJvmPorts } from './jvm.ts';
+import { findMakefilePorts } from './makefile.ts';
+import { findProcfilePorts } from './procfile.ts';
+import { findRubyPorts } from './ruby.ts';
+import { findScriptPorts } from './scripts.ts';
 
-/** Ports named by a project's scripts and config files. (Placeholder until the port finders land.) */
-export const findPorts: FindPorts = async () => [];
+const FINDERS: readonly Finder[] = [
+  findScriptPorts, findDotenvPorts, findFrameworkConfigPorts, findComposePorts, findDockerfilePorts,
+  findProcfilePorts, findMakefilePorts, findJvmPorts, findRubyPorts,
+];
+
+/**
+ * Ports named by a project's files: package.json scripts, dotenv files, framework configs, compose
+ * files, Dockerfiles, Procfiles, Makefiles, Spring configs and Puma configs, anywhere in the tree.
+ * Tool defaults appear only for scripts that run a dev server without a port (see defaults.ts).
+ * Files that cannot be read or parsed are skipped. Rows are unsorted and may repeat; scan() sorts and dedupes.
+ *
+ * @example
+ * const ports = await findPorts(ctx); // [{ port: 5174, script_name: null, config_source: 'vite.config.ts' }, ...]
+ */
+export const findPorts: FindPorts = async (ctx) => {
+  // A finder that trips over a file it could not foresee loses its own rows, never the scan.
+  const results = await Promise.all(FINDERS.map((find) => find(ctx).catch((error: unknown) => {
+    ctx.note(`A port finder failed and was skipped: ${error instanceof Error ? error.message : String(error)}`);
+    return [];
+  })));
+  return settleDefaults(results.flat());
+};

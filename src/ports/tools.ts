@@ -15,6 +15,8 @@ export interface Mode {
   readonly flags: Readonly<Record<string, ValueKind>>;
   /** The first positional argument after the mode word is an address (`manage.py runserver 0.0.0.0:8000`). */
   readonly positional?: ValueKind;
+  /** Flags naming a config file that may set the port (`puma -C config/puma.rb`): given one, no default is assumed. */
+  readonly config?: readonly string[];
 }
 
 /** A command-line tool: its serving modes keyed by subcommand ('' = the bare command), and its non-serving subcommands. */
@@ -44,7 +46,7 @@ const nuxt: Tool = {
   modes: { dev: { default: 3000, flags: { '-p': P, '--port': P } }, preview: { default: 3000, flags: { '-p': P, '--port': P } }, start: { default: 3000, flags: { '-p': P, '--port': P } } },
 };
 const storybook: Mode = { default: 6006, flags: { '-p': P, '--port': P } };
-const webpackServe: Mode = { default: 8080, flags: { '--port': P } };
+const webpackServe: Mode = { default: 8080, flags: { '--port': P }, config: ['-c', '--config'] };
 const djangoServe: Mode = { default: 8000, flags: {}, positional: A };
 const rails: Mode = { default: 3000, flags: { '-p': P, '--port': P } };
 const ngServe: Mode = { default: 4200, flags: { '--port': P } };
@@ -61,6 +63,7 @@ export const TOOLS: ReadonlyMap<string, Tool> = new Map<string, Tool>([
   ['remix', { name: 'remix', modes: { dev: { default: 3000, flags: { '--port': P } }, 'vite:dev': { default: 5173, flags: { '--port': P } }, 'vite:preview': { default: 4173, flags: { '--port': P } } } }],
   ['remix-serve', { name: 'remix-serve', modes: { '': { default: 3000, flags: {} } } }],
   ['wrangler', { name: 'wrangler', modes: { dev: { default: 8787, flags: { '--port': P } }, 'pages dev': { default: 8788, flags: { '--port': P } } }, skip: ['deploy', 'publish', 'login', 'whoami', 'tail', 'kv', 'd1', 'r2', 'secret'] }],
+  // webpack's --config may hold devServer.port; the webpack finder reads it, so no default is assumed with one.
   ['webpack', { name: 'webpack', modes: { serve: webpackServe, server: webpackServe } }],
   ['webpack-cli', { name: 'webpack', modes: { serve: webpackServe, server: webpackServe } }],
   ['webpack-dev-server', { name: 'webpack', modes: { '': webpackServe } }],
@@ -84,8 +87,8 @@ export const TOOLS: ReadonlyMap<string, Tool> = new Map<string, Tool>([
   ['flask', { name: 'flask', modes: { run: { default: 5000, flags: { '-p': P, '--port': P } } } }],
   ['uvicorn', { name: 'uvicorn', modes: { '': { default: 8000, flags: { '--port': P } } } }],
   ['fastapi', { name: 'fastapi', modes: { dev: { default: 8000, flags: { '--port': P } }, run: { default: 8000, flags: { '--port': P } } } }],
-  ['gunicorn', { name: 'gunicorn', modes: { '': { default: 8000, flags: { '-b': A, '--bind': A } } } }],
-  ['hypercorn', { name: 'hypercorn', modes: { '': { default: 8000, flags: { '-b': A, '--bind': A } } } }],
+  ['gunicorn', { name: 'gunicorn', modes: { '': { default: 8000, flags: { '-b': A, '--bind': A }, config: ['-c', '--config'] } } }],
+  ['hypercorn', { name: 'hypercorn', modes: { '': { default: 8000, flags: { '-b': A, '--bind': A }, config: ['-c', '--config'] } } }],
   // daphne's -b is the host, not the port.
   ['daphne', { name: 'daphne', modes: { '': { default: 8000, flags: { '-p': P, '--port': P } } } }],
   ['waitress-serve', { name: 'waitress', modes: { '': { default: 8080, flags: { '--port': P, '--listen': A } } } }],
@@ -94,8 +97,8 @@ export const TOOLS: ReadonlyMap<string, Tool> = new Map<string, Tool>([
   ['mkdocs', { name: 'mkdocs', modes: { serve: { default: 8000, flags: { '-a': A, '--dev-addr': A } } } }],
   // Ruby and PHP.
   ['rails', { name: 'rails', modes: { s: rails, server: rails } }],
-  ['rackup', { name: 'rackup', modes: { '': { default: 9292, flags: { '-p': P, '--port': P } } } }],
-  ['puma', { name: 'puma', modes: { '': { default: 9292, flags: { '-p': P, '--port': P, '-b': A, '--bind': A } } } }],
+  ['rackup', { name: 'rackup', modes: { '': { default: 9292, flags: { '-p': P, '--port': P }, config: ['-O'] } } }],
+  ['puma', { name: 'puma', modes: { '': { default: 9292, flags: { '-p': P, '--port': P, '-b': A, '--bind': A }, config: ['-C', '--config'] } } }],
   ['artisan', { name: 'laravel', modes: { serve: { default: 8000, flags: { '--port': P } } } }],
   ['php', { name: 'php', modes: { '': { flags: { '-S': A } } } }],
 ]);

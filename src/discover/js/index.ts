@@ -1,4 +1,73 @@
-import type { Discover } from '../../scan/types.ts';
+import type { Discover, FoundTest, ScanContext, TestFramework } from '../../scan/types.ts';
+import { ava } from './ava.ts';
+import { bun } from './bun.ts';
+import { countCases } from './cases.ts';
+import { cypress } from './cypress.ts';
+import { fallbackRunners } from './fallback.ts';
+import { jasmine } from './jasmine.ts';
+import { cra, jest } from './jest.ts';
+import { mocha } from './mocha.ts';
+import { nodeTest } from './node-test.ts';
+import { findPackages } from './packages.ts';
+import { playwright } from './playwright.ts';
+import { planTestScript } from './script.ts';
+import { joinPath, type JsRunner, type RunnerRule } from './types.ts';
+import { vitest } from './vitest.ts';
+import { wtr } from './wtr.ts';
 
-/** Test files of the JavaScript ecosystem's runners. (Placeholder until the JS rules land.) */
-export const discoverJs: Discover = async () => [];
+const RULES: Partial<Record<JsRunner, RunnerRule>> = {
+  jest, cra, vitest, mocha, 'node-test': nodeTest, playwright, cypress, ava, jasmine, bun, 'web-test-runner': wtr,
+};
+const READ_CONCURRENCY = 16;
+
+/**
+ * Test files of the JavaScript ecosystem's runners. For each package (root and workspace members,
+ * deepest first) the test script decides which runners run; without one (or with the npm placeholder)
+ * the runners the package configures or depends on are assumed, and a note says so. The first runner
+ * to claim a file keeps it, so a file is never listed twice. `cases` is a static estimate (see cases.ts).
+ *
+ * @example
+ * const tests = await discoverJs(ctx);
+ * tests[0]; // { file: 'src/a.test.ts', framework: 'vitest', cases: 3 }
+ */
+export const discoverJs: Discover = async (ctx) => {
+  const claimed = new Map<string, TestFramework>();
+  for (const pkg of await findPackages(ctx)) {
+    const label = pkg.dir === '' ? 'package.json' : `${pkg.dir}/package.json`;
+    const plan = planTestScript(pkg.json.scripts as Record<string, unknown> | undefined);
+    let invocations = plan.invocations;
+    if (invocations.length === 0 && !plan.delegates) {
+      invocations = fallbackRunners(pkg);
+      if (invocations.length > 0) {
+        const why = plan.missing ? 'has no test script' : 'has a test script that runs no known runner';
+        ctx.note(`${label} ${why}; assumed the defaults of ${[...new Set(invocations.map((i) => i.runner))].join(', ')}`);
+      }
+    }
+    for (const inv of invocations) {
+      const rule = RULES[inv.runner];
+      if (!rule) { ctx.note(`${label}: ${inv.runner} test discovery is not supported yet`); continue; }
+      for (const file of await rule.discover(ctx, pkg, inv)) {
+        const full = joinPath(pkg.dir, file);
+        if (!claimed.has(full)) claimed.set(full, rule.framework);
+      }
+    }
+  }
+  return withCases(ctx, claimed);
+};
+
+/** Reads each claimed file (bounded concurrency) to estimate its cases. */
+async function withCases(ctx: ScanContext, claimed: Map<string, TestFramework>): Promise<FoundTest[]> {
+  const entries = [...claimed];
+  const out: FoundTest[] = new Array(entries.length);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < entries.length) {
+      const i = next++;
+      const [file, framework] = entries[i]!;
+      const text = await ctx.read(file);
+      out[i] = text === undefined ? { file, framework } : { file, framework, cases: countCases(text) };
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(READ_CONCURRENCY, entries.length) }, worker));
+  return out.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
+}

@@ -1,5 +1,7 @@
 import type { Discover, FoundTest } from '../../scan/types.ts';
 import { indexFiles } from './files.ts';
+import { discoverCargo } from './cargo.ts';
+import { discoverGo } from './go.ts';
 import { discoverPython } from './python.ts';
 
 /**
@@ -12,7 +14,7 @@ import { discoverPython } from './python.ts';
  */
 export const discoverOthers: Discover = async (ctx) => {
   const index = indexFiles(ctx);
-  const rules = [discoverPython];
+  const rules = [discoverPython, discoverGo, discoverCargo];
   const results = await Promise.all(rules.map((rule) => rule(ctx, index)));
   const byFile = new Map<string, FoundTest>();
   for (const list of results) for (const t of list) if (!byFile.has(t.file)) byFile.set(t.file, t);

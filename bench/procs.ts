@@ -1,0 +1,75 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+const ROOT = join(import.meta.dirname, '..');
+export const BIN = join(ROOT, 'src', 'bin.ts');
+export const BARE = join(import.meta.dirname, 'bare-server.ts');
+
+/** A server running in its own child process. */
+export interface Child {
+  readonly url: string;
+  readonly proc: ChildProcess;
+  /** Peak resident set size so far, in bytes (Linux `VmHWM`), or NaN where /proc is missing. */
+  peakRss(): number;
+  /** SIGTERM, then waits for the exit. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Spawns `node ...args` and resolves once its first stdout line names a URL. Uses this process's own
+ * Node binary (the pinned Node 24), so the child's pid is the server itself, not a wrapper.
+ */
+export function spawnServer(args: readonly string[], { nodeArgs = [] as readonly string[], timeoutMs = 30_000 } = {}): Promise<Child> {
+  const proc = spawn(process.execPath, [...nodeArgs, ...args], { stdio: ['ignore', 'pipe', 'inherit'], cwd: ROOT });
+  return new Promise((resolve, reject) => {
+    let buffered = '';
+    const timer = setTimeout(() => { proc.kill('SIGKILL'); reject(new Error(`no URL from ${args.join(' ')} within ${timeoutMs} ms`)); }, timeoutMs);
+    const onData = (chunk: Buffer): void => {
+      buffered += chunk.toString('utf8');
+      const match = /(http:\/\/[^\s]+)/.exec(buffered.split('\n')[0] ?? '');
+      if (!match || !buffered.includes('\n')) return;
+      clearTimeout(timer);
+      proc.stdout!.off('data', onData);
+      proc.stdout!.resume(); // keep draining so the child never blocks on a full pipe
+      resolve(childHandle(match[1]!, proc));
+    };
+    proc.stdout!.on('data', onData);
+    proc.once('exit', (code) => { clearTimeout(timer); reject(new Error(`${args.join(' ')} exited with ${code} before listening`)); });
+  });
+}
+
+function childHandle(url: string, proc: ChildProcess): Child {
+  const exited = new Promise<void>((resolve) => {
+    if (proc.exitCode !== null || proc.signalCode !== null) resolve();
+    else proc.once('exit', () => resolve());
+  });
+  return {
+    url,
+    proc,
+    peakRss: () => {
+      try {
+        const kb = /VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${proc.pid}/status`, 'utf8'))?.[1];
+        return kb === undefined ? Number.NaN : Number(kb) * 1024;
+      } catch {
+        return Number.NaN;
+      }
+    },
+    stop: async () => {
+      proc.kill('SIGTERM');
+      const timer = setTimeout(() => proc.kill('SIGKILL'), 10_000);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+}
+
+/** Starts projdex (`node src/bin.ts --port 0 --data-dir DIR`) in a child process. */
+export function spawnProjdex(dataDir: string, { nodeArgs = [] as readonly string[] } = {}): Promise<Child> {
+  return spawnServer([BIN, '--port', '0', '--data-dir', dataDir], { nodeArgs });
+}
+
+/** Starts the bare node:http server, replaying the responses recorded in `routesFile` (if any). */
+export function spawnBare(routesFile?: string): Promise<Child> {
+  return spawnServer(routesFile === undefined ? [BARE] : [BARE, routesFile]);
+}

@@ -1,0 +1,75 @@
+import type { FoundTest, ScanContext } from '../../scan/types.ts';
+import { basename, dirname, nearest, withCases, type FileIndex } from './files.ts';
+
+// Filename constraints `_GOOS`, `_GOARCH`, `_GOOS_GOARCH` before `_test.go`; the host is taken as linux/amd64.
+const GOOS = ['aix', 'android', 'darwin', 'dragonfly', 'freebsd', 'hurd', 'illumos', 'ios', 'js', 'linux', 'nacl', 'netbsd', 'openbsd', 'plan9', 'solaris', 'wasip1', 'windows', 'zos'];
+const GOARCH = ['386', 'amd64', 'amd64p32', 'arm', 'armbe', 'arm64', 'arm64be', 'loong64', 'mips', 'mipsle', 'mips64', 'mips64le', 'mips64p32', 'mips64p32le', 'ppc', 'ppc64', 'ppc64le', 'riscv', 'riscv64', 's390', 's390x', 'sparc', 'sparc64', 'wasm'];
+const HOST_TAGS = new Set(['linux', 'amd64', 'unix', 'gc', 'cgo']);
+
+/**
+ * `*_test.go` files `go test ./...` would compile in each module (every `go.mod`, nested modules as their
+ * own). Skipped like the go tool does: files and directories starting with `.` or `_`, `testdata` and
+ * `vendor` directories, modules nested inside such directories, files whose name or `//go:build` line
+ * excludes linux/amd64 (other tags, e.g. `integration`, count as unset). Cases: `func TestXxx(` at top level.
+ */
+export async function discoverGo(ctx: ScanContext, index: FileIndex): Promise<FoundTest[]> {
+  const mods = index.byName.get('go.mod') ?? [];
+  if (mods.length === 0) return [];
+  const modDirs = new Set(mods.map(dirname));
+  // A module whose directory the enclosing module would skip (testdata/, vendor/, _x/, .x/) is a fixture.
+  const valid = new Map<string, boolean>();
+  const moduleOk = (dir: string): boolean => {
+    let ok = valid.get(dir);
+    if (ok !== undefined) return ok;
+    const parent = dir === '' ? undefined : nearest(modDirs, dir);
+    ok = parent === undefined || (moduleOk(parent) && cleanPath(parent, dir));
+    valid.set(dir, ok);
+    return ok;
+  };
+  const picked: string[] = [];
+  for (const file of index.byExt.get('go') ?? []) {
+    const name = basename(file);
+    if (!name.endsWith('_test.go') || name.startsWith('.') || name.startsWith('_') || !nameFitsHost(name)) continue;
+    const mod = nearest(modDirs, file);
+    if (mod === undefined || !moduleOk(mod) || !cleanPath(mod, dirname(file))) continue;
+    picked.push(file);
+  }
+  const found = await withCases(ctx, picked, 'go', (text) => (buildFitsHost(text) ? (text.match(/^func Test(?:[^a-z]\w*)?\(/gm) ?? []).length : -1));
+  return found.filter((t) => t.cases !== -1);
+}
+
+function cleanPath(from: string, dir: string): boolean {
+  const rel = from === '' ? dir : dir.slice(from.length + 1);
+  if (rel === '') return true;
+  return rel.split('/').every((seg) => seg !== 'testdata' && seg !== 'vendor' && !seg.startsWith('.') && !seg.startsWith('_'));
+}
+
+function nameFitsHost(name: string): boolean {
+  const parts = name.slice(0, -'_test.go'.length).split('_');
+  const last = parts[parts.length - 1]!;
+  const prev = parts.length > 2 ? parts[parts.length - 2]! : undefined;
+  if (parts.length > 1 && GOARCH.includes(last)) {
+    if (last !== 'amd64') return false;
+    return !(prev !== undefined && GOOS.includes(prev) && prev !== 'linux');
+  }
+  if (parts.length > 1 && GOOS.includes(last)) return last === 'linux';
+  return true;
+}
+
+/** Evaluates the `//go:build` expression (before the package clause) for linux/amd64 without extra tags. */
+export function buildFitsHost(text: string): boolean {
+  const head = text.slice(0, Math.max(0, text.search(/^package\s/m)));
+  const line = /^\/\/go:build\s+(.+)$/m.exec(head)?.[1];
+  if (!line) return true;
+  const tokens = line.match(/!|&&|\|\||\(|\)|[\w.]+/g) ?? [];
+  let i = 0;
+  const atom = (): boolean => {
+    const t = tokens[i++];
+    if (t === '!') return !atom();
+    if (t === '(') { const v = or(); i++; return v; }
+    return t !== undefined && (HOST_TAGS.has(t) || /^go1\.\d+$/.test(t));
+  };
+  const and = (): boolean => { let v = atom(); while (tokens[i] === '&&') { i++; v = atom() && v; } return v; };
+  const or = (): boolean => { let v = and(); while (tokens[i] === '||') { i++; v = and() || v; } return v; };
+  return or();
+}

@@ -1,0 +1,72 @@
+import type { ScanContext } from '../scan/types.ts';
+import { dirname, pick, toPort, type PortRow } from './common.ts';
+import { configPorts } from './js-config.ts';
+
+/** Object keys holding a dev-server `port` per config family, and the tool defaults each replaces. */
+interface Family { readonly keys: Readonly<Record<string, readonly string[]>> }
+
+const VITE: Family = { keys: { server: ['vite:5173'], preview: ['vite:4173'] } };
+const FAMILIES: ReadonlyArray<readonly [RegExp, Family]> = [
+  [/^vite\.config\.[cm]?[jt]s$/, VITE],
+  // Vitest and SvelteKit configs can carry Vite server options too, but do not start `vite` itself.
+  [/^vitest\.config\.[cm]?[jt]s$/, { keys: { server: [], preview: [] } }],
+  [/^svelte\.config\.[cm]?js$/, { keys: { server: [], preview: [] } }],
+  [/^astro\.config\.[cm]?[jt]s$/, { keys: { server: ['astro:4321'] } }],
+  [/^nuxt\.config\.[cm]?[jt]s$/, { keys: { devServer: ['nuxt:3000'] } }],
+  [/^webpack(?:\.[\w-]+)*\.config\.[cm]?[jt]s$|^webpack\.[\w-]+\.[cm]?[jt]s$/, { keys: { devServer: ['webpack:8080'] } }],
+  [/^vue\.config\.[cm]?[jt]s$/, { keys: { devServer: ['vue-cli:8080'] } }],
+];
+
+function familyOf(base: string): Family | undefined {
+  for (const [pattern, family] of FAMILIES) if (pattern.test(base)) return family;
+  return undefined;
+}
+
+/**
+ * Ports in framework configs, read as text: Vite/Vitest/SvelteKit/Astro `server.port` and
+ * `preview.port`, Nuxt/webpack/Vue CLI `devServer.port`, and Angular's angular.json
+ * `projects.*.architect.serve.options.port`. A config port replaces the tool's default (defaults.ts).
+ */
+export async function findFrameworkConfigPorts(ctx: ScanContext): Promise<PortRow[]> {
+  const files = pick(ctx, (base) => base === 'angular.json' || familyOf(base) !== undefined);
+  const perFile = await Promise.all(files.map(async (file): Promise<PortRow[]> => {
+    const base = file.slice(file.lastIndexOf('/') + 1);
+    const dir = dirname(file);
+    if (base === 'angular.json') return angularPorts(await ctx.readJson(file)).map((port) => ({ port, script_name: null, config_source: file, dir, suppress: ['angular:4200'] }));
+    const family = familyOf(base)!;
+    const text = await ctx.read(file);
+    if (text === undefined) return [];
+    const rows: PortRow[] = [];
+    for (const found of configPorts(text, Object.keys(family.keys))) {
+      if (found.port === undefined) {
+        ctx.note(`${found.key}.port in ${file} is computed (${found.expression}); no port was read from it`);
+        continue;
+      }
+      rows.push({ port: found.port, script_name: null, config_source: file, dir, suppress: family.keys[found.key] ?? [] });
+    }
+    return rows;
+  }));
+  return perFile.flat();
+}
+
+/** `projects.*.(architect|targets).serve.options.port` and its per-configuration overrides. */
+export function angularPorts(json: unknown): number[] {
+  const out: number[] = [];
+  const projects = isRecord(json) && isRecord(json.projects) ? json.projects : {};
+  for (const project of Object.values(projects)) {
+    if (!isRecord(project)) continue;
+    const targets = isRecord(project.architect) ? project.architect : isRecord(project.targets) ? project.targets : {};
+    const serve = targets.serve;
+    if (!isRecord(serve)) continue;
+    const options = [serve.options, ...(isRecord(serve.configurations) ? Object.values(serve.configurations) : [])];
+    for (const o of options) {
+      const port = isRecord(o) ? toPort(o.port) : undefined;
+      if (port !== undefined) out.push(port);
+    }
+  }
+  return out;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,45 @@
+import type { ScanContext } from '../scan/types.ts';
+import { addressPort, dirname, pick, toPort, type PortRow } from './common.ts';
+
+/**
+ * Ports in Puma configs (`config/puma.rb`, `config/puma/<env>.rb`): `port 3000`,
+ * `port ENV.fetch("PORT") { 3000 }`, `port ENV.fetch("PORT", 3000)`, `port ENV["PORT"] || 3000` and
+ * `bind "tcp://0.0.0.0:9292"`. They replace the `rails s` default.
+ */
+export async function findRubyPorts(ctx: ScanContext): Promise<PortRow[]> {
+  const files = pick(ctx, (base, path) => base.endsWith('.rb') && /(?:^|\/)config\/(?:puma\.rb|puma\/[\w-]+\.rb)$/.test(path));
+  const perFile = await Promise.all(files.map(async (file) => {
+    const text = await ctx.read(file);
+    if (text === undefined) return [];
+    // The app root is the directory holding config/.
+    const dir = dirname(file.slice(0, file.lastIndexOf('config/') + 'config'.length));
+    return pumaPorts(text).map((port): PortRow => ({ port, script_name: null, config_source: file, dir, suppress: ['rails:3000'] }));
+  }));
+  return perFile.flat();
+}
+
+/** Ports of `port` and `bind` directives in a Puma config. */
+export function pumaPorts(text: string): number[] {
+  const out: number[] = [];
+  for (const raw of text.split('\n')) {
+    const line = raw.replace(/(^|\s)#.*$/, '').trim();
+    const port = /^port\s*\(?\s*(.+?)\)?(?:\s*,.*)?$/.exec(line);
+    if (port) {
+      const literal = toPort(port[1]) ?? rubyDefault(port[1]!);
+      if (literal !== undefined) out.push(literal);
+      continue;
+    }
+    const bind = /^bind\s*\(?\s*["']([^"']+)["']/.exec(line);
+    if (bind) {
+      const p = addressPort(bind[1]!.replace(/#\{[^}]*\}/g, ''));
+      if (p !== undefined) out.push(p);
+    }
+  }
+  return out;
+}
+
+/** The literal default of `ENV.fetch("PORT") { 3000 }`, `ENV.fetch("PORT", 3000)`, `ENV["PORT"] || 3000`. */
+function rubyDefault(expr: string): number | undefined {
+  const m = /\{\s*["']?(\d+)["']?\s*\}|,\s*["']?(\d+)["']?\s*\)|\|\|\s*["']?(\d+)["']?/.exec(expr);
+  return m ? toPort(m[1] ?? m[2] ?? m[3]) : undefined;
+}

@@ -1,0 +1,61 @@
+import assert from 'node:assert/strict';
+import { suite, test } from 'node:test';
+import { discoverOthers } from '../src/discover/others/index.ts';
+import { buildFitsHost } from '../src/discover/others/go.ts';
+import { createContext } from '../src/scan/context.ts';
+import { walk } from '../src/scan/walk.ts';
+import { fixture, makeTree } from './helpers.ts';
+
+async function discover(root: string): Promise<Array<{ file: string; framework: string; cases?: number }>> {
+  const ctx = createContext(root, await walk(root));
+  return [...await discoverOthers(ctx)].sort((a, b) => (a.file < b.file ? -1 : 1));
+}
+
+suite('discoverOthers() go', () => {
+  test('module with testdata, vendor, _/. dirs, build constraints and a nested module', async () => {
+    assert.deepEqual(await discover(fixture('go-module')), [
+      { file: 'internal/db/db_linux_test.go', framework: 'go', cases: 1 },
+      { file: 'internal/db/db_test.go', framework: 'go', cases: 2 },
+      { file: 'internal/db/unix_test.go', framework: 'go', cases: 1 },
+      { file: 'shop_ext_test.go', framework: 'go', cases: 1 },
+      { file: 'shop_test.go', framework: 'go', cases: 2 },
+      { file: 'tools/gen_test.go', framework: 'go', cases: 1 },
+    ]);
+  });
+
+  test('no go.mod, no Go tests', async (t) => {
+    assert.deepEqual(await discover(makeTree(t, { 'a_test.go': 'package a\n' })), []);
+  });
+
+  test('//go:build expressions are evaluated for linux/amd64 without extra tags', () => {
+    assert.equal(buildFitsHost('//go:build linux && (amd64 || arm64)\n\npackage a\n'), true);
+    assert.equal(buildFitsHost('//go:build !linux\n\npackage a\n'), false);
+    assert.equal(buildFitsHost('//go:build go1.21 && !integration\n\npackage a\n'), true);
+    assert.equal(buildFitsHost('package a\n\n//go:build ignore\n'), true);
+  });
+});
+
+suite('discoverOthers() cargo', () => {
+  test('workspace members, exclude, autotests=false, [[test]] paths and test=false, unit tests under src/', async () => {
+    assert.deepEqual(await discover(fixture('rust-workspace')), [
+      { file: 'app/src/bin/tool.rs', framework: 'cargo', cases: 1 },
+      { file: 'app/src/main.rs', framework: 'cargo', cases: 2 },
+      { file: 'app/tests/cli.rs', framework: 'cargo', cases: 0 },
+      { file: 'crates/core/src/lib.rs', framework: 'cargo', cases: 2 },
+      { file: 'crates/core/src/parse.rs', framework: 'cargo', cases: 1 },
+      { file: 'crates/core/tests/api.rs', framework: 'cargo', cases: 2 },
+      { file: 'crates/core/tests/suite/main.rs', framework: 'cargo', cases: 1 },
+      { file: 'crates/macros/tests/expand/run.rs', framework: 'cargo', cases: 1 },
+    ]);
+  });
+
+  test('single package: async test attributes counted, nested fixture crate ignored', async (t) => {
+    const root = makeTree(t, {
+      'Cargo.toml': '[package]\nname = "svc"\nversion = "0.1.0"\n',
+      'src/lib.rs': '#[tokio::test]\nasync fn a() {}\n#[tokio::test(flavor = "multi_thread")]\nasync fn b() {}\n#[rstest]\nfn c() {}\n#[test_case(1)]\nfn d(_: u8) {}\n// #[test] in a comment\n',
+      'tests/fixtures/demo/Cargo.toml': '[package]\nname = "demo"\n',
+      'tests/fixtures/demo/tests/x.rs': '#[test]\nfn x() {}\n',
+    });
+    assert.deepEqual(await discover(root), [{ file: 'src/lib.rs', framework: 'cargo', cases: 4 }]);
+  });
+});

@@ -1,0 +1,93 @@
+import assert from 'node:assert/strict';
+import { statSync } from 'node:fs';
+import { join } from 'node:path';
+import { suite, test } from 'node:test';
+import { openStore } from '../src/store.ts';
+import { makeTree } from './helpers.ts';
+
+suite('openStore()', () => {
+  test('creates the file 0600, migrates to the current schema and reopens it', (t) => {
+    const dir = makeTree(t);
+    const file = join(dir, 'projdex.db');
+    const store = openStore(file, { now: () => 5_000 });
+    store.insertProject({ name: 'a', path: '/srv/a' });
+    store.close();
+    assert.equal(statSync(file).mode & 0o777, 0o600);
+    const again = openStore(file);
+    assert.deepEqual(again.listProjects(), [{ id: 1, name: 'a', path: '/srv/a', description: null, framework: null, tags: [], last_scanned: null, created_at: 5 }]);
+    assert.equal(again.integrityCheck(), 'ok');
+    again.close();
+  });
+
+  test('refuses a database written by a newer schema, in one sentence', async (t) => {
+    const dir = makeTree(t);
+    const file = join(dir, 'projdex.db');
+    const { DatabaseSync } = await import('node:sqlite');
+    const db = new DatabaseSync(file);
+    db.exec('PRAGMA user_version = 99');
+    db.close();
+    assert.throws(() => openStore(file), { message: /newer projdex \(schema 99; this one knows 1\)/ });
+  });
+
+  test('insertProject returns undefined for a path already registered', () => {
+    const store = openStore(':memory:');
+    assert.ok(store.insertProject({ name: 'a', path: '/x' }));
+    assert.equal(store.insertProject({ name: 'b', path: '/x' }), undefined);
+    assert.equal(store.listProjects().length, 1);
+  });
+
+  test('saveScan replaces tests and ports in one go, keeping ids of files still found', () => {
+    let clock = 1_000_000;
+    const store = openStore(':memory:', { now: () => clock });
+    const { id } = store.insertProject({ name: 'a', path: '/x' })!;
+    store.saveScan(id, {
+      tests: [{ file: 'b.test.js', framework: 'jest', cases: 2 }, { file: 'a.test.js', framework: 'jest' }],
+      ports: [{ port: 5173, script_name: 'dev', config_source: 'package.json' }, { port: 3000, script_name: null, config_source: '.env' }],
+      framework: 'vite',
+    });
+    const first = store.listTests(id);
+    assert.deepEqual(first.map((x) => [x.file_path, x.cases]), [['a.test.js', null], ['b.test.js', 2]]);
+    assert.deepEqual(store.listPorts(id).map((p) => p.port), [3000, 5173]);
+    clock = 2_000_000;
+    store.saveScan(id, { tests: [{ file: 'b.test.js', framework: 'vitest', cases: 3 }], ports: [], framework: 'next' });
+    const second = store.listTests(id);
+    assert.equal(second.length, 1);
+    assert.equal(second[0]!.id, first[1]!.id);
+    assert.equal(second[0]!.framework, 'vitest');
+    assert.equal(second[0]!.created_at, 1000);
+    assert.deepEqual(store.listPorts(id), []);
+    assert.equal(store.getProject(id)!.framework, 'vite');
+    assert.equal(store.getProject(id)!.last_scanned, 2000);
+  });
+
+  test('saveScan of a deleted project writes nothing and says so', () => {
+    const store = openStore(':memory:');
+    assert.equal(store.saveScan(9, { tests: [{ file: 'a.test.js', framework: 'jest' }], ports: [], framework: null }), false);
+    assert.deepEqual(store.listTests(9), []);
+  });
+
+  test('a failing scan write rolls back entirely', () => {
+    const store = openStore(':memory:');
+    const { id } = store.insertProject({ name: 'a', path: '/x' })!;
+    store.saveScan(id, { tests: [{ file: 'keep.test.js', framework: 'jest' }], ports: [], framework: null });
+    // A port of the wrong type makes the insert fail half-way through the transaction.
+    assert.throws(() => store.saveScan(id, { tests: [{ file: 'new.test.js', framework: 'jest' }], ports: [{ port: {} as unknown as number, script_name: null, config_source: 'x' }], framework: null }));
+    assert.deepEqual(store.listTests(id).map((x) => x.file_path), ['keep.test.js']);
+  });
+
+  test('deleting a project cascades to its tests and ports', () => {
+    const store = openStore(':memory:');
+    const { id } = store.insertProject({ name: 'a', path: '/x' })!;
+    store.saveScan(id, { tests: [{ file: 'a.test.js', framework: 'jest' }], ports: [{ port: 1, script_name: null, config_source: '.env' }], framework: null });
+    assert.equal(store.deleteProject(id), true);
+    assert.equal(store.deleteProject(id), false);
+    assert.deepEqual([store.listTests(id), store.listPorts(id)], [[], []]);
+  });
+
+  test('updateProject with no fields returns the project unchanged; unknown id is undefined', () => {
+    const store = openStore(':memory:');
+    const created = store.insertProject({ name: 'a', path: '/x' })!;
+    assert.deepEqual(store.updateProject(created.id, {}), created);
+    assert.equal(store.updateProject(99, { name: 'b' }), undefined);
+  });
+});
