@@ -59,18 +59,47 @@ export interface ReadJsonOptions {
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
+/** How long a client may keep sending after its 413 before the socket is cut. */
+const DISCARD_GRACE_MS = 2_000;
+
+/** True when the request carries a body (a declared non-zero length, or chunked transfer). */
+export function hasBody(req: IncomingMessage): boolean {
+  const length = req.headers['content-length'];
+  return (length !== undefined && Number(length) !== 0) || req.headers['transfer-encoding'] !== undefined;
+}
+
+/**
+ * Throws 415 unless a request with a body declares JSON: media-type essence exactly
+ * `application/json` (parsed, so `text/plain; application/json` fails) and, if a charset is given,
+ * UTF-8. A bodiless request passes whatever it declares. Browsers can send `text/plain`, form and
+ * multipart bodies cross-site without a preflight; refusing them keeps every write preflighted.
+ */
+export function assertJsonBody(req: IncomingMessage): void {
+  if (!hasBody(req)) return;
+  const [essence = '', ...params] = (req.headers['content-type'] ?? '').split(';');
+  let ok = essence.trim().toLowerCase() === 'application/json';
+  for (const param of params) {
+    const eq = param.indexOf('=');
+    if (eq === -1 || param.slice(0, eq).trim().toLowerCase() !== 'charset') continue;
+    const charset = param.slice(eq + 1).trim().replace(/^"(.*)"$/, '$1').toLowerCase();
+    if (charset !== 'utf-8' && charset !== 'utf8') ok = false;
+  }
+  if (!ok) throw httpError(415, 'UNSUPPORTED_MEDIA_TYPE', 'Content-Type must be application/json');
+}
+
 /**
  * Reads a request body as a JSON object. A request without a body reads as `{}` so that field rules
  * ("Name and path are required") answer it. Throws `HttpError`: 415 for a body that is not
  * `application/json`, 413 over `limit`, 400 for invalid UTF-8, invalid JSON or a non-object.
  */
 export async function readJson(req: IncomingMessage, { limit = 1_048_576 }: ReadJsonOptions = {}): Promise<Record<string, unknown>> {
+  if (!hasBody(req)) return {};
+  assertJsonBody(req);
   const length = req.headers['content-length'];
-  const hasBody = (length !== undefined && length !== '0') || req.headers['transfer-encoding'] !== undefined;
-  if (!hasBody) return {};
-  const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
-  if (type !== 'application/json') throw httpError(415, 'UNSUPPORTED_MEDIA_TYPE', 'Content-Type must be application/json');
-  if (length !== undefined && Number(length) > limit) throw httpError(413, 'BODY_TOO_LARGE', 'Request body too large');
+  if (length !== undefined && Number(length) > limit) {
+    discardRest(req);
+    throw httpError(413, 'BODY_TOO_LARGE', 'Request body too large');
+  }
 
   const { chunks, size } = await collect(req, limit);
   if (size === 0) return {};
@@ -108,6 +137,7 @@ function collect(req: IncomingMessage, limit: number): Promise<{ chunks: Buffer[
       if (size > limit) {
         over = true;
         chunks.length = 0;
+        discardRest(req);
         reject(httpError(413, 'BODY_TOO_LARGE', 'Request body too large'));
         return;
       }
@@ -116,4 +146,20 @@ function collect(req: IncomingMessage, limit: number): Promise<{ chunks: Buffer[
     req.on('end', () => { if (!over) resolve({ chunks, size }); });
     req.on('error', (cause) => reject(httpError(400, 'BODY_ABORTED', 'Request body was not received in full', { cause })));
   });
+}
+
+/**
+ * After a 413, lets Node drain (and drop) the rest of the body so the client reads its answer instead
+ * of a TCP reset, but cuts a client that is still sending `DISCARD_GRACE_MS` later (an endless
+ * chunked body would otherwise hold the socket until `requestTimeout`).
+ */
+function discardRest(req: IncomingMessage): void {
+  if (req.complete) return;
+  req.resume();
+  const socket = req.socket;
+  const timer = setTimeout(() => socket.destroy(), DISCARD_GRACE_MS);
+  timer.unref();
+  const stop = (): void => clearTimeout(timer);
+  req.once('end', stop);
+  socket.once('close', stop);
 }

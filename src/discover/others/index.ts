@@ -3,6 +3,7 @@ import { indexFiles } from './files.ts';
 import { discoverCargo } from './cargo.ts';
 import { discoverGo } from './go.ts';
 import { discoverPython } from './python.ts';
+import { discoverMinitest, discoverRspec } from './ruby.ts';
 
 /**
  * Test files of runners outside the JavaScript ecosystem: pytest/unittest, Go, Cargo, RSpec, Minitest,
@@ -14,7 +15,7 @@ import { discoverPython } from './python.ts';
  */
 export const discoverOthers: Discover = async (ctx) => {
   const index = indexFiles(ctx);
-  const rules = [discoverPython, discoverGo, discoverCargo];
+  const rules = [discoverPython, discoverGo, discoverCargo, discoverRspec, discoverMinitest];
   const results = await Promise.all(rules.map((rule) => rule(ctx, index)));
   const byFile = new Map<string, FoundTest>();
   for (const list of results) for (const t of list) if (!byFile.has(t.file)) byFile.set(t.file, t);

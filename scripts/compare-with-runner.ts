@@ -1,0 +1,48 @@
+/**
+ * Diffs projdex's scan of a directory against the real runners' own listing commands, for every runner
+ * that is installed (see scripts/compare/*.ts for where each is looked up). A checking tool only: the
+ * runners are never dependencies of projdex.
+ *
+ *   node scripts/compare-with-runner.ts DIR [DIR ...] [--framework jest]
+ *
+ * Prints one line per (dir, runner): `same (N files)`, `skipped` or the diff (`+ file` only the runner
+ * lists, `- file` only projdex lists). Exits 1 when any diff was found.
+ */
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { scan } from '../src/scan/index.ts';
+
+interface RunnerAdapter { framework: string; list(dir: string): Promise<string[] | null> }
+
+const { values, positionals } = parseArgs({ allowPositionals: true, options: { framework: { type: 'string' } } });
+const adapters: RunnerAdapter[] = [];
+for (const family of ['js', 'others']) {
+  const file = new URL(`./compare/${family}.ts`, import.meta.url);
+  if (existsSync(file)) adapters.push(...((await import(file.href)) as { runners: RunnerAdapter[] }).runners);
+}
+
+let differences = 0;
+for (const dir of positionals.map((d) => resolve(d))) {
+  const { tests } = await scan(dir);
+  for (const adapter of adapters) {
+    if (values.framework && adapter.framework !== values.framework) continue;
+    const theirs = await adapter.list(dir).catch((error: unknown) => { console.log(`${dir} ${adapter.framework}: error ${String(error)}`); return null; });
+    if (theirs === null) {
+      console.log(`${dir} ${adapter.framework}: skipped (runner not installed or not applicable)`);
+      continue;
+    }
+    const ours = tests.filter((t) => t.framework === adapter.framework).map((t) => t.file).sort();
+    const onlyTheirs = theirs.filter((f) => !ours.includes(f));
+    const onlyOurs = ours.filter((f) => !theirs.includes(f));
+    if (onlyTheirs.length === 0 && onlyOurs.length === 0) {
+      console.log(`${dir} ${adapter.framework}: same (${ours.length} files)`);
+      continue;
+    }
+    differences++;
+    console.log(`${dir} ${adapter.framework}: DIFFERENT`);
+    for (const f of onlyTheirs) console.log(`  + ${f}`);
+    for (const f of onlyOurs) console.log(`  - ${f}`);
+  }
+}
+process.exitCode = differences > 0 ? 1 : 0;
