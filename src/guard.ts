@@ -36,7 +36,7 @@ export function createGuard({ allowedHosts = [], allowedOrigins = [], token }: G
         const host = HOST.exec(req.headers.host ?? '');
         if (!host || !hosts.has(host[1]!.toLowerCase())) throw httpError(403, 'HOST_NOT_ALLOWED', 'Host not allowed');
       }
-      if (req.headers['sec-fetch-site'] === 'cross-site') throw httpError(403, 'CROSS_SITE', 'Cross-site request refused');
+      if (isCrossSite(req.headers['sec-fetch-site'])) throw httpError(403, 'CROSS_SITE', 'Cross-site request refused');
       const origin = req.headers.origin;
       const cors: Record<string, string> = {};
       if (origin !== undefined) {
@@ -45,7 +45,8 @@ export function createGuard({ allowedHosts = [], allowedOrigins = [], token }: G
         cors.Vary = 'Origin';
       }
       if (tokenDigest !== undefined && path !== '/health' && req.method !== 'OPTIONS') {
-        const match = /^Bearer ([^\s]+)$/.exec(req.headers.authorization ?? '');
+        // The auth scheme is case-insensitive (RFC 9110 section 11.1); the token itself is compared exactly.
+        const match = /^Bearer +([^\s]+) *$/i.exec(req.headers.authorization ?? '');
         if (!match || !timingSafeEqual(digest(match[1]!), tokenDigest)) {
           throw httpError(401, 'UNAUTHORIZED', 'Missing or invalid token', { headers: { ...cors, 'WWW-Authenticate': 'Bearer' } });
         }
@@ -53,6 +54,11 @@ export function createGuard({ allowedHosts = [], allowedOrigins = [], token }: G
       return cors;
     },
   };
+}
+
+/** `cross-site`, compared as the token it is (any case, and in a repeated header's joined list). */
+function isCrossSite(value: string | undefined): boolean {
+  return value !== undefined && value.split(',').some((v) => v.trim().toLowerCase() === 'cross-site');
 }
 
 /** Fixed-length digests, so the comparison takes the same time whatever the token's length. */

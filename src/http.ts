@@ -124,7 +124,7 @@ export async function readJson(req: IncomingMessage, { limit = 1_048_576 }: Read
 /**
  * Buffers a body up to `limit` bytes. Past the limit it rejects with 413 but keeps consuming (and
  * dropping) the rest: destroying the request would reset the socket and the client would never see
- * the 413. A client that keeps sending is cut off by the server's `requestTimeout`.
+ * the 413. A client that keeps sending is cut off shortly after (`discardRest`).
  */
 function collect(req: IncomingMessage, limit: number): Promise<{ chunks: Buffer[]; size: number }> {
   return new Promise((resolve, reject) => {

@@ -24,7 +24,7 @@ export function parseMakefile(text: string): Array<[target: string, command: str
   const vars = new Map<string, string>();
   const out: Array<[string, string]> = [];
   let target: string | null = null;
-  const lines = text.replace(/\\\r?\n[ \t]*/g, ' ').split('\n');
+  const lines = text.replace(/[ \t]*\\\r?\n[ \t]*/g, ' ').split('\n');
   for (const raw of lines) {
     if (raw.startsWith('\t')) {
       const line = raw.trim().replace(/^[@+-]+/, '');

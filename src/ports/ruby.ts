@@ -23,9 +23,10 @@ export function pumaPorts(text: string): number[] {
   const out: number[] = [];
   for (const raw of text.split('\n')) {
     const line = raw.replace(/(^|\s)#.*$/, '').trim();
-    const port = /^port\s*\(?\s*(.+?)\)?(?:\s*,.*)?$/.exec(line);
+    const port = /^port\b\s*\(?\s*(.+)$/.exec(line);
     if (port) {
-      const literal = toPort(port[1]) ?? rubyDefault(port[1]!);
+      // `port 3000, "0.0.0.0"`: the first argument is the port.
+      const literal = toPort(port[1]!.split(/[,)]/)[0]) ?? rubyDefault(port[1]!);
       if (literal !== undefined) out.push(literal);
       continue;
     }

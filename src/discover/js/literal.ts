@@ -167,15 +167,18 @@ function createParser(src: string, toks: Tok[]) {
     pos += 2;
     let merged: { [key: string]: Lit } | undefined;
     let computedArgs = false;
+    let array: Lit[] | undefined;
     while (pos < toks.length && peek()!.t !== ')') {
       const at = pos;
       const v = parseValue();
       if (isObject(v)) merged = merged ? mergeDeep(merged, v) : v;
+      else if (Array.isArray(v)) array = v;
       else computedArgs = true;
       endItem(')', at);
     }
     pos++;
-    if (!merged) return { computed: 'call' };
+    // `defineWorkspace([...])` wraps a list.
+    if (!merged) return array ?? { computed: 'call' };
     if (computedArgs) merged['...base'] = { computed: 'merged with a computed config' };
     return merged;
   };

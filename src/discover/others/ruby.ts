@@ -32,8 +32,13 @@ export async function discoverRspec(ctx: ScanContext, index: FileIndex): Promise
         else if (m[1] === '--default-path') path = value();
       }
     }
-    const full = (p: string): string => (p.replace(/^\.\//, '').startsWith(path) ? p.replace(/^\.\//, '') : `${path}/{${p}}`);
-    const include = rubyGlobRegex(full(pattern).split(',').join(','));
+    // rspec-core wraps the pattern in braces (so a comma list alternates) and joins it under the path
+    // unless it already starts with it.
+    const full = (p: string): string => {
+      const braced = `{${p.trim().replace(/\s*,\s*/g, ',')}}`;
+      return p.startsWith(path) || p.startsWith('./' + path) ? braced.replace(/^\{\.\//, '{') : `${path}/${braced}`;
+    };
+    const include = rubyGlobRegex(full(pattern));
     const excludeRe = exclude ? rubyGlobRegex(full(exclude)) : undefined;
     for (const file of rb) {
       const rel = under(root, file);

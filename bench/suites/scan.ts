@@ -1,0 +1,101 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { walk } from '../../src/scan/walk.ts';
+import { json } from '../load.ts';
+import { spawnProjdex } from '../procs.ts';
+import { alternate, mb, median, ms, timed, type Row } from '../stats.ts';
+import { ensureTree, touchFraction } from '../tree.ts';
+
+export interface ScanSuiteOptions {
+  readonly sizes: readonly number[];
+  readonly rounds: number;
+  readonly nodeArgs?: readonly string[];
+  readonly log: (line: string) => void;
+}
+
+/** `find ROOT -type f > /dev/null`, spawn to exit. */
+export function runFind(root: string): Promise<number> {
+  return timed(() => new Promise<void>((resolve, reject) => {
+    const proc = spawn('find', [root, '-type', 'f'], { stdio: ['ignore', 'ignore', 'inherit'] });
+    proc.once('error', reject);
+    proc.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`find exited with ${code}`))));
+  }));
+}
+
+const label = (size: number): string => (size >= 1_000_000 ? `${size / 1_000_000}M` : `${size / 1000}k`);
+
+/**
+ * Scan vs find, then rescans (unchanged, 1% changed), per tree size. The scan is the full
+ * `POST /api/projects/:id/scan` round trip against projdex in a child process; find runs on the same
+ * tree, warm cache, alternating with it.
+ */
+export async function scanSuite({ sizes, rounds, nodeArgs = [], log }: ScanSuiteOptions): Promise<Row[]> {
+  const rows: Row[] = [];
+  for (const size of sizes) {
+    const root = ensureTree(size, { log });
+    const n = label(size);
+    const sizeRounds = size >= 1_000_000 ? Math.min(rounds, 3) : rounds;
+    const dataDir = mkdtempSync(join(tmpdir(), 'projdex-bench-'));
+    const server = await spawnProjdex(dataDir, { nodeArgs });
+    try {
+      let project = await json<{ id: number }>(`${server.url}/api/projects`, { method: 'POST', body: { name: 'mono', path: root } });
+      let last: { testsFound: number; truncated: string | null } = { testsFound: 0, truncated: null };
+      const scanOnce = async (): Promise<number> => timed(async () => {
+        last = await json(`${server.url}/api/projects/${project.id}/scan`, { method: 'POST' });
+      });
+      log(`scan ${n}: warming the cache`);
+      await runFind(root);
+      await scanOnce();
+
+      log(`scan ${n}: first scan vs find, ${sizeRounds} rounds`);
+      const fresh = await alternate(sizeRounds, async () => {
+        // A new project each round, so every timed scan inserts its tests from nothing.
+        await json(`${server.url}/api/projects/${project.id}`, { method: 'DELETE' });
+        project = await json(`${server.url}/api/projects`, { method: 'POST', body: { name: 'mono', path: root } });
+        return scanOnce();
+      }, () => runFind(root));
+      const note = `${last.testsFound.toLocaleString('en')} tests${last.truncated ? `; TRUNCATED: ${last.truncated}` : ''}`;
+      rows.push(ratioRow(`scan ${n} vs find`, fresh, size === 100_000 ? 2.0 : null, note));
+
+      log(`scan ${n}: rescan, nothing changed`);
+      const same = await alternate(sizeRounds, scanOnce, () => runFind(root));
+      rows.push(ratioRow(`rescan ${n}, unchanged, vs find`, same, null));
+
+      log(`scan ${n}: rescan, 1% of files changed`);
+      const files = (await walk(root, { maxEntries: Infinity, timeoutMs: Infinity })).files;
+      const changed = await alternate(sizeRounds, async (round) => {
+        const undo = touchFraction(root, files, 0.01, 100 + round);
+        try {
+          return await scanOnce();
+        } finally {
+          undo();
+        }
+      }, () => runFind(root));
+      rows.push(ratioRow(`rescan ${n}, 1% changed, vs find`, changed, null));
+
+      const peak = server.peakRss();
+      rows.push({
+        name: `server peak RSS, scans of ${n}`,
+        subject: mb(peak), baseline: '', ratio: null,
+        target: size >= 1_000_000 ? '< 400 MB' : '', pass: size >= 1_000_000 ? peak < 400 * 1048576 : null,
+        note: `${files.length.toLocaleString('en')} files walked`,
+      });
+    } finally {
+      await server.stop();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }
+  return rows;
+}
+
+function ratioRow(name: string, r: { subject: number[]; baseline: number[] }, max: number | null, note?: string): Row {
+  const s = median(r.subject);
+  const b = median(r.baseline);
+  return {
+    name, subject: ms(s), baseline: ms(b), ratio: s / b,
+    target: max === null ? '' : `<= ${max.toFixed(1)}x`, pass: max === null ? null : s / b <= max,
+    ...(note === undefined ? {} : { note }),
+  };
+}

@@ -1,0 +1,61 @@
+import assert from 'node:assert/strict';
+import { suite, test } from 'node:test';
+import { discoverJs } from '../src/discover/js/index.ts';
+import { createContext } from '../src/scan/context.ts';
+import { walk } from '../src/scan/walk.ts';
+import { fixture } from './helpers.ts';
+
+/** Runs JS discovery alone on a directory: `{ file: framework }` plus the notes. */
+export async function discover(root: string): Promise<{ files: Record<string, string>; cases: Record<string, number | undefined>; notes: string[] }> {
+  const ctx = createContext(root, await walk(root));
+  const tests = await discoverJs(ctx);
+  return {
+    files: Object.fromEntries(tests.map((t) => [t.file, t.framework])),
+    cases: Object.fromEntries(tests.map((t) => [t.file, t.cases])),
+    notes: ctx.notes,
+  };
+}
+
+const all = (framework: string, files: string[]): Record<string, string> => Object.fromEntries(files.map((f) => [f, framework]));
+
+const EXPECTED: Record<string, Record<string, string>> = {
+  'js-jest-default': all('jest', ['.hidden/k.test.js', 'lib/__mocks__/o.test.js', 'src/__tests__/b.js', 'src/__tests__/fixtures/data.js',
+    'src/a.test.js', 'src/c.test.mjs', 'src/testtest.js']),
+  'js-jest-regex': all('jest', ['src/a.spec.js', 'tests/x.js']),
+  'js-jest-config': all('jest', ['src/a.test.ts', 'tests/b.spec.js']),
+  'js-jest-projects': all('jest', ['packages/a/x.check.js', 'packages/b/b.test.js']),
+  'js-cra': all('jest', ['src/App.test.js', 'src/__tests__/u.js']),
+  'js-vitest-default': all('vitest', ['.hidden/d.test.js', 'dist/c.test.js', 'src/a.test.ts', 'src/b.spec.tsx']),
+  'js-vitest-config': all('vitest', ['src/a.test.ts', 'src/t.test-d.ts', 'tests/helper.ts']),
+  'js-vitest-workspace': all('vitest', ['packages/core/src/a.test.ts', 'packages/ui/src/Button.spec.tsx']),
+  'js-mocha-default': all('mocha', ['test/a.js', 'test/c.mjs']),
+  'js-mocha-rc': all('mocha', ['test/unit/a.js', 'test/unit/deep/b.ts']),
+  'js-node-test': all('node-test', ['foo/test/i.js', 'src/a.test.js', 'src/b-test.cjs', 'src/c_test.mjs', 'src/f.test.ts', 'src/test-d.js',
+    'src/test.js', 'test/a.mjs', 'test/sub/helper.js']),
+  'js-playwright': all('playwright', ['e2e/Login.SPEC.ts', 'e2e/home.spec.ts']),
+  'js-cypress': all('cypress', ['cypress/e2e/login.cy.ts', 'cypress/e2e/nested/x.cy.js']),
+  'js-ava': all('ava', ['src/x.spec.mjs', 'test.js', 'test/a.js']),
+  'js-jasmine': all('jasmine', ['spec/aSpec.js', 'spec/unit/b.spec.mjs']),
+  'js-monorepo-mixed': { 'apps/e2e/tests/flow.spec.ts': 'playwright', 'apps/web/src/a.test.tsx': 'vitest' },
+};
+
+suite('discoverJs on fixtures', () => {
+  for (const [name, expected] of Object.entries(EXPECTED)) {
+    test(`${name}: exact file list and frameworks`, async () => {
+      const { files } = await discover(fixture(name));
+      assert.deepEqual(files, expected);
+    });
+  }
+  test('case counts are static estimates that skip comments and describe blocks', async () => {
+    const { cases } = await discover(fixture('js-jest-default'));
+    assert.equal(cases['src/a.test.js'], 2);
+    const pw = await discover(fixture('js-playwright'));
+    assert.equal(pw.cases['e2e/home.spec.ts'], 1);
+    const jas = await discover(fixture('js-jasmine'));
+    assert.equal(jas.cases['spec/aSpec.js'], 2);
+  });
+  test('a computed config key is noted', async () => {
+    const { notes } = await discover(fixture('js-playwright'));
+    assert.deepEqual(notes, []);
+  });
+});
