@@ -3,7 +3,7 @@ import { suite, test } from 'node:test';
 import { discoverJs } from '../src/discover/js/index.ts';
 import { createContext } from '../src/scan/context.ts';
 import { walk } from '../src/scan/walk.ts';
-import { fixture } from './helpers.ts';
+import { fixture, makeTree } from './helpers.ts';
 
 /** Runs JS discovery alone on a directory: `{ file: framework }` plus the notes. */
 export async function discover(root: string): Promise<{ files: Record<string, string>; cases: Record<string, number | undefined>; notes: string[] }> {
@@ -54,8 +54,44 @@ suite('discoverJs on fixtures', () => {
     const jas = await discover(fixture('js-jasmine'));
     assert.equal(jas.cases['spec/aSpec.js'], 2);
   });
-  test('a computed config key is noted', async () => {
+  test('a fully literal config produces no notes', async () => {
     const { notes } = await discover(fixture('js-playwright'));
     assert.deepEqual(notes, []);
+  });
+  test('a computed key falls back to the default and is noted', async (t) => {
+    const root = makeTree(t, {
+      'package.json': JSON.stringify({ scripts: { test: 'jest' }, devDependencies: { jest: '^30.0.0' } }),
+      'jest.config.js': 'module.exports = { testMatch: process.env.CI ? ["**/*.ci.js"] : ["**/*.test.js"] };',
+      'src/a.test.js': '', 'src/b.ci.js': '',
+    });
+    const { files, notes } = await discover(root);
+    assert.deepEqual(files, { 'src/a.test.js': 'jest' });
+    assert.deepEqual(notes, ['jest.config.js: `testMatch` is computed; used the default']);
+  });
+  test('without a test script, the depended-on runner is assumed and noted', async (t) => {
+    const root = makeTree(t, {
+      'package.json': JSON.stringify({ scripts: { test: 'echo "Error: no test specified" && exit 1' }, devDependencies: { vitest: '^4.0.0', '@playwright/test': '^1.50.0' } }),
+      'playwright.config.ts': "export default { testDir: 'e2e' };",
+      'e2e/a.spec.ts': '', 'src/b.test.ts': '',
+    });
+    const { files, notes } = await discover(root);
+    assert.deepEqual(files, { 'e2e/a.spec.ts': 'playwright', 'src/b.test.ts': 'vitest' });
+    assert.match(notes[0]!, /no test script; assumed the defaults of playwright, vitest/);
+  });
+  test('node 20 (from .nvmrc) searches recursively and includes dot files', async (t) => {
+    const root = makeTree(t, {
+      'package.json': JSON.stringify({ scripts: { test: 'node --test' } }), '.nvmrc': 'v20.11.0\n',
+      'test/x.js': '', '.hidden.test.js': '', 'src/a.test.ts': '', 'src/b-test.js': '',
+    });
+    assert.deepEqual((await discover(root)).files, all('node-test', ['.hidden.test.js', 'src/b-test.js', 'test/x.js']));
+  });
+  test('unquoted globs in a script are expanded by sh, which has no **', async (t) => {
+    const root = makeTree(t, {
+      'package.json': JSON.stringify({ scripts: { test: 'node --test src/**/*.test.js && mocha "lib/**/*.spec.js"' } }),
+      'src/a.test.js': '', 'src/x/b.test.js': '', 'src/x/y/c.test.js': '', 'lib/a.spec.js': '', 'lib/x/y/b.spec.js': '',
+    });
+    assert.deepEqual((await discover(root)).files, {
+      'src/x/b.test.js': 'node-test', 'lib/a.spec.js': 'mocha', 'lib/x/y/b.spec.js': 'mocha',
+    });
   });
 });

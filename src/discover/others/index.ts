@@ -1,7 +1,9 @@
 import type { Discover, FoundTest } from '../../scan/types.ts';
 import { indexFiles } from './files.ts';
 import { discoverCargo } from './cargo.ts';
+import { discoverExunit } from './exunit.ts';
 import { discoverGo } from './go.ts';
+import { discoverJunit } from './junit.ts';
 import { discoverPhpunit } from './phpunit.ts';
 import { discoverPython } from './python.ts';
 import { discoverMinitest, discoverRspec } from './ruby.ts';
@@ -16,7 +18,7 @@ import { discoverMinitest, discoverRspec } from './ruby.ts';
  */
 export const discoverOthers: Discover = async (ctx) => {
   const index = indexFiles(ctx);
-  const rules = [discoverPython, discoverGo, discoverCargo, discoverRspec, discoverMinitest, discoverPhpunit];
+  const rules = [discoverPython, discoverGo, discoverCargo, discoverRspec, discoverMinitest, discoverPhpunit, discoverJunit, discoverExunit];
   const results = await Promise.all(rules.map((rule) => rule(ctx, index)));
   const byFile = new Map<string, FoundTest>();
   for (const list of results) for (const t of list) if (!byFile.has(t.file)) byFile.set(t.file, t);

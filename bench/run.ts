@@ -1,0 +1,78 @@
+// projdex benchmarks: `npm run bench` (or `node bench/run.ts [--quick] [--large] [--only a,b] [--profile]`).
+// Every benchmark runs projdex and its baseline alternately in child processes and prints one table of
+// medians and ratios. See bench/README.md for what each row means.
+import { mkdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { seedStore } from './seed.ts';
+import { formatTable, type Row } from './stats.ts';
+import { compareEndpoints } from './suites/http.ts';
+import { healthSuite } from './suites/health.ts';
+import { scaleSuite } from './suites/scale.ts';
+import { scanSuite } from './suites/scan.ts';
+import { startupSuite } from './suites/startup.ts';
+import { CACHE_DIR } from './tree.ts';
+
+const SUITES = ['scan', 'http', 'health', 'startup', 'scale'] as const;
+
+const { values } = parseArgs({
+  options: {
+    quick: { type: 'boolean', default: false },
+    large: { type: 'boolean', default: false },
+    only: { type: 'string' },
+    profile: { type: 'boolean', default: false },
+    rounds: { type: 'string' },
+    help: { type: 'boolean', short: 'h', default: false },
+  },
+});
+if (values.help) {
+  process.stdout.write(`Usage: node bench/run.ts [--quick] [--large] [--only ${SUITES.join(',')}] [--rounds N] [--profile]\n`);
+  process.exit(0);
+}
+const only = new Set(values.only?.split(',') ?? SUITES);
+for (const name of only) if (!(SUITES as readonly string[]).includes(name)) throw new TypeError(`Unknown suite \`${name}\`; one of ${SUITES.join(', ')}`);
+
+const quick = values.quick;
+const rounds = values.rounds ? Number(values.rounds) : quick ? 2 : 5;
+const durationMs = quick ? 300 : 1000;
+const log = (line: string): void => { process.stderr.write(`  ${line}\n`); };
+// --profile: the projdex children of the scan suite write CPU profiles (see bench/profile.ts).
+const profileDir = join(CACHE_DIR, 'profiles');
+const nodeArgs = values.profile ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
+if (values.profile) mkdirSync(profileDir, { recursive: true });
+
+const rows: Row[] = [];
+const started = performance.now();
+
+if (only.has('scan')) {
+  const sizes = quick ? [10_000] : [10_000, 100_000, ...(values.large ? [1_000_000] : [])];
+  rows.push(...await scanSuite({ sizes, rounds, nodeArgs, log }));
+}
+if (only.has('http')) {
+  const dataDir = join(tmpdir(), `projdex-bench-http-${process.pid}`);
+  try {
+    seedStore(dataDir, { projects: 20, testsEach: 50, firstTests: 10_000 });
+    const concurrency = quick ? [8] : [1, 8, 64];
+    rows.push(...await compareEndpoints(dataDir, [
+      { name: 'GET /api/projects (20)', path: '/api/projects', concurrency, targets: { 8: 0.8 } },
+      { name: 'GET /api/projects/1/tests (10k)', path: '/api/projects/1/tests', concurrency },
+    ], { rounds: quick ? 1 : 3, durationMs, log }));
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+if (only.has('health')) {
+  const variants = [
+    { name: 'async walk', nodeArgs: [] },
+    { name: 'worker walk', nodeArgs: ['--import', join(import.meta.dirname, 'variants', 'use-worker-walk.ts')] },
+  ];
+  rows.push(...await healthSuite({ size: quick ? 10_000 : 100_000, rounds: quick ? 1 : 3, variants, log }));
+}
+if (only.has('startup')) rows.push(...await startupSuite({ rounds: quick ? 3 : 9, log }));
+if (only.has('scale') && !quick) rows.push(...await scaleSuite({ rounds: 3, durationMs, log }));
+
+process.stdout.write(`\nprojdex bench (${quick ? 'quick' : values.large ? 'large' : 'default'}; Node ${process.versions.node}; ` +
+  `median of rounds; ratio = projdex / baseline) in ${((performance.now() - started) / 1000).toFixed(0)} s\n\n`);
+process.stdout.write(formatTable(rows) + '\n');
+if (values.profile) process.stdout.write(`\nCPU profiles in ${profileDir}; summarise with: node bench/profile.ts ${profileDir}\n`);

@@ -1,0 +1,105 @@
+/**
+ * Adapters that ask the real JS runners which files they would run, for comparison with projdex's scan.
+ * Runners come from /tmp/projdex-runners (env PROJDEX_RUNNERS_DIR overrides), installed with
+ * `npm i jest vitest mocha @playwright/test` (PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1). A directory without
+ * its own node_modules is copied to a temp dir with node_modules linked to the runners' install, so
+ * presets and `vitest/config` imports resolve. Nothing here is part of projdex itself.
+ */
+import { execFile } from 'node:child_process';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+
+const RUNNERS = process.env.PROJDEX_RUNNERS_DIR ?? '/tmp/projdex-runners';
+const MODULES = join(RUNNERS, 'node_modules');
+
+interface Adapter { framework: string; list(dir: string): Promise<string[] | null> }
+
+/** Output of a command (stdout), whatever its exit code; the runners exit non-zero on load errors. */
+function run(file: string, args: string[], cwd: string): Promise<string> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [file, ...args], { cwd, maxBuffer: 64 << 20, env: { ...process.env, CI: '1', FORCE_COLOR: '0' } },
+      (_err, stdout) => resolve(String(stdout)));
+  });
+}
+
+/** Whether the package.json of `dir` names the runner in a dependency or script, or a marker file exists. */
+function applicable(dir: string, names: string[], markers: RegExp): boolean {
+  let text = '';
+  try { text = readFileSync(join(dir, 'package.json'), 'utf8'); } catch { /* no package.json */ }
+  if (names.some((n) => text.includes(`"${n}"`) || new RegExp(`"test":\\s*"[^"]*\\b${n}\\b`).test(text))) return true;
+  try { return readdirSync(dir).some((f) => markers.test(f)); } catch { return false; }
+}
+
+/** Runs `fn` in `dir`, or in a linked temp copy of it when it has no node_modules. Maps paths back. */
+async function inPlaceOrCopy(dir: string, fn: (cwd: string) => Promise<string[]>): Promise<string[]> {
+  const real = realpathSync(dir);
+  if (existsSync(join(real, 'node_modules'))) return toRel(real, await fn(real));
+  const tmp = realpathSync(mkdtempSync(join(tmpdir(), 'projdex-cmp-')));
+  try {
+    cpSync(real, tmp, { recursive: true, filter: (src) => !src.includes('/node_modules') && !src.endsWith('/.git') });
+    symlinkSync(MODULES, join(tmp, 'node_modules'));
+    return toRel(tmp, await fn(tmp));
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+function toRel(base: string, files: string[]): string[] {
+  return [...new Set(files.map((f) => (f.startsWith('/') ? relative(base, f) : f.replace(/^\.\//, ''))))].sort();
+}
+
+function json(text: string): unknown {
+  const start = text.search(/[[{]/);
+  try { return JSON.parse(text.slice(start)); } catch { return undefined; }
+}
+
+export const runners: Adapter[] = [
+  {
+    framework: 'jest',
+    async list(dir) {
+      if (!existsSync(join(MODULES, 'jest')) || !applicable(dir, ['jest', 'react-scripts'], /^jest\.config\./)) return null;
+      return inPlaceOrCopy(dir, async (cwd) => json(await run(join(MODULES, 'jest/bin/jest.js'), ['--listTests', '--json'], cwd)) as string[] ?? []);
+    },
+  },
+  {
+    framework: 'vitest',
+    async list(dir) {
+      if (!existsSync(join(MODULES, 'vitest')) || !applicable(dir, ['vitest'], /^vit(e|est)\.(config|workspace)\./)) return null;
+      return inPlaceOrCopy(dir, async (cwd) => {
+        const out = json(await run(join(MODULES, 'vitest/vitest.mjs'), ['list', '--filesOnly', '--json'], cwd));
+        return Array.isArray(out) ? out.map((e: string | { file: string }) => (typeof e === 'string' ? e : e.file)) : [];
+      });
+    },
+  },
+  {
+    framework: 'mocha',
+    async list(dir) {
+      if (!existsSync(join(MODULES, 'mocha')) || !applicable(dir, ['mocha'], /^\.mocharc\./)) return null;
+      // Mocha's own option loading and file collection, without loading any test file (`--dry-run` would).
+      const script = join(tmpdir(), 'projdex-mocha-list.cjs');
+      writeFileSync(script, `
+        const m = ${JSON.stringify(join(MODULES, 'mocha/lib/cli/'))};
+        const args = require(m + 'options.cjs').loadOptions(process.argv.slice(2));
+        const spec = args._ && args._.length ? args._ : ['test'];
+        const r = require(m + 'collect-files.cjs')({ ignore: args.ignore || [], extension: args.extension || [], file: args.file || [],
+          recursive: args.recursive, sort: false, spec, allowEmpty: true });
+        console.log(JSON.stringify(r.files || r));`);
+      return inPlaceOrCopy(dir, async (cwd) => json(await run(script, [], cwd)) as string[] ?? []);
+    },
+  },
+  {
+    framework: 'playwright',
+    async list(dir) {
+      if (!existsSync(join(MODULES, '@playwright/test')) || !applicable(dir, ['@playwright/test'], /^playwright\.config\./)) return null;
+      return inPlaceOrCopy(dir, async (cwd) => {
+        const out = json(await run(join(MODULES, '@playwright/test/cli.js'), ['test', '--list', '--reporter=json'], cwd)) as
+          { suites?: Array<{ file: string }>; errors?: Array<{ location?: { file: string } }>; config?: { rootDir?: string } } | undefined;
+        const root = out?.config?.rootDir ?? cwd;
+        // Files that failed to load are still files Playwright chose: they show up in `errors`.
+        const files = [...(out?.suites ?? []).map((s) => join(root, s.file)), ...(out?.errors ?? []).flatMap((e) => (e.location ? [e.location.file] : []))];
+        return files;
+      });
+    },
+  },
+];

@@ -1,0 +1,86 @@
+import type { FoundTest, ScanContext } from '../../scan/types.ts';
+import { basename, countMatches, dirname, join, nearest, under, withCases, type FileIndex } from './files.ts';
+import { antRegex } from './patterns.ts';
+import { parseXml, xmlChildren, xmlFind } from './xml.ts';
+
+const SURE_INCLUDES = ['**/Test*.java', '**/*Test.java', '**/*Tests.java', '**/*TestCase.java'];
+const SURE_EXCLUDES = ['**/*$*'];
+const TEST_SOURCES = ['src/test/java', 'src/test/kotlin', 'src/test/groovy'];
+const ANNOTATIONS = /@(?:Test|ParameterizedTest|RepeatedTest|TestFactory|TestTemplate)\b/g;
+const JUNIT3 = /\bvoid\s+test\w*\s*\(/g;
+const GRADLE_TEST = /@(?:Test|ParameterizedTest|RepeatedTest|TestFactory|TestTemplate|RunWith)\b|\bextends\s+(?:\w+\.)*(?:TestCase|GroovyTestCase)\b/;
+
+interface Module { readonly dir: string; readonly kind: 'maven' | 'gradle'; readonly sources: string[]; readonly includes: RegExp[]; readonly excludes: RegExp[] }
+
+/**
+ * JUnit/TestNG classes per build module. Maven (`pom.xml`): files under `testSourceDirectory` (default
+ * `src/test/java`, plus `src/test/kotlin|groovy`) whose path, with the extension read as `.java`, matches
+ * Surefire's `<includes>`/`<excludes>` (defaults `**\/Test*.java`, `**\/*Test.java`, `**\/*Tests.java`,
+ * `**\/*TestCase.java`, minus `**\/*$*`). Gradle (`build.gradle[.kts]`): Gradle scans compiled classes, so
+ * a file in `src/test/{java,kotlin,groovy}` counts when it declares a test annotation or extends TestCase.
+ * Abstract classes are skipped in both. Build files inside `src/`, `target/` or `build/` are ignored.
+ * Cases: `@Test`-family annotations, else JUnit 3 `void test*(` methods.
+ */
+export async function discoverJunit(ctx: ScanContext, index: FileIndex): Promise<FoundTest[]> {
+  const modules = new Map<string, Module>();
+  const skip = (f: string): boolean => /(?:^|\/)(?:src|target|build)\//.test(f);
+  for (const pom of index.byName.get('pom.xml') ?? []) {
+    if (skip(pom)) continue;
+    const dir = dirname(pom);
+    const doc = parseXml((await ctx.read(pom)) ?? '');
+    const build = xmlChildren(xmlChildren(doc, 'project')[0], 'build')[0];
+    const testSrc = xmlChildren(build, 'testSourceDirectory')[0]?.text.replace(/^\$\{(?:project\.)?basedir\}\//, '');
+    const surefire = build ? xmlFind(build, 'plugin').find((p) => xmlChildren(p, 'artifactId')[0]?.text === 'maven-surefire-plugin') : undefined;
+    const conf = xmlChildren(surefire, 'configuration')[0];
+    const list = (outer: string, inner: string): string[] => xmlChildren(xmlChildren(conf, outer)[0], inner).map((e) => e.text).filter(Boolean);
+    const includes = list('includes', 'include');
+    const excludes = list('excludes', 'exclude');
+    if (/\$\{/.test([testSrc ?? '', ...includes, ...excludes].join(''))) ctx.note(`${pom} uses a property in its test settings; read it literally`);
+    modules.set(dir, {
+      dir, kind: 'maven',
+      sources: testSrc ? [testSrc] : TEST_SOURCES,
+      includes: (includes.length ? includes : SURE_INCLUDES).flatMap(patterns).map(antRegex),
+      excludes: [...SURE_EXCLUDES, ...excludes].flatMap(patterns).map(antRegex),
+    });
+  }
+  for (const name of ['build.gradle', 'build.gradle.kts']) {
+    for (const f of index.byName.get(name) ?? []) {
+      const dir = dirname(f);
+      if (!skip(f) && !modules.has(dir)) modules.set(dir, { dir, kind: 'gradle', sources: TEST_SOURCES, includes: [], excludes: [] });
+    }
+  }
+  if (modules.size === 0) return [];
+  const dirs = new Set(modules.keys());
+  const picked: Array<{ readonly file: string; readonly mod: Module }> = [];
+  for (const ext of ['java', 'kt', 'groovy']) {
+    for (const file of index.byExt.get(ext) ?? []) {
+      const mod = modules.get(nearest(dirs, file) ?? '\0');
+      if (!mod) continue;
+      const rel = under(mod.dir, file)!;
+      for (const src of mod.sources) {
+        const inSrc = under(join('', src), rel);
+        if (inSrc === undefined) continue;
+        if (mod.kind === 'maven') {
+          const asJava = inSrc.replace(/\.(?:kt|groovy)$/, '.java');
+          if (mod.includes.some((re) => re.test(asJava)) && !mod.excludes.some((re) => re.test(asJava))) picked.push({ file, mod });
+        } else picked.push({ file, mod });
+        break;
+      }
+    }
+  }
+  const moduleOf = new Map(picked.map((p) => [p.file, p.mod]));
+  const found = await withCases(ctx, moduleOf.keys(), 'junit', (text, file) => {
+    const cls = basename(file).replace(/\.\w+$/, '');
+    if (new RegExp(`\\babstract\\s+(?:\\w+\\s+)*class\\s+${cls}\\b`).test(text)) return -1;
+    const mod = moduleOf.get(file)!;
+    if (mod.kind === 'gradle' && !GRADLE_TEST.test(text)) return -1;
+    return countMatches(text, ANNOTATIONS) || countMatches(text, JUNIT3);
+  });
+  return found.filter((t) => t.cases !== -1);
+}
+
+// Surefire accepts comma-separated lists inside one element, and treats `.class` like `.java`.
+function patterns(text: string): string[] {
+  return text.split(',').map((p) => p.trim().replace(/\.class$/, '.java')).filter(Boolean);
+}
+
