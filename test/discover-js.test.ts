@@ -6,7 +6,7 @@ import { walk } from '../src/scan/walk.ts';
 import { fixture, makeTree } from './helpers.ts';
 
 /** Runs JS discovery alone on a directory: `{ file: framework }` plus the notes. */
-export async function discover(root: string): Promise<{ files: Record<string, string>; cases: Record<string, number | undefined>; notes: string[] }> {
+async function discover(root: string): Promise<{ files: Record<string, string>; cases: Record<string, number | undefined>; notes: string[] }> {
   const ctx = createContext(root, await walk(root));
   const tests = await discoverJs(ctx);
   return {

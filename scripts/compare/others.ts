@@ -6,7 +6,7 @@
  * Usage: node scripts/compare/others.ts <project-dir>...  (prints runner lists next to projdex's)
  */
 import { execFile } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, readdirSync, realpathSync, rmSync, statSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { isAbsolute, join, relative } from 'node:path';
 import { promisify } from 'node:util';
@@ -15,22 +15,29 @@ const run = promisify(execFile);
 
 interface Runner { framework: string; list(dir: string): Promise<string[] | null> }
 
-/** Runs `cmd` in a throwaway copy of `dir` (runners write caches), returning stdout or null if missing. */
-async function inCopy(dir: string, cmd: string, args: string[], env: Record<string, string> = {}): Promise<{ out: string; copy: string } | null> {
+interface CopyOptions {
+  readonly env?: Record<string, string>;
+  /** Adjusts the copy before the run, e.g. a stub autoloader the fixture does not ship. */
+  readonly prepare?: (copy: string) => void;
+}
+
+/**
+ * Runs `cmd` in a throwaway copy of `dir` (runners write caches and build output there), passing its
+ * stdout and the copy's path to `reduce` before the copy is removed. Null when `cmd` is not installed.
+ */
+async function inCopy<T>(dir: string, cmd: string, args: string[], reduce: (out: string, copy: string) => T, { env = {}, prepare }: CopyOptions = {}): Promise<T | null> {
   const copy = realpathSync(mkdtempSync(join(tmpdir(), 'projdex-cmp-')));
   try {
     cpSync(dir, copy, { recursive: true });
-    const { stdout } = await run(cmd, args, { cwd: copy, env: { ...process.env, ...env }, maxBuffer: 64 << 20 })
+    prepare?.(copy);
+    const result = await run(cmd, args, { cwd: copy, env: { ...process.env, ...env }, maxBuffer: 64 << 20 })
       .catch((e: { code?: unknown; stdout?: string }) => {
-        if (e.code === 'ENOENT') throw e;
+        if (e.code === 'ENOENT') return null;
         return { stdout: e.stdout ?? '' };
       });
-    return { out: stdout, copy };
-  } catch (e) {
-    if ((e as { code?: unknown }).code === 'ENOENT') return null;
-    throw e;
+    return result && reduce(result.stdout, copy);
   } finally {
-    setTimeout(() => rmSync(copy, { recursive: true, force: true }), 0);
+    rmSync(copy, { recursive: true, force: true });
   }
 }
 
@@ -42,10 +49,8 @@ export const runners: Runner[] = [
   {
     framework: 'pytest',
     async list(dir) {
-      const r = await inCopy(dir, 'pytest', ['--collect-only', '-q', '-p', 'no:cacheprovider'], { PYTHONDONTWRITEBYTECODE: '1' });
-      if (!r) return null;
       // `-q` prints `file::test` ids; an extra `-q` from addopts prints `file: count` instead.
-      return uniqSorted(r.out.split('\n').map((l) => /^([^\s:]+\.(?:py|txt))(?:::|: \d+$)/.exec(l.trim())?.[1]).filter((f): f is string => !!f));
+      return inCopy(dir, 'pytest', ['--collect-only', '-q', '-p', 'no:cacheprovider'], (out) => uniqSorted(out.split('\n').map((l) => /^([^\s:]+\.(?:py|txt))(?:::|: \d+$)/.exec(l.trim())?.[1]).filter((f): f is string => !!f)), { env: { PYTHONDONTWRITEBYTECODE: '1' } });
     },
   },
   {
@@ -76,8 +81,7 @@ export const runners: Runner[] = [
         '    f = inspect.getsourcefile(type(t)) if type(t).__module__ != "unittest.loader" else None',
         '    if f: print(os.path.relpath(f))',
       ].join('\n');
-      const r = await inCopy(dir, 'python3', ['-B', '-c', script, ...cmd.args], { PYTHONDONTWRITEBYTECODE: '1' });
-      return r && uniqSorted(r.out.split('\n').filter(Boolean));
+      return inCopy(dir, 'python3', ['-B', '-c', script, ...cmd.args], (out) => uniqSorted(out.split('\n').filter(Boolean)));
     },
   },
   {
@@ -114,33 +118,51 @@ export const runners: Runner[] = [
       // `cargo test --no-run` builds exactly the test binaries `cargo test` runs; each binary's dep-info
       // (.d) file names its source files. Integration targets count whole; lib/bin unit-test binaries
       // count the sources that declare a test attribute (the same reduction the rule makes).
-      const r = await inCopy(dir, 'cargo', ['test', '--workspace', '--no-run', '--offline', '--message-format=json'], { CARGO_TARGET_DIR: 'target' });
-      if (!r) return null;
+      return inCopy(dir, 'cargo', ['test', '--workspace', '--no-run', '--offline', '--message-format=json'], (stdout, copy) => {
       const out: string[] = [];
       const attr = /^\s*#\[\s*(?:(?:[\w]+::)*test\s*(?:\]|\()|rstest\s*(?:\]|\()|test_case\s*\()/m;
-      for (const line of r.out.split('\n')) {
+      for (const line of stdout.split('\n')) {
         if (!line.startsWith('{')) continue;
         const msg = JSON.parse(line) as { reason?: string; profile?: { test?: boolean }; target?: { kind: string[]; src_path: string }; filenames?: string[] };
         if (msg.reason !== 'compiler-artifact' || !msg.profile?.test || !msg.target || !msg.filenames?.[0]) continue;
-        if (msg.target.kind.includes('test')) { out.push(relative(r.copy, msg.target.src_path)); continue; }
+        if (msg.target.kind.includes('test')) { out.push(relative(copy, msg.target.src_path)); continue; }
         const dep = readFileSync(msg.filenames[0].replace(/$/, '.d'), 'utf8').split('\n')[0] ?? '';
         for (const src of dep.slice(dep.indexOf(': ') + 2).split(/(?<!\\) /)) {
-          const abs = isAbsolute(src) ? src : join(r.copy, src);
-          if (src.endsWith('.rs') && attr.test(readFileSync(abs, 'utf8'))) out.push(relative(r.copy, abs));
+          const abs = isAbsolute(src) ? src : join(copy, src);
+          if (src.endsWith('.rs') && attr.test(readFileSync(abs, 'utf8'))) out.push(relative(copy, abs));
         }
       }
       return uniqSorted(out);
+      }, { env: { CARGO_TARGET_DIR: 'target' } });
     },
   },
   {
     framework: 'rspec',
     async list(dir) {
-      const r = await inCopy(dir, 'rspec', ['--dry-run', '--format', 'json']);
-      if (!r) return null;
-      const start = r.out.indexOf('{"version"');
-      if (start === -1) return [];
-      const json = JSON.parse(r.out.slice(start)) as { examples: Array<{ file_path: string }> };
-      return uniqSorted(json.examples.map((e) => e.file_path.replace(/^\.\//, '')));
+      return inCopy(dir, 'rspec', ['--dry-run', '--format', 'json'], (out) => {
+        const start = out.indexOf('{"version"');
+        if (start === -1) return [];
+        const json = JSON.parse(out.slice(start)) as { examples: Array<{ file_path: string }> };
+        return uniqSorted(json.examples.map((e) => e.file_path.replace(/^\.\//, '')));
+      });
+    },
+  },
+  {
+    framework: 'phpunit',
+    async list(dir) {
+      // PHPUnit 9 (Debian) has no file listing: run the suites and read `file=` (and .phpt names) from the JUnit log.
+      return inCopy(dir, 'phpunit', ['--log-junit', 'projdex-junit.xml'], (_out, copy) => {
+        let log = '';
+        try { log = readFileSync(join(copy, 'projdex-junit.xml'), 'utf8'); } catch { return []; }
+        const files = [...log.matchAll(/<testcase [^>]*?(?:file="([^"]+)"|name="([^"]+\.phpt)")/g)].map((m) => relative(copy, m[1] ?? m[2]!));
+        return uniqSorted(files);
+      }, {
+        prepare: (copy) => {
+          // Fixtures ship no Composer install; an empty autoloader satisfies `bootstrap="vendor/autoload.php"`.
+          mkdirSync(join(copy, 'vendor'), { recursive: true });
+          if (!existsSync(join(copy, 'vendor/autoload.php'))) writeFileSync(join(copy, 'vendor/autoload.php'), '<?php\n');
+        },
+      });
     },
   },
 ];

@@ -16,56 +16,43 @@ export function parseJsonc(text: string): unknown {
   }
 }
 
-/** Removes comments, then trailing commas, outside strings; every other character is kept. */
+/** Removes comments and trailing commas outside strings; every other character is kept. */
 export function stripJsonc(text: string): string {
-  return dropTrailingCommas(dropComments(text));
-}
-
-/** Length of the string literal starting at `i` (a `"`), escapes included. */
-function stringEnd(text: string, i: number): number {
-  let j = i + 1;
-  while (j < text.length && text[j] !== '"') j += text[j] === '\\' ? 2 : 1;
-  return j + 1;
-}
-
-function dropComments(text: string): string {
   let out = '';
   for (let i = 0; i < text.length;) {
     const c = text[i]!;
     if (c === '"') {
-      const end = stringEnd(text, i);
-      out += text.slice(i, end);
-      i = end;
-    } else if (c === '/' && text[i + 1] === '/') {
-      while (i < text.length && text[i] !== '\n') i++;
-    } else if (c === '/' && text[i + 1] === '*') {
-      const end = text.indexOf('*/', i + 2);
-      i = end === -1 ? text.length : end + 2;
+      let end = i + 1;
+      while (end < text.length && text[end] !== '"') end += text[end] === '\\' ? 2 : 1;
+      out += text.slice(i, end + 1);
+      i = end + 1;
+    } else if (c === '/' && (text[i + 1] === '/' || text[i + 1] === '*')) {
+      i = skipComment(text, i);
     } else {
-      out += c;
+      // A comma is dropped when only white space and comments stand between it and a closing bracket.
+      if (c !== ',' || !'}]'.includes(text[skipTrivia(text, i + 1)] ?? '')) out += c;
       i++;
     }
   }
   return out;
 }
 
-function dropTrailingCommas(text: string): string {
-  let out = '';
-  for (let i = 0; i < text.length;) {
-    const c = text[i]!;
-    if (c === '"') {
-      const end = stringEnd(text, i);
-      out += text.slice(i, end);
-      i = end;
-      continue;
-    }
-    if (c === ',') {
-      let j = i + 1;
-      while (j < text.length && /\s/.test(text[j]!)) j++;
-      if (text[j] === '}' || text[j] === ']') { i++; continue; }
-    }
-    out += c;
-    i++;
+/** Index just past the comment starting at `i`. */
+function skipComment(text: string, i: number): number {
+  if (text[i + 1] === '/') {
+    const nl = text.indexOf('\n', i);
+    return nl === -1 ? text.length : nl;
   }
-  return out;
+  const end = text.indexOf('*/', i + 2);
+  return end === -1 ? text.length : end + 2;
+}
+
+/** Index of the first character at or after `i` that is neither white space nor inside a comment. */
+function skipTrivia(text: string, i: number): number {
+  while (i < text.length) {
+    if (/\s/.test(text[i]!)) i++;
+    else if (text[i] === '/' && (text[i + 1] === '/' || text[i + 1] === '*')) i = skipComment(text, i);
+    else break;
+  }
+  return i;
 }

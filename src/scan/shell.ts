@@ -86,7 +86,7 @@ export function parseShell(line: string): ShellCommand[] {
       // A comment runs to the end of the line.
       const nl = line.indexOf('\n', i);
       i = nl === -1 ? line.length : nl - 1;
-    } else if ((c === '(' || c === ')') && !inWord) {
+    } else if (c === '(' || c === ')') {
       endCommand();
     } else {
       word += c;
