@@ -37,7 +37,7 @@ const quick = values.quick;
 const rounds = values.rounds ? Number(values.rounds) : quick ? 2 : 5;
 const durationMs = quick ? 300 : 1000;
 const log = (line: string): void => { process.stderr.write(`  ${line}\n`); };
-// --profile: the projdex children of the scan suite write CPU profiles (see bench/profile.ts).
+// --profile: the projdex children of the scan and http suites write CPU profiles (see bench/profile.ts).
 const profileDir = join(CACHE_DIR, 'profiles');
 const nodeArgs = values.profile ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
 if (values.profile) mkdirSync(profileDir, { recursive: true });
@@ -57,7 +57,7 @@ if (only.has('http')) {
     rows.push(...await compareEndpoints(dataDir, [
       { name: 'GET /api/projects (20)', path: '/api/projects', concurrency, targets: { 8: 0.8 } },
       { name: 'GET /api/projects/1/tests (10k)', path: '/api/projects/1/tests', concurrency },
-    ], { rounds: quick ? 1 : 3, durationMs, log }));
+    ], { rounds: quick ? 1 : 3, durationMs, nodeArgs, log }));
   } finally {
     rmSync(dataDir, { recursive: true, force: true });
   }

@@ -59,3 +59,17 @@ suite('discoverOthers() cargo', () => {
     assert.deepEqual(await discover(root), [{ file: 'src/lib.rs', framework: 'cargo', cases: 4 }]);
   });
 });
+
+suite('discoverOthers() cargo custom targets', () => {
+  test('[lib] and [[bin]] paths outside src/ hold unit tests; tests/ under them stay integration-only', async (t) => {
+    const root = makeTree(t, {
+      'Cargo.toml': '[package]\nname = "x"\n\n[lib]\npath = "lib.rs"\n\n[[bin]]\nname = "cli"\npath = "cli/main.rs"\n',
+      'lib.rs': '#[test]\nfn l() {}\n',
+      'build.rs': '#[test]\nfn never() {}\n',
+      'cli/main.rs': 'fn main() {}\n#[test]\nfn c() {}\n',
+      'cli/args.rs': '#[test]\nfn a() {}\n',
+      'benches/b.rs': '#[test]\nfn b() {}\n',
+    });
+    assert.deepEqual((await discover(root)).map((x) => x.file), ['cli/args.rs', 'cli/main.rs', 'lib.rs']);
+  });
+});

@@ -69,8 +69,9 @@ suite('discoverOthers() phpunit', () => {
 });
 
 suite('discoverOthers() junit', () => {
-  test('maven multi-module: surefire defaults, custom includes/excludes and testSourceDirectory', async () => {
+  test('maven multi-module: surefire defaults, custom includes/excludes, testSourceDirectory; abstract and test-less classes skipped', async () => {
     assert.deepEqual((await discover(fixture('jvm-maven'))).tests, [
+      { file: 'core/src/test/java/com/acme/core/InheritedTest.java', framework: 'junit', cases: 0 },
       { file: 'core/src/test/java/com/acme/core/LegacyTestCase.java', framework: 'junit', cases: 2 },
       { file: 'core/src/test/java/com/acme/core/MoneyTest.java', framework: 'junit', cases: 2 },
       { file: 'core/src/test/java/com/acme/core/RoundingTests.java', framework: 'junit', cases: 1 },
@@ -107,5 +108,58 @@ suite('discoverOthers() exunit', () => {
     const result = await discover(root);
     assert.deepEqual(result.tests, [{ file: 'test/a_test.exs', framework: 'exunit', cases: 1 }]);
     assert.match(result.notes[0] ?? '', /computed/);
+  });
+});
+
+suite('discoverOthers() dotnet and swift', () => {
+  test('.NET: test projects by Test SDK reference or Directory.Build.props; bin/obj and app projects skipped', async (t) => {
+    const root = makeTree(t, {
+      'Shop.sln': '',
+      'src/Shop/Shop.csproj': '<Project Sdk="Microsoft.NET.Sdk"></Project>',
+      'src/Shop/Cart.cs': 'class Cart {}',
+      'tests/Shop.Tests/Shop.Tests.csproj': '<Project Sdk="Microsoft.NET.Sdk"><ItemGroup><PackageReference Include="Microsoft.NET.Test.Sdk" Version="17.9.0" /></ItemGroup></Project>',
+      'tests/Shop.Tests/CartTests.cs': 'public class CartTests {\n  [Fact] public void Adds() {}\n  [Theory]\n  [InlineData(1)] public void Sums(int x) {}\n}\n',
+      'tests/Shop.Tests/obj/Debug/AssemblyInfo.cs': '',
+      'tests/Integration/Directory.Build.props': '<Project><PropertyGroup><IsTestProject>true</IsTestProject></PropertyGroup></Project>',
+      'tests/Integration/Api/Api.fsproj': '<Project Sdk="Microsoft.NET.Sdk"></Project>',
+      'tests/Integration/Api/ApiTests.fs': 'module ApiTests\n[<Test>]\nlet ``works`` () = ()\n',
+    });
+    assert.deepEqual((await discover(root)).tests, [
+      { file: 'tests/Integration/Api/ApiTests.fs', framework: 'dotnet', cases: 0 },
+      { file: 'tests/Shop.Tests/CartTests.cs', framework: 'dotnet', cases: 2 },
+    ]);
+  });
+
+  test('SwiftPM: testTarget default and custom paths', async (t) => {
+    const root = makeTree(t, {
+      'Package.swift': 'let package = Package(\n  name: "Kit",\n  targets: [\n    .target(name: "Kit"),\n    .testTarget(name: "KitTests", dependencies: ["Kit"]),\n    .testTarget(name: "Other", dependencies: [.product(name: "X", package: "x")], path: "Checks/Other"),\n  ]\n)\n',
+      'Sources/Kit/Kit.swift': 'func testLike() {}',
+      'Tests/KitTests/KitTests.swift': 'import XCTest\nfinal class KitTests: XCTestCase {\n  func testA() {}\n  func testB() throws {}\n}\n',
+      'Checks/Other/OtherTests.swift': 'import Testing\n@Test func works() {}\n',
+      'Tests/Unlisted/U.swift': '',
+    });
+    assert.deepEqual((await discover(root)).tests, [
+      { file: 'Checks/Other/OtherTests.swift', framework: 'swift', cases: 1 },
+      { file: 'Tests/KitTests/KitTests.swift', framework: 'swift', cases: 2 },
+    ]);
+  });
+});
+
+suite('discoverOthers() ruby monorepo', () => {
+  test('a Rails app and an rspec gem in subdirectories are each their own project', async (t) => {
+    const root = makeTree(t, {
+      'package.json': '{}',
+      'backend/Gemfile': 'gem "rails"\n',
+      'backend/test/models/a_test.rb': 'test "a" do\nend\n',
+      'backend/test/system/b_test.rb': '',
+      'gems/util/Gemfile': 'gem "rspec"\n',
+      'gems/util/spec/util_spec.rb': 'it "x" do\nend\n',
+      'vendor/bundle/ruby/x/Gemfile': 'gem "rspec"\n',
+      'vendor/bundle/ruby/x/spec/v_spec.rb': '',
+    });
+    assert.deepEqual((await discover(root)).tests, [
+      { file: 'backend/test/models/a_test.rb', framework: 'minitest', cases: 1 },
+      { file: 'gems/util/spec/util_spec.rb', framework: 'rspec', cases: 1 },
+    ]);
   });
 });

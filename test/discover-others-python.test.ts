@@ -74,3 +74,63 @@ suite('discoverOthers() python', () => {
     assert.deepEqual((await discover(makeTree(t, { 'README.md': '# hi\n' }))).tests, []);
   });
 });
+
+suite('discoverOthers() pytest options', () => {
+  test('--ignore-glob in addopts is an fnmatch over the project-relative path; conda envs skipped', async (t) => {
+    const root = makeTree(t, {
+      'pytest.ini': '[pytest]\naddopts = --ignore-glob=*/legacy_* --ignore tests/skip\n',
+      'tests/test_keep.py': 'def test_a(): pass\n',
+      'tests/legacy_stuff/test_old.py': 'def test_b(): pass\n',
+      'tests/skip/test_s.py': 'def test_c(): pass\n',
+      'conda/conda-meta/history': '',
+      'conda/lib/test_conda.py': 'def test_d(): pass\n',
+    });
+    const { tests } = await discover(root);
+    assert.deepEqual(tests.map((x) => x.file), ['tests/test_keep.py']);
+  });
+});
+
+suite('discoverOthers() python monorepo', () => {
+  test('without a root config, each outermost sub-project config is its own pytest run', async (t) => {
+    const root = makeTree(t, {
+      'package.json': '{"name":"mono"}',
+      'backend/pyproject.toml': '[tool.pytest.ini_options]\ntestpaths = ["tests"]\n',
+      'backend/tests/test_api.py': 'def test_a(): pass\n',
+      'backend/scripts/test_tool.py': 'def test_b(): pass\n',
+      'backend/plugins/pytest.ini': '[pytest]\npython_files = nope_*.py\n',
+      'backend/tests/plugins/test_plugin.py': 'def test_p(): pass\n',
+      'ml/setup.cfg': '[tool:pytest]\npython_files = check_*.py\n',
+      'ml/check_model.py': 'def test_m(): pass\n',
+      'ml/test_skipped.py': 'def test_s(): pass\n',
+      'ml/build/pytest.ini': '[pytest]\n',
+      'svc/tox.ini': '[testenv]\ncommands = python -m unittest discover -s unit\n',
+      'svc/unit/test_svc.py': 'import unittest\nclass T(unittest.TestCase):\n    def test_x(self): pass\n',
+    });
+    const { tests, notes } = await discover(root);
+    assert.deepEqual(tests, [
+      { file: 'backend/tests/plugins/test_plugin.py', framework: 'pytest', cases: 1 },
+      { file: 'backend/tests/test_api.py', framework: 'pytest', cases: 1 },
+      { file: 'ml/check_model.py', framework: 'pytest', cases: 1 },
+      { file: 'svc/unit/test_svc.py', framework: 'unittest', cases: 1 },
+    ]);
+    assert.deepEqual(notes, []);
+  });
+});
+
+suite('discoverOthers() django', () => {
+  test('manage.py test (declared or implied) is unittest discovery through packages', async (t) => {
+    const files = {
+      'manage.py': 'import os\nos.environ.setdefault("DJANGO_SETTINGS_MODULE", "site.settings")\nfrom django.core.management import execute_from_command_line\n',
+      'blog/__init__.py': '', 'blog/tests.py': 'from django.test import TestCase\nclass T(TestCase):\n    def test_a(self): pass\n',
+      'shop/__init__.py': '', 'shop/tests/__init__.py': '', 'shop/tests/test_views.py': 'from django.test import TestCase\nclass V(TestCase):\n    def test_v(self): pass\n',
+      'scripts/test_tool.py': '',
+    };
+    const implied = await discover(makeTree(t, files));
+    assert.deepEqual(implied.tests, [
+      { file: 'blog/tests.py', framework: 'unittest', cases: 1 },
+      { file: 'shop/tests/test_views.py', framework: 'unittest', cases: 1 },
+    ]);
+    const declared = await discover(makeTree(t, { ...files, 'Makefile': 'test:\n\tpython manage.py test -p "test_*.py"\n' }));
+    assert.deepEqual(declared.tests.map((x) => x.file), ['shop/tests/test_views.py']);
+  });
+});

@@ -52,7 +52,7 @@ function parseResponse(buffer: Buffer, closed: boolean): { response: RawResponse
 function rawExchange(port: number, writes: Array<string | Buffer>, { count = 1, timeoutMs = 5_000 } = {}): Promise<{ responses: RawResponse[]; closed: boolean; error?: string }> {
   return new Promise((resolve) => {
     const socket = connect(port, '127.0.0.1');
-    let buffer = Buffer.alloc(0);
+    let buffer: Buffer = Buffer.alloc(0);
     const responses: RawResponse[] = [];
     let error: string | undefined;
     let done = false;
@@ -340,10 +340,10 @@ suite('security', { concurrency: true }, () => {
         const drip = setInterval(() => socket.write(`100\r\n${'x'.repeat(256)}\r\n`), 100);
         socket.on('error', () => {});
         socket.on('data', (d) => { text += d; });
-        socket.on('close', () => { clearInterval(drip); resolve({ status: Number(text.split(' ')[1]), closedAfterMs: performance.now() - started }); });
+        const guard = setTimeout(() => socket.destroy(), 8_000);
+        socket.on('close', () => { clearInterval(drip); clearTimeout(guard); resolve({ status: Number(text.split(' ')[1]), closedAfterMs: performance.now() - started }); });
         socket.write(serialize(port, { method: 'PUT', target: '/api/settings/k', headers: { 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked' } }));
         socket.write(`100001\r\n${'x'.repeat(0x100001)}\r\n`);
-        setTimeout(() => socket.destroy(), 8_000);
       });
       assert.equal(result.status, 413);
       assert.ok(result.closedAfterMs < 5_000, `closed after ${Math.round(result.closedAfterMs)} ms`);
@@ -398,8 +398,8 @@ suite('security', { concurrency: true }, () => {
         const drip = setInterval(() => { if (sent < request.length - 1) socket.write(request.subarray(sent, ++sent)); }, 1_000);
         socket.on('data', (d) => { answer += d; });
         socket.on('error', () => {});
-        socket.on('close', () => { clearInterval(drip); resolve({ closedAfterMs: performance.now() - started, sent, answer }); });
-        setTimeout(() => socket.destroy(), 16_000);
+        const guard = setTimeout(() => socket.destroy(), 16_000);
+        socket.on('close', () => { clearInterval(drip); clearTimeout(guard); resolve({ closedAfterMs: performance.now() - started, sent, answer }); });
       });
       assert.ok(closedAfterMs < 12_500, `closed after ${Math.round(closedAfterMs)} ms`);
       assert.ok(sent < request.length - 1, 'cut off before the headers were complete');
@@ -511,7 +511,7 @@ suite('security', { concurrency: true }, () => {
     test('the CLI on --host 0.0.0.0 without a token prints a generated one once, and it works', async (t) => {
       const dataDir = join(makeTree(t), 'data');
       const child = spawn(process.execPath, [join(import.meta.dirname, '..', 'src', 'bin.ts'), '--host', '0.0.0.0', '--port', '0', '--data-dir', dataDir], {
-        env: { ...process.env, PROJDEX_TOKEN: '', PROJDEX_HOST: '' },
+        env: Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('PROJDEX_'))),
         stdio: ['ignore', 'pipe', 'pipe'],
       });
       t.after(() => { if (child.exitCode === null) child.kill('SIGKILL'); });

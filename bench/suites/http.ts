@@ -17,9 +17,9 @@ export interface Endpoint {
  * Serves the store in `dataDir` with projdex and, in another process, a bare node:http server that
  * replays projdex's exact responses; then loads both alternately for each endpoint and concurrency.
  */
-export async function compareEndpoints(dataDir: string, endpoints: readonly Endpoint[], { rounds, durationMs, log }: { rounds: number; durationMs: number; log: (line: string) => void }): Promise<Row[]> {
+export async function compareEndpoints(dataDir: string, endpoints: readonly Endpoint[], { rounds, durationMs, nodeArgs = [], log }: { rounds: number; durationMs: number; nodeArgs?: readonly string[]; log: (line: string) => void }): Promise<Row[]> {
   const rows: Row[] = [];
-  const projdex = await spawnProjdex(dataDir);
+  const projdex = await spawnProjdex(dataDir, { nodeArgs });
   let bare: Child | undefined;
   const routesFile = join(dataDir, 'bare-routes.json');
   try {

@@ -148,6 +148,42 @@ export const runners: Runner[] = [
     },
   },
   {
+    framework: 'minitest',
+    async list(dir) {
+      // Rake::TestTask has no list mode: record each task while the Rakefile loads, then print its file_list.
+      // (Rails' `bin/rails test` cannot run on fixtures without a Rails install, so only Rakefile projects are checked.)
+      const script = [
+        'require "rake"; require "rake/testtask"',
+        'class Rake::TestTask; alias_method :projdex_define, :define; def define; ($projdex ||= []) << self; projdex_define; end; end',
+        'Rake.application.init("rake", []); Rake.application.load_rakefile',
+        'puts(($projdex || []).flat_map { |t| t.file_list.to_a })',
+      ].join('\n');
+      let rakefile = '';
+      try { rakefile = readFileSync(join(dir, 'Rakefile'), 'utf8'); } catch { /* no Rakefile */ }
+      if (!/TestTask/.test(rakefile)) return null;
+      return inCopy(dir, 'ruby', ['-e', script], (out) => uniqSorted(out.split('\n').filter((l) => l.endsWith('.rb'))));
+    },
+  },
+  {
+    framework: 'exunit',
+    async list(dir) {
+      // `mix test --trace` runs the suites and heads each module with `Module [path]`, the path relative
+      // to the app being tested; in an umbrella, `==> app` lines say which app (assumed at apps/<app>).
+      if (!existsSync(join(dir, 'mix.exs'))) return null;
+      return inCopy(dir, 'mix', ['test', '--trace'], (out, copy) => {
+        let prefix = '';
+        const files: string[] = [];
+        for (const line of out.split('\n')) {
+          const app = /^==> (\S+)$/.exec(line)?.[1];
+          if (app) { prefix = existsSync(join(copy, 'apps', app)) ? `apps/${app}/` : ''; continue; }
+          const file = /^\S.* \[(\S+\.exs)\]$/.exec(line)?.[1];
+          if (file) files.push(prefix + file);
+        }
+        return uniqSorted(files);
+      }, { env: { MIX_ENV: 'test' }, prepare: (copy) => rmSync(join(copy, 'deps'), { recursive: true, force: true }) });
+    },
+  },
+  {
     framework: 'phpunit',
     async list(dir) {
       // PHPUnit 9 (Debian) has no file listing: run the suites and read `file=` (and .phpt names) from the JUnit log.

@@ -1,10 +1,15 @@
-import { promises as fsp, constants } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { parseJsonc } from './jsonc.ts';
 import type { ScanContext, Tree } from './types.ts';
 
 export interface ContextOptions {
   /** Largest file `read` returns, in bytes; larger files read as `undefined`. @default 1_048_576 */
   readonly maxFileBytes?: number;
+  /**
+   * Longest stretch, in milliseconds, that queued reads run synchronously before yielding to the
+   * event loop (so /health and other requests are answered in between). @default 4
+   */
+  readonly sliceMs?: number;
 }
 
 // O_NOFOLLOW: a config file that is a symlink (say, to /dev/zero) is never opened through the link.
@@ -15,31 +20,61 @@ const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants
  * Wraps a walked tree into the read-only view discovery rules get. `read` only opens files the walk
  * recorded as regular files, so no rule can read outside the project or through a symlink.
  */
-export function createContext(root: string, tree: Tree, { maxFileBytes = 1_048_576 }: ContextOptions = {}): ScanContext & { notes: string[] } {
+export function createContext(root: string, tree: Tree, { maxFileBytes = 1_048_576, sliceMs = 4 }: ContextOptions = {}): ScanContext & { notes: string[] } {
   const fileSet = new Set(tree.files);
   const texts = new Map<string, Promise<string | undefined>>();
   const notes: string[] = [];
   const base = root.endsWith('/') ? root : root + '/';
 
-  const readFresh = async (file: string): Promise<string | undefined> => {
-    let handle: fsp.FileHandle | undefined;
+  const readNow = (file: string): string | undefined => {
+    let fd = -1;
     try {
-      handle = await fsp.open(base + file, OPEN_FLAGS);
-      const info = await handle.stat();
+      fd = openSync(base + file, OPEN_FLAGS);
+      const info = fstatSync(fd);
       if (!info.isFile() || info.size > maxFileBytes) return undefined;
-      const text = await handle.readFile('utf8');
-      return text.length > maxFileBytes ? undefined : text;
+      // One byte of room past the stat size tells a file that grew since from one read whole.
+      const buffer = Buffer.allocUnsafe(info.size + 1);
+      let length = 0;
+      for (let n; length < buffer.length && (n = readSync(fd, buffer, length, buffer.length - length, null)) > 0;) length += n;
+      return length > info.size ? undefined : buffer.toString('utf8', 0, length);
     } catch {
       return undefined;
     } finally {
-      await handle?.close().catch(() => {});
+      if (fd !== -1) closeSync(fd);
     }
+  };
+
+  // Perf: reads are served synchronously in time slices. A small file costs a few microseconds of
+  // syscalls, while each fs.promises call (open, stat, read, close: four per file) pays a thread-pool
+  // round trip and a promise; the 100k-file benchmark reads ~10k files. Slices keep the loop responsive.
+  const queue: Array<{ file: string; resolve: (text: string | undefined) => void }> = [];
+  let head = 0;
+  let scheduled = false;
+  const drain = (): void => {
+    scheduled = false;
+    const until = performance.now() + sliceMs;
+    while (head < queue.length) {
+      const job = queue[head]!;
+      queue[head++] = undefined!;
+      job.resolve(readNow(job.file));
+      if (performance.now() > until) break;
+    }
+    if (head < queue.length) schedule();
+    else queue.length = head = 0;
+  };
+  const schedule = (): void => {
+    if (scheduled) return;
+    scheduled = true;
+    setImmediate(drain);
   };
 
   const read = (file: string): Promise<string | undefined> => {
     if (!fileSet.has(file)) return Promise.resolve(undefined);
     let text = texts.get(file);
-    if (!text) texts.set(file, (text = readFresh(file)));
+    if (!text) {
+      texts.set(file, (text = new Promise((resolve) => queue.push({ file, resolve }))));
+      schedule();
+    }
     return text;
   };
 

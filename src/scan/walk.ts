@@ -13,7 +13,11 @@ export interface WalkOptions {
   readonly maxEntries?: number;
   /** Milliseconds before the walk stops. @default 30_000 */
   readonly timeoutMs?: number;
-  /** Directory reads in flight at once; more than the libuv pool (4) only queues. @default 8 */
+  /**
+   * Directory reads in flight at once. More than the libuv pool (4) still pays: while the main thread
+   * handles one listing the pool is already reading the next ones (bench: 100k files, 8 → 32 took
+   * ~300 ms → ~230 ms, level with a synchronous walk). @default 32
+   */
   readonly concurrency?: number;
   /** Extra pruning: return true to skip a directory (relative POSIX path) and everything below it. */
   readonly exclude?: (dir: string) => boolean;
@@ -47,7 +51,7 @@ export async function walk(root: string, {
   maxDepth = 32,
   maxEntries = 1_000_000,
   timeoutMs = 30_000,
-  concurrency = 8,
+  concurrency = 32,
   exclude = () => false,
   signal,
   fs = nodeFs,

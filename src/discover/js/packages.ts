@@ -25,11 +25,13 @@ export async function findPackages(ctx: ScanContext): Promise<Pkg[]> {
     dirs = [];
     for (const d of candidates) if (!dirs.some((p) => d.startsWith(p + '/'))) dirs.push(d);
   }
-  const pkgs: Pkg[] = [];
+  const found: Array<[dir: string, json: Record<string, unknown>]> = [];
   for (const dir of dirs) {
     const json = dir === '' ? rootJson! : await readPkgJson(ctx, dir + '/package.json');
-    if (json) pkgs.push(makePkg(ctx, dir, json));
+    if (json) found.push([dir, json]);
   }
+  const members = splitByPackage(ctx, found.map(([dir]) => dir));
+  const pkgs = found.map(([dir, json]) => makePkg(ctx, dir, json, members.get(dir)!));
   return pkgs.sort((a, b) => b.dir.split('/').length - a.dir.split('/').length || (a.dir < b.dir ? -1 : 1));
 }
 
@@ -51,17 +53,37 @@ async function workspacePatterns(ctx: ScanContext, json: Record<string, unknown>
 }
 
 /** A package view over the scan context, with paths relative to `dir`. */
-export function makePkg(ctx: ScanContext, dir: string, json: Record<string, unknown>): Pkg {
+function makePkg(ctx: ScanContext, dir: string, json: Record<string, unknown>, members: Members): Pkg {
   const prefix = dir === '' ? '' : dir + '/';
-  const files = prefix === '' ? ctx.files : ctx.files.filter((f) => f.startsWith(prefix)).map((f) => f.slice(prefix.length));
-  const dirs = new Set<string>();
-  for (const d of ctx.dirs) if (d !== dir && d.startsWith(prefix)) dirs.add(d.slice(prefix.length));
   return {
     dir,
     json,
-    files,
-    dirs,
+    files: members.files,
+    dirs: members.dirs,
     has: (rel) => ctx.has(prefix + rel),
     read: (rel) => ctx.read(prefix + rel),
   };
+}
+
+interface Members { files: string[]; dirs: Set<string> }
+
+/**
+ * Every package's files and directories (relative to the package), in one pass over the tree.
+ * Perf: each path looks up its ancestors in a Map, so the cost is files x depth, not files x packages
+ * (237 packages over 100k files took 1.3 s the other way, with no event-loop turn).
+ */
+function splitByPackage(ctx: ScanContext, packageDirs: readonly string[]): Map<string, Members> {
+  const members = new Map<string, Members>(packageDirs.map((d) => [d, { files: [], dirs: new Set() }]));
+  const root = members.get('');
+  const visit = (path: string, add: (m: Members, rel: string) => void): void => {
+    if (root) add(root, path);
+    for (let slash = path.indexOf('/'); slash !== -1; slash = path.indexOf('/', slash + 1)) {
+      const owner = members.get(path.slice(0, slash));
+      if (owner) add(owner, path.slice(slash + 1));
+    }
+  };
+  if (root && members.size === 1) return new Map([['', { files: ctx.files as string[], dirs: new Set(ctx.dirs.filter((d) => d !== '')) }]]);
+  for (const file of ctx.files) visit(file, (m, rel) => m.files.push(rel));
+  for (const dir of ctx.dirs) if (dir !== '') visit(dir, (m, rel) => m.dirs.add(rel));
+  return members;
 }

@@ -59,6 +59,9 @@ export async function discoverCargo(ctx: ScanContext, index: FileIndex): Promise
       const libOff = tomlGet(pkg.doc, 'lib.test') === false;
       const inBin = rel === 'src/main.rs' || rel.startsWith('src/bin/');
       if (!(libOff && !inBin)) unit.push(file);
+    } else if (!/^(?:tests|benches|examples)\//.test(rel) && rel !== 'build.rs' && customRootDirs(pkg).some((d) => d === '' || rel.startsWith(d + '/'))) {
+      // A `[lib]`/`[[bin]]` `path` outside src/: its directory holds that crate's modules.
+      unit.push(file);
     }
   }
 
@@ -94,6 +97,12 @@ function selectPackages(docs: ReadonlyMap<string, TomlTable>): Pkg[] {
     if (!inside) out.push({ dir, doc });
   }
   return out;
+}
+
+/** Directories (package-relative) of `[lib] path` and `[[bin]] path` entries that lie outside `src/`. */
+function customRootDirs(pkg: Pkg): string[] {
+  const paths = [tomlGet(pkg.doc, 'lib.path'), ...tables(tomlGet(pkg.doc, 'bin')).map((b) => b.path)];
+  return paths.filter((p): p is string => typeof p === 'string').map((p) => dirname(join('', p))).filter((d) => d !== 'src' && !d.startsWith('src/'));
 }
 
 function tables(value: TomlValue | undefined): TomlTable[] {

@@ -10,11 +10,12 @@ export interface FileIndex {
   readonly dirs: ReadonlySet<string>;
 }
 
-const WANTED_EXT = new Set(['py', 'txt', 'go', 'rs', 'rb', 'php', 'phpt', 'java', 'kt', 'groovy', 'exs']);
+const WANTED_EXT = new Set(['py', 'txt', 'go', 'rs', 'rb', 'php', 'phpt', 'java', 'kt', 'groovy', 'exs', 'csproj', 'fsproj', 'vbproj', 'cs', 'fs', 'vb', 'swift']);
 const WANTED_NAMES = new Set([
   'conftest.py', 'pyproject.toml', 'pytest.ini', '.pytest.ini', 'pytest.toml', '.pytest.toml', 'tox.ini', 'setup.cfg',
   'go.mod', 'Cargo.toml', '.rspec', 'Gemfile', 'Rakefile', 'phpunit.xml', 'phpunit.dist.xml', 'phpunit.xml.dist',
   'composer.json', 'pom.xml', 'build.gradle', 'build.gradle.kts', 'mix.exs', '__init__.py',
+  'Package.swift', 'Directory.Build.props', 'Directory.Build.targets', 'Directory.Packages.props',
 ]);
 
 /**

@@ -8,7 +8,9 @@ const SURE_EXCLUDES = ['**/*$*'];
 const TEST_SOURCES = ['src/test/java', 'src/test/kotlin', 'src/test/groovy'];
 const ANNOTATIONS = /@(?:Test|ParameterizedTest|RepeatedTest|TestFactory|TestTemplate)\b/g;
 const JUNIT3 = /\bvoid\s+test\w*\s*\(/g;
-const GRADLE_TEST = /@(?:Test|ParameterizedTest|RepeatedTest|TestFactory|TestTemplate|RunWith)\b|\bextends\s+(?:\w+\.)*(?:TestCase|GroovyTestCase)\b/;
+// A class the JUnit/TestNG engines would run: test annotations, or a superclass (tests may be inherited,
+// e.g. from an abstract base or a Kotest spec), Java/Groovy `extends` or Kotlin `class X : Base(...)`.
+const LOOKS_LIKE_TEST = /@(?:Test|ParameterizedTest|RepeatedTest|TestFactory|TestTemplate|RunWith|Suite|Nested)\b|\bclass\s+\w+[^{;]*?\bextends\s+\w|\bclass\s+\w+\s*(?:\([^)]*\))?\s*:\s*[A-Z]\w*/;
 
 interface Module { readonly dir: string; readonly kind: 'maven' | 'gradle'; readonly sources: string[]; readonly includes: RegExp[]; readonly excludes: RegExp[] }
 
@@ -17,8 +19,9 @@ interface Module { readonly dir: string; readonly kind: 'maven' | 'gradle'; read
  * `src/test/java`, plus `src/test/kotlin|groovy`) whose path, with the extension read as `.java`, matches
  * Surefire's `<includes>`/`<excludes>` (defaults `**\/Test*.java`, `**\/*Test.java`, `**\/*Tests.java`,
  * `**\/*TestCase.java`, minus `**\/*$*`). Gradle (`build.gradle[.kts]`): Gradle scans compiled classes, so
- * a file in `src/test/{java,kotlin,groovy}` counts when it declares a test annotation or extends TestCase.
- * Abstract classes are skipped in both. Build files inside `src/`, `target/` or `build/` are ignored.
+ * every file in `src/test/{java,kotlin,groovy}` is a candidate.
+ * In both, a matched file must look like a test class (test annotations or a superclass) and not be abstract:
+ * Surefire's providers and Gradle's scanner both skip classes with nothing to run. Build files inside `src/`, `target/` or `build/` are ignored.
  * Cases: `@Test`-family annotations, else JUnit 3 `void test*(` methods.
  */
 export async function discoverJunit(ctx: ScanContext, index: FileIndex): Promise<FoundTest[]> {
@@ -51,7 +54,7 @@ export async function discoverJunit(ctx: ScanContext, index: FileIndex): Promise
   }
   if (modules.size === 0) return [];
   const dirs = new Set(modules.keys());
-  const picked: Array<{ readonly file: string; readonly mod: Module }> = [];
+  const picked: string[] = [];
   for (const ext of ['java', 'kt', 'groovy']) {
     for (const file of index.byExt.get(ext) ?? []) {
       const mod = modules.get(nearest(dirs, file) ?? '\0');
@@ -62,18 +65,16 @@ export async function discoverJunit(ctx: ScanContext, index: FileIndex): Promise
         if (inSrc === undefined) continue;
         if (mod.kind === 'maven') {
           const asJava = inSrc.replace(/\.(?:kt|groovy)$/, '.java');
-          if (mod.includes.some((re) => re.test(asJava)) && !mod.excludes.some((re) => re.test(asJava))) picked.push({ file, mod });
-        } else picked.push({ file, mod });
+          if (mod.includes.some((re) => re.test(asJava)) && !mod.excludes.some((re) => re.test(asJava))) picked.push(file);
+        } else picked.push(file);
         break;
       }
     }
   }
-  const moduleOf = new Map(picked.map((p) => [p.file, p.mod]));
-  const found = await withCases(ctx, moduleOf.keys(), 'junit', (text, file) => {
+  const found = await withCases(ctx, picked, 'junit', (text, file) => {
     const cls = basename(file).replace(/\.\w+$/, '');
-    if (new RegExp(`\\babstract\\s+(?:\\w+\\s+)*class\\s+${cls}\\b`).test(text)) return -1;
-    const mod = moduleOf.get(file)!;
-    if (mod.kind === 'gradle' && !GRADLE_TEST.test(text)) return -1;
+    if (new RegExp(`\\babstract\\s+(?:\\w+\\s+)*class\\s+${cls.replace(/\W/g, '\\$&')}\\b`).test(text)) return -1;
+    if (!LOOKS_LIKE_TEST.test(text)) return -1;
     return countMatches(text, ANNOTATIONS) || countMatches(text, JUNIT3);
   });
   return found.filter((t) => t.cases !== -1);

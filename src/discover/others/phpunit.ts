@@ -36,6 +36,7 @@ export async function discoverPhpunit(ctx: ScanContext, index: FileIndex): Promi
     for (const f of files) if (ctx.has(f)) picked.add(f);
     if (rules.length === 0) continue;
     for (const f of php) {
+      if (dir !== '' && !f.startsWith(dir + '/')) continue;
       const name = basename(f);
       if (excluded.some((re) => re.test(f))) continue;
       // Walk up the file's directories to find a <directory> it lies under.

@@ -13,7 +13,7 @@ const VALID_MODULE_NAME = /^[_a-z]\w*\.py$/i;
  * taken literally. Discovery recurses only into directories holding `__init__.py`, and loads files whose
  * basename is a valid module name and fnmatches the pattern.
  */
-export async function discoverUnittest(ctx: ScanContext, index: FileIndex, command: PyCommand): Promise<FoundTest[]> {
+export async function discoverUnittest(ctx: ScanContext, index: FileIndex, command: PyCommand, base = ''): Promise<FoundTest[]> {
   const args = command.args.filter((a) => !a.includes('{'));
   const picked = new Set<string>();
   if (args.length === 0 || args[0] === 'discover' || args.every((a) => a.startsWith('-'))) {
@@ -33,7 +33,7 @@ export async function discoverUnittest(ctx: ScanContext, index: FileIndex, comma
     if (positional[0] !== undefined) start = positional[0];
     if (positional[1] !== undefined) pattern = positional[1];
     const re = fnmatchRegex(pattern);
-    const startDir = join('', start);
+    const startDir = join(base, start);
     // Perf: a directory's eligibility is memoized; it needs __init__.py at every level below the start dir.
     const ok = new Map<string, boolean>();
     const allowed = (dir: string): boolean => {
@@ -50,11 +50,11 @@ export async function discoverUnittest(ctx: ScanContext, index: FileIndex, comma
   } else {
     for (const a of args) {
       if (a.startsWith('-')) continue;
-      const asPath = a.endsWith('.py') ? join('', a) : a.replace(/\./g, '/') + '.py';
+      const asPath = join(base, a);
       // `tests.test_x.TestCase.test_y` names a module plus members: try shorter prefixes.
       const parts = a.replace(/\.py$/, '').split(/[./]/);
       for (let n = parts.length; n > 0; n--) {
-        const candidate = n === parts.length && a.endsWith('.py') ? asPath : parts.slice(0, n).join('/') + '.py';
+        const candidate = n === parts.length && a.endsWith('.py') ? asPath : join(base, parts.slice(0, n).join('/') + '.py');
         if (ctx.has(candidate)) { picked.add(candidate); break; }
       }
     }

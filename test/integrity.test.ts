@@ -1,0 +1,208 @@
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { suite, test } from 'node:test';
+import { openStore } from '../src/store.ts';
+import { makeTree, serve, writeTree } from './helpers.ts';
+
+// Data integrity across processes: file modes, two servers on one database, and SIGKILL at random
+// moments. Every write the server answered 2xx must be in the database afterwards.
+
+const BIN = join(import.meta.dirname, '..', 'src', 'bin.ts');
+
+/** Small seeded PRNG (mulberry32), so a failing kill schedule can be replayed. */
+function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+  };
+}
+
+/** The test's environment without PROJDEX_* variables, which would change the child's host or token. */
+function withoutProjdexEnv(): NodeJS.ProcessEnv {
+  return Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('PROJDEX_')));
+}
+
+/** Spawns `projdex --port 0 --data-dir dir` and resolves once it prints its URL. */
+async function spawnServer(dataDir: string): Promise<{ child: ChildProcess; url: string; exited: Promise<unknown> }> {
+  const child = spawn(process.execPath, [BIN, '--port', '0', '--data-dir', dataDir], {
+    env: withoutProjdexEnv(),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  let out = '';
+  let err = '';
+  child.stderr!.on('data', (d) => { err += d; });
+  const url = await new Promise<string>((resolve, reject) => {
+    child.stdout!.on('data', (d) => {
+      out += d;
+      const found = /listening on (http:\/\/\S+)/.exec(out);
+      if (found) resolve(found[1]!);
+    });
+    void exited.then(() => reject(new Error(`server exited before listening: ${err}`)));
+  });
+  return { child, url, exited };
+}
+
+/** fetch that never throws: a killed server gives `status: 0`. */
+async function request(url: string, method = 'GET', body?: unknown): Promise<{ status: number; body: any }> {
+  try {
+    const res = await fetch(url, {
+      method,
+      ...(body === undefined ? {} : { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } }),
+    });
+    const text = await res.text();
+    return { status: res.status, body: text === '' ? undefined : JSON.parse(text) };
+  } catch {
+    return { status: 0, body: undefined };
+  }
+}
+
+suite('data directory', () => {
+  test('a data dir created by the server is 0700; the database, its WAL files and server.json are 0600', async (t) => {
+    const dataDir = join(makeTree(t), 'deep', 'data');
+    const { url } = await serve(t, { dataDir });
+    assert.equal((await request(`${url}/api/settings/k`, 'PUT', { value: 'v' })).status, 200);
+    assert.equal(statSync(dataDir).mode & 0o777, 0o700);
+    for (const name of ['projdex.db', 'projdex.db-wal', 'projdex.db-shm', 'server.json']) {
+      const file = join(dataDir, name);
+      assert.ok(existsSync(file), name);
+      assert.equal(statSync(file).mode & 0o777, 0o600, name);
+    }
+  });
+});
+
+suite('two servers on one data dir', () => {
+  test('interleaved writes from two processes all land, and the database checks ok', async (t) => {
+    const root = makeTree(t);
+    const dataDir = join(root, 'data');
+    const dirs = Array.from({ length: 30 }, (_, i) => `p${i}/`);
+    writeTree(root, Object.fromEntries(dirs.map((d) => [d, ''])));
+    const a = await serve(t, { dataDir });
+    const b = await spawnServer(dataDir);
+    t.after(() => b.child.kill('SIGKILL'));
+    const servers = [a.url, b.url];
+
+    const writes = [];
+    for (let i = 0; i < 200; i++) writes.push(request(`${servers[i % 2]}/api/settings/key${i}`, 'PUT', { value: `v${i}` }));
+    for (let i = 0; i < 30; i++) writes.push(request(`${servers[i % 2]}/api/projects`, 'POST', { name: `n${i}`, path: join(root, `p${i}`) }));
+    const results = await Promise.all(writes);
+    assert.deepEqual(results.filter((r) => r.status !== 200 && r.status !== 201).map((r) => [r.status, r.body]), []);
+    const ids = results.slice(200).map((r) => r.body.id as number);
+    const tagged = await Promise.all(ids.map((id, i) => request(`${servers[(i + 1) % 2]}/api/projects/${id}`, 'PUT', { tags: [`t${i}`] })));
+    assert.deepEqual(tagged.map((r) => r.status), ids.map(() => 200));
+
+    for (const url of servers) {
+      const settings = (await request(`${url}/api/settings`)).body;
+      assert.equal(Object.keys(settings).length, 200);
+      for (let i = 0; i < 200; i++) assert.equal(settings[`key${i}`], `v${i}`);
+      const projects = (await request(`${url}/api/projects`)).body as Array<{ id: number; tags: string[] }>;
+      assert.equal(projects.length, 30);
+      assert.deepEqual(ids.map((id) => projects.find((p) => p.id === id)?.tags), ids.map((_, i) => [`t${i}`]));
+    }
+    assert.equal(a.store.integrityCheck(), 'ok');
+  });
+
+  test('concurrent registrations of one path across the two servers give exactly one 201', async (t) => {
+    const root = makeTree(t, { 'same/': '' });
+    const dataDir = join(root, 'data');
+    const a = await serve(t, { dataDir });
+    const b = await spawnServer(dataDir);
+    t.after(() => b.child.kill('SIGKILL'));
+    const results = await Promise.all(Array.from({ length: 30 }, (_, i) => request(`${[a.url, b.url][i % 2]}/api/projects`, 'POST', { name: `n${i}`, path: join(root, 'same') })));
+    assert.deepEqual(results.map((r) => r.status).sort(), [201, ...Array(29).fill(409)]);
+    const created = results.find((r) => r.status === 201)!.body;
+    for (const r of results.filter((x) => x.status === 409)) assert.deepEqual(r.body.project, created);
+  });
+});
+
+suite('SIGKILL at random moments', () => {
+  test('after each of 20 kills the database opens, checks ok and holds every answered write', { timeout: 30_000 }, async (t) => {
+    const seed = Number(process.env.PROJDEX_KILL_SEED ?? 20260101);
+    const random = prng(seed);
+    const root = makeTree(t);
+    const dataDir = join(root, 'data');
+    // One project big enough that a scan spans many event-loop turns, and fresh directories to register.
+    const files: Record<string, string> = { 'big/package.json': '{"devDependencies":{"vitest":"3"},"scripts":{"dev":"vite --port 5173"}}' };
+    for (let i = 0; i < 40; i++) for (let j = 0; j < 10; j++) files[`big/pkg${i}/src/f${j}.test.ts`] = "it('x', () => {});";
+    for (let i = 0; i < 200; i++) files[`fresh/d${i}/`] = '';
+    writeTree(root, files);
+
+    const settings = new Map<string, string>(); // answered PUT /api/settings/:key
+    // Answered POSTs, and for tags every value the project may now hold: the last answered PUT, plus
+    // any later PUT cut off by the kill (it may have committed before its answer was lost).
+    const projects = new Map<number, { path: string; tags?: string[][] }>();
+    const scans = new Map<number, number>(); // project id -> testsFound of an answered scan
+    let fresh = 0;
+    let bigId = 0;
+
+    for (let round = 0; round < 20; round++) {
+      const { child, url, exited } = await spawnServer(dataDir);
+      t.after(() => { if (child.exitCode === null) child.kill('SIGKILL'); });
+      if (round === 0) {
+        const created = await request(`${url}/api/projects`, 'POST', { name: 'big', path: join(root, 'big') });
+        assert.equal(created.status, 201);
+        bigId = created.body.id;
+        projects.set(bigId, { path: created.body.path });
+      }
+
+      let killed = false;
+      const worker = async (w: number): Promise<void> => {
+        for (let n = 0; !killed; n++) {
+          const pick = (w + n) % 5;
+          if (pick === 0 || pick === 1) {
+            const key = `r${round}w${w}n${n}`;
+            const value = `${key}-${'x'.repeat(n % 50)}`;
+            const res = await request(`${url}/api/settings/${key}`, 'PUT', { value });
+            if (res.status === 200) settings.set(key, value);
+          } else if (pick === 2 && fresh < 200) {
+            const path = join(root, 'fresh', `d${fresh++}`);
+            const res = await request(`${url}/api/projects`, 'POST', { name: `f${fresh}`, path });
+            if (res.status === 201) projects.set(res.body.id, { path: res.body.path });
+          } else if (pick === 3) {
+            const tags = [`round${round}`, `w${w}`];
+            const id = [...projects.keys()][n % projects.size]!;
+            // Only one worker tags a given project per round, so the last answered tags are the truth.
+            if (id % 4 !== w) continue;
+            const res = await request(`${url}/api/projects/${id}`, 'PUT', { tags });
+            const entry = projects.get(id)!;
+            if (res.status === 200) entry.tags = [tags];
+            else if (entry.tags) entry.tags.push(tags);
+          } else {
+            const res = await request(`${url}/api/projects/${bigId}/scan`, 'POST');
+            if (res.status === 200) scans.set(bigId, res.body.testsFound);
+          }
+        }
+      };
+      const work = Promise.all([0, 1, 2, 3].map(worker));
+      await new Promise((r) => setTimeout(r, 30 + random() * 250));
+      child.kill('SIGKILL');
+      killed = true;
+      await exited;
+      await work;
+
+      const store = openStore(join(dataDir, 'projdex.db'));
+      try {
+        assert.equal(store.integrityCheck(), 'ok', `round ${round} (seed ${seed})`);
+        const saved = store.getSettings();
+        for (const [key, value] of settings) assert.equal(saved[key], value, `setting ${key} lost in round ${round} (seed ${seed})`);
+        for (const [id, expected] of projects) {
+          const project = store.getProject(id);
+          assert.equal(project?.path, expected.path, `project ${id} lost in round ${round} (seed ${seed})`);
+          if (expected.tags) {
+            assert.ok(expected.tags.some((tags) => JSON.stringify(tags) === JSON.stringify(project.tags)), `tags of ${id} in round ${round} (seed ${seed})`);
+          }
+        }
+        for (const [id, found] of scans) assert.equal(store.listTests(id).length, found, `tests of ${id} in round ${round} (seed ${seed})`);
+      } finally {
+        store.close();
+      }
+    }
+    assert.ok(settings.size > 20 && scans.size === 1, `the workload made progress (${settings.size} settings)`);
+  });
+});
