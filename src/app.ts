@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Context, Handler } from './api/context.ts';
 import { createRoutes } from './api/routes.ts';
 import { createGuard, type GuardOptions } from './guard.ts';
-import { HttpError, httpError, readJson, send } from './http.ts';
+import { assertJsonBody, HttpError, httpError, readJson, send } from './http.ts';
 import { createRouter } from './router.ts';
 import type { Scanner } from './scanning.ts';
 import type { Store } from './store.ts';
@@ -75,6 +75,8 @@ export function createHandler(options: HandlerOptions): (req: IncomingMessage, r
     }
     if (!found) throw httpError(404, 'NOT_FOUND', 'Not found');
     if ('allowed' in found) throw httpError(405, 'METHOD_NOT_ALLOWED', 'Method not allowed', { headers: { Allow: found.allowed.join(', ') } });
+    // Also for routes that ignore their body: a cross-site form post must not start a scan.
+    assertJsonBody(req);
 
     let parsed: Promise<Record<string, unknown>> | undefined;
     const ctx: Context = {

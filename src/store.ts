@@ -91,8 +91,30 @@ export function openStore(file: string, { now = Date.now }: StoreOptions = {}) {
     insertPort: sql('INSERT INTO ports (project_id, port, script_name, config_source, last_detected, created_at) VALUES (?, ?, ?, ?, ?, ?)'),
     finishScan: sql('UPDATE projects SET last_scanned = ?, framework = COALESCE(framework, ?) WHERE id = ?'),
     listSettings: sql('SELECT key, value FROM settings ORDER BY key'),
+    dataVersion: sql('PRAGMA data_version'),
+    // The list endpoints' bodies, built by SQLite in one step (same fields and order as the row mappers).
+    projectsJson: sql(`SELECT json_group_array(json_object('id', id, 'name', name, 'path', path, 'description', description,
+      'framework', framework, 'tags', json(tags), 'last_scanned', last_scanned, 'created_at', created_at) ORDER BY id) AS body FROM projects`),
+    testsJson: sql(`SELECT json_group_array(json_object('id', id, 'project_id', project_id, 'file_path', file_path, 'framework', framework,
+      'status', status, 'last_run', last_run, 'cases', cases, 'created_at', created_at) ORDER BY file_path) AS body FROM tests WHERE project_id = ?`),
+    portsJson: sql(`SELECT json_group_array(json_object('id', id, 'project_id', project_id, 'port', port, 'script_name', script_name,
+      'config_source', config_source, 'last_detected', last_detected, 'created_at', created_at) ORDER BY port, script_name, config_source) AS body
+      FROM ports WHERE project_id = ?`),
     putSetting: sql('INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value'),
   };
+
+  // Perf: serialised list bodies are kept until the data changes: our own writes clear the cache, and
+  // `PRAGMA data_version` moves when another connection (a second server, a CLI) commits.
+  const bodies = new Map<string, Buffer>();
+  let seenVersion = -1;
+  const cachedBody = (key: string, build: () => unknown): Buffer => {
+    const version = Number(q.dataVersion.get()?.data_version);
+    if (version !== seenVersion) { bodies.clear(); seenVersion = version; }
+    let body = bodies.get(key);
+    if (!body) bodies.set(key, (body = Buffer.from(String(build()))));
+    return body;
+  };
+  const changed = (): void => bodies.clear();
 
   /** Runs `fn` in one IMMEDIATE transaction: all of it lands, or none. */
   const transaction = <T>(fn: () => T): T => {
@@ -114,6 +136,7 @@ export function openStore(file: string, { now = Date.now }: StoreOptions = {}) {
 
     /** Inserts a project; returns `undefined` when its path is already registered (UNIQUE). */
     insertProject({ name, path }: { name: string; path: string }): Project | undefined {
+      changed();
       try {
         return toProject(q.insertProject.get(name, path, seconds())!);
       } catch (error) {
@@ -132,15 +155,21 @@ export function openStore(file: string, { now = Date.now }: StoreOptions = {}) {
       if (update.framework !== undefined) { sets.push('framework = ?'); values.push(update.framework); }
       if (update.tags !== undefined) { sets.push('tags = ?'); values.push(JSON.stringify(update.tags)); }
       if (sets.length === 0) return maybe(q.getProject.get(id), toProject);
+      changed();
       return maybe(db.prepare(`UPDATE projects SET ${sets.join(', ')} WHERE id = ? RETURNING *`).get(...values, id), toProject);
     },
 
     /** Removes a project with its tests and ports; false when it did not exist. */
-    deleteProject: (id: number): boolean => Number(q.deleteProject.run(id).changes) > 0,
+    deleteProject: (id: number): boolean => (changed(), Number(q.deleteProject.run(id).changes) > 0),
 
     listTags: (): string[] => q.listTags.all().map((row) => String(row.tag)),
     listTests: (projectId: number): Test[] => q.listTests.all(projectId).map(toTest),
     listPorts: (projectId: number): ProjectPort[] => q.listPorts.all(projectId).map(toPort),
+
+    /** The same lists as JSON bytes, ready to send; cached until the data changes. */
+    projectsJson: (): Buffer => cachedBody('projects', () => q.projectsJson.get()?.body),
+    testsJson: (projectId: number): Buffer => cachedBody(`tests:${projectId}`, () => q.testsJson.get(projectId)?.body),
+    portsJson: (projectId: number): Buffer => cachedBody(`ports:${projectId}`, () => q.portsJson.get(projectId)?.body),
 
     /**
      * Replaces a project's tests and ports with a scan's findings in one transaction. Tests keep their
@@ -148,6 +177,7 @@ export function openStore(file: string, { now = Date.now }: StoreOptions = {}) {
      */
     saveScan(projectId: number, { tests, ports, framework }: ScanRecord): boolean {
       const at = seconds();
+      changed();
       return transaction(() => {
         const row = q.nextGeneration.get(projectId);
         if (!row) return false;

@@ -287,9 +287,7 @@ suite('security', { concurrency: true }, () => {
       assert.equal((await raw(port, { method: 'POST', target: '/api/projects/scan/all', headers: { 'Content-Length': '0', 'Content-Type': 'text/plain' } })).status, 200);
     });
 
-    test('a text/plain body is 415 on routes that ignore their body too (a form post must not start a scan)', {
-      todo: 'app.ts checks Content-Type only when a handler reads the body: call assertJsonBody(req) after the 405 check',
-    }, async (t) => {
+    test('a text/plain body is 415 on routes that ignore their body too (a form post must not start a scan)', async (t) => {
       const dir = makeTree(t);
       const { port, url } = await serve(t);
       await call(`${url}/api/projects`, 'POST', { name: 'a', path: dir });
@@ -533,6 +531,25 @@ suite('security', { concurrency: true }, () => {
       child.kill('SIGTERM');
       assert.equal(await exited, 0);
       assert.equal(statSync(dataDir).mode & 0o777, 0o700);
+    });
+
+    test('an empty PROJDEX_HOST means the default loopback bind, not every interface', {
+      todo: 'cli.ts reads env with ??, so PROJDEX_HOST="" binds all interfaces (url "http://:PORT"): use env.PROJDEX_HOST || undefined (same for PROJDEX_TOKEN)',
+    }, async (t) => {
+      const dataDir = join(makeTree(t), 'data');
+      const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('PROJDEX_')));
+      const child = spawn(process.execPath, [join(import.meta.dirname, '..', 'src', 'bin.ts'), '--port', '0', '--data-dir', dataDir], {
+        env: { ...env, PROJDEX_HOST: '' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      t.after(() => { if (child.exitCode === null) child.kill('SIGKILL'); });
+      let stdout = '';
+      child.stdout.setEncoding('utf8');
+      child.stdout.on('data', (d: string) => { stdout += d; });
+      const deadline = Date.now() + 10_000;
+      while (!/^data: /m.test(stdout) && Date.now() < deadline && child.exitCode === null) await new Promise((r) => setTimeout(r, 25));
+      assert.match(stdout, /listening on http:\/\/127\.0\.0\.1:\d+/);
+      assert.doesNotMatch(stdout, /token:/);
     });
   });
 

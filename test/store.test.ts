@@ -90,4 +90,35 @@ suite('openStore()', () => {
     assert.deepEqual(store.updateProject(created.id, {}), created);
     assert.equal(store.updateProject(99, { name: 'b' }), undefined);
   });
+
+  test('the JSON list bodies equal the mapped rows, for awkward text too', () => {
+    const store = openStore(':memory:');
+    const { id } = store.insertProject({ name: 'quote " back \\ tab \t nl \n ünï 🚀 \u0001', path: '/x' })!;
+    store.updateProject(id, { tags: ['b', 'a'], description: null, framework: '"f"' });
+    store.saveScan(id, {
+      tests: [{ file: 'z "q".test.js', framework: 'jest', cases: 1 }, { file: 'a.test.js', framework: 'jest' }],
+      ports: [{ port: 8080, script_name: null, config_source: '.env' }, { port: 80, script_name: 'web', config_source: 'compose.yaml' }],
+      framework: null,
+    });
+    assert.deepEqual(JSON.parse(String(store.projectsJson())), store.listProjects());
+    assert.deepEqual(JSON.parse(String(store.testsJson(id))), store.listTests(id));
+    assert.deepEqual(JSON.parse(String(store.portsJson(id))), store.listPorts(id));
+    assert.equal(String(store.testsJson(99)), '[]');
+  });
+
+  test('cached bodies follow writes of this store and of another connection to the same file', (t) => {
+    const file = join(makeTree(t), 'projdex.db');
+    const mine = openStore(file);
+    const other = openStore(file);
+    t.after(() => { mine.close(); other.close(); });
+    assert.equal(String(mine.projectsJson()), '[]');
+    mine.insertProject({ name: 'a', path: '/a' });
+    assert.equal(JSON.parse(String(mine.projectsJson())).length, 1);
+    other.insertProject({ name: 'b', path: '/b' });
+    assert.deepEqual(JSON.parse(String(mine.projectsJson())).map((p: { name: string }) => p.name), ['a', 'b']);
+    other.updateProject(2, { name: 'c' });
+    assert.deepEqual(JSON.parse(String(mine.projectsJson())).map((p: { name: string }) => p.name), ['a', 'c']);
+    mine.deleteProject(1);
+    assert.deepEqual(JSON.parse(String(other.projectsJson())).map((p: { name: string }) => p.name), ['c']);
+  });
 });

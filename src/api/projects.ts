@@ -16,7 +16,7 @@ export function projectHandlers(store: Store, scanner: Scanner) {
   return {
     list: () => {
       try {
-        return store.listProjects();
+        return store.projectsJson();
       } catch (cause) {
         throw httpError(500, 'LIST_FAILED', 'Failed to fetch projects', { cause });
       }
@@ -48,8 +48,8 @@ export function projectHandlers(store: Store, scanner: Scanner) {
       return null;
     },
 
-    tests: ({ params }: Context) => store.listTests(find(params.id).id),
-    ports: ({ params }: Context) => store.listPorts(find(params.id).id),
+    tests: ({ params }: Context) => store.testsJson(find(params.id).id),
+    ports: ({ params }: Context) => store.portsJson(find(params.id).id),
     scan: ({ params }: Context) => scanner.scanProject(find(params.id)),
 
     /** Scans every project in id order; one failure is reported in its entry and does not stop the rest. */
