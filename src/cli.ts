@@ -74,9 +74,10 @@ export async function main(argv: readonly string[], env: Readonly<Record<string,
     if (!/^\d{1,5}$/.test(values.port) || Number(values.port) > 65535) return fail(`--port must be an integer from 0 to 65535, got "${values.port}"`, 2);
     ports = [Number(values.port)];
   }
-  const host = values.host ?? env.PROJDEX_HOST ?? '127.0.0.1';
+  // An empty variable counts as unset: `PROJDEX_HOST=` must not mean "every interface".
+  const host = values.host || env.PROJDEX_HOST || '127.0.0.1';
   const loopback = ['127.0.0.1', '::1', 'localhost'].includes(host);
-  let token = values.token ?? env.PROJDEX_TOKEN;
+  let token = values.token || env.PROJDEX_TOKEN || undefined;
   let generated = false;
   if (!loopback && !token) {
     token = (await import('node:crypto')).randomBytes(32).toString('base64url');

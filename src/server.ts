@@ -1,10 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, renameSync, rmSync, writeFileSync, readFileSync } from 'node:fs';
-import { createServer as createHttpServer, type Server } from 'node:http';
+import { createServer as createHttpServer, STATUS_CODES, type Server } from 'node:http';
+import type { Duplex } from 'node:stream';
 import { isIP } from 'node:net';
 import { join } from 'node:path';
 import { createHandler, type Logger } from './app.ts';
 import type { GuardOptions } from './guard.ts';
+import { BASE_HEADERS } from './http.ts';
 import { listen } from './port.ts';
 import type { ScanOptions } from './scan/index.ts';
 import { createScanner } from './scanning.ts';
@@ -61,6 +63,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   for (const p of ports) {
     if (!Number.isInteger(p) || p < 0 || p > 65535) throw new RangeError('The `port` option must be an integer between 0 and 65535');
   }
+  if (typeof host !== 'string' || host === '') throw new TypeError('The `host` option must be a non-empty string');
   if (!LOOPBACK.has(host) && !options.token) {
     throw new TypeError(`Binding ${host} exposes projdex beyond this machine: the \`token\` option is required for a non-loopback host`);
   }
@@ -77,6 +80,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     keepAliveTimeout: 5_000,
     connectionsCheckingInterval: 1_000,
   }, createHandler({ ...options, store, scanner, logger, now, getPort: () => actualPort, ...(bodyLimit === undefined ? {} : { bodyLimit }) }));
+  server.on('clientError', answerClientError);
 
   try {
     actualPort = await listen(server, { ports, host });
@@ -101,6 +105,22 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   })());
 
   return { url, port: actualPort, server, store, close };
+}
+
+/**
+ * Node's own answers to requests it cannot parse (400), headers over 16 KiB (431) and timeouts (408)
+ * are bare; these get the same JSON body and headers as every other error.
+ */
+function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
+  if (!socket.writable || error.code === 'ECONNRESET') {
+    socket.destroy();
+    return;
+  }
+  const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
+  const body = JSON.stringify({ error: status === 431 ? 'Request headers too large' : status === 408 ? 'Request timeout' : 'Bad request' });
+  const head = Object.entries(BASE_HEADERS).map(([name, value]) => `${name}: ${value}\r\n`).join('');
+  socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n${head}Content-Type: application/json; charset=utf-8\r\n`
+    + `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
 }
 
 /** Temp file, then rename: readers never see a half-written server.json. */
