@@ -57,6 +57,18 @@ suite('walk()', () => {
     assert.deepEqual(await ctx.readJson('ok.json'), { a: 1 });
   });
 
+  test('read() keeps a text for the rest of the scan; readOnce() does not, but uses a kept one', async (t) => {
+    const root = makeTree(t, { 'a.txt': 'one', 'b.txt': 'one' });
+    const ctx = createContext(root, await walk(root));
+    assert.equal(await ctx.read('a.txt'), 'one');
+    assert.equal(await ctx.readOnce('b.txt'), 'one');
+    writeTree(root, { 'a.txt': 'two', 'b.txt': 'two' });
+    assert.equal(await ctx.read('a.txt'), 'one');
+    assert.equal(await ctx.readOnce('a.txt'), 'one');
+    assert.equal(await ctx.readOnce('b.txt'), 'two');
+    assert.equal(await ctx.readOnce('../escape'), undefined);
+  });
+
   test('stops at the depth, entry and time caps and says which', async (t) => {
     const deep = Array.from({ length: 6 }, (_, i) => `d${i}`).join('/');
     const root = makeTree(t, { [`${deep}/x.test.js`]: '', 'top.test.js': '' });

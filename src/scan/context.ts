@@ -78,6 +78,15 @@ export function createContext(root: string, tree: Tree, { maxFileBytes = 1_048_5
     return text;
   };
 
+  const readOnce = (file: string): Promise<string | undefined> => {
+    if (!fileSet.has(file)) return Promise.resolve(undefined);
+    const cached = texts.get(file);
+    if (cached) return cached;
+    const text = new Promise<string | undefined>((resolve) => queue.push({ file, resolve }));
+    schedule();
+    return text;
+  };
+
   return {
     root: root.endsWith('/') && root.length > 1 ? root.slice(0, -1) : root,
     files: tree.files,
@@ -86,6 +95,7 @@ export function createContext(root: string, tree: Tree, { maxFileBytes = 1_048_5
     notes,
     has: (file) => fileSet.has(file),
     read,
+    readOnce,
     readJson: async (file) => {
       const text = await read(file);
       return text === undefined ? undefined : parseJsonc(text);

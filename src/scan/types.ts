@@ -31,6 +31,11 @@ export interface ScanContext extends Tree {
    * file, a symlink, larger than the read cap, or unreadable. Results are cached per scan.
    */
   read(file: string): Promise<string | undefined>;
+  /**
+   * Like `read`, but the text is not kept for the rest of the scan (a cached text is still used):
+   * for files read once, such as test files whose cases are counted, so memory stays flat on big trees.
+   */
+  readOnce(file: string): Promise<string | undefined>;
   /** Parsed JSON (comments and trailing commas tolerated) of a file, or `undefined` if unreadable/invalid. */
   readJson(file: string): Promise<unknown>;
   /** Records a human-readable remark on the scan result, e.g. why a computed config value was ignored. */

@@ -64,7 +64,7 @@ async function withCases(ctx: ScanContext, claimed: Map<string, TestFramework>):
     while (next < entries.length) {
       const i = next++;
       const [file, framework] = entries[i]!;
-      const text = await ctx.read(file);
+      const text = await ctx.readOnce(file);
       out[i] = text === undefined ? { file, framework } : { file, framework, cases: countCases(text) };
     }
   };

@@ -92,7 +92,7 @@ export async function withCases(
     while (next < list.length) {
       const i = next++;
       const file = list[i]!;
-      const text = await ctx.read(file);
+      const text = await ctx.readOnce(file);
       const cases = text === undefined ? undefined : count(text, file);
       out[i] = cases === undefined ? { file, framework } : { file, framework, cases };
     }
