@@ -153,6 +153,11 @@ suite('PUT /api/projects/:id', () => {
     assert.equal(cleared.body.description, null);
   });
 
+  test('an unknown project is 404 even when the body has no updatable field', async (t) => {
+    const { url } = await serve(t);
+    assert.deepEqual(await call(`${url}/api/projects/5`, 'PUT', {}).then((r) => [r.status, r.body]), [404, { error: 'Project not found' }]);
+  });
+
   test('400 "No valid fields to update" when nothing updatable is sent', async (t) => {
     const dir = makeTree(t);
     const { url } = await serve(t);

@@ -9,7 +9,7 @@ import type { Context } from './context.ts';
 export function projectHandlers(store: Store, scanner: Scanner) {
   const find = (raw: string | undefined): Project => {
     const project = store.getProject(parseId(raw ?? ''));
-    if (!project) throw httpError(404, 'PROJECT_NOT_FOUND', 'Project not found');
+    if (!project) notFound();
     return project;
   };
 
@@ -37,14 +37,14 @@ export function projectHandlers(store: Store, scanner: Scanner) {
 
     async update({ params, body }: Context) {
       const id = parseId(params.id ?? '');
-      const update = projectUpdate(await body());
-      const project = store.updateProject(id, update);
-      if (!project) throw httpError(404, 'PROJECT_NOT_FOUND', 'Project not found');
-      return project;
+      const fields = await body();
+      // An unknown project is 404 whatever the body says; field rules apply to projects that exist.
+      if (!store.getProject(id)) notFound();
+      return store.updateProject(id, projectUpdate(fields)) ?? notFound();
     },
 
     remove({ params }: Context) {
-      if (!store.deleteProject(parseId(params.id ?? ''))) throw httpError(404, 'PROJECT_NOT_FOUND', 'Project not found');
+      if (!store.deleteProject(parseId(params.id ?? ''))) notFound();
       return null;
     },
 
@@ -66,4 +66,8 @@ export function projectHandlers(store: Store, scanner: Scanner) {
       return results;
     },
   };
+}
+
+function notFound(): never {
+  throw httpError(404, 'PROJECT_NOT_FOUND', 'Project not found');
 }
