@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { suite, test } from 'node:test';
-import { call, makeTree, serve } from './helpers.ts';
+import { call, fixture, makeTree, serve } from './helpers.ts';
 
 suite('health', () => {
   test('answers ok with an ISO timestamp in UTC with milliseconds', async (t) => {
@@ -286,6 +286,21 @@ suite('scanning', () => {
     assert.match(res.body[1].error, /no longer exists/);
     assert.deepEqual(res.body[1].tests, []);
     assert.equal(res.body[0].error, undefined);
+  });
+
+  test('GET /ports after a scan returns what the scan found, by port then script name', async (t) => {
+    const { url } = await serve(t);
+    await call(`${url}/api/projects`, 'POST', { name: 'mono', path: fixture('ports-monorepo') });
+    const scanned = await call(`${url}/api/projects/1/scan`, 'POST');
+    const ports = (await call(`${url}/api/projects/1/ports`)).body;
+    assert.ok(ports.length >= 5, JSON.stringify(ports));
+    assert.deepEqual(ports, scanned.body.ports);
+    const order = ports.map((p: { port: number; script_name: string | null }) => [p.port, p.script_name ?? '']);
+    assert.deepEqual(order, [...order].sort((a, b) => a[0] - b[0] || (a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0)));
+    for (const p of ports) {
+      assert.deepEqual(Object.keys(p).sort(), ['config_source', 'created_at', 'id', 'last_detected', 'port', 'project_id', 'script_name']);
+      assert.ok(Number.isInteger(p.port) && p.port >= 1 && p.port <= 65535);
+    }
   });
 
   test('GET /ports is empty before a scan', async (t) => {
