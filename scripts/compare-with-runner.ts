@@ -5,8 +5,9 @@
  *
  *   node scripts/compare-with-runner.ts DIR [DIR ...] [--framework jest]
  *
- * Prints one line per (dir, runner): `same (N files)`, `skipped` or the diff (`+ file` only the runner
- * lists, `- file` only projdex lists). Exits 1 when any diff was found.
+ * Prints one line per (dir, runner) with anything to say: `same (N files)`, `skipped`, `not used` (the
+ * runner would list files, but projdex judged the project's test command runs another runner) or the
+ * diff (`+ file` only the runner lists, `- file` only projdex lists). Exits 1 when any diff was found.
  */
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -33,6 +34,12 @@ for (const dir of positionals.map((d) => resolve(d))) {
       continue;
     }
     const ours = tests.filter((t) => t.framework === adapter.framework).map((t) => t.file).sort();
+    if (ours.length === 0 && theirs.length === 0) continue;
+    if (ours.length === 0) {
+      // The runner would find files, but projdex judged that the project's test command does not use it.
+      console.log(`${dir} ${adapter.framework}: not used by the project's test command (the runner alone would list ${theirs.length})`);
+      continue;
+    }
     const onlyTheirs = theirs.filter((f) => !ours.includes(f));
     const onlyOurs = ours.filter((f) => !theirs.includes(f));
     if (onlyTheirs.length === 0 && onlyOurs.length === 0) {

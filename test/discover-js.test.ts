@@ -85,6 +85,24 @@ suite('discoverJs on fixtures', () => {
     });
     assert.deepEqual((await discover(root)).files, all('node-test', ['.hidden.test.js', 'src/b-test.js', 'test/x.js']));
   });
+  test('bun reads `[test] root` from bunfig.toml, not a `root` of another table', async (t) => {
+    const root = makeTree(t, {
+      'package.json': JSON.stringify({ scripts: { test: 'bun test' } }),
+      'bunfig.toml': '[install]\nroot = "elsewhere"\n\n[test] # bun test options\nroot = "./src" # only here\npreload = ["./setup.ts"]\n',
+      'src/a.test.ts': '', 'src/deep/b_spec.tsx': '', 'elsewhere/c.test.ts': '', 'd.test.ts': '',
+    });
+    assert.deepEqual((await discover(root)).files, all('bun', ['src/a.test.ts', 'src/deep/b_spec.tsx']));
+  });
+  test('.mocharc.yml and pnpm-workspace.yaml are read with the shared YAML reader', async (t) => {
+    const root = makeTree(t, {
+      'package.json': JSON.stringify({ private: true }),
+      'pnpm-workspace.yaml': 'packages: ["apps/*"] # flow form\ncatalog:\n  mocha: ^11.0.0\n',
+      'apps/api/package.json': JSON.stringify({ scripts: { test: 'mocha' } }),
+      'apps/api/.mocharc.yml': 'spec: [spec/**/*.spec.js, "it/*.js"]\nrecursive: true\n',
+      'apps/api/spec/x/a.spec.js': '', 'apps/api/it/b.js': '', 'apps/api/test/c.js': '',
+    });
+    assert.deepEqual((await discover(root)).files, all('mocha', ['apps/api/it/b.js', 'apps/api/spec/x/a.spec.js']));
+  });
   test('unquoted globs in a script are expanded by sh, which has no **', async (t) => {
     const root = makeTree(t, {
       'package.json': JSON.stringify({ scripts: { test: 'node --test src/**/*.test.js && mocha "lib/**/*.spec.js"' } }),

@@ -1,7 +1,9 @@
 /**
  * Adapters that ask the real JS runners which files they would run, for comparison with projdex's scan.
  * Runners come from /tmp/projdex-runners (env PROJDEX_RUNNERS_DIR overrides), installed with
- * `npm i jest vitest mocha @playwright/test` (PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1). A directory without
+ * `npm i jest ts-jest typescript vitest mocha @playwright/test` (PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1).
+ * A project whose dependency range pins another major (`"vitest": "^3.2.0"`) is listed by an install
+ * of that major in RUNNERS/v<major> when there is one (`cd RUNNERS/v3 && npm i vitest@3`). A directory without
  * its own node_modules is copied to a temp dir with node_modules linked to the runners' install, so
  * presets and `vitest/config` imports resolve. Nothing here is part of projdex itself.
  */
@@ -12,6 +14,28 @@ import { join, relative } from 'node:path';
 
 const RUNNERS = process.env.PROJDEX_RUNNERS_DIR ?? '/tmp/projdex-runners';
 const MODULES = join(RUNNERS, 'node_modules');
+
+/** package.json of `dir`, or {} when absent or broken. */
+function manifest(dir: string): { scripts?: Record<string, string>; dependencies?: Record<string, string>; devDependencies?: Record<string, string> } {
+  try { return JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')); } catch { return {}; }
+}
+
+/** The node_modules holding `pkg` in the major version `dir` asks for, falling back to the default install. */
+function modulesFor(dir: string, pkg: string): string {
+  const { dependencies = {}, devDependencies = {} } = manifest(dir);
+  const major = /^[\^~>=]*\s*(\d+)/.exec(devDependencies[pkg] ?? dependencies[pkg] ?? '')?.[1];
+  const pinned = major === undefined ? undefined : join(RUNNERS, `v${major}`, 'node_modules');
+  return pinned !== undefined && existsSync(join(pinned, pkg)) ? pinned : MODULES;
+}
+
+/** Flags of the package's own test script that change the file set, passed on to the runner. */
+function scriptFlags(dir: string, flags: string[]): string[] {
+  const words = (manifest(dir).scripts?.test ?? '').split(/\s+/);
+  return flags.filter((flag) => words.includes(flag));
+}
+
+// Create React App runs Jest with its own config: src/ only (react-scripts' createJestConfig).
+const CRA_ARGS = ['--roots', '<rootDir>/src', '--testMatch', '<rootDir>/src/**/__tests__/**/*.{js,jsx,ts,tsx}', '<rootDir>/src/**/*.{spec,test}.{js,jsx,ts,tsx}'];
 
 interface Adapter { framework: string; list(dir: string): Promise<string[] | null> }
 
@@ -32,13 +56,13 @@ function applicable(dir: string, names: string[], markers: RegExp): boolean {
 }
 
 /** Runs `fn` in `dir`, or in a linked temp copy of it when it has no node_modules. Maps paths back. */
-async function inPlaceOrCopy(dir: string, fn: (cwd: string) => Promise<string[]>): Promise<string[]> {
+async function inPlaceOrCopy(dir: string, fn: (cwd: string) => Promise<string[]>, modules = MODULES): Promise<string[]> {
   const real = realpathSync(dir);
   if (existsSync(join(real, 'node_modules'))) return toRel(real, await fn(real));
   const tmp = realpathSync(mkdtempSync(join(tmpdir(), 'projdex-cmp-')));
   try {
     cpSync(real, tmp, { recursive: true, filter: (src) => !src.includes('/node_modules') && !src.endsWith('/.git') });
-    symlinkSync(MODULES, join(tmp, 'node_modules'));
+    symlinkSync(modules, join(tmp, 'node_modules'));
     return toRel(tmp, await fn(tmp));
   } finally {
     rmSync(tmp, { recursive: true, force: true });
@@ -59,17 +83,21 @@ export const runners: Adapter[] = [
     framework: 'jest',
     async list(dir) {
       if (!existsSync(join(MODULES, 'jest')) || !applicable(dir, ['jest', 'react-scripts'], /^jest\.config\./)) return null;
-      return inPlaceOrCopy(dir, async (cwd) => json(await run(join(MODULES, 'jest/bin/jest.js'), ['--listTests', '--json'], cwd)) as string[] ?? []);
+      const cra = 'react-scripts' in { ...manifest(dir).dependencies, ...manifest(dir).devDependencies };
+      const args = ['--listTests', '--json', ...(cra ? CRA_ARGS : [])];
+      return inPlaceOrCopy(dir, async (cwd) => json(await run(join(MODULES, 'jest/bin/jest.js'), args, cwd)) as string[] ?? []);
     },
   },
   {
     framework: 'vitest',
     async list(dir) {
       if (!existsSync(join(MODULES, 'vitest')) || !applicable(dir, ['vitest'], /^vit(e|est)\.(config|workspace)\./)) return null;
+      const modules = modulesFor(dir, 'vitest');
+      const args = ['list', '--filesOnly', '--json', ...scriptFlags(dir, ['--typecheck'])];
       return inPlaceOrCopy(dir, async (cwd) => {
-        const out = json(await run(join(MODULES, 'vitest/vitest.mjs'), ['list', '--filesOnly', '--json'], cwd));
+        const out = json(await run(join(modules, 'vitest/vitest.mjs'), args, cwd));
         return Array.isArray(out) ? out.map((e: string | { file: string }) => (typeof e === 'string' ? e : e.file)) : [];
-      });
+      }, modules);
     },
   },
   {

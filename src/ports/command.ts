@@ -1,6 +1,7 @@
 import { parseShell, type ShellCommand } from '../scan/shell.ts';
-import { addressPort, basename, isVariable, shDefaults, toPort } from './common.ts';
+import { addressPort, isVariable, shDefaults, toPort } from './common.ts';
 import { GENERIC_FLAGS, TOOLS, type Mode, type Tool, type ValueKind } from './tools.ts';
+import { basename } from '../scan/paths.ts';
 
 /** What one script line says about ports. */
 export interface CommandPorts {

@@ -1,4 +1,5 @@
 import type { FoundPort, ScanContext } from '../scan/types.ts';
+import { basename } from '../scan/paths.ts';
 
 /**
  * A port row as the finders produce it. `suppress`/`dir` let index.ts drop a tool default when the
@@ -16,22 +17,28 @@ export interface PortRow extends FoundPort {
 /** A finder over one family of files; same shape as FindPorts, with the internal row type. */
 export type Finder = (ctx: ScanContext) => Promise<PortRow[]>;
 
-/** `a/b/c.txt` -> `c.txt`. */
-export function basename(path: string): string {
-  return path.slice(path.lastIndexOf('/') + 1);
-}
-
-/** `a/b/c.txt` -> `a/b`; a root file gives ''. */
-export function dirname(path: string): string {
-  const slash = path.lastIndexOf('/');
-  return slash === -1 ? '' : path.slice(0, slash);
-}
-
 /** Files of the walk whose basename passes `test`, in one pass over `ctx.files`. */
 export function pick(ctx: ScanContext, test: (base: string, path: string) => boolean): string[] {
   const out: string[] = [];
   for (const file of ctx.files) if (test(basename(file), file)) out.push(file);
   return out;
+}
+
+/**
+ * Rows from every walked file whose basename passes `test`: each is read (in parallel) and handed to
+ * `rows`; a file that cannot be read gives none.
+ *
+ * @example
+ * await rowsOfFiles(ctx, (base) => base === 'Procfile', (text, file) => [{ port: 5000, script_name: 'web', config_source: file }]);
+ */
+export async function rowsOfFiles(
+  ctx: ScanContext, test: (base: string, path: string) => boolean, rows: (text: string, file: string) => PortRow[],
+): Promise<PortRow[]> {
+  const perFile = await Promise.all(pick(ctx, test).map(async (file) => {
+    const text = await ctx.read(file);
+    return text === undefined ? [] : rows(text, file);
+  }));
+  return perFile.flat();
 }
 
 const DIGITS = /^\d{1,5}$/;
@@ -69,4 +76,9 @@ export function addressPort(value: string): number | undefined {
   if (direct !== undefined) return direct;
   const m = /:(\d{1,5})(?:\/.*)?$/.exec(text);
   return m ? toPort(m[1]) : undefined;
+}
+
+/** A plain object (not null, not an array), as parsed YAML/JSON maps are. */
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -1,8 +1,9 @@
 import type { ScanContext } from '../scan/types.ts';
-import { dirname, pick, shDefaults, toPort, type PortRow } from './common.ts';
+import { isRecord, rowsOfFiles, shDefaults, toPort, type PortRow } from './common.ts';
 import { valuePort } from './dotenv.ts';
 import { linePorts } from './scripts.ts';
-import { parseYaml } from './yaml.ts';
+import { parseYaml } from '../scan/yaml.ts';
+import { dirname } from '../scan/paths.ts';
 
 /** compose.yaml, docker-compose.yml and overrides such as docker-compose.dev.yml or compose.override.yaml. */
 const COMPOSE_FILE = /^(?:docker-)?compose(?:\.[\w.-]+)?\.ya?ml$/;
@@ -15,10 +16,8 @@ const MAX_RANGE = 100;
  * a developer opens; `PORT`/`*_PORT` in `environment`; and ports in `command`/`entrypoint`.
  */
 export async function findComposePorts(ctx: ScanContext): Promise<PortRow[]> {
-  const files = pick(ctx, (base) => COMPOSE_FILE.test(base));
-  const perFile = await Promise.all(files.map(async (file) => {
-    const text = await ctx.read(file);
-    const doc = text === undefined ? undefined : parseYaml(text);
+  return rowsOfFiles(ctx, (base) => COMPOSE_FILE.test(base), (text, file) => {
+    const doc = parseYaml(text);
     const services = isRecord(doc) && isRecord(doc.services) ? doc.services : undefined;
     if (!services) return [];
     const dir = dirname(file);
@@ -44,8 +43,7 @@ export async function findComposePorts(ctx: ScanContext): Promise<PortRow[]> {
       }
     }
     return rows;
-  }));
-  return perFile.flat();
+  });
 }
 
 /**
@@ -97,8 +95,4 @@ function commandLine(command: unknown): string | undefined {
   if (typeof command === 'string') return command;
   if (Array.isArray(command)) return command.map((w) => `'${String(w).replace(/'/g, `'\\''`)}'`).join(' ');
   return undefined;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

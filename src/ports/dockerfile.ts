@@ -1,6 +1,7 @@
 import type { ScanContext } from '../scan/types.ts';
-import { dirname, pick, toPort, type PortRow } from './common.ts';
+import { rowsOfFiles, toPort, type PortRow } from './common.ts';
 import { linePorts } from './scripts.ts';
+import { dirname } from '../scan/paths.ts';
 
 /** Dockerfile, Containerfile, Dockerfile.dev, api.Dockerfile, web.dockerfile. */
 export function isDockerfile(base: string): boolean {
@@ -12,17 +13,13 @@ export function isDockerfile(base: string): boolean {
  * and `ENV` defaults) and explicit ports in `CMD`/`ENTRYPOINT` (`uvicorn ... --port 8000`).
  */
 export async function findDockerfilePorts(ctx: ScanContext): Promise<PortRow[]> {
-  const files = pick(ctx, isDockerfile);
-  const perFile = await Promise.all(files.map(async (file) => {
-    const text = await ctx.read(file);
-    if (text === undefined) return [];
+  return rowsOfFiles(ctx, isDockerfile, (text, file) => {
     const dir = dirname(file);
     const { exposed, commands } = parseDockerfile(text);
     const rows: PortRow[] = exposed.map((port) => ({ port, script_name: null, config_source: file, dir }));
     for (const line of commands) rows.push(...linePorts(ctx, line, null, file).filter((r) => r.key === undefined));
     return rows;
-  }));
-  return perFile.flat();
+  });
 }
 
 /** The EXPOSEd ports (ranges expanded up to 100) and the CMD/ENTRYPOINT lines of a Dockerfile. */

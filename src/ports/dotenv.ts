@@ -1,5 +1,6 @@
 import type { ScanContext } from '../scan/types.ts';
-import { addressPort, basename, dirname, isVariable, pick, shDefaults, toPort, type PortRow } from './common.ts';
+import { addressPort, isVariable, rowsOfFiles, shDefaults, toPort, type PortRow } from './common.ts';
+import { basename, dirname } from '../scan/paths.ts';
 
 const LINE = /^\s*(?:export\s+)?([A-Za-z_][A-Za-z0-9_.]*)\s*=\s*(.*)$/;
 // Files named like `.env.ts` or `.env.json` are code or data, not dotenv files.
@@ -17,10 +18,7 @@ export function isDotenv(base: string): boolean {
  * (`DATABASE_URL=postgres://u:p@localhost:5432/db`). `${PORT:-3000}` yields its default.
  */
 export async function findDotenvPorts(ctx: ScanContext): Promise<PortRow[]> {
-  const files = pick(ctx, isDotenv);
-  const perFile = await Promise.all(files.map(async (file) => {
-    const text = await ctx.read(file);
-    if (text === undefined) return [];
+  return rowsOfFiles(ctx, isDotenv, (text, file) => {
     const dir = dirname(file);
     return parseDotenv(text).flatMap(([name, value]): PortRow[] => {
       const port = valuePort(name, value);
@@ -29,8 +27,7 @@ export async function findDotenvPorts(ctx: ScanContext): Promise<PortRow[]> {
       const suppress = name === 'PORT' && basename(file) !== '.env.production' ? ['react-scripts:3000'] : undefined;
       return [{ port, script_name: null, config_source: file, dir, ...(suppress ? { suppress } : {}) }];
     });
-  }));
-  return perFile.flat();
+  });
 }
 
 /** `[name, value]` pairs of a dotenv file, quotes removed, comments skipped. */

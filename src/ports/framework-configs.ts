@@ -1,6 +1,7 @@
 import type { ScanContext } from '../scan/types.ts';
-import { dirname, pick, toPort, type PortRow } from './common.ts';
+import { isRecord, pick, toPort, type PortRow } from './common.ts';
 import { configPorts } from './js-config.ts';
+import { dirname } from '../scan/paths.ts';
 
 /** Object keys holding a dev-server `port` per config family, and the tool defaults each replaces. */
 interface Family { readonly keys: Readonly<Record<string, readonly string[]>> }
@@ -65,8 +66,4 @@ export function angularPorts(json: unknown): number[] {
     }
   }
   return out;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -1,6 +1,7 @@
 import type { ScanContext } from '../scan/types.ts';
-import { dirname, pick, toPort, type PortRow } from './common.ts';
-import { parseYamlDocuments } from './yaml.ts';
+import { rowsOfFiles, toPort, type PortRow } from './common.ts';
+import { parseYamlDocuments } from '../scan/yaml.ts';
+import { dirname } from '../scan/paths.ts';
 
 /** Keys that set an HTTP port in Spring Boot, Quarkus and Micronaut. */
 const PORT_KEYS = ['server.port', 'management.server.port', 'quarkus.http.port', 'micronaut.server.port'];
@@ -11,10 +12,7 @@ const APP_CONFIG = /^application(?:-[\w.-]+)?\.(properties|ya?ml)$/;
  * `application*.yml` under `src/main/resources` (profiles included). `${PORT:8080}` yields 8080.
  */
 export async function findJvmPorts(ctx: ScanContext): Promise<PortRow[]> {
-  const files = pick(ctx, (base, path) => APP_CONFIG.test(base) && /(?:^|\/)src\/main\/resources(?:\/config)?\/[^/]+$/.test(path));
-  const perFile = await Promise.all(files.map(async (file) => {
-    const text = await ctx.read(file);
-    if (text === undefined) return [];
+  return rowsOfFiles(ctx, (base, path) => APP_CONFIG.test(base) && /(?:^|\/)src\/main\/resources(?:\/config)?\/[^/]+$/.test(path), (text, file) => {
     const values = file.endsWith('.properties') ? propertiesValues(text) : yamlValues(text);
     const rows: PortRow[] = [];
     for (const value of values) {
@@ -22,8 +20,7 @@ export async function findJvmPorts(ctx: ScanContext): Promise<PortRow[]> {
       if (port !== undefined) rows.push({ port, script_name: null, config_source: file, dir: dirname(file) });
     }
     return rows;
-  }));
-  return perFile.flat();
+  });
 }
 
 /** A Spring value: a literal, or a `${VAR:default}` placeholder's default. */

@@ -1,5 +1,6 @@
 import type { ScanContext } from '../scan/types.ts';
-import { addressPort, dirname, pick, toPort, type PortRow } from './common.ts';
+import { addressPort, rowsOfFiles, toPort, type PortRow } from './common.ts';
+import { dirname } from '../scan/paths.ts';
 
 /**
  * Ports in Puma configs (`config/puma.rb`, `config/puma/<env>.rb`): `port 3000`,
@@ -7,15 +8,11 @@ import { addressPort, dirname, pick, toPort, type PortRow } from './common.ts';
  * `bind "tcp://0.0.0.0:9292"`. They replace the `rails s` default.
  */
 export async function findRubyPorts(ctx: ScanContext): Promise<PortRow[]> {
-  const files = pick(ctx, (base, path) => base.endsWith('.rb') && /(?:^|\/)config\/(?:puma\.rb|puma\/[\w-]+\.rb)$/.test(path));
-  const perFile = await Promise.all(files.map(async (file) => {
-    const text = await ctx.read(file);
-    if (text === undefined) return [];
+  return rowsOfFiles(ctx, (base, path) => base.endsWith('.rb') && /(?:^|\/)config\/(?:puma\.rb|puma\/[\w-]+\.rb)$/.test(path), (text, file) => {
     // The app root is the directory holding config/.
     const dir = dirname(file.slice(0, file.lastIndexOf('config/') + 'config'.length));
     return pumaPorts(text).map((port): PortRow => ({ port, script_name: null, config_source: file, dir, suppress: ['rails:3000'] }));
-  }));
-  return perFile.flat();
+  });
 }
 
 /** Ports of `port` and `bind` directives in a Puma config. */

@@ -1,7 +1,8 @@
 import type { ScanContext } from '../scan/types.ts';
 import { portsInCommand } from './command.ts';
-import { dirname, pick, type PortRow } from './common.ts';
+import { isRecord, pick, type PortRow } from './common.ts';
 import { defaultRow } from './defaults.ts';
+import { dirname } from '../scan/paths.ts';
 
 /**
  * Ports named by `scripts` of every package.json in the tree (monorepo packages included): port flags,
@@ -32,8 +33,4 @@ export function linePorts(ctx: ScanContext, line: string, name: string | null, f
   for (const d of found.defaults) rows.push(defaultRow(d, name, dir));
   for (const value of found.unresolved) ctx.note(`Port ${value} in ${name === null ? '' : `"${name}" of `}${file} comes from a variable; it was not counted`);
   return rows;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -1,6 +1,7 @@
-import { readFlatYaml } from './yaml.ts';
+import { parseToml, tomlGet } from '../../scan/toml.ts';
 import { positionals } from './args.ts';
-import { joinPath, type RunnerRule } from './types.ts';
+import type { RunnerRule } from './types.ts';
+import { joinPath } from '../../scan/paths.ts';
 
 const EXT = /\.(?:[cm]?[jt]sx?)$/;
 const SUFFIX = /(?:\.test|_test|\.spec|_spec)$/;
@@ -13,11 +14,9 @@ const SUFFIX = /(?:\.test|_test|\.spec|_spec)$/;
 export const bun: RunnerRule = {
   framework: 'bun',
   async discover(_ctx, pkg, inv) {
-    // bunfig.toml is TOML, but `root = "x"` under [test] reads the same as flat YAML's `key: value`.
-    const toml = (await pkg.read('bunfig.toml')) ?? '';
-    const section = /\[test\]([^[]*)/.exec(toml)?.[1] ?? '';
-    const root = joinPath(String(readFlatYaml(section.replace(/^(\s*\w+)\s*=/gm, '$1:')).root ?? ''));
-    const prefix = root === '' ? '' : root + '/';
+    const root = tomlGet(parseToml((await pkg.read('bunfig.toml')) ?? ''), 'test.root');
+    const dir = typeof root === 'string' ? joinPath(root) : '';
+    const prefix = dir === '' ? '' : dir + '/';
     const filters = positionals(inv, new Set(['--timeout', '-t', '--test-name-pattern', '--preload'])).map((p) => p.arg);
     return pkg.files.filter((f) => {
       if (prefix && !f.startsWith(prefix)) return false;

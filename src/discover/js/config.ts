@@ -1,14 +1,14 @@
 import type { ScanContext } from '../../scan/types.ts';
+import { getKey, isComputed, isObject, isRegex, readConfigText, type Lit } from '../../scan/js-literal.ts';
 import { parseJsonc } from '../../scan/jsonc.ts';
-import { getKey, isComputed, isObject, isRegex, readConfigText, type Lit } from './literal.ts';
+import { parseYaml } from '../../scan/yaml.ts';
 import type { Pkg } from './types.ts';
-import { readFlatYaml } from './yaml.ts';
 
 export type ConfigObject = { [key: string]: Lit };
 
 /**
- * Reads a config file (package-relative) as a literal object: JSON/JSONC and flat YAML as data,
- * JS/TS as text (see literal.ts). `undefined` when absent or when no exported object was found.
+ * Reads a config file (package-relative) as a literal object: JSON/JSONC and YAML as data,
+ * JS/TS as text (see scan/js-literal.ts). `undefined` when absent or when no exported object was found.
  */
 export async function readConfigFile(ctx: ScanContext, pkg: Pkg, file: string): Promise<ConfigObject | undefined> {
   const text = await pkg.read(file);
@@ -16,7 +16,7 @@ export async function readConfigFile(ctx: ScanContext, pkg: Pkg, file: string): 
   const where = pkg.dir ? `${pkg.dir}/${file}` : file;
   let value: unknown;
   if (/\.jsonc?$|(^|\/)\.[\w-]+rc$/.test(file)) value = parseJsonc(text);
-  else if (/\.ya?ml$/.test(file)) value = readFlatYaml(text);
+  else if (/\.ya?ml$/.test(file)) value = parseYaml(text);
   else value = readConfigText(text);
   if (isObject(value as Lit)) return value as ConfigObject;
   ctx.note(`${where}: could not read the config statically; used the runner's defaults`);
@@ -58,18 +58,18 @@ export function patternList(ctx: ScanContext, config: Lit | undefined, key: stri
 
 /** Reads a boolean key; computed or absent gives `undefined`. */
 export function boolKey(ctx: ScanContext, config: Lit | undefined, key: string, where: string): boolean | undefined {
-  const { found, value } = getKey(config, key);
-  if (!found) return undefined;
-  if (typeof value === 'boolean') return value;
-  if (isComputed(value)) ctx.note(`${where}: \`${key}\` is computed; used the default`);
-  return undefined;
+  return scalarKey(ctx, config, key, where, (v): v is boolean => typeof v === 'boolean');
 }
 
 /** Reads a string key; computed or absent gives `undefined`. */
 export function stringKey(ctx: ScanContext, config: Lit | undefined, key: string, where: string): string | undefined {
+  return scalarKey(ctx, config, key, where, (v): v is string => typeof v === 'string');
+}
+
+function scalarKey<T>(ctx: ScanContext, config: Lit | undefined, key: string, where: string, is: (v: Lit | undefined) => v is T & Lit): T | undefined {
   const { found, value } = getKey(config, key);
   if (!found) return undefined;
-  if (typeof value === 'string') return value;
+  if (is(value)) return value;
   if (isComputed(value)) ctx.note(`${where}: \`${key}\` is computed; used the default`);
   return undefined;
 }

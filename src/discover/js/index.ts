@@ -1,4 +1,5 @@
 import type { Discover, FoundTest, ScanContext, TestFramework } from '../../scan/types.ts';
+import { withCases } from '../../scan/with-cases.ts';
 import { ava } from './ava.ts';
 import { bun } from './bun.ts';
 import { countCases } from './cases.ts';
@@ -11,9 +12,10 @@ import { nodeTest } from './node-test.ts';
 import { findPackages } from './packages.ts';
 import { playwright } from './playwright.ts';
 import { planTestScript } from './script.ts';
-import { joinPath, type JsRunner, type RunnerRule } from './types.ts';
+import type { JsRunner, RunnerRule } from './types.ts';
 import { vitest } from './vitest.ts';
 import { wtr } from './wtr.ts';
+import { joinPath } from '../../scan/paths.ts';
 
 const RULES: Partial<Record<JsRunner, RunnerRule>> = {
   jest, cra, vitest, mocha, 'node-test': nodeTest, playwright, cypress, ava, jasmine, bun, 'web-test-runner': wtr,
@@ -52,22 +54,11 @@ export const discoverJs: Discover = async (ctx) => {
       }
     }
   }
-  return withCases(ctx, claimed);
+  return claimedTests(ctx, claimed);
 };
 
-/** Reads each claimed file (bounded concurrency) to estimate its cases. */
-async function withCases(ctx: ScanContext, claimed: Map<string, TestFramework>): Promise<FoundTest[]> {
-  const entries = [...claimed];
-  const out: FoundTest[] = new Array(entries.length);
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < entries.length) {
-      const i = next++;
-      const [file, framework] = entries[i]!;
-      const text = await ctx.readOnce(file);
-      out[i] = text === undefined ? { file, framework } : { file, framework, cases: countCases(text) };
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(READ_CONCURRENCY, entries.length) }, worker));
-  return out.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
+/** Reads each claimed file (bounded concurrency) to estimate its cases; sorted by path. */
+async function claimedTests(ctx: ScanContext, claimed: Map<string, TestFramework>): Promise<FoundTest[]> {
+  const found = await withCases(ctx, claimed.keys(), (file) => claimed.get(file)!, countCases, { concurrency: READ_CONCURRENCY });
+  return found.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
 }

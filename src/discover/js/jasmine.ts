@@ -1,7 +1,8 @@
 import { compileGlobs } from '../glob.ts';
 import { flagValues, positionals, shellExpand } from './args.ts';
 import { firstExisting, readConfigFile, stringKey, stringList, where } from './config.ts';
-import { joinPath, type RunnerRule } from './types.ts';
+import type { RunnerRule } from './types.ts';
+import { joinPath } from '../../scan/paths.ts';
 
 const CONFIGS = ['spec/support/jasmine.mjs', 'spec/support/jasmine.json', 'spec/support/jasmine.js'];
 

@@ -2,8 +2,9 @@ import type { ScanContext } from '../../scan/types.ts';
 import { compileGlobs, isGlob } from '../glob.ts';
 import { flagValues, positionals } from './args.ts';
 import { firstExisting, patternList, readConfigFile, stringKey, stringList, where, type ConfigObject } from './config.ts';
-import { isObject, type Lit } from './literal.ts';
-import { depsOf, dirOf, joinPath, majorOf, type Invocation, type Pkg, type RunnerRule } from './types.ts';
+import { isObject, type Lit } from '../../scan/js-literal.ts';
+import { depsOf, majorOf, type Invocation, type Pkg, type RunnerRule } from './types.ts';
+import { dirname, joinPath } from '../../scan/paths.ts';
 
 const CONFIG_NAMES = ['js', 'ts', 'mjs', 'cjs', 'mts', 'cts', 'json'].map((e) => `jest.config.${e}`);
 const MATCH_30 = ['**/__tests__/**/*.?([mc])[jt]s?(x)', '**/?(*.)+(spec|test).?([mc])[jt]s?(x)'];
@@ -64,7 +65,7 @@ async function fromFile(ctx: ScanContext, pkg: Pkg, file: string): Promise<Resol
   const config = file.endsWith('package.json')
     ? ((await readConfigFile(ctx, pkg, file))?.jest as ConfigObject | undefined)
     : await readConfigFile(ctx, pkg, file);
-  return { config: isObject(config) ? config : {}, dir: dirOf(file), source: where(pkg, file) };
+  return { config: isObject(config) ? config : {}, dir: dirname(file), source: where(pkg, file) };
 }
 
 async function run(ctx: ScanContext, pkg: Pkg, { config, dir, source }: Resolved, major: number, depth = 0): Promise<string[]> {

@@ -1,8 +1,9 @@
 import { compileGlobs, isGlob } from '../glob.ts';
 import { flagValues, hasFlag, positionals, shellExpand } from './args.ts';
 import { boolKey, firstExisting, readConfigFile, stringList, where } from './config.ts';
-import type { Lit } from './literal.ts';
-import { dirOf, joinPath, type Pkg, type RunnerRule } from './types.ts';
+import type { Lit } from '../../scan/js-literal.ts';
+import type { Pkg, RunnerRule } from './types.ts';
+import { dirname, joinPath } from '../../scan/paths.ts';
 
 const RC = ['.mocharc.cjs', '.mocharc.js', '.mocharc.mjs', '.mocharc.yaml', '.mocharc.yml', '.mocharc.jsonc', '.mocharc.json'];
 const VALUE_FLAGS = new Set(['--config', '--package', '--spec', '--extension', '--ignore', '--exclude', '--file', '-r', '--require', '--reporter', '-R',
@@ -51,7 +52,7 @@ function lookup(pkg: Pkg, path: string, raw: string, exts: string[], recursive: 
       if (!f.startsWith(prefix)) return false;
       const name = f.slice(f.lastIndexOf('/') + 1);
       if (name.startsWith('.') || !exts.some((e) => name.endsWith('.' + e))) return false;
-      return recursive || dirOf(f) === path;
+      return recursive || dirname(f) === path;
     });
   }
   if (pkg.has(path)) return [path];

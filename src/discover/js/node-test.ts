@@ -1,6 +1,7 @@
 import { compileGlobs } from '../glob.ts';
 import { positionals, shellExpand } from './args.ts';
-import { joinPath, type RunnerRule } from './types.ts';
+import type { RunnerRule } from './types.ts';
+import { joinPath } from '../../scan/paths.ts';
 
 const PATTERN_22 = '**/{test,test/**/*,test-*,*[._-]test}.{js,mjs,cjs,ts,mts,cts}';
 const NAME_20 = /((^test(-.+)?)|(.+[.\-_]test))\.[cm]?js$/;

@@ -1,7 +1,7 @@
 import type { ScanContext } from '../../scan/types.ts';
 import { compileGlobs } from '../glob.ts';
+import { parseYaml } from '../../scan/yaml.ts';
 import type { Pkg } from './types.ts';
-import { readFlatYaml } from './yaml.ts';
 
 /**
  * The packages to discover in: the root package, plus the workspace members its package.json
@@ -46,8 +46,9 @@ async function workspacePatterns(ctx: ScanContext, json: Record<string, unknown>
   const out = Array.isArray(list) ? list.filter((x): x is string => typeof x === 'string') : [];
   const pnpm = await ctx.read('pnpm-workspace.yaml') ?? await ctx.read('pnpm-workspace.yml');
   if (pnpm !== undefined) {
-    const packages = readFlatYaml(pnpm).packages;
-    if (Array.isArray(packages)) out.push(...packages);
+    const doc = parseYaml(pnpm) as { packages?: unknown } | null | undefined;
+    const packages = doc && typeof doc === 'object' ? doc.packages : undefined;
+    if (Array.isArray(packages)) out.push(...packages.filter((x): x is string => typeof x === 'string'));
   }
   return out;
 }

@@ -2,8 +2,9 @@ import type { ScanContext } from '../../scan/types.ts';
 import { compileGlobs } from '../glob.ts';
 import { flagValues, positionals } from './args.ts';
 import { firstExisting, patternList, readConfigFile, stringKey, where } from './config.ts';
-import { isObject, type Lit } from './literal.ts';
-import { dirOf, joinPath, type RunnerRule } from './types.ts';
+import { isObject, type Lit } from '../../scan/js-literal.ts';
+import type { RunnerRule } from './types.ts';
+import { dirname, joinPath } from '../../scan/paths.ts';
 
 const CONFIG_NAMES = ['ts', 'js', 'mts', 'mjs', 'cts', 'cjs'].map((e) => `playwright.config.${e}`);
 const TEST_MATCH = '**/*.@(spec|test).?(c|m)[jt]s?(x)';
@@ -22,7 +23,7 @@ export const playwright: RunnerRule = {
     const flag = flagValues(inv, '--config', '-c')[0];
     const file = flag ? (pkg.dirs.has(joinPath(flag)) ? firstExisting(pkg, joinPath(flag), CONFIG_NAMES) : joinPath(flag)) : firstExisting(pkg, '', CONFIG_NAMES);
     const config = file ? await readConfigFile(ctx, pkg, file) : undefined;
-    const configDir = file ? dirOf(file) : '';
+    const configDir = file ? dirname(file) : '';
     const source = file ? where(pkg, file) : 'playwright defaults';
     const projects = isObject(config) && Array.isArray(config.projects) && config.projects.length > 0 ? config.projects : [{}];
     const out = new Set<string>();

@@ -34,25 +34,6 @@ export interface RunnerRule {
   discover(ctx: ScanContext, pkg: Pkg, inv: Invocation): Promise<string[]>;
 }
 
-/** Joins relative POSIX paths, treating `''` as the root and resolving `.`/`..` segments. */
-export function joinPath(...parts: string[]): string {
-  const out: string[] = [];
-  for (const part of parts) {
-    for (const seg of part.split('/')) {
-      if (seg === '' || seg === '.') continue;
-      if (seg === '..') out.pop();
-      else out.push(seg);
-    }
-  }
-  return out.join('/');
-}
-
-/** Parent directory of a relative path (`''` for top-level entries). */
-export function dirOf(path: string): string {
-  const i = path.lastIndexOf('/');
-  return i === -1 ? '' : path.slice(0, i);
-}
-
 /** Dependencies and devDependencies (and peer/optional) of a package.json, name to range. */
 export function depsOf(json: Record<string, unknown>): Record<string, string> {
   const out: Record<string, string> = Object.create(null);

@@ -2,8 +2,9 @@ import type { ScanContext } from '../../scan/types.ts';
 import { compileGlobs, isGlob } from '../glob.ts';
 import { flagValues, hasFlag, positionals } from './args.ts';
 import { boolKey, firstExisting, readConfigFile, stringKey, stringList, where, type ConfigObject } from './config.ts';
-import { isComputed, isObject, readConfigText, type Lit } from './literal.ts';
-import { depsOf, dirOf, joinPath, majorOf, type Pkg, type RunnerRule } from './types.ts';
+import { isComputed, isObject, readConfigText, type Lit } from '../../scan/js-literal.ts';
+import { depsOf, majorOf, type Pkg, type RunnerRule } from './types.ts';
+import { dirname, joinPath } from '../../scan/paths.ts';
 
 const EXTS = ['ts', 'mts', 'cts', 'js', 'mjs', 'cjs'];
 const CONFIG_NAMES = [...EXTS.map((e) => `vitest.config.${e}`), ...EXTS.map((e) => `vite.config.${e}`)];
@@ -46,7 +47,7 @@ export const vitest: RunnerRule = {
 
 function findUp(pkg: Pkg, dir: string): string | undefined {
   // The walk upward stops at the package root: above it lies another package's territory.
-  for (let d = dir; ; d = dirOf(d)) {
+  for (let d = dir; ; d = dirname(d)) {
     const hit = firstExisting(pkg, d, CONFIG_NAMES);
     if (hit || d === '') return hit;
   }
@@ -83,7 +84,7 @@ async function projectList(ctx: ScanContext, pkg: Pkg, config: Lit | undefined, 
           const cfg = firstExisting(pkg, h, CONFIG_NAMES);
           out.push({ config: cfg ? await readConfigFile(ctx, pkg, cfg) : undefined, root: h, source: cfg ? where(pkg, cfg) : from });
         } else if (pkg.has(h) && /(^|\/)(vitest|vite)(\.[\w-]+)?\.config\.[cm]?[jt]s$/.test(h)) {
-          out.push({ config: await readConfigFile(ctx, pkg, h), root: dirOf(h), source: where(pkg, h) });
+          out.push({ config: await readConfigFile(ctx, pkg, h), root: dirname(h), source: where(pkg, h) });
         }
       }
     } else if (isComputed(e)) ctx.note(`${from}: a project entry is computed; skipped`);

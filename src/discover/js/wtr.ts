@@ -1,7 +1,8 @@
 import { compileGlobs } from '../glob.ts';
 import { flagValues, positionals } from './args.ts';
 import { firstExisting, readConfigFile, stringList, where } from './config.ts';
-import { joinPath, type RunnerRule } from './types.ts';
+import type { RunnerRule } from './types.ts';
+import { joinPath } from '../../scan/paths.ts';
 
 const CONFIGS = ['mjs', 'cjs', 'js'].flatMap((e) => [`web-test-runner.config.${e}`, `wtr.config.${e}`]);
 

@@ -1,7 +1,9 @@
 import type { FoundTest, ScanContext } from '../../scan/types.ts';
-import { dirname, join, nearest, under, withCases, type FileIndex } from './files.ts';
+import { withCases } from '../../scan/with-cases.ts';
+import { nearest, under, type FileIndex } from './files.ts';
 import { rubyGlobRegex } from './patterns.ts';
-import { parseToml, tomlGet, tomlStrings, type TomlTable, type TomlValue } from './toml.ts';
+import { parseToml, tomlGet, tomlStrings, type TomlTable, type TomlValue } from '../../scan/toml.ts';
+import { dirname, joinPath } from '../../scan/paths.ts';
 
 // `#[test]`, `#[tokio::test]`, `#[tokio::test(flavor = ...)]`, `#[async_std::test]`, `#[rstest]`, `#[test_case(...)]`.
 const TEST_ATTR = /^\s*#\[\s*(?:(?:[\w]+::)*test\s*(?:\]|\()|rstest\s*(?:\]|\()|test_case\s*\()/gm;
@@ -39,9 +41,9 @@ export async function discoverCargo(ctx: ScanContext, index: FileIndex): Promise
       const name = typeof t.name === 'string' ? t.name : undefined;
       const path = typeof t.path === 'string' ? t.path
         : name === undefined ? undefined
-          : index.dirs.has(join(pkg.dir, 'tests/' + name)) ? `tests/${name}/main.rs` : `tests/${name}.rs`;
+          : index.dirs.has(joinPath(pkg.dir, 'tests/' + name)) ? `tests/${name}/main.rs` : `tests/${name}.rs`;
       if (path === undefined) continue;
-      (t.test === false ? disabled : set).add(join(pkg.dir, path));
+      (t.test === false ? disabled : set).add(joinPath(pkg.dir, path));
     }
     explicit.set(pkg.dir, set);
     for (const file of set) if (!disabled.has(file)) integration.push(file);
@@ -82,13 +84,13 @@ function selectPackages(docs: ReadonlyMap<string, TomlTable>): Pkg[] {
       if (wdir === dir) {
         // Its own workspace root, unless an enclosing workspace names it in `exclude` (a vendored or legacy crate).
         const outer = workspaces.some(([w, d]) => w !== dir && (w === '' || dir.startsWith(w + '/'))
-          && (tomlStrings(tomlGet(d, 'workspace.exclude')) ?? []).some((e) => { const x = join(w, e); return dir === x || dir.startsWith(x + '/'); }));
+          && (tomlStrings(tomlGet(d, 'workspace.exclude')) ?? []).some((e) => { const x = joinPath(w, e); return dir === x || dir.startsWith(x + '/'); }));
         if (!outer) out.push({ dir, doc });
         continue;
       }
       const rel = dir.slice(wdir === '' ? 0 : wdir.length + 1);
-      const members = (tomlStrings(tomlGet(wdoc, 'workspace.members')) ?? []).map((m) => rubyGlobRegex(join('', m)));
-      const excluded = (tomlStrings(tomlGet(wdoc, 'workspace.exclude')) ?? []).map((m) => join('', m));
+      const members = (tomlStrings(tomlGet(wdoc, 'workspace.members')) ?? []).map((m) => rubyGlobRegex(joinPath('', m)));
+      const excluded = (tomlStrings(tomlGet(wdoc, 'workspace.exclude')) ?? []).map((m) => joinPath('', m));
       if (members.some((re) => re.test(rel)) && !excluded.some((e) => rel === e || rel.startsWith(e + '/'))) out.push({ dir, doc });
       continue;
     }
@@ -102,7 +104,7 @@ function selectPackages(docs: ReadonlyMap<string, TomlTable>): Pkg[] {
 /** Directories (package-relative) of `[lib] path` and `[[bin]] path` entries that lie outside `src/`. */
 function customRootDirs(pkg: Pkg): string[] {
   const paths = [tomlGet(pkg.doc, 'lib.path'), ...tables(tomlGet(pkg.doc, 'bin')).map((b) => b.path)];
-  return paths.filter((p): p is string => typeof p === 'string').map((p) => dirname(join('', p))).filter((d) => d !== 'src' && !d.startsWith('src/'));
+  return paths.filter((p): p is string => typeof p === 'string').map((p) => dirname(joinPath('', p))).filter((d) => d !== 'src' && !d.startsWith('src/'));
 }
 
 function tables(value: TomlValue | undefined): TomlTable[] {

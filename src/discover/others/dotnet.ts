@@ -1,5 +1,7 @@
 import type { FoundTest, ScanContext } from '../../scan/types.ts';
-import { countMatches, dirname, nearest, withCases, type FileIndex } from './files.ts';
+import { withCases } from '../../scan/with-cases.ts';
+import { countMatches, nearest, type FileIndex } from './files.ts';
+import { dirname } from '../../scan/paths.ts';
 
 const PROJECT_EXT = ['csproj', 'fsproj', 'vbproj'];
 const SOURCE_EXT: Record<string, string> = { csproj: 'cs', fsproj: 'fs', vbproj: 'vb' };

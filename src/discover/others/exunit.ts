@@ -1,6 +1,8 @@
 import type { FoundTest, ScanContext } from '../../scan/types.ts';
-import { basename, countMatches, dirname, join, nearest, under, withCases, type FileIndex } from './files.ts';
+import { withCases } from '../../scan/with-cases.ts';
+import { countMatches, nearest, under, type FileIndex } from './files.ts';
 import { fnmatchRegex } from './patterns.ts';
+import { basename, dirname, joinPath } from '../../scan/paths.ts';
 
 const CASES = /^\s*(?:test|property)\s*\(?\s*["']/gm;
 
@@ -27,7 +29,7 @@ export async function discoverExunit(ctx: ScanContext, index: FileIndex): Promis
     const paths = literal(pathsSrc);
     const pattern = literal(patternSrc)?.[0];
     if ((pathsSrc && !paths) || (patternSrc && !pattern)) ctx.note(`${mix}: test_paths/test_pattern is computed; used the defaults`);
-    projects.set(dir, { paths: (paths ?? ['test']).map((p) => join(dir, p)), pattern: fnmatchRegex(pattern ?? '*_test.exs') });
+    projects.set(dir, { paths: (paths ?? ['test']).map((p) => joinPath(dir, p)), pattern: fnmatchRegex(pattern ?? '*_test.exs') });
   }
   if (projects.size === 0) return [];
   const dirs = new Set(projects.keys());

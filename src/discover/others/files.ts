@@ -1,4 +1,5 @@
-import type { FoundTest, ScanContext, TestFramework } from '../../scan/types.ts';
+import type { ScanContext } from '../../scan/types.ts';
+import { basename, dirname } from '../../scan/paths.ts';
 
 /** One pass over the walked files, grouped the ways the runner rules look them up. */
 export interface FileIndex {
@@ -44,26 +45,6 @@ function push(map: Map<string, string[]>, key: string, value: string): void {
   if (list) list.push(value); else map.set(key, [value]);
 }
 
-export function basename(path: string): string {
-  return path.slice(path.lastIndexOf('/') + 1);
-}
-
-/** Parent directory, `''` for a top-level entry. */
-export function dirname(path: string): string {
-  const at = path.lastIndexOf('/');
-  return at === -1 ? '' : path.slice(0, at);
-}
-
-/** `dir + '/' + rel`, treating `''` as the root and dropping `./` and trailing slashes. */
-export function join(dir: string, rel: string): string {
-  const parts: string[] = dir === '' ? [] : dir.split('/');
-  for (const seg of rel.split('/')) {
-    if (seg === '' || seg === '.') continue;
-    if (seg === '..') parts.pop(); else parts.push(seg);
-  }
-  return parts.join('/');
-}
-
 /** Path of `file` relative to `dir` when it lies below it, else `undefined`. */
 export function under(dir: string, file: string): string | undefined {
   if (dir === '') return file;
@@ -78,27 +59,6 @@ export function nearest(roots: ReadonlySet<string>, file: string): string | unde
     if (dir === '') return undefined;
     dir = dirname(dir);
   }
-}
-
-/** Counts test cases of each file with bounded concurrency; `count` returns `undefined` when unknown. */
-export async function withCases(
-  ctx: ScanContext, files: Iterable<string>, framework: TestFramework,
-  count: (text: string, file: string) => number | undefined, { concurrency = 16 } = {},
-): Promise<FoundTest[]> {
-  const list = [...files];
-  const out: FoundTest[] = new Array(list.length);
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < list.length) {
-      const i = next++;
-      const file = list[i]!;
-      const text = await ctx.readOnce(file);
-      const cases = text === undefined ? undefined : count(text, file);
-      out[i] = cases === undefined ? { file, framework } : { file, framework, cases };
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(concurrency, list.length) }, worker));
-  return out;
 }
 
 /** Number of matches of a global regex in `text`. */

@@ -1,5 +1,7 @@
 import type { FoundTest, ScanContext } from '../../scan/types.ts';
-import { basename, dirname, nearest, withCases, type FileIndex } from './files.ts';
+import { withCases } from '../../scan/with-cases.ts';
+import { nearest, type FileIndex } from './files.ts';
+import { basename, dirname } from '../../scan/paths.ts';
 
 // Filename constraints `_GOOS`, `_GOARCH`, `_GOOS_GOARCH` before `_test.go`; the host is taken as linux/amd64.
 const GOOS = ['aix', 'android', 'darwin', 'dragonfly', 'freebsd', 'hurd', 'illumos', 'ios', 'js', 'linux', 'nacl', 'netbsd', 'openbsd', 'plan9', 'solaris', 'wasip1', 'windows', 'zos'];

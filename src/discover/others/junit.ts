@@ -1,7 +1,9 @@
 import type { FoundTest, ScanContext } from '../../scan/types.ts';
-import { basename, countMatches, dirname, join, nearest, under, withCases, type FileIndex } from './files.ts';
+import { withCases } from '../../scan/with-cases.ts';
+import { countMatches, nearest, under, type FileIndex } from './files.ts';
 import { antRegex } from './patterns.ts';
 import { parseXml, xmlChildren, xmlFind } from './xml.ts';
+import { basename, dirname, joinPath } from '../../scan/paths.ts';
 
 const SURE_INCLUDES = ['**/Test*.java', '**/*Test.java', '**/*Tests.java', '**/*TestCase.java'];
 const SURE_EXCLUDES = ['**/*$*'];
@@ -61,7 +63,7 @@ export async function discoverJunit(ctx: ScanContext, index: FileIndex): Promise
       if (!mod) continue;
       const rel = under(mod.dir, file)!;
       for (const src of mod.sources) {
-        const inSrc = under(join('', src), rel);
+        const inSrc = under(joinPath('', src), rel);
         if (inSrc === undefined) continue;
         if (mod.kind === 'maven') {
           const asJava = inSrc.replace(/\.(?:kt|groovy)$/, '.java');

@@ -1,6 +1,8 @@
 import type { FoundTest, ScanContext } from '../../scan/types.ts';
-import { countMatches, dirname, join, nearest, withCases, type FileIndex } from './files.ts';
+import { withCases } from '../../scan/with-cases.ts';
+import { countMatches, nearest, type FileIndex } from './files.ts';
 import { rubyGlobRegex } from './patterns.ts';
+import { dirname, joinPath } from '../../scan/paths.ts';
 
 const MINITEST_CASES = /^\s*(?:def\s+test_\w*|test\s*\(?\s*["'])/gm;
 
@@ -15,13 +17,13 @@ export async function discoverMinitest(ctx: ScanContext, index: FileIndex): Prom
   const rb = index.byExt.get('rb') ?? [];
   const roots = new Set(['', ...[...index.byName.get('Gemfile') ?? [], ...index.byName.get('Rakefile') ?? []]
     .filter((f) => !/(?:^|\/)vendor\//.test(f)).map(dirname)]);
-  for (const root of roots) if (!index.dirs.has(join(root, 'test'))) roots.delete(root);
+  for (const root of roots) if (!index.dirs.has(joinPath(root, 'test'))) roots.delete(root);
   const picked: string[] = [];
   for (const root of roots) {
     const rules = await rulesFor(ctx, root);
     if (!rules) continue;
-    const include = rules.globs.map((g) => rubyGlobRegex(join(root, g)));
-    const exclude = rules.excludes.map((g) => rubyGlobRegex(join(root, g)));
+    const include = rules.globs.map((g) => rubyGlobRegex(joinPath(root, g)));
+    const exclude = rules.excludes.map((g) => rubyGlobRegex(joinPath(root, g)));
     for (const f of rb) {
       if (nearest(roots, f) === root && include.some((re) => re.test(f)) && !exclude.some((re) => re.test(f)) && !f.endsWith('test_helper.rb')) picked.push(f);
     }
@@ -30,9 +32,9 @@ export async function discoverMinitest(ctx: ScanContext, index: FileIndex): Prom
 }
 
 async function rulesFor(ctx: ScanContext, root: string): Promise<{ globs: string[]; excludes: string[] } | undefined> {
-  const gemfile = (await ctx.read(join(root, 'Gemfile'))) ?? '';
-  const rakefile = (await ctx.read(join(root, 'Rakefile'))) ?? '';
-  if (ctx.has(join(root, 'config/application.rb')) || /^\s*gem\s+["']rails["']/m.test(gemfile)) {
+  const gemfile = (await ctx.read(joinPath(root, 'Gemfile'))) ?? '';
+  const rakefile = (await ctx.read(joinPath(root, 'Rakefile'))) ?? '';
+  if (ctx.has(joinPath(root, 'config/application.rb')) || /^\s*gem\s+["']rails["']/m.test(gemfile)) {
     return { globs: ['test/**/*_test.rb'], excludes: ['test/system/**/*', 'test/dummy/**/*', 'test/fixtures/**/*'] };
   }
   if (/Rake::TestTask\.new/.test(rakefile)) {
@@ -48,7 +50,7 @@ async function rulesFor(ctx: ScanContext, root: string): Promise<{ globs: string
     }
     return { globs, excludes: [] };
   }
-  if (/Minitest::TestTask/.test(rakefile) || /\bminitest\b/.test(gemfile) || ctx.has(join(root, 'test/test_helper.rb'))) {
+  if (/Minitest::TestTask/.test(rakefile) || /\bminitest\b/.test(gemfile) || ctx.has(joinPath(root, 'test/test_helper.rb'))) {
     return { globs: ['test/**/test_*.rb', 'test/**/*_test.rb'], excludes: [] };
   }
   return undefined;

@@ -1,7 +1,9 @@
 import type { FoundTest, ScanContext } from '../../scan/types.ts';
-import { basename, countMatches, dirname, join, withCases, type FileIndex } from './files.ts';
+import { withCases } from '../../scan/with-cases.ts';
+import { countMatches, type FileIndex } from './files.ts';
 import { rubyGlobRegex } from './patterns.ts';
 import { parseXml, xmlChildren, xmlFind } from './xml.ts';
+import { basename, dirname, joinPath } from '../../scan/paths.ts';
 
 const CONFIGS = ['phpunit.xml', 'phpunit.dist.xml', 'phpunit.xml.dist'];
 const CASES = /\bfunction\s+test\w*\s*\(|@test\b|#\[\s*(?:\\?PHPUnit\\Framework\\Attributes\\)?Test\s*\]/g;
@@ -20,7 +22,7 @@ export async function discoverPhpunit(ctx: ScanContext, index: FileIndex): Promi
   const php = [...index.byExt.get('php') ?? [], ...index.byExt.get('phpt') ?? []];
   const picked = new Set<string>();
   for (const dir of configDirs) {
-    const file = CONFIGS.map((c) => join(dir, c)).find((c) => ctx.has(c))!;
+    const file = CONFIGS.map((c) => joinPath(dir, c)).find((c) => ctx.has(c))!;
     const doc = parseXml((await ctx.read(file)) ?? '');
     const rules: Rule[] = [];
     const files = new Set<string>();
@@ -28,10 +30,10 @@ export async function discoverPhpunit(ctx: ScanContext, index: FileIndex): Promi
     for (const suite of xmlFind(doc, 'testsuite')) {
       for (const d of xmlChildren(suite, 'directory')) {
         if (!d.text) continue;
-        rules.push({ dir: rubyGlobRegex(join(dir, d.text)), prefix: d.attrs.prefix ?? '', suffix: d.attrs.suffix ?? 'Test.php' });
+        rules.push({ dir: rubyGlobRegex(joinPath(dir, d.text)), prefix: d.attrs.prefix ?? '', suffix: d.attrs.suffix ?? 'Test.php' });
       }
-      for (const f of xmlChildren(suite, 'file')) if (f.text) files.add(join(dir, f.text));
-      for (const e of xmlChildren(suite, 'exclude')) if (e.text) excluded.push(rubyGlobRegex(join(dir, e.text) + '{,/**/*}'));
+      for (const f of xmlChildren(suite, 'file')) if (f.text) files.add(joinPath(dir, f.text));
+      for (const e of xmlChildren(suite, 'exclude')) if (e.text) excluded.push(rubyGlobRegex(joinPath(dir, e.text) + '{,/**/*}'));
     }
     for (const f of files) if (ctx.has(f)) picked.add(f);
     if (rules.length === 0) continue;

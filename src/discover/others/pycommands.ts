@@ -1,7 +1,7 @@
 import { parseShell } from '../../scan/shell.ts';
 import type { ScanContext } from '../../scan/types.ts';
-import { join } from './files.ts';
 import { parseIni } from './ini.ts';
+import { joinPath } from '../../scan/paths.ts';
 
 /** A Python test runner invocation a project declares for itself. */
 export interface PyCommand {
@@ -21,25 +21,25 @@ export interface PyCommand {
  */
 export async function declaredPyCommands(ctx: ScanContext, base = ''): Promise<PyCommand[]> {
   const out: PyCommand[] = [];
-  const tox = await ctx.read(join(base, 'tox.ini'));
+  const tox = await ctx.read(joinPath(base, 'tox.ini'));
   if (tox !== undefined) {
     const ini = parseIni(tox);
     const commands = ini.get('testenv')?.get('commands') ?? '';
     // tox joins lines ending in a backslash; each remaining line is one command.
-    for (const line of commands.replace(/\\\n/g, ' ').split('\n')) out.push(...fromLine(line, join(base, 'tox.ini')));
+    for (const line of commands.replace(/\\\n/g, ' ').split('\n')) out.push(...fromLine(line, joinPath(base, 'tox.ini')));
   }
   for (const name of ['Makefile', 'makefile', 'GNUmakefile']) {
-    const make = await ctx.read(join(base, name));
+    const make = await ctx.read(joinPath(base, name));
     if (make === undefined) continue;
     const recipe = /^test\s*:[^\n]*\n((?:\t[^\n]*\n?|#[^\n]*\n?)*)/m.exec(make.replace(/\\\n/g, ' '));
-    for (const line of recipe?.[1]?.split('\n') ?? []) out.push(...fromLine(line.replace(/^\t[@-]*/, ''), join(base, name)));
+    for (const line of recipe?.[1]?.split('\n') ?? []) out.push(...fromLine(line.replace(/^\t[@-]*/, ''), joinPath(base, name)));
     break;
   }
-  const nox = await ctx.read(join(base, 'noxfile.py'));
+  const nox = await ctx.read(joinPath(base, 'noxfile.py'));
   if (nox !== undefined) {
     for (const m of nox.matchAll(/session\.run\(([^)]*)\)/g)) {
       const words = [...m[1]!.matchAll(/["']([^"']*)["']/g)].map((w) => w[1]!);
-      out.push(...fromWords(words, join(base, 'noxfile.py')));
+      out.push(...fromWords(words, joinPath(base, 'noxfile.py')));
     }
   }
   return out;

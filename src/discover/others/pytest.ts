@@ -1,10 +1,12 @@
 import type { FoundTest, ScanContext } from '../../scan/types.ts';
-import { basename, dirname, join, under, withCases, type FileIndex } from './files.ts';
+import { withCases } from '../../scan/with-cases.ts';
+import { under, type FileIndex } from './files.ts';
 import { iniWords, parseIni } from './ini.ts';
 import { fnmatchRegex, rubyGlobRegex } from './patterns.ts';
 import { countPyTests } from './pycases.ts';
 import type { PyCommand } from './pycommands.ts';
-import { parseToml, tomlGet, type TomlValue } from './toml.ts';
+import { parseToml, tomlGet, type TomlValue } from '../../scan/toml.ts';
+import { basename, dirname, joinPath } from '../../scan/paths.ts';
 
 /** The root-level pytest settings that change which files are collected. */
 export interface PytestConfig {
@@ -27,7 +29,7 @@ const DEFAULTS = {
  * tox.ini with `[pytest]`, setup.cfg with `[tool:pytest]`. Ancestors of the project are not consulted.
  */
 export async function readPytestConfig(ctx: ScanContext, base = ''): Promise<PytestConfig | undefined> {
-  const at = (file: string): string => join(base, file);
+  const at = (file: string): string => joinPath(base, file);
   for (const file of ['pytest.toml', '.pytest.toml']) {
     const text = await ctx.read(at(file));
     if (text !== undefined) return fromToml(at(file), tomlGet(parseToml(text), 'pytest'));
@@ -93,7 +95,7 @@ export async function usesPytest(ctx: ScanContext, index: FileIndex, config: Pyt
   if (config || (index.byName.get('conftest.py') ?? []).some(owns)) return true;
   const requirements = /^(?:requirements[^/]*\.(?:txt|in)|requirements\/[^/]+\.(?:txt|in))$/;
   const depFiles = [
-    ...['pyproject.toml', 'setup.py', 'setup.cfg', 'Pipfile', 'tox.ini', 'noxfile.py'].map((f) => join(base, f)),
+    ...['pyproject.toml', 'setup.py', 'setup.cfg', 'Pipfile', 'tox.ini', 'noxfile.py'].map((f) => joinPath(base, f)),
     ...(index.byExt.get('txt') ?? []).filter((f) => requirements.test(under(base, f) ?? '')),
   ];
   for (const file of depFiles) {
@@ -122,21 +124,21 @@ export async function discoverPytest(ctx: ScanContext, index: FileIndex, { confi
       const value = opt[2] ?? args[++i];
       if (value === undefined) continue;
       // --ignore names a path; --ignore-glob is an fnmatch pattern over the path.
-      if (opt[1] === '--ignore') ignored.add(join(base, value)); else ignoreGlobs.push(fnmatchRegex(join(base, value)));
+      if (opt[1] === '--ignore') ignored.add(joinPath(base, value)); else ignoreGlobs.push(fnmatchRegex(joinPath(base, value)));
       continue;
     }
     if (word.startsWith('-') || word.includes('{')) continue;
-    const path = join(base, word.split('::')[0]!);
+    const path = joinPath(base, word.split('::')[0]!);
     if (path === base || index.dirs.has(path) || ctx.has(path)) starts.push(path);
   }
   if (starts.length === 0) {
     for (const entry of cfg.testpaths) {
       if (/[*?[]/.test(entry)) {
-        const re = rubyGlobRegex(join(base, entry));
+        const re = rubyGlobRegex(joinPath(base, entry));
         for (const d of index.dirs) if (d !== '' && re.test(d)) starts.push(d);
         for (const f of ctx.files) if (re.test(f)) starts.push(f);
       } else {
-        const path = join(base, entry);
+        const path = joinPath(base, entry);
         if (path === base || index.dirs.has(path) || ctx.has(path)) starts.push(path);
       }
     }

@@ -1,7 +1,9 @@
 import { parseShell } from '../../scan/shell.ts';
 import type { FoundTest, ScanContext } from '../../scan/types.ts';
-import { countMatches, dirname, join, nearest, under, withCases, type FileIndex } from './files.ts';
+import { withCases } from '../../scan/with-cases.ts';
+import { countMatches, nearest, under, type FileIndex } from './files.ts';
 import { rubyGlobRegex } from './patterns.ts';
+import { dirname, joinPath } from '../../scan/paths.ts';
 
 const RSPEC_CASES = /^\s*(?:it|specify|example|scenario|its|fit|fspecify|fexample|xit|xspecify|xexample)\b(?![?!_])(?=\s*[({'"]|\s+do\b|\s*$)/gm;
 
@@ -16,8 +18,8 @@ export async function discoverRspec(ctx: ScanContext, index: FileIndex): Promise
   const roots = new Set((index.byName.get('.rspec') ?? []).map(dirname));
   // A Ruby project without `.rspec` still runs `spec/` when it has a spec_helper or names rspec in its Gemfile.
   for (const base of ['', ...(index.byName.get('Gemfile') ?? []).filter((f) => !/(?:^|\/)vendor\//.test(f)).map(dirname)]) {
-    if (roots.has(base) || !index.dirs.has(join(base, 'spec'))) continue;
-    if (ctx.has(join(base, 'spec/spec_helper.rb')) || /\brspec\b/.test((await ctx.read(join(base, 'Gemfile'))) ?? '')) roots.add(base);
+    if (roots.has(base) || !index.dirs.has(joinPath(base, 'spec'))) continue;
+    if (ctx.has(joinPath(base, 'spec/spec_helper.rb')) || /\brspec\b/.test((await ctx.read(joinPath(base, 'Gemfile'))) ?? '')) roots.add(base);
   }
   const picked: string[] = [];
   for (const root of roots) {
@@ -25,7 +27,7 @@ export async function discoverRspec(ctx: ScanContext, index: FileIndex): Promise
     let pattern = '**{,/*/**}/*_spec.rb';
     let exclude: string | undefined;
     for (const file of ['.rspec', '.rspec-local']) {
-      const words = parseShell((await ctx.read(join(root, file))) ?? '').flatMap((c) => c.argv);
+      const words = parseShell((await ctx.read(joinPath(root, file))) ?? '').flatMap((c) => c.argv);
       for (let i = 0; i < words.length; i++) {
         const m = /^(--[\w-]+|-P)(?:=(.*))?$/.exec(words[i]!);
         if (!m) continue;

@@ -1,5 +1,7 @@
 import type { FoundTest, ScanContext } from '../../scan/types.ts';
-import { countMatches, dirname, join, under, withCases, type FileIndex } from './files.ts';
+import { withCases } from '../../scan/with-cases.ts';
+import { countMatches, under, type FileIndex } from './files.ts';
+import { dirname, joinPath } from '../../scan/paths.ts';
 
 const CASES = /\bfunc\s+test\w*\s*\(|@Test\b/g;
 
@@ -21,7 +23,7 @@ export async function discoverSwift(ctx: ScanContext, index: FileIndex): Promise
       for (let prev = ''; prev !== flat;) { prev = flat; flat = flat.replace(/\([^()]*\)|\[[^[\]]*\]/g, '<>'); }
       const name = /\bname\s*:\s*"([^"]+)"/.exec(flat)?.[1];
       const path = /\bpath\s*:\s*"([^"]+)"/.exec(flat)?.[1];
-      if (name !== undefined || path !== undefined) targets.push(join(dir, path ?? `Tests/${name}`));
+      if (name !== undefined || path !== undefined) targets.push(joinPath(dir, path ?? `Tests/${name}`));
     }
   }
   if (targets.length === 0) return [];

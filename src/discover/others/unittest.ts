@@ -1,8 +1,10 @@
 import type { FoundTest, ScanContext } from '../../scan/types.ts';
-import { basename, dirname, join, withCases, type FileIndex } from './files.ts';
+import { withCases } from '../../scan/with-cases.ts';
+import type { FileIndex } from './files.ts';
 import { fnmatchRegex } from './patterns.ts';
 import { countPyTests } from './pycases.ts';
 import type { PyCommand } from './pycommands.ts';
+import { basename, dirname, joinPath } from '../../scan/paths.ts';
 
 const VALID_MODULE_NAME = /^[_a-z]\w*\.py$/i;
 
@@ -33,7 +35,7 @@ export async function discoverUnittest(ctx: ScanContext, index: FileIndex, comma
     if (positional[0] !== undefined) start = positional[0];
     if (positional[1] !== undefined) pattern = positional[1];
     const re = fnmatchRegex(pattern);
-    const startDir = join(base, start);
+    const startDir = joinPath(base, start);
     // Perf: a directory's eligibility is memoized; it needs __init__.py at every level below the start dir.
     const ok = new Map<string, boolean>();
     const allowed = (dir: string): boolean => {
@@ -50,11 +52,11 @@ export async function discoverUnittest(ctx: ScanContext, index: FileIndex, comma
   } else {
     for (const a of args) {
       if (a.startsWith('-')) continue;
-      const asPath = join(base, a);
+      const asPath = joinPath(base, a);
       // `tests.test_x.TestCase.test_y` names a module plus members: try shorter prefixes.
       const parts = a.replace(/\.py$/, '').split(/[./]/);
       for (let n = parts.length; n > 0; n--) {
-        const candidate = n === parts.length && a.endsWith('.py') ? asPath : join(base, parts.slice(0, n).join('/') + '.py');
+        const candidate = n === parts.length && a.endsWith('.py') ? asPath : joinPath(base, parts.slice(0, n).join('/') + '.py');
         if (ctx.has(candidate)) { picked.add(candidate); break; }
       }
     }

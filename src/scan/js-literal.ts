@@ -3,8 +3,11 @@
  * `export default`, `defineConfig({...})`, a `const config = {...}` exported by name) and parses its
  * literal parts. Anything that is not a literal (calls, identifiers, templates with `${}`, spreads of
  * unknown values) becomes a `Computed` node carrying its source text, so callers can fall back to a
- * default and say why. Nothing is executed.
+ * default and say why. Nothing is executed. Shared by test discovery (runner configs) and ports
+ * (dev-server `port` keys); the tokenizer is in js-tokens.ts.
  */
+
+import { tokenize, type Tok } from './js-tokens.ts';
 
 /** A value that could not be read statically; `text` is its source, `spread` marks `...x` in arrays. */
 export interface Computed { readonly computed: string; readonly spread?: boolean }
@@ -15,63 +18,6 @@ export const isComputed = (v: unknown): v is Computed => typeof v === 'object' &
 export const isRegex = (v: unknown): v is RegexLit => typeof v === 'object' && v !== null && 'regex' in v;
 export const isObject = (v: unknown): v is { [key: string]: Lit } =>
   typeof v === 'object' && v !== null && !Array.isArray(v) && !isComputed(v) && !isRegex(v);
-
-interface Tok { readonly t: string; readonly kind: 'punct' | 'str' | 'num' | 'id' | 'regex' | 'tmpl'; readonly start: number; readonly end: number; readonly value?: string }
-
-const PUNCT = ['...', '=>', '===', '!==', '==', '!=', '&&', '||', '??', '?.'];
-const REGEX_BEFORE = new Set(['(', ',', '[', ':', '=', '{', '!', '&&', '||', '??', '?', ';', 'return', '=>']);
-
-function tokenize(src: string): Tok[] {
-  const toks: Tok[] = [];
-  let i = 0;
-  const n = src.length;
-  while (i < n) {
-    const c = src[i]!;
-    if (c === ' ' || c === '\n' || c === '\t' || c === '\r') { i++; continue; }
-    if (c === '/' && src[i + 1] === '/') { while (i < n && src[i] !== '\n') i++; continue; }
-    if (c === '/' && src[i + 1] === '*') { const e = src.indexOf('*/', i + 2); i = e === -1 ? n : e + 2; continue; }
-    const start = i;
-    if (c === '"' || c === "'" || c === '`') {
-      let value = '';
-      let plain = true;
-      for (i++; i < n && src[i] !== c; i++) {
-        if (src[i] === '\\') { value += unescape(src[++i]!); continue; }
-        if (c === '`' && src[i] === '$' && src[i + 1] === '{') plain = false;
-        value += src[i];
-      }
-      i++;
-      toks.push({ t: c, kind: plain ? 'str' : 'tmpl', start, end: i, value });
-      continue;
-    }
-    const prev = toks[toks.length - 1];
-    if (c === '/' && (!prev || REGEX_BEFORE.has(prev.t))) {
-      let inClass = false;
-      for (i++; i < n && (src[i] !== '/' || inClass) && src[i] !== '\n'; i++) {
-        if (src[i] === '\\') i++;
-        else if (src[i] === '[') inClass = true;
-        else if (src[i] === ']') inClass = false;
-      }
-      const body = src.slice(start + 1, i);
-      i++;
-      const fl = /^[a-z]*/.exec(src.slice(i))![0];
-      i += fl.length;
-      toks.push({ t: '/', kind: 'regex', start, end: i, value: body + '\0' + fl });
-      continue;
-    }
-    const word = /^[A-Za-z_$][\w$]*/.exec(src.slice(i, i + 200));
-    if (word) { i += word[0].length; toks.push({ t: word[0], kind: 'id', start, end: i }); continue; }
-    const num = /^\d[\d_.eExXa-fA-F]*/.exec(src.slice(i, i + 50));
-    if (num) { i += num[0].length; toks.push({ t: num[0], kind: 'num', start, end: i }); continue; }
-    const p = PUNCT.find((q) => src.startsWith(q, i)) ?? c;
-    i += p.length;
-    toks.push({ t: p, kind: 'punct', start, end: i });
-  }
-  return toks;
-}
-
-function unescape(c: string): string {
-  return c === 'n' ? '\n' : c === 't' ? '\t' : c;
-}
 
 const CLOSERS = new Set([',', '}', ']', ')', ';']);
 
@@ -183,7 +129,15 @@ function createParser(src: string, toks: Tok[]) {
     return merged;
   };
 
-  return { parseValue, seek: (offset: number) => { pos = toks.findIndex((t) => t.start >= offset); if (pos === -1) pos = toks.length; } };
+  return {
+    parseValue,
+    /** Moves to the first token at or after a source offset. */
+    seek: (offset: number) => { pos = toks.findIndex((t) => t.start >= offset); if (pos === -1) pos = toks.length; },
+    /** Moves to a token index. */
+    at: (index: number) => { pos = index; },
+    /** The object literal whose `{` is the token at `index`. */
+    objectAt: (index: number) => { pos = index; return parseObject(); },
+  };
 }
 
 function spreadCount(o: object): number {
@@ -200,6 +154,71 @@ function mergeDeep(a: { [key: string]: Lit }, b: { [key: string]: Lit }): { [key
 }
 
 const EXPORTS = /\bmodule\.exports\s*=\s*|\bexport\s+default\s+|\bexports\.default\s*=\s*/g;
+const DECLARE = new Set(['const', 'let', 'var']);
+
+/** What can be read statically from one JS/TS source; it is tokenized once. */
+export interface LiteralReader {
+  /** The exported config, as literals where possible; `undefined` when no export was found. */
+  exported(): Lit | undefined;
+  /** The value assigned by the first `const|let|var name ... =` (a type annotation may sit between). */
+  declared(name: string): Lit | undefined;
+  /** Every `key: {...}` or `key: () => ({...})` object literal, in source order, for the given keys. */
+  objectsUnder(keys: readonly string[]): Array<readonly [key: string, object: { [key: string]: Lit }]>;
+}
+
+/**
+ * Reads a JS/TS source without running it; strings and comments never match a declaration or key.
+ *
+ * @example
+ * const reader = createLiteralReader('const P = 5180;\nexport default { server: { port: P } }');
+ * reader.objectsUnder(['server']); // [['server', { port: { computed: 'P' } }]]
+ * reader.declared('P'); // 5180
+ */
+export function createLiteralReader(src: string): LiteralReader {
+  const toks = tokenize(src);
+  const parser = createParser(src, toks);
+
+  const declared = (name: string): Lit | undefined => {
+    for (let i = 0; i + 1 < toks.length; i++) {
+      if (toks[i]!.kind !== 'id' || !DECLARE.has(toks[i]!.t) || toks[i + 1]!.t !== name || toks[i + 1]!.kind !== 'id') continue;
+      let eq = i + 2;
+      while (eq < toks.length && toks[eq]!.t !== '=') eq++;
+      if (eq === toks.length) return undefined;
+      parser.at(eq + 1);
+      return parser.parseValue();
+    }
+    return undefined;
+  };
+
+  const exported = (): Lit | undefined => {
+    let found: Lit | undefined;
+    for (const m of src.matchAll(EXPORTS)) {
+      parser.seek(m.index + m[0].length);
+      found = parser.parseValue();
+      // `export default config` / `module.exports = config`: follow one declaration of that name.
+      if (isComputed(found) && /^[A-Za-z_$][\w$]*$/.test(found.computed)) {
+        const value = declared(found.computed);
+        if (value !== undefined) found = value;
+      }
+    }
+    return found;
+  };
+
+  const objectsUnder = (keys: readonly string[]): Array<readonly [string, { [key: string]: Lit }]> => {
+    const wanted = new Set(keys);
+    const out: Array<readonly [string, { [key: string]: Lit }]> = [];
+    for (let i = 0; i + 2 < toks.length; i++) {
+      const tok = toks[i]!;
+      if (tok.kind !== 'id' || !wanted.has(tok.t) || toks[i + 1]!.t !== ':' || toks[i - 1]?.t === '.' || toks[i - 1]?.t === '?.') continue;
+      let open = i + 2;
+      if (toks[open]!.t === '(' && toks[open + 1]?.t === ')' && toks[open + 2]?.t === '=>') open += toks[open + 3]?.t === '(' ? 4 : 3;
+      if (toks[open]?.t === '{') out.push([tok.t, parser.objectAt(open)]);
+    }
+    return out;
+  };
+
+  return { exported, declared, objectsUnder };
+}
 
 /**
  * The exported config of a JS/TS module, as literals where possible; `undefined` when no export was found.
@@ -209,19 +228,7 @@ const EXPORTS = /\bmodule\.exports\s*=\s*|\bexport\s+default\s+|\bexports\.defau
  * // { test: { include: ['src/**\/*.test.ts'] } }
  */
 export function readConfigText(src: string): Lit | undefined {
-  const toks = tokenize(src);
-  const parser = createParser(src, toks);
-  let found: Lit | undefined;
-  for (const m of src.matchAll(EXPORTS)) {
-    parser.seek(m.index + m[0].length);
-    found = parser.parseValue();
-    // `export default config` / `module.exports = config`: follow one declaration of that name.
-    if (isComputed(found) && /^[A-Za-z_$][\w$]*$/.test(found.computed)) {
-      const decl = new RegExp(`\\b(?:const|let|var)\\s+${found.computed.replace(/\$/g, '\\$')}\\b[^=]*=\\s*`).exec(src);
-      if (decl) { parser.seek(decl.index + decl[0].length); found = parser.parseValue(); }
-    }
-  }
-  return found;
+  return createLiteralReader(src).exported();
 }
 
 /**

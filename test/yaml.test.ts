@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { suite, test } from 'node:test';
-import { parseYaml, parseYamlDocuments } from '../src/ports/yaml.ts';
+import { parseFlow } from '../src/scan/yaml-flow.ts';
+import { parseYaml, parseYamlDocuments } from '../src/scan/yaml.ts';
 
 suite('parseYaml()', () => {
   test('block maps, block sequences and scalars of every quoting', () => {
@@ -27,6 +28,13 @@ suite('parseYaml()', () => {
     assert.deepEqual(parseYaml('cmd: >\n  python manage.py\n  runserver 0:8000\nlit: |\n  a\n  b\n'), { cmd: 'python manage.py runserver 0:8000', lit: 'a\nb' });
   });
 
+  test('flat config files: .mocharc.yml and pnpm-workspace.yaml shapes', () => {
+    const mocharc = '# unit tests only\nspec: test/unit\nrecursive: true\nextension:\n  - js\n  - ts\nrequire: ts-node/register\n';
+    assert.deepEqual(parseYaml(mocharc), { spec: 'test/unit', recursive: true, extension: ['js', 'ts'], require: 'ts-node/register' });
+    const pnpm = "packages:\n  - 'packages/*'\n  # docs site has no tests\n  - '!packages/docs'\ncatalog:\n  react: ^19.0.0\n";
+    assert.deepEqual(parseYaml(pnpm), { packages: ['packages/*', '!packages/docs'], catalog: { react: '^19.0.0' } });
+  });
+
   test('documents are split on ---', () => {
     assert.deepEqual(parseYamlDocuments('a: 1\n---\nb: 2\n'), [{ a: 1 }, { b: 2 }]);
   });
@@ -43,5 +51,12 @@ suite('parseYaml()', () => {
       assert.doesNotThrow(() => parseYaml(text), text);
     }
     assert.deepEqual(parseYaml('a:\n  b: 1\n c: 2\n'), { a: { b: 1 } });
+  });
+});
+
+suite('parseFlow()', () => {
+  test('nested flow collections, quoted keys and typed scalars', () => {
+    assert.deepEqual(parseFlow('{ "a b": [1, \'x, y\', ~], c: { d: true } }'), { 'a b': [1, 'x, y', null], c: { d: true } });
+    assert.deepEqual(parseFlow('[http://h:80/x, "q"]'), ['http://h:80/x', 'q']);
   });
 });

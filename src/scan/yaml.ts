@@ -1,10 +1,12 @@
 /**
- * A reader for the subset of YAML that compose files and Spring's application.yml use: block maps,
- * block sequences (also "indentless" ones under a key), flow sequences and maps (`["80:80"]`,
- * `{ a: 1 }`, across lines too), quoted and plain scalars, comments, `|`/`>` block scalars and
- * `---` documents. Anchors and tags are dropped, aliases read as null. It never throws: text it cannot
- * follow yields what was read so far, or undefined.
+ * A reader for the subset of YAML that project files use: compose files, Spring's application.yml,
+ * `.mocharc.yml` and `pnpm-workspace.yaml`. Block maps, block sequences (also "indentless" ones under
+ * a key), flow sequences and maps (`["80:80"]`, `{ a: 1 }`, across lines too; see yaml-flow.ts), quoted
+ * and plain scalars, comments, `|`/`>` block scalars and `---` documents. Anchors and tags are dropped,
+ * aliases read as null. It never throws: text it cannot follow yields what was read so far, or undefined.
  */
+
+import { balanced, closingQuote, parseFlow, scalar } from './yaml-flow.ts';
 
 interface Line { indent: number; text: string }
 type Value = unknown;
@@ -129,7 +131,7 @@ class Parser {
     let source = text.replace(/^(?:[&!][^\s]*\s+)+/, '');
     if (source[0] === '[' || source[0] === '{') {
       while (!balanced(source) && this.#lines[this.#i] && this.#lines[this.#i]!.indent > indent - 1) source += ' ' + this.#lines[this.#i++]!.text;
-      return new Flow(source).value();
+      return parseFlow(source);
     }
     // Plain multi-line scalars continue on more-indented lines.
     while (source[0] !== '"' && source[0] !== "'" && this.#lines[this.#i] && this.#lines[this.#i]!.indent > indent && !splitKey(this.#lines[this.#i]!.text)) source += ' ' + this.#lines[this.#i++]!.text;
@@ -158,108 +160,4 @@ function splitKey(text: string): [string, string] | undefined {
   const rest = text.slice(end + 1);
   if (rest !== '' && !/^\s/.test(rest)) return undefined;
   return [key, rest.trim()];
-}
-
-function closingQuote(text: string, start: number): number {
-  const q = text[start];
-  for (let i = start + 1; i < text.length; i++) {
-    if (q === '"' && text[i] === '\\') i++;
-    else if (text[i] === q) {
-      if (q === "'" && text[i + 1] === "'") i++;
-      else return i;
-    }
-  }
-  return -1;
-}
-
-function balanced(text: string): boolean {
-  let depth = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i]!;
-    if (c === '"' || c === "'") i = closingQuote(text, i) === -1 ? text.length : closingQuote(text, i);
-    else if (c === '[' || c === '{') depth++;
-    else if (c === ']' || c === '}') depth--;
-  }
-  return depth <= 0;
-}
-
-/** A scalar: quoted strings unescaped, plain `null`/`~`, booleans and integers typed, aliases null. */
-function scalar(text: string): Value {
-  const t = text.trim();
-  if (t[0] === '"') {
-    const end = closingQuote(t, 0);
-    const body = t.slice(1, end === -1 ? t.length : end);
-    return body.replace(/\\(.)/g, (_m, c: string) => (c === 'n' ? '\n' : c === 't' ? '\t' : c));
-  }
-  if (t[0] === "'") {
-    const end = closingQuote(t, 0);
-    return t.slice(1, end === -1 ? t.length : end).replace(/''/g, "'");
-  }
-  if (t === '' || t === '~' || t === 'null' || t === 'Null' || t === 'NULL' || t[0] === '*') return null;
-  if (/^(?:true|True|TRUE)$/.test(t)) return true;
-  if (/^(?:false|False|FALSE)$/.test(t)) return false;
-  if (/^[-+]?\d+$/.test(t)) return Number(t);
-  return t;
-}
-
-/** Flow collections: `[a, "b", {c: 1}]`. */
-class Flow {
-  #s: string;
-  #i = 0;
-  constructor(s: string) { this.#s = s; }
-
-  value(): Value {
-    this.#ws();
-    const c = this.#s[this.#i];
-    if (c === '[') return this.#seq();
-    if (c === '{') return this.#map();
-    return this.#scalar();
-  }
-
-  #ws(): void { while (/\s/.test(this.#s[this.#i] ?? '')) this.#i++; }
-
-  #seq(): Value[] {
-    const out: Value[] = [];
-    this.#i++;
-    for (this.#ws(); this.#i < this.#s.length && this.#s[this.#i] !== ']'; this.#ws()) {
-      out.push(this.value());
-      this.#ws();
-      if (this.#s[this.#i] === ',') this.#i++;
-      else if (this.#s[this.#i] !== ']') break;
-    }
-    this.#i++;
-    return out;
-  }
-
-  #map(): Record<string, Value> {
-    const out: Record<string, Value> = {};
-    this.#i++;
-    for (this.#ws(); this.#i < this.#s.length && this.#s[this.#i] !== '}'; this.#ws()) {
-      const key = String(this.#scalar(true) ?? '');
-      this.#ws();
-      let value: Value = null;
-      if (this.#s[this.#i] === ':') { this.#i++; value = this.value(); }
-      Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
-      this.#ws();
-      if (this.#s[this.#i] === ',') this.#i++;
-      else if (this.#s[this.#i] !== '}') break;
-    }
-    this.#i++;
-    return out;
-  }
-
-  #scalar(isKey = false): Value {
-    const s = this.#s;
-    const start = this.#i;
-    if (s[start] === '"' || s[start] === "'") {
-      const end = closingQuote(s, start);
-      this.#i = end === -1 ? s.length : end + 1;
-      return scalar(s.slice(start, this.#i));
-    }
-    while (this.#i < s.length && !/[,\]}]/.test(s[this.#i]!) && !(isKey && s[this.#i] === ':' && /[\s,}]/.test(s[this.#i + 1] ?? ' '))) {
-      if (!isKey && s[this.#i] === ':' && /\s/.test(s[this.#i + 1] ?? '')) break;
-      this.#i++;
-    }
-    return scalar(s.slice(start, this.#i));
-  }
 }

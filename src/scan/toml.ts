@@ -1,5 +1,5 @@
 /**
- * A small, tolerant TOML reader: enough for `pyproject.toml` and `Cargo.toml`.
+ * A small, tolerant TOML reader: enough for `pyproject.toml`, `Cargo.toml` and `bunfig.toml`.
  * Supports tables, arrays of tables, dotted and quoted keys, the four string kinds, arrays (also
  * multi-line, with comments), inline tables, integers, floats and booleans; dates come back as strings.
  * A line it cannot read is skipped, so bad input gives a partial result and never throws.

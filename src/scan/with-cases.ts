@@ -1,0 +1,44 @@
+/**
+ * Reading each found test file once to count its cases, shared by every discovery family. Reads go
+ * through `ctx.readOnce` with bounded concurrency, so a tree with thousands of test files neither opens
+ * them all at once nor keeps their text after counting.
+ */
+import type { FoundTest, ScanContext, TestFramework } from './types.ts';
+
+/** Options of {@link withCases}. */
+export interface WithCasesOptions {
+  /**
+   * How many files are read at a time.
+   * @default 16
+   */
+  readonly concurrency?: number;
+}
+
+/**
+ * The found tests for `files`, in the same order, each with `cases` when `count` gives a number.
+ * `framework` is one name for all files, or a lookup per file.
+ *
+ * @example
+ * await withCases(ctx, ['a_test.go'], 'go', (text) => (text.match(/^func Test/gm) ?? []).length);
+ * // [{ file: 'a_test.go', framework: 'go', cases: 2 }]
+ */
+export async function withCases(
+  ctx: ScanContext, files: Iterable<string>, framework: TestFramework | ((file: string) => TestFramework),
+  count: (text: string, file: string) => number | undefined, { concurrency = 16 }: WithCasesOptions = {},
+): Promise<FoundTest[]> {
+  const list = [...files];
+  const frameworkOf = typeof framework === 'function' ? framework : () => framework;
+  const out: FoundTest[] = new Array(list.length);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < list.length) {
+      const i = next++;
+      const file = list[i]!;
+      const text = await ctx.readOnce(file);
+      const cases = text === undefined ? undefined : count(text, file);
+      out[i] = cases === undefined ? { file, framework: frameworkOf(file) } : { file, framework: frameworkOf(file), cases };
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, list.length) }, worker));
+  return out;
+}
