@@ -2,21 +2,26 @@ import { promises as fsp } from 'node:fs';
 import { httpError } from './http.ts';
 import type { ScanOptions } from './scan/index.ts';
 import type { Store } from './store.ts';
-import type { Project, Test } from './types.ts';
+import type { Project } from './types.ts';
 
-/** What a scan endpoint answers for one project (the spec's three fields, plus what the scan noticed). */
+/** What one finished scan changed: the project as stored after it, and what the scan noticed. */
 export interface ScanOutcome {
   readonly project: Project;
+  /** Test files stored for the project by this scan (`store.listTests(project.id)` lists them). */
   readonly testsFound: number;
-  readonly tests: Test[];
-  readonly ports: ReturnType<Store['listPorts']>;
+  /** Remarks on what could not be read exactly, e.g. a config key that is computed. */
   readonly notes: string[];
+  /** Why the walk stopped early, or null when it saw the whole tree. */
   readonly truncated: string | null;
 }
 
 /**
  * Scans registered projects and stores what was found. Concurrent requests to scan one project share
  * a single walk instead of racing two transactions.
+ *
+ * @example
+ * const scanner = createScanner(store);
+ * const { testsFound } = await scanner.scanProject(store.getProject(1)!);
  */
 export function createScanner(store: Store, options: ScanOptions = {}) {
   const running = new Map<number, Promise<ScanOutcome>>();
@@ -30,15 +35,7 @@ export function createScanner(store: Store, options: ScanOptions = {}) {
     const { scan } = await import('./scan/index.ts');
     const result = await scan(project.path, options);
     if (!store.saveScan(project.id, result)) throw httpError(404, 'PROJECT_NOT_FOUND', 'Project not found');
-    const tests = store.listTests(project.id);
-    return {
-      project: store.getProject(project.id)!,
-      testsFound: tests.length,
-      tests,
-      ports: store.listPorts(project.id),
-      notes: result.notes,
-      truncated: result.truncated,
-    };
+    return { project: store.getProject(project.id)!, testsFound: result.tests.length, notes: result.notes, truncated: result.truncated };
   };
 
   return {

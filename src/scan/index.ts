@@ -1,3 +1,5 @@
+import { realpath } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import { discoverJs } from '../discover/js/index.ts';
 import { discoverOthers } from '../discover/others/index.ts';
 import { findPorts } from '../ports/index.ts';
@@ -30,6 +32,8 @@ export type ScanOptions = Omit<WalkOptions, 'fs'>;
  * tests[0]; // { file: 'src/a.test.ts', framework: 'vitest', cases: 3 }
  */
 export async function scan(root: string, options: ScanOptions = {}): Promise<ScanResult> {
+  // Rules match some patterns against absolute paths (Jest's testMatch), so the root must be absolute and real.
+  root = await realpath(resolve(root));
   const tree = await walk(root, options);
   const ctx = createContext(root, tree);
   if (tree.errors > 0) ctx.note(`${tree.errors} director${tree.errors === 1 ? 'y' : 'ies'} could not be read and were skipped`);
