@@ -8,7 +8,7 @@ import { createHandler, type Logger } from './app.ts';
 import type { GuardOptions } from './guard.ts';
 import { BASE_HEADERS } from './http.ts';
 import { listen } from './port.ts';
-import type { ScanOptions } from './scan/index.ts';
+import type { WorkerScanOptions } from './scan/pool.ts';
 import { createScanner } from './scanning.ts';
 import { openStore, type Store } from './store.ts';
 
@@ -27,8 +27,8 @@ export interface ServerOptions extends GuardOptions {
   readonly dataDir?: string;
   /** Database file, or `':memory:'`. @default ':memory:' unless `dataDir` is set */
   readonly db?: string;
-  /** Limits for each scan's walk (depth, entries, time). */
-  readonly scan?: ScanOptions;
+  /** Limits for each scan's walk (`maxDepth`, `maxEntries`, `timeoutMs`, `concurrency`). */
+  readonly scan?: WorkerScanOptions;
   /** Largest request body, in bytes. @default 1_048_576 */
   readonly bodyLimit?: number;
   /** @default console */
@@ -99,7 +99,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       server.close(() => resolve());
       server.closeIdleConnections();
     });
-    await scanner.idle();
+    await scanner.close();
     store.close();
     if (infoFile && ownsInfoFile(infoFile, instance)) rmSync(infoFile, { force: true });
   })());

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { basename, delimiter, dirname, join } from 'node:path';
 import { after, before, suite, test } from 'node:test';
 import { call, makeTree } from './helpers.ts';
@@ -45,26 +45,34 @@ suite('the published package', { timeout: 120_000 }, () => {
       child.once('exit', (code) => reject(new Error(`npx exited ${code}`)));
     });
     assert.equal((await call(`${url}/health`)).body.status, 'ok');
-    process.kill(-child.pid!, 'SIGTERM');
-    await once(child, 'exit');
+    // Signal the server itself (npx is only its parent), then wait for npx to pass its exit on.
+    const { pid } = JSON.parse(readFileSync(join(dataDir, 'server.json'), 'utf8')) as { pid: number };
+    const exited = once(child, 'exit');
+    process.kill(pid, 'SIGTERM');
+    assert.deepEqual(await exited, [0, null]);
     assert.equal(existsSync(join(dataDir, 'server.json')), false);
   });
 
   test('imports as a library with types, and starts and closes a server', async (t) => {
     const consumer = makeTree(t, {
-      'package.json': '{"name":"consumer","type":"module","private":true}',
+      'package.json': '{"name":"consumer","type":"module","private":true,"scripts":{"test":"node --test"}}',
+      'test/a.test.mjs': "import { test } from 'node:test'; test('a', () => {});",
       'use.mjs': [
         "import { startServer, scan, openStore } from 'projdex';",
         "const { url, close } = await startServer({ port: 0 });",
         "const health = await (await fetch(url + '/health')).json();",
+        "const post = (path, body) => fetch(url + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });",
+        "await post('/api/projects', { name: 'me', path: process.cwd() });",
+        "const scanned = await (await fetch(url + '/api/projects/1/scan', { method: 'POST' })).json();",
         "await close();",
-        "console.log(JSON.stringify({ health: health.status, scan: typeof scan, openStore: typeof openStore }));",
+        "console.log(JSON.stringify({ health: health.status, tests: scanned.tests.map((t) => t.file_path), scan: typeof scan, openStore: typeof openStore }));",
       ].join('\n'),
     });
     execFileSync('npm', ['install', '--silent', '--no-audit', '--no-fund', tarball], { cwd: consumer, env });
     assert.ok(existsSync(join(consumer, 'node_modules', 'projdex', 'dist', 'index.d.ts')));
     const out = execFileSync(process.execPath, ['use.mjs'], { cwd: consumer, encoding: 'utf8' });
-    assert.deepEqual(JSON.parse(out), { health: 'ok', scan: 'function', openStore: 'function' });
+    // The scan ran on the compiled worker thread (dist/scan/worker.js) and found the consumer's own test.
+    assert.deepEqual(JSON.parse(out), { health: 'ok', tests: ['test/a.test.mjs'], scan: 'function', openStore: 'function' });
   });
 
   const oldNode = ['/usr/bin/node', '/usr/local/bin/node', '/bin/node'].find((bin) => {
