@@ -122,7 +122,7 @@ suite('two servers on one data dir', () => {
 });
 
 suite('SIGKILL at random moments', () => {
-  test('after each of 20 kills the database opens, checks ok and holds every answered write', { timeout: 30_000 }, async (t) => {
+  test('after each of 20 kills the database opens, checks ok and holds every answered write', { timeout: 60_000 }, async (t) => {
     const seed = Number(process.env.PROJDEX_KILL_SEED ?? 20260101);
     const random = prng(seed);
     const root = makeTree(t);
@@ -149,6 +149,10 @@ suite('SIGKILL at random moments', () => {
         assert.equal(created.status, 201);
         bigId = created.body.id;
         projects.set(bigId, { path: created.body.path });
+        // One answered scan before any kill, so every later round checks a scan's rows survive.
+        const scanned = await request(`${url}/api/projects/${bigId}/scan`, 'POST');
+        assert.equal(scanned.status, 200);
+        scans.set(bigId, scanned.body.testsFound);
       }
 
       let killed = false;
@@ -180,7 +184,9 @@ suite('SIGKILL at random moments', () => {
         }
       };
       const work = Promise.all([0, 1, 2, 3].map(worker));
-      await new Promise((r) => setTimeout(r, 30 + random() * 250));
+      // Wide enough that scans (whose first one per process also starts the scanning thread) finish in
+      // some rounds and are cut off in others.
+      await new Promise((r) => setTimeout(r, 50 + random() * 550));
       child.kill('SIGKILL');
       killed = true;
       await exited;
