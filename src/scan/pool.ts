@@ -3,7 +3,8 @@ import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { ScanResult } from './index.ts';
 import type { WalkOptions } from './walk.ts';
-import type { ScanReply, ScanRequest } from './worker.ts';
+import type { FoundTest } from './types.ts';
+import type { PackedTests, ScanReply, ScanRequest } from './worker.ts';
 
 /** The walk limits a worker scan takes: plain data, since functions and signals do not cross threads. */
 export type WorkerScanOptions = Pick<WalkOptions, 'maxDepth' | 'maxEntries' | 'timeoutMs' | 'concurrency'>;
@@ -46,7 +47,7 @@ export function createScanPool({ resourceLimits = { maxYoungGenerationSizeMb: 4,
       const job = pending.get(reply.id);
       if (!job) return;
       pending.delete(reply.id);
-      if ('result' in reply) job.resolve(reply.result);
+      if ('result' in reply) job.resolve({ tests: unpackTests(reply.tests), ...reply.result });
       else job.reject(Object.assign(new Error(reply.error.message), reply.error.code ? { code: reply.error.code } : {}));
       if (pending.size === 0) w.unref();
     });
@@ -77,3 +78,13 @@ export function createScanPool({ resourceLimits = { maxYoungGenerationSizeMb: 4,
 }
 
 export type ScanPool = ReturnType<typeof createScanPool>;
+
+/** The objects worker.ts `packTests` was given, equal field for field (no `cases` key where there was none). */
+function unpackTests({ files, frameworks, kinds, cases }: PackedTests): FoundTest[] {
+  if (kinds.length === 0) return [];
+  return files.split('\0').map((file, i) => {
+    const framework = frameworks[kinds[i]!]!;
+    const n = cases[i]!;
+    return Number.isNaN(n) ? { file, framework } : { file, framework, cases: n };
+  });
+}

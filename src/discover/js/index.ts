@@ -9,7 +9,7 @@ import { jasmine } from './jasmine.ts';
 import { cra, jest } from './jest.ts';
 import { mocha } from './mocha.ts';
 import { nodeTest } from './node-test.ts';
-import { findPackages } from './packages.ts';
+import { findPackages, releasePkg } from './packages.ts';
 import { playwright } from './playwright.ts';
 import { planTestScript } from './script.ts';
 import type { JsRunner, RunnerRule } from './types.ts';
@@ -36,6 +36,7 @@ export const discoverJs: Discover = async (ctx) => {
   const claimed = new Map<string, TestFramework>();
   for (const pkg of await findPackages(ctx)) {
     const label = pkg.dir === '' ? 'package.json' : `${pkg.dir}/package.json`;
+    const prefix = pkg.dir === '' ? '' : pkg.dir + '/';
     const plan = planTestScript(pkg.json.scripts as Record<string, unknown> | undefined);
     let invocations = plan.invocations;
     if (invocations.length === 0 && !plan.delegates) {
@@ -49,13 +50,20 @@ export const discoverJs: Discover = async (ctx) => {
       const rule = RULES[inv.runner];
       if (!rule) { ctx.note(`${label}: ${inv.runner} test discovery is not supported yet`); continue; }
       for (const file of await rule.discover(ctx, pkg, inv)) {
-        const full = joinPath(pkg.dir, file);
+        // Perf: rules return normalized package-relative paths, so a prefix does what joinPath would.
+        const full = isNormal(file) ? prefix + file : joinPath(pkg.dir, file);
         if (!claimed.has(full)) claimed.set(full, rule.framework);
       }
     }
+    releasePkg(pkg);
   }
   return claimedTests(ctx, claimed);
 };
+
+/** Whether joinPath would leave a relative path as it is (no empty, `.` or `..` segment). */
+function isNormal(path: string): boolean {
+  return path !== '' && !/(^|\/)\.{0,2}(\/|$)/.test(path);
+}
 
 /** Reads each claimed file (bounded concurrency) to estimate its cases; sorted by path. */
 async function claimedTests(ctx: ScanContext, claimed: Map<string, TestFramework>): Promise<FoundTest[]> {

@@ -90,12 +90,17 @@ async function run(ctx: ScanContext, pkg: Pkg, { config, dir, source }: Resolved
     .concat(stringList(ctx, config, 'modulePathIgnorePatterns', source) ?? [])
     .map((s) => safeRegex(sub(s))).filter((r): r is RegExp => r !== null);
   const exts = new Set(stringList(ctx, config, 'moduleFileExtensions', source) ?? (major >= 30 ? EXT_30 : EXT_29));
+  // Perf: one concatenation per candidate onto the package's absolute prefix (not joinPath per file),
+  // and each root is reduced to a package-relative prefix test, so files outside every root cost no string.
+  const absPkg = absDir(ctx, pkg, '') + '/';
+  const rootPrefixes = roots.map((r) => r + '/');
+  const relRoots = rootPrefixes.map((r) => (absPkg.startsWith(r) ? '' : r.startsWith(absPkg) ? r.slice(absPkg.length) : null));
   const out: string[] = [];
   for (const f of pkg.files) {
     const ext = f.slice(f.lastIndexOf('.') + 1);
     if (!exts.has(ext)) continue;
-    const a = abs(ctx, pkg, f);
-    if (!roots.some((r) => a.startsWith(r + '/'))) continue;
+    if (!relRoots.some((r) => r !== null && f.startsWith(r))) continue;
+    const a = absPkg + f;
     if (testRegex.length > 0 ? !testRegex.some((r) => r.test(a)) : !testMatch.match(a)) continue;
     if (ignores.some((r) => r.test(a))) continue;
     out.push(f);
