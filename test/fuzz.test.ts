@@ -3,7 +3,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { call, makeTree, serve } from './helpers.ts';
+import { call, makeTree, seededRandom, serve } from './helpers.ts';
 
 // Random and mutated requests over raw sockets, from a seeded PRNG: set PROJDEX_FUZZ_SEED to replay a
 // failure. The oracle: no 5xx, nothing logged as an unexpected error, and the server still healthy.
@@ -13,16 +13,9 @@ const MAX_REQUESTS = 5_000;
 const BUDGET_MS = 4_500;
 const WORKERS = 16;
 
-/** mulberry32 */
+/** Helpers over a seeded PRNG, so a failing run replays from PROJDEX_FUZZ_SEED. */
 function prng(seed: number) {
-  let a = seed >>> 0;
-  const next = (): number => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
+  const next = seededRandom(seed);
   const int = (n: number): number => Math.floor(next() * n);
   const pick = <T>(list: readonly T[]): T => list[int(list.length)]!;
   const chance = (p: number): boolean => next() < p;

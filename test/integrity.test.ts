@@ -4,24 +4,12 @@ import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { suite, test } from 'node:test';
 import { openStore } from '../src/store.ts';
-import { makeTree, serve, writeTree } from './helpers.ts';
+import { makeTree, seededRandom, serve, writeTree } from './helpers.ts';
 
 // Data integrity across processes: file modes, two servers on one database, and SIGKILL at random
 // moments. Every write the server answered 2xx must be in the database afterwards.
 
 const BIN = join(import.meta.dirname, '..', 'src', 'bin.ts');
-
-/** Small seeded PRNG (mulberry32), so a failing kill schedule can be replayed. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
 
 /** The test's environment without PROJDEX_* variables, which would change the child's host or token. */
 function withoutProjdexEnv(): NodeJS.ProcessEnv {
@@ -124,7 +112,7 @@ suite('two servers on one data dir', () => {
 suite('SIGKILL at random moments', () => {
   test('after each of 20 kills the database opens, checks ok and holds every answered write', { timeout: 60_000 }, async (t) => {
     const seed = Number(process.env.PROJDEX_KILL_SEED ?? 20260101);
-    const random = prng(seed);
+    const random = seededRandom(seed);
     const root = makeTree(t);
     const dataDir = join(root, 'data');
     // One project big enough that a scan spans many event-loop turns, and fresh directories to register.
