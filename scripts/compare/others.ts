@@ -186,6 +186,10 @@ export const runners: Runner[] = [
   {
     framework: 'phpunit',
     async list(dir) {
+      // A project pinned to another PHPUnit major is not comparable: PHPUnit 10 added `#[Test]` attributes, say.
+      const wanted = /"phpunit\/phpunit"\s*:\s*"[\^~>=v\s]*(\d+)/.exec(existsSync(join(dir, 'composer.json')) ? readFileSync(join(dir, 'composer.json'), 'utf8') : '')?.[1];
+      const installed = await run('phpunit', ['--version'], { cwd: dir }).then((r) => /PHPUnit (\d+)/.exec(String(r.stdout))?.[1], () => undefined);
+      if (installed === undefined || (wanted !== undefined && wanted !== installed)) return null;
       // PHPUnit 9 (Debian) has no file listing: run the suites and read `file=` (and .phpt names) from the JUnit log.
       return inCopy(dir, 'phpunit', ['--log-junit', 'projdex-junit.xml'], (_out, copy) => {
         let log = '';
