@@ -34,7 +34,15 @@ export function createScanner(store: Store, options: WorkerScanOptions = {}, wor
     }
     // The walk and the rules run on a worker thread (loaded on the first scan): HTTP stays responsive,
     // and a big scan's garbage does not inflate this thread's heap.
-    const result = await pool.scan(project.path, options);
+    const result = await pool.scan(project.path, options).catch((error: NodeJS.ErrnoException) => {
+      if (error.code === 'ENOENT' || error.code === 'ENOTDIR') {
+        throw httpError(409, 'PROJECT_DIR_MISSING', `Project directory no longer exists: ${project.path}`, { cause: error });
+      }
+      if (error.code === 'ERR_WORKER_OUT_OF_MEMORY') {
+        throw httpError(500, 'SCAN_OUT_OF_MEMORY', 'Scan ran out of memory: the project is larger than the scanning thread\'s heap limit', { cause: error });
+      }
+      throw error;
+    });
     if (!store.saveScan(project.id, result)) throw httpError(404, 'PROJECT_NOT_FOUND', 'Project not found');
     return { project: store.getProject(project.id)!, testsFound: result.tests.length, notes: result.notes, truncated: result.truncated };
   };

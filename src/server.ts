@@ -8,7 +8,7 @@ import { createHandler, type Logger } from './app.ts';
 import type { GuardOptions } from './guard.ts';
 import { BASE_HEADERS } from './http.ts';
 import { listen } from './port.ts';
-import type { WorkerScanOptions } from './scan/pool.ts';
+import type { ScanWorkerOptions, WorkerScanOptions } from './scan/pool.ts';
 import { createScanner } from './scanning.ts';
 import { openStore, type Store } from './store.ts';
 
@@ -29,6 +29,8 @@ export interface ServerOptions extends GuardOptions {
   readonly db?: string;
   /** Limits for each scan's walk (`maxDepth`, `maxEntries`, `timeoutMs`, `concurrency`). */
   readonly scan?: WorkerScanOptions;
+  /** V8 heap limits of the scanning thread (`resourceLimits`); see `createScanPool`. */
+  readonly scanWorker?: ScanWorkerOptions;
   /** Largest request body, in bytes. @default 1_048_576 */
   readonly bodyLimit?: number;
   /** @default console */
@@ -71,7 +73,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const dbFile = options.db ?? (dataDir === undefined ? ':memory:' : join(dataDir, 'projdex.db'));
 
   const store = openStore(dbFile, { now });
-  const scanner = createScanner(store, options.scan);
+  const scanner = createScanner(store, options.scan, options.scanWorker);
   let actualPort = 0;
   const server = createHttpServer({
     // Slow clients are cut off: headers within 10 s, the whole request within 30 s.

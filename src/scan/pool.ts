@@ -9,13 +9,21 @@ import type { PackedTests, ScanReply, ScanRequest } from './worker.ts';
 /** The walk limits a worker scan takes: plain data, since functions and signals do not cross threads. */
 export type WorkerScanOptions = Pick<WalkOptions, 'maxDepth' | 'maxEntries' | 'timeoutMs' | 'concurrency'>;
 
+type HeapLimits = { readonly maxYoungGenerationSizeMb?: number; readonly maxOldGenerationSizeMb?: number };
+
 export interface ScanWorkerOptions {
   /**
-   * V8 heap limits of the scanning thread. A small young generation keeps a big scan's garbage from
-   * inflating the process (the 1M-file tree: ~650 MB peak RSS in-thread, see bench/README.md).
-   * @default { maxYoungGenerationSizeMb: 4, maxOldGenerationSizeMb: 512 }
+   * V8 heap limits of the scanning thread. Small limits make V8 collect a big scan's garbage early
+   * instead of growing the process (1M-file tree: 526 MB peak RSS with 512 MB, 425 MB with 256 MB).
+   * @default { maxYoungGenerationSizeMb: 4, maxOldGenerationSizeMb: 256 }
    */
-  readonly resourceLimits?: { readonly maxYoungGenerationSizeMb?: number; readonly maxOldGenerationSizeMb?: number };
+  readonly resourceLimits?: HeapLimits;
+  /**
+   * Limits of a one-off thread that retries a scan which ran out of memory under `resourceLimits`
+   * (a tree near the walk's entry cap); null to fail such a scan at once.
+   * @default { maxYoungGenerationSizeMb: 16, maxOldGenerationSizeMb: 2048 }
+   */
+  readonly fallbackLimits?: HeapLimits | null;
 }
 
 /**
@@ -28,53 +36,76 @@ export interface ScanWorkerOptions {
  * const result = await pool.scan('/home/me/app');
  * await pool.close();
  */
-export function createScanPool({ resourceLimits = { maxYoungGenerationSizeMb: 4, maxOldGenerationSizeMb: 512 } }: ScanWorkerOptions = {}) {
+export function createScanPool({
+  resourceLimits = { maxYoungGenerationSizeMb: 4, maxOldGenerationSizeMb: 256 },
+  fallbackLimits = { maxYoungGenerationSizeMb: 16, maxOldGenerationSizeMb: 2048 },
+}: ScanWorkerOptions = {}) {
   // src/ runs as .ts under type stripping, dist/ as .js: load the worker file of the same kind.
   const entry = new URL(`./worker${extname(fileURLToPath(import.meta.url))}`, import.meta.url);
-  const pending = new Map<number, { resolve: (r: ScanResult) => void; reject: (e: Error) => void }>();
-  let worker: Worker | undefined;
+  let shared: ReturnType<typeof spawn> | undefined;
   let nextId = 1;
 
-  const failAll = (error: Error): void => {
-    for (const { reject } of pending.values()) reject(error);
-    pending.clear();
-  };
-
-  const start = (): Worker => {
-    const w = new Worker(entry, { resourceLimits });
-    w.unref(); // An idle scanner must not keep the process alive.
-    w.on('message', (reply: ScanReply) => {
-      const job = pending.get(reply.id);
-      if (!job) return;
-      pending.delete(reply.id);
-      if ('result' in reply) job.resolve({ tests: unpackTests(reply.tests), ...reply.result });
-      else job.reject(Object.assign(new Error(reply.error.message), reply.error.code ? { code: reply.error.code } : {}));
-      if (pending.size === 0) w.unref();
-    });
-    w.on('error', (error) => { if (worker === w) worker = undefined; failAll(error); });
-    w.on('exit', (code) => { if (worker === w) worker = undefined; failAll(new Error(`scan worker exited with code ${code}`)); });
-    return w;
+  const submit = (thread: ReturnType<typeof spawn>, root: string, { maxDepth, maxEntries, timeoutMs, concurrency }: WorkerScanOptions): Promise<ScanResult> => {
+    const limits = Object.fromEntries(Object.entries({ maxDepth, maxEntries, timeoutMs, concurrency }).filter(([, v]) => v !== undefined));
+    return thread.run({ id: nextId++, root, options: limits });
   };
 
   return {
-    scan(root: string, { maxDepth, maxEntries, timeoutMs, concurrency }: WorkerScanOptions = {}): Promise<ScanResult> {
-      worker ??= start();
-      const id = nextId++;
-      const limits = Object.fromEntries(Object.entries({ maxDepth, maxEntries, timeoutMs, concurrency }).filter(([, v]) => v !== undefined));
-      const request: ScanRequest = { id, root, options: limits };
-      return new Promise<ScanResult>((resolve, reject) => {
-        pending.set(id, { resolve, reject });
-        worker!.ref(); // A scan in flight keeps the process alive until it answers.
-        worker!.postMessage(request);
-      });
+    async scan(root: string, options: WorkerScanOptions = {}): Promise<ScanResult> {
+      shared ??= spawn(entry, resourceLimits, (dead) => { if (shared === dead) shared = undefined; });
+      try {
+        return await submit(shared, root, options);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'ERR_WORKER_OUT_OF_MEMORY' || !fallbackLimits) throw error;
+        // Rare: a tree near the entry cap. One roomier thread for this scan only, then the small one again.
+        const roomy = spawn(entry, fallbackLimits, () => {});
+        try {
+          return await submit(roomy, root, options);
+        } finally {
+          await roomy.terminate();
+        }
+      }
     },
     /** Stops the worker; scans still in flight reject. */
     async close(): Promise<void> {
-      const w = worker;
-      worker = undefined;
-      if (w) await w.terminate();
+      const thread = shared;
+      shared = undefined;
+      await thread?.terminate();
     },
   };
+}
+
+/** One worker thread answering scan requests by id; `onDeath` runs once it has exited or failed. */
+function spawn(entry: URL, resourceLimits: HeapLimits, onDeath: (thread: ReturnType<typeof spawn>) => void) {
+  const worker = new Worker(entry, { resourceLimits });
+  worker.unref(); // An idle scanner must not keep the process alive.
+  const pending = new Map<number, { resolve: (r: ScanResult) => void; reject: (e: Error) => void }>();
+  const failAll = (error: Error): void => {
+    for (const { reject } of pending.values()) reject(error);
+    pending.clear();
+    onDeath(thread);
+  };
+  worker.on('message', (reply: ScanReply) => {
+    const job = pending.get(reply.id);
+    if (!job) return;
+    pending.delete(reply.id);
+    if ('result' in reply) job.resolve({ tests: unpackTests(reply.tests), ...reply.result });
+    else job.reject(Object.assign(new Error(reply.error.message), reply.error.code ? { code: reply.error.code } : {}));
+    if (pending.size === 0) worker.unref();
+  });
+  worker.on('error', failAll);
+  worker.on('exit', (code) => failAll(new Error(`scan worker exited with code ${code}`)));
+  const thread = {
+    run(request: ScanRequest): Promise<ScanResult> {
+      return new Promise<ScanResult>((resolve, reject) => {
+        pending.set(request.id, { resolve, reject });
+        worker.ref(); // A scan in flight keeps the process alive until it answers.
+        worker.postMessage(request);
+      });
+    },
+    terminate: async (): Promise<void> => { await worker.terminate(); },
+  };
+  return thread;
 }
 
 export type ScanPool = ReturnType<typeof createScanPool>;
