@@ -36,20 +36,34 @@ export const BASE_HEADERS: Readonly<Record<string, string>> = {
   'Cache-Control': 'no-store',
 };
 
+const PARTS = Symbol('projdex.jsonParts');
+
+/** Pre-serialised JSON in pieces, written one after another: a big answer is never concatenated. */
+export interface JsonParts { readonly [PARTS]: readonly Buffer[] }
+
+/** Wraps JSON pieces (each a Buffer) for `send`; their concatenation must be one JSON value. */
+export function jsonParts(parts: readonly Buffer[]): JsonParts {
+  return { [PARTS]: parts };
+}
+
 /**
  * Sends `data` as JSON. Stringifies before writing any header, so a serialisation failure can still
- * become a 500. `null` data (or status 204/304) sends no body. A pre-serialised `Buffer` is sent as is.
+ * become a 500. `null` data (or status 204/304) sends no body. A pre-serialised `Buffer` or
+ * `jsonParts(...)` is sent as is.
  */
 export function send(res: ServerResponse, status: number, data: unknown, headers: Record<string, string> = {}): void {
   const noBody = status === 204 || status === 304 || data === null;
-  const body = noBody ? undefined : Buffer.isBuffer(data) ? data : Buffer.from(JSON.stringify(data));
+  const parts: readonly Buffer[] = noBody ? []
+    : typeof data === 'object' && PARTS in data ? (data as JsonParts)[PARTS]
+      : [Buffer.isBuffer(data) ? data : Buffer.from(JSON.stringify(data))];
   const out: Record<string, string | number> = { ...BASE_HEADERS, ...headers };
-  if (body) {
+  if (!noBody) {
     out['Content-Type'] = 'application/json; charset=utf-8';
-    out['Content-Length'] = body.length;
+    out['Content-Length'] = parts.reduce((sum, part) => sum + part.length, 0);
   }
   res.writeHead(status, out);
-  res.end(body);
+  for (const part of parts) res.write(part);
+  res.end();
 }
 
 export interface ReadJsonOptions {

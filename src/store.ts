@@ -42,6 +42,9 @@ const MIGRATIONS: readonly string[] = [
    CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);`,
 ];
 
+/** Largest serialised list kept between requests (a 10k-test list is about 1.6 MB). */
+const MAX_CACHED_BODY = 4 * 1024 * 1024;
+
 export interface StoreOptions {
   /** Clock in milliseconds, for `created_at`, `last_scanned` and friends. @default Date.now */
   readonly now?: () => number;
@@ -111,7 +114,11 @@ export function openStore(file: string, { now = Date.now }: StoreOptions = {}) {
     const version = Number(q.dataVersion.get()?.data_version);
     if (version !== seenVersion) { bodies.clear(); seenVersion = version; }
     let body = bodies.get(key);
-    if (!body) bodies.set(key, (body = Buffer.from(String(build()))));
+    if (!body) {
+      body = Buffer.from(String(build()));
+      // A huge body (90k tests: 15 MB) is not kept: held into the next scan, it would add to its peak memory.
+      if (body.length <= MAX_CACHED_BODY) bodies.set(key, body);
+    }
     return body;
   };
   const changed = (): void => bodies.clear();

@@ -1,4 +1,4 @@
-import { httpError } from '../http.ts';
+import { httpError, jsonParts } from '../http.ts';
 import type { ScanOutcome, Scanner } from '../scanning.ts';
 import type { Store } from '../store.ts';
 import type { Project } from '../types.ts';
@@ -18,13 +18,13 @@ export function projectHandlers(store: Store, scanner: Scanner) {
    * Perf: tests and ports are spliced in as the JSON SQLite built, so a 90k-test scan never holds
    * 90k row objects and their stringified copy at once.
    */
-  const scanBody = ({ project, testsFound, notes, truncated }: ScanOutcome): Buffer => Buffer.concat([
+  const scanBody = ({ project, testsFound, notes, truncated }: ScanOutcome): Buffer[] => [
     Buffer.from(`{"project":${JSON.stringify(project)},"testsFound":${testsFound},"tests":`),
     store.testsJson(project.id),
     Buffer.from(',"ports":'),
     store.portsJson(project.id),
     Buffer.from(`,"notes":${JSON.stringify(notes)},"truncated":${JSON.stringify(truncated)}}`),
-  ]);
+  ];
 
   return {
     list: () => {
@@ -63,32 +63,26 @@ export function projectHandlers(store: Store, scanner: Scanner) {
 
     tests: ({ params }: Context) => store.testsJson(find(params.id).id),
     ports: ({ params }: Context) => store.portsJson(find(params.id).id),
-    scan: async ({ params }: Context) => scanBody(await scanner.scanProject(find(params.id))),
+    scan: async ({ params }: Context) => jsonParts(scanBody(await scanner.scanProject(find(params.id)))),
 
     /** Scans every project in id order; one failure is reported in its entry and does not stop the rest. */
     async scanAll() {
-      const parts: Buffer[] = [];
+      const parts: Buffer[] = [Buffer.from('[')];
       for (const project of store.listProjects()) {
+        if (parts.length > 1) parts.push(Buffer.from(','));
         try {
-          parts.push(scanBody(await scanner.scanProject(project)));
+          parts.push(...scanBody(await scanner.scanProject(project)));
         } catch (error) {
           const message = error instanceof Error && 'status' in error ? error.message : 'Scan failed';
           parts.push(Buffer.from(JSON.stringify({ project, testsFound: 0, tests: [], error: message })));
         }
       }
-      return joinJsonArray(parts);
+      parts.push(Buffer.from(']'));
+      return jsonParts(parts);
     },
   };
 }
 
 function notFound(): never {
   throw httpError(404, 'PROJECT_NOT_FOUND', 'Project not found');
-}
-
-/** `[a,b,...]` from JSON texts, without parsing them. */
-function joinJsonArray(parts: readonly Buffer[]): Buffer {
-  const out: Buffer[] = [Buffer.from('[')];
-  parts.forEach((part, i) => out.push(...(i === 0 ? [part] : [Buffer.from(','), part])));
-  out.push(Buffer.from(']'));
-  return Buffer.concat(out);
 }
