@@ -121,4 +121,20 @@ suite('openStore()', () => {
     mine.deleteProject(1);
     assert.deepEqual(JSON.parse(String(other.projectsJson())).map((p: { name: string }) => p.name), ['c']);
   });
+
+  test('a list body is served from cache until a write, except bodies over 4 MiB', () => {
+    const store = openStore(':memory:');
+    const { id } = store.insertProject({ name: 'a', path: '/x' })!;
+    store.saveScan(id, { tests: [{ file: 'a.test.js', framework: 'jest' }], ports: [], framework: null });
+    const small = store.testsJson(id);
+    assert.equal(store.testsJson(id), small);
+    store.updateProject(id, { name: 'b' });
+    assert.notEqual(store.testsJson(id), small);
+    const many = Array.from({ length: 30_000 }, (_, i) => ({ file: `packages/p${i % 50}/src/some/deeper/folder/file-${i}.test.ts`, framework: 'vitest' as const }));
+    store.saveScan(id, { tests: many, ports: [], framework: null });
+    const big = store.testsJson(id);
+    assert.ok(big.length > 4 * 1024 * 1024, `${big.length} bytes`);
+    assert.notEqual(store.testsJson(id), big);
+    assert.deepEqual(store.testsJson(id), big);
+  });
 });
