@@ -8,6 +8,8 @@ export { createScanner } from './scanning.ts';
 export type { Scanner, ScanOutcome } from './scanning.ts';
 export { scan } from './scan/index.ts';
 export type { ScanResult, ScanOptions } from './scan/index.ts';
+export { createScanPool } from './scan/pool.ts';
+export type { ScanPool, ScanWorkerOptions, WorkerScanOptions } from './scan/pool.ts';
 export { walk } from './scan/walk.ts';
 export type { WalkOptions } from './scan/walk.ts';
 export type { FoundTest, FoundPort, TestFramework } from './scan/types.ts';
