@@ -29,17 +29,8 @@ export function writeTree(root: string, files: Record<string, string>): void {
   }
 }
 
-/** A seeded PRNG (mulberry32) giving floats in [0, 1): a failing random schedule can be replayed by its seed. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
+/** A seeded PRNG (mulberry32, the one the benchmark's tree generator uses): a failing random schedule replays by its seed. */
+export { createRandom as seededRandom } from '../bench/tree.ts';
 
 /** Absolute path of a committed fixture project under test/fixtures/. */
 export function fixture(name: string): string {
