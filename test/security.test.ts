@@ -504,18 +504,22 @@ suite('security', { concurrency: true }, () => {
       assert.equal((await raw(port, { target: '/api/projects', headers: { Authorization: `Bearer ${token}`, Origin: 'http://evil.com' } })).status, 403);
     });
 
-    test('the CLI on --host 0.0.0.0 without a token prints a generated one once, and it works', async (t) => {
-      const dataDir = join(makeTree(t), 'data');
-      const child = spawn(process.execPath, [join(import.meta.dirname, '..', 'src', 'bin.ts'), '--host', '0.0.0.0', '--port', '0', '--data-dir', dataDir], {
-        env: Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('PROJDEX_'))),
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
+    /** Starts the CLI without the test's PROJDEX_* variables; resolves once stdout matches `ready`. */
+    async function startCli(t: { after(fn: () => unknown): void }, args: string[], env: Record<string, string>, ready: RegExp) {
+      const clean = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('PROJDEX_')));
+      const child = spawn(process.execPath, [join(import.meta.dirname, '..', 'src', 'bin.ts'), ...args], { env: { ...clean, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
       t.after(() => { if (child.exitCode === null) child.kill('SIGKILL'); });
       let stdout = '';
       child.stdout.setEncoding('utf8');
       child.stdout.on('data', (d: string) => { stdout += d; });
       const deadline = Date.now() + 10_000;
-      while (!/token: \S+/.test(stdout) && Date.now() < deadline && child.exitCode === null) await new Promise((r) => setTimeout(r, 25));
+      while (!ready.test(stdout) && Date.now() < deadline && child.exitCode === null) await new Promise((r) => setTimeout(r, 25));
+      return { child, stdout };
+    }
+
+    test('the CLI on --host 0.0.0.0 without a token prints a generated one once, and it works', async (t) => {
+      const dataDir = join(makeTree(t), 'data');
+      const { child, stdout } = await startCli(t, ['--host', '0.0.0.0', '--port', '0', '--data-dir', dataDir], {}, /token: \S+/);
       const port = Number(/listening on http:\/\/0\.0\.0\.0:(\d+)/.exec(stdout)?.[1]);
       const token = /token: (\S+)/.exec(stdout)?.[1] ?? '';
       assert.ok(port > 0, stdout);
@@ -533,17 +537,7 @@ suite('security', { concurrency: true }, () => {
 
     test('an empty PROJDEX_HOST means the default loopback bind, not every interface', async (t) => {
       const dataDir = join(makeTree(t), 'data');
-      const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('PROJDEX_')));
-      const child = spawn(process.execPath, [join(import.meta.dirname, '..', 'src', 'bin.ts'), '--port', '0', '--data-dir', dataDir], {
-        env: { ...env, PROJDEX_HOST: '' },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      t.after(() => { if (child.exitCode === null) child.kill('SIGKILL'); });
-      let stdout = '';
-      child.stdout.setEncoding('utf8');
-      child.stdout.on('data', (d: string) => { stdout += d; });
-      const deadline = Date.now() + 10_000;
-      while (!/^data: /m.test(stdout) && Date.now() < deadline && child.exitCode === null) await new Promise((r) => setTimeout(r, 25));
+      const { stdout } = await startCli(t, ['--port', '0', '--data-dir', dataDir], { PROJDEX_HOST: '' }, /^data: /m);
       assert.match(stdout, /listening on http:\/\/127\.0\.0\.1:\d+/);
       assert.doesNotMatch(stdout, /token:/);
     });
