@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Context, Handler } from './api/context.ts';
 import { createRoutes } from './api/routes.ts';
+import type { Events } from './events.ts';
 import { createGuard, type GuardOptions } from './guard.ts';
 import { assertJsonBody, HttpError, httpError, readJson, send } from './http.ts';
 import { createRouter } from './router.ts';
@@ -15,6 +16,8 @@ export interface Logger {
 export interface HandlerOptions extends GuardOptions {
   readonly store: Store;
   readonly scanner: Scanner;
+  /** Where state changes are published. @default a private hub */
+  readonly events?: Events;
   /** Port the server listens on, for the Origin policy (known only after listen). */
   readonly getPort: () => number;
   /** Largest request body, in bytes. @default 1_048_576 */

@@ -16,3 +16,5 @@ export type { FoundTest, FoundPort, TestFramework } from './scan/types.ts';
 export { listen, DEFAULT_PORTS, PortsInUseError } from './port.ts';
 export { HttpError, httpError } from './http.ts';
 export type { Project, Test, ProjectPort, ProjectUpdate } from './types.ts';
+export { createEvents } from './events.ts';
+export type { Events, EventType, ProjdexEvent } from './events.ts';

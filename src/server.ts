@@ -5,6 +5,7 @@ import type { Duplex } from 'node:stream';
 import { isIP } from 'node:net';
 import { join } from 'node:path';
 import { createHandler, type Logger } from './app.ts';
+import { createEvents, type Events } from './events.ts';
 import type { GuardOptions } from './guard.ts';
 import { BASE_HEADERS } from './http.ts';
 import { listen } from './port.ts';
@@ -45,6 +46,8 @@ export interface RunningServer {
   readonly port: number;
   readonly server: Server;
   readonly store: Store;
+  /** The event hub (`/api/events` serves it). */
+  readonly events: Events;
   /** Stops accepting connections, lets in-flight requests and scans finish, closes the database. Idempotent. */
   close(): Promise<void>;
 }
@@ -73,6 +76,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const dbFile = options.db ?? (dataDir === undefined ? ':memory:' : join(dataDir, 'projdex.db'));
 
   const store = openStore(dbFile, { now });
+  const events = createEvents();
   const scanner = createScanner(store, options.scan, options.scanWorker);
   let actualPort = 0;
   const server = createHttpServer({
@@ -81,7 +85,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     requestTimeout: 30_000,
     keepAliveTimeout: 5_000,
     connectionsCheckingInterval: 1_000,
-  }, createHandler({ ...options, store, scanner, logger, now, getPort: () => actualPort, ...(bodyLimit === undefined ? {} : { bodyLimit }) }));
+  }, createHandler({ ...options, store, scanner, events, logger, now, getPort: () => actualPort, ...(bodyLimit === undefined ? {} : { bodyLimit }) }));
   server.on('clientError', answerClientError);
 
   try {
@@ -106,7 +110,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     if (infoFile && ownsInfoFile(infoFile, instance)) rmSync(infoFile, { force: true });
   })());
 
-  return { url, port: actualPort, server, store, close };
+  return { url, port: actualPort, server, store, events, close };
 }
 
 /**

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { suite, test } from 'node:test';
-import { iniLines, iniWords, parseIni } from '../src/discover/others/ini.ts';
+import { iniLines, iniWords, parseIni } from '../src/readers/ini.ts';
 
 suite('parseIni()', () => {
   test('sections, both separators, comments and continuation lines', () => {

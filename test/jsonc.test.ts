@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { suite, test } from 'node:test';
-import { parseJsonc } from '../src/scan/jsonc.ts';
+import { parseJsonc } from '../src/readers/jsonc.ts';
 
 suite('parseJsonc()', () => {
   test('parses plain JSON', () => {

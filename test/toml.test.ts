@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { suite, test } from 'node:test';
-import { parseToml, tomlGet, tomlStrings } from '../src/scan/toml.ts';
+import { parseToml, tomlGet, tomlStrings } from '../src/readers/toml.ts';
 
 const plain = (v: unknown): unknown => JSON.parse(JSON.stringify(v));
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { suite, test } from 'node:test';
-import { parseXml, xmlChildren, xmlFind } from '../src/discover/others/xml.ts';
+import { parseXml, xmlChildren, xmlFind } from '../src/readers/xml.ts';
 
 suite('parseXml()', () => {
   test('reads phpunit testsuites with attributes, comments and entities', () => {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { suite, test } from 'node:test';
-import { parseFlow } from '../src/scan/yaml-flow.ts';
-import { parseYaml, parseYamlDocuments } from '../src/scan/yaml.ts';
+import { parseFlow } from '../src/readers/yaml-flow.ts';
+import { parseYaml, parseYamlDocuments } from '../src/readers/yaml.ts';
 
 suite('parseYaml()', () => {
   test('block maps, block sequences and scalars of every quoting', () => {

@@ -1,4 +1,4 @@
-import { parseShell, type ShellCommand } from '../scan/shell.ts';
+import { parseShell, type ShellCommand } from '../readers/shell.ts';
 import { addressPort, isVariable, shDefaults, toPort } from './common.ts';
 import { GENERIC_FLAGS, TOOLS, type Mode, type Tool, type ValueKind } from './tools.ts';
 import { basename } from '../scan/paths.ts';

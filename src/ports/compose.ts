@@ -2,7 +2,7 @@ import type { ScanContext } from '../scan/types.ts';
 import { isRecord, rowsOfFiles, shDefaults, toPort, type PortRow } from './common.ts';
 import { valuePort } from './dotenv.ts';
 import { linePorts } from './scripts.ts';
-import { parseYaml } from '../scan/yaml.ts';
+import { parseYaml } from '../readers/yaml.ts';
 import { dirname } from '../scan/paths.ts';
 
 /** compose.yaml, docker-compose.yml and overrides such as docker-compose.dev.yml or compose.override.yaml. */

@@ -1,11 +1,11 @@
 /**
  * Dev-server ports in JS/TS config files (vite.config.ts, nuxt.config.ts, webpack.config.js, ...):
  * the `port` directly inside `key: { ... }` object literals, read with the shared literal reader
- * (scan/js-literal.ts), never executing the file. A computed port yields the literal default in its
+ * (readers/js-literal.ts), never executing the file. A computed port yields the literal default in its
  * source (`Number(process.env.PORT) || 5174` -> 5174), a bare identifier is looked up among the
  * file's declarations, and anything else is reported as unresolved.
  */
-import { createLiteralReader, isComputed, type Lit, type LiteralReader } from '../scan/js-literal.ts';
+import { createLiteralReader, isComputed, type Lit, type LiteralReader } from '../readers/js-literal.ts';
 
 /** One `port` found under an object key. */
 export interface ConfigPort {

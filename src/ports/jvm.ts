@@ -1,6 +1,6 @@
 import type { ScanContext } from '../scan/types.ts';
 import { rowsOfFiles, toPort, type PortRow } from './common.ts';
-import { parseYamlDocuments } from '../scan/yaml.ts';
+import { parseYamlDocuments } from '../readers/yaml.ts';
 import { dirname } from '../scan/paths.ts';
 
 /** Keys that set an HTTP port in Spring Boot, Quarkus and Micronaut. */

@@ -1,5 +1,5 @@
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
-import { parseJsonc } from './jsonc.ts';
+import { parseJsonc } from '../readers/jsonc.ts';
 import type { ScanContext, Tree } from './types.ts';
 
 export interface ContextOptions {

@@ -1,7 +1,7 @@
 import { compileGlobs } from '../glob.ts';
 import { positionals, shellExpand } from './args.ts';
 import { firstExisting, readConfigFile, stringList, where } from './config.ts';
-import { getKey, isObject, type Lit } from '../../scan/js-literal.ts';
+import { getKey, isObject, type Lit } from '../../readers/js-literal.ts';
 import { depsOf, majorOf, type RunnerRule } from './types.ts';
 
 const IGNORED_DIRS = new Set(['.git', '.log', '.nyc_output', '.sass-cache', '.yarn', 'bower_components', 'coverage', 'node_modules']);

@@ -1,4 +1,4 @@
-import { parseToml, tomlGet } from '../../scan/toml.ts';
+import { parseToml, tomlGet } from '../../readers/toml.ts';
 import { positionals } from './args.ts';
 import type { RunnerRule } from './types.ts';
 import { joinPath } from '../../scan/paths.ts';

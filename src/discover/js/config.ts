@@ -1,14 +1,14 @@
 import type { ScanContext } from '../../scan/types.ts';
-import { getKey, isComputed, isObject, isRegex, readConfigText, type Lit } from '../../scan/js-literal.ts';
-import { parseJsonc } from '../../scan/jsonc.ts';
-import { parseYaml } from '../../scan/yaml.ts';
+import { getKey, isComputed, isObject, isRegex, readConfigText, type Lit } from '../../readers/js-literal.ts';
+import { parseJsonc } from '../../readers/jsonc.ts';
+import { parseYaml } from '../../readers/yaml.ts';
 import type { Pkg } from './types.ts';
 
 export type ConfigObject = { [key: string]: Lit };
 
 /**
  * Reads a config file (package-relative) as a literal object: JSON/JSONC and YAML as data,
- * JS/TS as text (see scan/js-literal.ts). `undefined` when absent or when no exported object was found.
+ * JS/TS as text (see readers/js-literal.ts). `undefined` when absent or when no exported object was found.
  */
 export async function readConfigFile(ctx: ScanContext, pkg: Pkg, file: string): Promise<ConfigObject | undefined> {
   const text = await pkg.read(file);

@@ -1,7 +1,7 @@
 import { compileGlobs } from '../glob.ts';
 import { flagValues, hasFlag } from './args.ts';
 import { firstExisting, readConfigFile, stringList, where } from './config.ts';
-import { getKey } from '../../scan/js-literal.ts';
+import { getKey } from '../../readers/js-literal.ts';
 import type { RunnerRule } from './types.ts';
 
 const CONFIG_NAMES = ['js', 'ts', 'mjs', 'cjs', 'mts', 'cts'].map((e) => `cypress.config.${e}`);

@@ -2,7 +2,7 @@ import type { ScanContext } from '../../scan/types.ts';
 import { compileGlobs, isGlob } from '../glob.ts';
 import { flagValues, positionals } from './args.ts';
 import { firstExisting, patternList, readConfigFile, stringKey, stringList, where, type ConfigObject } from './config.ts';
-import { isObject, type Lit } from '../../scan/js-literal.ts';
+import { isObject, type Lit } from '../../readers/js-literal.ts';
 import { depsOf, majorOf, type Invocation, type Pkg, type RunnerRule } from './types.ts';
 import { dirname, joinPath } from '../../scan/paths.ts';
 

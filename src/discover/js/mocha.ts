@@ -1,7 +1,7 @@
 import { compileGlobs, isGlob } from '../glob.ts';
 import { flagValues, hasFlag, positionals, shellExpand } from './args.ts';
 import { boolKey, firstExisting, readConfigFile, stringList, where } from './config.ts';
-import type { Lit } from '../../scan/js-literal.ts';
+import type { Lit } from '../../readers/js-literal.ts';
 import type { Pkg, RunnerRule } from './types.ts';
 import { dirname, joinPath } from '../../scan/paths.ts';
 

@@ -1,6 +1,6 @@
 import type { ScanContext } from '../../scan/types.ts';
 import { compileGlobs } from '../glob.ts';
-import { parseYaml } from '../../scan/yaml.ts';
+import { parseYaml } from '../../readers/yaml.ts';
 import type { Pkg } from './types.ts';
 
 /**

@@ -2,7 +2,7 @@ import type { ScanContext } from '../../scan/types.ts';
 import { compileGlobs } from '../glob.ts';
 import { flagValues, positionals } from './args.ts';
 import { firstExisting, patternList, readConfigFile, stringKey, where } from './config.ts';
-import { isObject, type Lit } from '../../scan/js-literal.ts';
+import { isObject, type Lit } from '../../readers/js-literal.ts';
 import type { RunnerRule } from './types.ts';
 import { dirname, joinPath } from '../../scan/paths.ts';
 

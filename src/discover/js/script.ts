@@ -1,4 +1,4 @@
-import { parseShell } from '../../scan/shell.ts';
+import { parseShell } from '../../readers/shell.ts';
 import { globToRegExp } from '../glob.ts';
 import type { Invocation, JsRunner } from './types.ts';
 

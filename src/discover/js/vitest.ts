@@ -2,7 +2,7 @@ import type { ScanContext } from '../../scan/types.ts';
 import { compileGlobs, isGlob } from '../glob.ts';
 import { flagValues, hasFlag, positionals } from './args.ts';
 import { boolKey, firstExisting, readConfigFile, stringKey, stringList, where, type ConfigObject } from './config.ts';
-import { isComputed, isObject, readConfigText, type Lit } from '../../scan/js-literal.ts';
+import { isComputed, isObject, readConfigText, type Lit } from '../../readers/js-literal.ts';
 import { depsOf, majorOf, type Pkg, type RunnerRule } from './types.ts';
 import { dirname, joinPath } from '../../scan/paths.ts';
 

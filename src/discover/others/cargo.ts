@@ -2,7 +2,7 @@ import type { FoundTest, ScanContext } from '../../scan/types.ts';
 import { withCases } from '../../scan/with-cases.ts';
 import { nearest, under, type FileIndex } from './files.ts';
 import { rubyGlobRegex } from './patterns.ts';
-import { parseToml, tomlGet, tomlStrings, type TomlTable, type TomlValue } from '../../scan/toml.ts';
+import { parseToml, tomlGet, tomlStrings, type TomlTable, type TomlValue } from '../../readers/toml.ts';
 import { dirname, joinPath } from '../../scan/paths.ts';
 
 // `#[test]`, `#[tokio::test]`, `#[tokio::test(flavor = ...)]`, `#[async_std::test]`, `#[rstest]`, `#[test_case(...)]`.

@@ -2,7 +2,7 @@ import type { FoundTest, ScanContext } from '../../scan/types.ts';
 import { withCases } from '../../scan/with-cases.ts';
 import { countMatches, nearest, under, type FileIndex } from './files.ts';
 import { antRegex } from './patterns.ts';
-import { parseXml, xmlChildren, xmlFind } from './xml.ts';
+import { parseXml, xmlChildren, xmlFind } from '../../readers/xml.ts';
 import { basename, dirname, joinPath } from '../../scan/paths.ts';
 
 const SURE_INCLUDES = ['**/Test*.java', '**/*Test.java', '**/*Tests.java', '**/*TestCase.java'];

@@ -1,6 +1,6 @@
-import { parseShell } from '../../scan/shell.ts';
+import { parseShell } from '../../readers/shell.ts';
 import type { ScanContext } from '../../scan/types.ts';
-import { parseIni } from './ini.ts';
+import { parseIni } from '../../readers/ini.ts';
 import { joinPath } from '../../scan/paths.ts';
 
 /** A Python test runner invocation a project declares for itself. */

@@ -1,11 +1,11 @@
 import type { FoundTest, ScanContext } from '../../scan/types.ts';
 import { withCases } from '../../scan/with-cases.ts';
 import { under, type FileIndex } from './files.ts';
-import { iniWords, parseIni } from './ini.ts';
+import { iniWords, parseIni } from '../../readers/ini.ts';
 import { fnmatchRegex, rubyGlobRegex } from './patterns.ts';
 import { countPyTests } from './pycases.ts';
 import type { PyCommand } from './pycommands.ts';
-import { parseToml, tomlGet, type TomlValue } from '../../scan/toml.ts';
+import { parseToml, tomlGet, type TomlValue } from '../../readers/toml.ts';
 import { basename, dirname, joinPath } from '../../scan/paths.ts';
 
 /** The root-level pytest settings that change which files are collected. */

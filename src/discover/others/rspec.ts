@@ -1,4 +1,4 @@
-import { parseShell } from '../../scan/shell.ts';
+import { parseShell } from '../../readers/shell.ts';
 import type { FoundTest, ScanContext } from '../../scan/types.ts';
 import { withCases } from '../../scan/with-cases.ts';
 import { countMatches, nearest, under, type FileIndex } from './files.ts';

@@ -1,0 +1,57 @@
+/** Names of the events projdex publishes (served as server-sent events at `/api/events`). */
+export type EventType =
+  | 'project.created' | 'project.updated' | 'project.deleted'
+  | 'scan.started' | 'scan.progress' | 'scan.finished' | 'scan.failed'
+  | 'settings.changed';
+
+export interface ProjdexEvent {
+  /** Increasing within one server's life, from 1. */
+  readonly id: number;
+  readonly type: EventType;
+  readonly data: Record<string, unknown>;
+}
+
+export interface EventsOptions {
+  /** Events kept for `Last-Event-ID` resume. @default 1000 */
+  readonly keep?: number;
+}
+
+/**
+ * The in-process event hub: state changes are published here, and listeners (the SSE route, the watcher)
+ * subscribe. Listeners are called synchronously; one that throws does not stop the others.
+ *
+ * @example
+ * const events = createEvents();
+ * const off = events.subscribe((e) => console.log(e.type));
+ * events.emit('settings.changed', { key: 'a' });
+ * off();
+ */
+export function createEvents({ keep = 1000 }: EventsOptions = {}) {
+  const recent: ProjdexEvent[] = [];
+  const listeners = new Set<(event: ProjdexEvent) => void>();
+  let lastId = 0;
+  return {
+    emit(type: EventType, data: Record<string, unknown>): ProjdexEvent {
+      const event = { id: ++lastId, type, data };
+      recent.push(event);
+      if (recent.length > keep) recent.shift();
+      for (const listener of listeners) {
+        try { listener(event); } catch { /* a failing listener must not break the publisher */ }
+      }
+      return event;
+    },
+    subscribe(listener: (event: ProjdexEvent) => void): () => void {
+      listeners.add(listener);
+      return () => { listeners.delete(listener); };
+    },
+    /** Events after `id` still kept, oldest first; `undefined` when some were already dropped. */
+    since(id: number): ProjdexEvent[] | undefined {
+      const first = recent[0];
+      if (first && id < first.id - 1) return undefined;
+      return recent.filter((event) => event.id > id);
+    },
+    get listenerCount(): number { return listeners.size; },
+  };
+}
+
+export type Events = ReturnType<typeof createEvents>;
