@@ -12,7 +12,7 @@ export { createScanPool } from './scan/pool.ts';
 export type { ScanPool, ScanWorkerOptions, WorkerScanOptions } from './scan/pool.ts';
 export { walk } from './scan/walk.ts';
 export type { WalkOptions } from './scan/walk.ts';
-export type { FoundTest, FoundPort, TestFramework } from './scan/types.ts';
+export type { FoundTest, FoundPort, RunInfo, TestFramework } from './scan/types.ts';
 export { listen, DEFAULT_PORTS, PortsInUseError } from './port.ts';
 export { HttpError, httpError } from './http.ts';
 export type { Project, Test, ProjectPort, ProjectUpdate } from './types.ts';

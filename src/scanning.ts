@@ -2,6 +2,7 @@ import { promises as fsp } from 'node:fs';
 import { httpError } from './http.ts';
 import { createScanPool, type ScanWorkerOptions, type WorkerScanOptions } from './scan/pool.ts';
 import type { Store } from './store.ts';
+import type { RunInfo } from './scan/types.ts';
 import type { Project } from './types.ts';
 
 /** What one finished scan changed: the project as stored after it, and what the scan noticed. */
@@ -11,6 +12,8 @@ export interface ScanOutcome {
   readonly testsFound: number;
   /** Remarks on what could not be read exactly, e.g. a config key that is computed. */
   readonly notes: string[];
+  /** Per package, what discovery followed (see `RunInfo`). */
+  readonly runs: RunInfo[];
   /** Why the walk stopped early, or null when it saw the whole tree. */
   readonly truncated: string | null;
 }
@@ -44,7 +47,7 @@ export function createScanner(store: Store, options: WorkerScanOptions = {}, wor
       throw error;
     });
     if (!store.saveScan(project.id, result)) throw httpError(404, 'PROJECT_NOT_FOUND', 'Project not found');
-    return { project: store.getProject(project.id)!, testsFound: result.tests.length, notes: result.notes, truncated: result.truncated };
+    return { project: store.getProject(project.id)!, testsFound: result.tests.length, notes: result.notes, runs: result.runs, truncated: result.truncated };
   };
 
   return {

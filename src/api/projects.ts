@@ -14,16 +14,17 @@ export function projectHandlers(store: Store, scanner: Scanner) {
   };
 
   /**
-   * A scan's answer: the spec's `project`, `testsFound` and `tests`, plus `ports`, `notes` and `truncated`.
+   * A scan's answer: the spec's `project`, `testsFound` and `tests`, plus `ports`, `notes`, `runs` and
+   * `truncated`.
    * Perf: tests and ports are spliced in as the JSON SQLite built, so a 90k-test scan never holds
    * 90k row objects and their stringified copy at once.
    */
-  const scanBody = ({ project, testsFound, notes, truncated }: ScanOutcome): Buffer[] => [
+  const scanBody = ({ project, testsFound, notes, runs, truncated }: ScanOutcome): Buffer[] => [
     Buffer.from(`{"project":${JSON.stringify(project)},"testsFound":${testsFound},"tests":`),
     store.testsJson(project.id),
     Buffer.from(',"ports":'),
     store.portsJson(project.id),
-    Buffer.from(`,"notes":${JSON.stringify(notes)},"truncated":${JSON.stringify(truncated)}}`),
+    Buffer.from(`,"notes":${JSON.stringify(notes)},"runs":${JSON.stringify(runs)},"truncated":${JSON.stringify(truncated)}}`),
   ];
 
   return {

@@ -1,6 +1,6 @@
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { parseJsonc } from '../readers/jsonc.ts';
-import type { ScanContext, Tree } from './types.ts';
+import type { RunInfo, ScanContext, Tree } from './types.ts';
 
 export interface ContextOptions {
   /** Largest file `read` returns, in bytes; larger files read as `undefined`. @default 1_048_576 */
@@ -20,10 +20,11 @@ const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants
  * Wraps a walked tree into the read-only view discovery rules get. `read` only opens files the walk
  * recorded as regular files, so no rule can read outside the project or through a symlink.
  */
-export function createContext(root: string, tree: Tree, { maxFileBytes = 1_048_576, sliceMs = 4 }: ContextOptions = {}): ScanContext & { notes: string[] } {
+export function createContext(root: string, tree: Tree, { maxFileBytes = 1_048_576, sliceMs = 4 }: ContextOptions = {}): ScanContext & { notes: string[]; runs: RunInfo[] } {
   const fileSet = new Set(tree.files);
   const texts = new Map<string, Promise<string | undefined>>();
   const notes: string[] = [];
+  const runs: RunInfo[] = [];
   const base = root.endsWith('/') ? root : root + '/';
 
   const readNow = (file: string): string | undefined => {
@@ -93,6 +94,7 @@ export function createContext(root: string, tree: Tree, { maxFileBytes = 1_048_5
     dirs: tree.dirs,
     truncated: tree.truncated,
     notes,
+    runs,
     has: (file) => fileSet.has(file),
     read,
     readOnce,
@@ -101,5 +103,6 @@ export function createContext(root: string, tree: Tree, { maxFileBytes = 1_048_5
       return text === undefined ? undefined : parseJsonc(text);
     },
     note: (message) => { if (!notes.includes(message)) notes.push(message); },
+    follow: (run) => { runs.push(run); },
   };
 }

@@ -5,7 +5,7 @@ import { discoverOthers } from '../discover/others/index.ts';
 import { findPorts } from '../ports/index.ts';
 import { createContext } from './context.ts';
 import { detectStack } from './stack.ts';
-import type { FoundPort, FoundTest } from './types.ts';
+import type { FoundPort, FoundTest, RunInfo } from './types.ts';
 import { walk, type WalkOptions } from './walk.ts';
 
 export interface ScanResult {
@@ -17,6 +17,8 @@ export interface ScanResult {
   readonly framework: string | null;
   /** Remarks on what the scan could not read exactly, e.g. a config key that is computed. */
   readonly notes: string[];
+  /** Per package, what discovery followed: command, runner, config and assumptions. */
+  readonly runs: RunInfo[];
   /** Why the walk stopped early, or null when it saw the whole tree. */
   readonly truncated: string | null;
 }
@@ -50,7 +52,7 @@ export async function scan(root: string, options: ScanOptions = {}): Promise<Sca
     return seen.has(key) ? false : (seen.add(key), true);
   }).sort((a, b) => a.port - b.port || compare(a.script_name ?? '', b.script_name ?? '') || compare(a.config_source, b.config_source));
 
-  return { tests, ports: uniquePorts, framework, notes: ctx.notes, truncated: tree.truncated };
+  return { tests, ports: uniquePorts, framework, notes: ctx.notes, runs: ctx.runs, truncated: tree.truncated };
 }
 
 /** Code-unit order, the same as SQLite's default BINARY collation, so API order matches store order. */

@@ -40,6 +40,22 @@ export interface ScanContext extends Tree {
   readJson(file: string): Promise<unknown>;
   /** Records a human-readable remark on the scan result, e.g. why a computed config value was ignored. */
   note(message: string): void;
+  /** Records what a discovery family followed for one package: its command, runner, config, assumptions. */
+  follow(run: RunInfo): void;
+}
+
+/** What the scan followed to find one package's tests (shown in the scan answer's `runs`). */
+export interface RunInfo {
+  /** Package directory relative to the project root; `''` for the root. */
+  readonly package: string;
+  /** The test command followed (e.g. the `test` script's text), or null when none was named. */
+  readonly command: string | null;
+  /** The runner it reaches (a `TestFramework` value), or null when projdex could not tell. */
+  readonly runner: string | null;
+  /** Config file read, relative to the project root, or null. */
+  readonly config: string | null;
+  /** Assumptions and unknowns, in words. */
+  readonly notes: readonly string[];
 }
 
 /** One test file a runner would run. */
