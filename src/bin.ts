@@ -1,10 +1,20 @@
 #!/usr/bin/env node
 // Kept free of static imports of projdex modules: on a Node without node:sqlite this file must still
-// load, and say so in one sentence instead of a stack trace.
+// load, answer --help and --version, and otherwise say in one sentence what to run instead.
 const [major = 0, minor = 0] = process.versions.node.split('.').map(Number);
 if (major < 22 || (major === 22 && minor < 13) || !process.getBuiltinModule?.('node:sqlite')) {
-  process.stderr.write(`projdex needs Node.js 22.13 or newer (for node:sqlite); this is Node.js ${process.versions.node}.\n`);
-  process.exit(1);
+  const args = process.argv.slice(2);
+  const { helpText, version } = await import('./cli/help.ts');
+  if (args.includes('--help') || args.includes('-h')) {
+    process.stdout.write(helpText());
+  } else if (args.includes('--version') || args.includes('-v')) {
+    process.stdout.write(`${version()}\n`);
+  } else {
+    process.stderr.write(`projdex needs Node.js 22.13 or newer (for node:sqlite) and this is Node.js ${process.versions.node}; `
+      + 'run it with a newer Node in one step: npx -p node@24 -p projdex projdex\n');
+    process.exitCode = 1;
+  }
+} else {
+  const { main } = await import('./cli.ts');
+  process.exitCode = await main(process.argv.slice(2), process.env, process);
 }
-const { main } = await import('./cli.ts');
-process.exitCode = await main(process.argv.slice(2), process.env, process);

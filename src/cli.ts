@@ -1,124 +1,114 @@
-import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { DEFAULT_PORTS } from './port.ts';
-import { startServer } from './server.ts';
+import { DataDirError, liveServer, pidAlive, readServerInfo } from './datadir.ts';
+import { CliError, connect } from './cli/client.ts';
+import * as commands from './cli/commands.ts';
+import { COMMANDS, helpText, version, type Command } from './cli/help.ts';
+import { serve } from './cli/serve.ts';
+import { OPTIONS, type CliIo, type Env, type Values } from './cli/types.ts';
 
-/** What `main` may touch of the process: streams and signals (tests pass their own). */
-export interface CliIo {
-  readonly stdout: { write(text: string): unknown };
-  readonly stderr: { write(text: string): unknown };
-  once(signal: 'SIGINT' | 'SIGTERM', listener: () => void): unknown;
-}
+export type { CliIo } from './cli/types.ts';
 
-const OPTIONS = {
-  port: { type: 'string', short: 'p' },
-  host: { type: 'string' },
-  'data-dir': { type: 'string' },
-  token: { type: 'string' },
-  'allowed-host': { type: 'string', multiple: true },
-  'allowed-origin': { type: 'string', multiple: true },
-  help: { type: 'boolean', short: 'h' },
-  version: { type: 'boolean', short: 'v' },
-} as const;
-
-const HELP = `
-  Description
-    A local registry of your projects and a scanner of their test files and ports, as a JSON API.
-
-  Usage
-    $ projdex [options]
-
-  Options
-    -p, --port N            Port to listen on; 0 picks any free port  (default first free of 38124..38133)
-    --host ADDR             Interface to bind; non-loopback needs a token  (default 127.0.0.1)
-    --data-dir DIR          Where the database and server.json live  (default $PROJDEX_HOME or ~/.projdex)
-    --token TOKEN           Require "Authorization: Bearer TOKEN"  (default none on loopback; generated otherwise)
-    --allowed-host NAME     Also accept this Host header (repeatable)
-    --allowed-origin URL    Also allow this browser origin, exactly (repeatable)
-    -v, --version           Print the version and exit
-    -h, --help              Print this help and exit
-
-  Examples
-    $ npx projdex
-    $ projdex --port 0 --data-dir /tmp/projdex
-    $ curl http://127.0.0.1:38124/api/projects
-`;
+/** Options each command accepts besides the shared ones (`--data-dir`, `--token`, `--json`, `--help`). */
+const ACCEPTS: Record<Command, readonly string[]> = {
+  serve: ['port', 'port-range', 'host', 'allowed-host', 'allowed-origin', 'log', 'watch', 'keep-running'],
+  add: ['name', 'all', 'depth'],
+  ls: ['tag', 'framework', 'search'],
+  scan: ['all'],
+  tests: [],
+  ports: ['conflicts'],
+  status: [],
+  stop: [],
+};
+const SHARED = ['data-dir', 'token', 'json', 'help', 'version'];
+const MAX_POSITIONALS: Record<Command, number> = { serve: 0, add: 1, ls: 0, scan: 1, tests: 1, ports: 0, status: 0, stop: 0 };
 
 /**
- * Runs the CLI: parses `argv`, starts the server, and resolves with the exit code once a signal has
- * closed it (0), or at once on a usage error (2) or a start-up failure (1).
+ * Runs the CLI: `projdex [command] [options]`. Resolves with the exit code: 0 done (for `serve`, once a
+ * signal closed the server), 1 runtime failure, 2 usage error, 3 `status` with no server running.
  */
-export async function main(argv: readonly string[], env: Readonly<Record<string, string | undefined>>, io: CliIo): Promise<number> {
+export async function main(argv: readonly string[], env: Env, io: CliIo): Promise<number> {
   const fail = (message: string, code: number): number => {
     io.stderr.write(`ERROR: ${message}\nRun \`projdex --help\` for more info.\n`);
     return code;
   };
-  let values;
+  let values: Values;
+  let positionals: string[];
   try {
-    ({ values } = parseArgs({ args: [...argv], options: OPTIONS, strict: true, allowPositionals: false }));
+    ({ values, positionals } = parseArgs({ args: [...argv], options: OPTIONS, strict: true, allowPositionals: true }));
   } catch (error) {
     return fail((error as Error).message, 2);
   }
+  const named = (COMMANDS as readonly string[]).includes(positionals[0] ?? '');
+  const command: Command = named ? positionals.shift() as Command : 'serve';
   if (values.help) {
-    io.stdout.write(HELP.slice(1));
+    io.stdout.write(helpText(named ? command : undefined));
     return 0;
   }
   if (values.version) {
     io.stdout.write(`${version()}\n`);
     return 0;
   }
-  let ports: readonly number[] = DEFAULT_PORTS;
-  if (values.port !== undefined) {
-    if (!/^\d{1,5}$/.test(values.port) || Number(values.port) > 65535) return fail(`--port must be an integer from 0 to 65535, got "${values.port}"`, 2);
-    ports = [Number(values.port)];
+  const extra = Object.keys(values).find((key) => !SHARED.includes(key) && !ACCEPTS[command].includes(key));
+  if (extra) return fail(`--${extra} is not an option of \`projdex ${command}\``, 2);
+  if (positionals.length > MAX_POSITIONALS[command]) {
+    return fail(`Unexpected argument "${positionals[MAX_POSITIONALS[command]]}"${command === 'serve' ? `; commands are ${COMMANDS.join(', ')}` : ''}`, 2);
   }
-  // An empty variable counts as unset: `PROJDEX_HOST=` must not mean "every interface".
-  const host = values.host || env.PROJDEX_HOST || '127.0.0.1';
-  const loopback = ['127.0.0.1', '::1', 'localhost'].includes(host);
-  let token = values.token || env.PROJDEX_TOKEN || undefined;
-  let generated = false;
-  if (!loopback && !token) {
-    token = (await import('node:crypto')).randomBytes(32).toString('base64url');
-    generated = true;
-  }
-  const dataDir = resolve(values['data-dir'] ?? env.PROJDEX_HOME ?? join(homedir(), '.projdex'));
-
-  let running;
+  const dataDir = resolve(values['data-dir'] || env.PROJDEX_HOME || join(homedir(), '.projdex'));
+  const token = values.token || env.PROJDEX_TOKEN || undefined;
+  const out = { io, values };
   try {
-    running = await startServer({
-      port: ports,
-      host,
-      dataDir,
-      ...(token ? { token } : {}),
-      allowedHosts: values['allowed-host'] ?? [],
-      allowedOrigins: values['allowed-origin'] ?? [],
-    });
+    if (command === 'serve') return await serve(values, env, io, dataDir);
+    if (command === 'status') return await status(out, dataDir);
+    if (command === 'stop') return await stop(out, dataDir);
+    const client = await connect(dataDir, token);
+    try {
+      if (command === 'add') return await commands.add(client, out, positionals);
+      if (command === 'ls') return await commands.ls(client, out);
+      if (command === 'scan') return await commands.scan(client, out, positionals);
+      if (command === 'tests') return await commands.tests(client, out, positionals);
+      return await commands.ports(client, out);
+    } finally {
+      await client.close();
+    }
   } catch (error) {
-    // PortsInUseError and store failures carry a sentence meant for the user.
-    return fail(error instanceof Error ? error.message : String(error), 1);
+    if (error instanceof CliError) return fail(error.message, error.exitCode);
+    if (error instanceof DataDirError) return fail(error.message, 1);
+    throw error;
   }
-  // Signal handlers go in before the URL is printed: whoever reads the URL may signal at once.
-  const stopped = new Promise<void>((done) => {
-    let stopping = false;
-    const stop = (): void => {
-      if (stopping) return;
-      stopping = true;
-      running.close().then(done, (error: unknown) => { io.stderr.write(`ERROR: while closing: ${String(error)}\n`); done(); });
-    };
-    io.once('SIGINT', stop);
-    io.once('SIGTERM', stop);
-  });
-  io.stdout.write(`projdex listening on ${running.url}\n`);
-  io.stdout.write(`data: ${dataDir}\n`);
-  if (generated) io.stdout.write(`token: ${token}\n(send it as "Authorization: Bearer <token>"; it is shown only this once)\n`);
-
-  await stopped;
-  return 0;
 }
 
-function version(): string {
-  const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
-  return pkg.version;
+async function status({ io, values }: { io: CliIo; values: Values }, dataDir: string): Promise<number> {
+  const live = await liveServer(dataDir);
+  if (values.json) {
+    io.stdout.write(`${JSON.stringify({ running: live !== undefined, dataDir, ...(live ? { url: live.url, pid: live.pid, port: live.port } : {}) }, null, 2)}\n`);
+  } else {
+    io.stdout.write(live ? `projdex is running at ${live.url} (pid ${live.pid}); data: ${dataDir}\n` : `projdex is not running; data: ${dataDir}\n`);
+  }
+  return live ? 0 : 3;
+}
+
+/** SIGTERM to the server server.json names, then waits (10 s at most) for it to exit. */
+async function stop({ io, values }: { io: CliIo; values: Values }, dataDir: string): Promise<number> {
+  const live = await liveServer(dataDir);
+  const report = (stopped: boolean, text: string): void => {
+    io.stdout.write(values.json ? `${JSON.stringify({ stopped, dataDir, ...(live ? { url: live.url, pid: live.pid } : {}) }, null, 2)}\n` : `${text}\n`);
+  };
+  if (!live) {
+    report(false, `projdex is not running; data: ${dataDir}`);
+    return 0;
+  }
+  try {
+    process.kill(live.pid, 'SIGTERM');
+  } catch (error) {
+    throw new CliError(`Cannot stop projdex (pid ${live.pid}): ${(error as NodeJS.ErrnoException).code}`);
+  }
+  const deadline = Date.now() + 10_000;
+  while (pidAlive(live.pid) && readServerInfo(dataDir)?.instance === live.instance) {
+    if (Date.now() > deadline) throw new CliError(`projdex (pid ${live.pid}) did not stop within 10 s`);
+    await new Promise((done) => setTimeout(done, 50));
+  }
+  report(true, `stopped projdex at ${live.url} (pid ${live.pid})`);
+  return 0;
 }

@@ -40,7 +40,9 @@ export function createGuard({ allowedHosts = [], allowedOrigins = [], token }: G
       const origin = req.headers.origin;
       const cors: Record<string, string> = {};
       if (origin !== undefined) {
-        if (!originAllowed(origin)) throw httpError(403, 'ORIGIN_NOT_ALLOWED', 'Origin not allowed');
+        if (!originAllowed(origin)) {
+          throw httpError(403, 'ORIGIN_NOT_ALLOWED', `Origin not allowed: start projdex with --allowed-origin ${JSON.stringify(origin.slice(0, 200)).slice(1, -1)} to allow it`);
+        }
         cors['Access-Control-Allow-Origin'] = origin;
         cors.Vary = 'Origin';
       }

@@ -8,8 +8,9 @@ export class PortsInUseError extends Error {
   readonly code = 'EADDRINUSE';
   readonly ports: readonly number[];
   constructor(ports: readonly number[], host: string) {
-    const range = ports.length > 1 ? `${ports[0]}..${ports.at(-1)}` : String(ports[0]);
-    super(`Every port of ${range} on ${host} is in use; choose another with --port N (0 picks any free port).`);
+    super(ports.length > 1
+      ? `Every port of ${ports[0]}..${ports.at(-1)} on ${host} is in use; choose another with --port N (0 picks any free port).`
+      : `Port ${ports[0]} on ${host} is in use by another program; choose another with --port N (0 picks any free port).`);
     this.name = 'PortsInUseError';
     this.ports = ports;
   }

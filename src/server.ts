@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { mkdirSync, renameSync, rmSync, writeFileSync, readFileSync } from 'node:fs';
 import { createServer as createHttpServer, STATUS_CODES, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { isIP } from 'node:net';
 import { join } from 'node:path';
 import { createHandler, type Logger } from './app.ts';
+import { AlreadyRunningError, ensureRegularFile, liveServer, prepareDataDir, publishServerInfo, removeServerInfo } from './datadir.ts';
 import { createEvents, type Events } from './events.ts';
 import type { GuardOptions } from './guard.ts';
 import { BASE_HEADERS } from './http.ts';
@@ -22,8 +22,10 @@ export interface ServerOptions extends GuardOptions {
   /** Interface to bind. A non-loopback host requires `token`. @default '127.0.0.1' */
   readonly host?: string;
   /**
-   * Directory holding `projdex.db` and, while the server runs, `server.json`. Created 0700.
-   * Ignored when `db` is given.
+   * Directory holding `projdex.db` and, while the server runs, `server.json`. Created 0700; refused
+   * (DataDirError) when owned by another user or writable by group or others. One server per data dir:
+   * when `server.json` names a live server, start rejects with AlreadyRunningError (`info` holds its url
+   * and pid); a stale file is replaced. The database file is taken from `db` when that is given.
    */
   readonly dataDir?: string;
   /** Database file, or `':memory:'`. @default ':memory:' unless `dataDir` is set */
@@ -38,6 +40,12 @@ export interface ServerOptions extends GuardOptions {
   readonly logger?: Logger;
   /** @default Date.now */
   readonly now?: () => number;
+  /**
+   * Rescan projects when their files change. Accepted here so callers (the CLI's `--watch`) typecheck;
+   * the watcher itself lands separately, and until then this option does nothing.
+   * @default false
+   */
+  readonly watch?: boolean;
 }
 
 export interface RunningServer {
@@ -72,8 +80,14 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   if (!LOOPBACK.has(host) && !options.token) {
     throw new TypeError(`Binding ${host} exposes projdex beyond this machine: the \`token\` option is required for a non-loopback host`);
   }
-  if (dataDir !== undefined) mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  if (dataDir !== undefined) {
+    prepareDataDir(dataDir);
+    // Checked before taking a port too, so a second start does not hold one while it finds out.
+    const live = await liveServer(dataDir);
+    if (live) throw new AlreadyRunningError(live);
+  }
   const dbFile = options.db ?? (dataDir === undefined ? ':memory:' : join(dataDir, 'projdex.db'));
+  if (dataDir !== undefined && options.db === undefined) ensureRegularFile(dbFile);
 
   const store = openStore(dbFile, { now });
   const events = createEvents();
@@ -96,18 +110,36 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   }
   const url = `http://${isIP(host) === 6 ? `[${host}]` : host}:${actualPort}`;
   const instance = randomUUID();
-  const infoFile = dataDir === undefined ? undefined : join(dataDir, 'server.json');
-  if (infoFile) writeAtomic(infoFile, JSON.stringify({ url, port: actualPort, pid: process.pid, instance }, null, 2) + '\n');
-
-  let closing: Promise<void> | undefined;
-  const close = (): Promise<void> => (closing ??= (async () => {
+  const shutdown = async (): Promise<void> => {
     await new Promise<void>((resolve) => {
       server.close(() => resolve());
       server.closeIdleConnections();
     });
     await scanner.close();
     store.close();
-    if (infoFile && ownsInfoFile(infoFile, instance)) rmSync(infoFile, { force: true });
+  };
+  if (dataDir !== undefined) {
+    const info = { url, port: actualPort, pid: process.pid, instance, ...(options.token ? { token: options.token } : {}) };
+    let published;
+    try {
+      published = await publishServerInfo(dataDir, info, async () => (await liveServer(dataDir)) === undefined);
+    } catch (error) {
+      await shutdown();
+      throw error;
+    }
+    if (!published) {
+      // Another server started on this data dir while this one was listening: it wins.
+      await shutdown();
+      const other = await liveServer(dataDir);
+      if (other) throw new AlreadyRunningError(other);
+      throw new Error(`Another projdex started on ${dataDir} at the same moment; try again.`);
+    }
+  }
+
+  let closing: Promise<void> | undefined;
+  const close = (): Promise<void> => (closing ??= (async () => {
+    await shutdown();
+    if (dataDir !== undefined) removeServerInfo(dataDir, instance);
   })());
 
   return { url, port: actualPort, server, store, events, close };
@@ -127,20 +159,4 @@ function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
   const head = Object.entries(BASE_HEADERS).map(([name, value]) => `${name}: ${value}\r\n`).join('');
   socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n${head}Content-Type: application/json; charset=utf-8\r\n`
     + `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
-}
-
-/** Temp file, then rename: readers never see a half-written server.json. */
-function writeAtomic(file: string, text: string): void {
-  const temp = `${file}.${process.pid}.tmp`;
-  writeFileSync(temp, text, { mode: 0o600 });
-  renameSync(temp, file);
-}
-
-/** Another server may have replaced server.json since; only remove our own. */
-function ownsInfoFile(file: string, instance: string): boolean {
-  try {
-    return (JSON.parse(readFileSync(file, 'utf8')) as { instance?: string }).instance === instance;
-  } catch {
-    return false;
-  }
 }

@@ -45,6 +45,16 @@ const MIGRATIONS: readonly string[] = [
 /** Largest serialised list kept between requests (a 10k-test list is about 1.6 MB). */
 const MAX_CACHED_BODY = 4 * 1024 * 1024;
 
+const PROJECTS_JSON = `SELECT json_group_array(json_object('id', id, 'name', name, 'path', path, 'description', description,
+  'framework', framework, 'tags', json(tags), 'last_scanned', last_scanned, 'created_at', created_at) ORDER BY id) AS body FROM projects`;
+
+/** Narrows `GET /api/projects`; absent fields do not filter. */
+export interface ProjectFilter {
+  readonly tag?: string;
+  readonly framework?: string;
+  readonly q?: string;
+}
+
 export interface StoreOptions {
   /** Clock in milliseconds, for `created_at`, `last_scanned` and friends. @default Date.now */
   readonly now?: () => number;
@@ -96,13 +106,14 @@ export function openStore(file: string, { now = Date.now }: StoreOptions = {}) {
     listSettings: sql('SELECT key, value FROM settings ORDER BY key'),
     dataVersion: sql('PRAGMA data_version'),
     // The list endpoints' bodies, built by SQLite in one step (same fields and order as the row mappers).
-    projectsJson: sql(`SELECT json_group_array(json_object('id', id, 'name', name, 'path', path, 'description', description,
-      'framework', framework, 'tags', json(tags), 'last_scanned', last_scanned, 'created_at', created_at) ORDER BY id) AS body FROM projects`),
+    projectsJson: sql(PROJECTS_JSON),
     testsJson: sql(`SELECT json_group_array(json_object('id', id, 'project_id', project_id, 'file_path', file_path, 'framework', framework,
       'status', status, 'last_run', last_run, 'cases', cases, 'created_at', created_at) ORDER BY file_path) AS body FROM tests WHERE project_id = ?`),
     portsJson: sql(`SELECT json_group_array(json_object('id', id, 'project_id', project_id, 'port', port, 'script_name', script_name,
       'config_source', config_source, 'last_detected', last_detected, 'created_at', created_at) ORDER BY port, script_name, config_source) AS body
       FROM ports WHERE project_id = ?`),
+    getSetting: sql('SELECT value FROM settings WHERE key = ?'),
+    deleteSetting: sql('DELETE FROM settings WHERE key = ?'),
     putSetting: sql('INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value'),
   };
 
@@ -173,8 +184,25 @@ export function openStore(file: string, { now = Date.now }: StoreOptions = {}) {
     listTests: (projectId: number): Test[] => q.listTests.all(projectId).map(toTest),
     listPorts: (projectId: number): ProjectPort[] => q.listPorts.all(projectId).map(toPort),
 
-    /** The same lists as JSON bytes, ready to send; cached until the data changes. */
-    projectsJson: (): Buffer => cachedBody('projects', () => q.projectsJson.get()?.body),
+    /**
+     * The same lists as JSON bytes, ready to send; cached until the data changes. `filter` narrows the
+     * projects (not cached): `tag` held exactly, `framework` equal ignoring case, `q` a case-insensitive
+     * substring of name, path or description.
+     */
+    projectsJson(filter: ProjectFilter = {}): Buffer {
+      const where: string[] = [];
+      const args: string[] = [];
+      if (filter.tag !== undefined) { where.push('EXISTS (SELECT 1 FROM json_each(tags) WHERE value = ?)'); args.push(filter.tag); }
+      if (filter.framework !== undefined) { where.push('lower(framework) = lower(?)'); args.push(filter.framework); }
+      if (filter.q !== undefined) {
+        where.push("(name || char(0) || path || char(0) || coalesce(description, '')) LIKE ? ESCAPE '\\'");
+        args.push(`%${filter.q.replace(/[\\%_]/g, '\\$&')}%`);
+      }
+      if (where.length === 0) return cachedBody('projects', () => q.projectsJson.get()?.body);
+      // A fixed set of clauses; request data only ever reaches SQLite as bound parameters.
+      const text = String(db.prepare(PROJECTS_JSON.replace('FROM projects', `FROM projects WHERE ${where.join(' AND ')}`)).get(...args)?.body);
+      return Buffer.from(text);
+    },
     testsJson: (projectId: number): Buffer => cachedBody(`tests:${projectId}`, () => q.testsJson.get(projectId)?.body),
     portsJson: (projectId: number): Buffer => cachedBody(`ports:${projectId}`, () => q.portsJson.get(projectId)?.body),
 
@@ -205,6 +233,9 @@ export function openStore(file: string, { now = Date.now }: StoreOptions = {}) {
     putSetting(key: string, value: string): void {
       q.putSetting.run(key, value);
     },
+    getSetting: (key: string): string | undefined => maybe(q.getSetting.get(key), (row) => String(row.value)),
+    /** False when there was no such key. */
+    deleteSetting: (key: string): boolean => Number(q.deleteSetting.run(key).changes) > 0,
 
     /** Checks the database file; 'ok' when intact. */
     integrityCheck: (): string => String(db.prepare('PRAGMA integrity_check').get()?.integrity_check),

@@ -71,9 +71,10 @@ suite('two servers on one data dir', () => {
     const dataDir = join(root, 'data');
     const dirs = Array.from({ length: 30 }, (_, i) => `p${i}/`);
     writeTree(root, Object.fromEntries(dirs.map((d) => [d, ''])));
-    const a = await serve(t, { dataDir });
+    // The CLI server owns the data dir (server.json); the library server shares only its database.
     const b = await spawnServer(dataDir);
     t.after(() => b.child.kill('SIGKILL'));
+    const a = await serve(t, { db: join(dataDir, 'projdex.db') });
     const servers = [a.url, b.url];
 
     const writes = [];
@@ -99,9 +100,9 @@ suite('two servers on one data dir', () => {
   test('concurrent registrations of one path across the two servers give exactly one 201', async (t) => {
     const root = makeTree(t, { 'same/': '' });
     const dataDir = join(root, 'data');
-    const a = await serve(t, { dataDir });
     const b = await spawnServer(dataDir);
     t.after(() => b.child.kill('SIGKILL'));
+    const a = await serve(t, { db: join(dataDir, 'projdex.db') });
     const results = await Promise.all(Array.from({ length: 30 }, (_, i) => request(`${[a.url, b.url][i % 2]}/api/projects`, 'POST', { name: `n${i}`, path: join(root, 'same') })));
     assert.deepEqual(results.map((r) => r.status).sort(), [201, ...Array(29).fill(409)]);
     const created = results.find((r) => r.status === 201)!.body;

@@ -240,7 +240,7 @@ suite('security', { concurrency: true }, () => {
         for (const request of requests) {
           const res = await raw(port, { ...request, headers: { ...request.headers, Origin: origin } });
           const label = `${JSON.stringify(origin)} ${request.method ?? 'GET'} ${request.target}`;
-          assert.deepEqual([res.status, json(res)], [403, { error: 'Origin not allowed' }], label);
+          assert.deepEqual([res.status, json(res)], [403, { error: `Origin not allowed: start projdex with --allowed-origin ${origin} to allow it` }], label);
           assert.equal(res.headers['access-control-allow-origin'], undefined, label);
           assertBaseHeaders(res, label);
         }

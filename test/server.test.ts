@@ -285,7 +285,9 @@ suite('scanning', () => {
     assert.deepEqual(res.body.map((r: { project: { id: number }; testsFound: number }) => [r.project.id, r.testsFound]), [[1, 1], [2, 0], [3, 1]]);
     assert.match(res.body[1].error, /no longer exists/);
     assert.deepEqual(res.body[1].tests, []);
-    assert.equal(res.body[0].error, undefined);
+    assert.equal(res.body[0].error, null);
+    // A failed entry has the same keys as a successful one.
+    assert.deepEqual(Object.keys(res.body[1]).sort(), Object.keys(res.body[0]).sort());
   });
 
   test('GET /ports after a scan returns what the scan found, by port then script name', async (t) => {

@@ -28,9 +28,17 @@ export function projectHandlers(store: Store, scanner: Scanner) {
   ];
 
   return {
-    list: () => {
+    /** `?tag=&framework=&q=` narrow the list; an empty value does not filter. */
+    list: ({ query }: Context) => {
+      const filter: { tag?: string; framework?: string; q?: string } = {};
+      for (const key of ['tag', 'framework', 'q'] as const) {
+        const value = query[key];
+        if (value === undefined || value === '') continue;
+        if (value.length > 1024 || !value.isWellFormed()) throw httpError(400, 'INVALID_QUERY', `${key} must be at most 1024 characters of well-formed Unicode`);
+        filter[key] = value;
+      }
       try {
-        return store.projectsJson();
+        return store.projectsJson(filter);
       } catch (cause) {
         throw httpError(500, 'LIST_FAILED', 'Failed to fetch projects', { cause });
       }
@@ -66,16 +74,21 @@ export function projectHandlers(store: Store, scanner: Scanner) {
     ports: ({ params }: Context) => store.portsJson(find(params.id).id),
     scan: async ({ params }: Context) => jsonParts(scanBody(await scanner.scanProject(find(params.id)))),
 
-    /** Scans every project in id order; one failure is reported in its entry and does not stop the rest. */
+    /**
+     * Scans every project in id order; one failure is reported in its entry and does not stop the rest.
+     * Every entry has the same keys: a scan's answer plus `error` (null, or why that scan failed).
+     */
     async scanAll() {
       const parts: Buffer[] = [Buffer.from('[')];
       for (const project of store.listProjects()) {
         if (parts.length > 1) parts.push(Buffer.from(','));
         try {
-          parts.push(...scanBody(await scanner.scanProject(project)));
+          const body = scanBody(await scanner.scanProject(project));
+          body[body.length - 1] = Buffer.concat([body.at(-1)!.subarray(0, -1), Buffer.from(',"error":null}')]);
+          parts.push(...body);
         } catch (error) {
           const message = error instanceof Error && 'status' in error ? error.message : 'Scan failed';
-          parts.push(Buffer.from(JSON.stringify({ project, testsFound: 0, tests: [], error: message })));
+          parts.push(Buffer.from(JSON.stringify({ project, testsFound: 0, tests: [], ports: [], notes: [], runs: [], truncated: null, error: message })));
         }
       }
       parts.push(Buffer.from(']'));

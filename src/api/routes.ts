@@ -2,6 +2,7 @@ import { route, type Route } from '../router.ts';
 import type { Scanner } from '../scanning.ts';
 import type { Store } from '../store.ts';
 import type { Handler } from './context.ts';
+import { discoverHandler } from './discover.ts';
 import { projectHandlers } from './projects.ts';
 import { settingsHandlers } from './settings.ts';
 
@@ -14,6 +15,7 @@ export function createRoutes(store: Store, scanner: Scanner, { now = Date.now } 
     route('GET', '/api/projects', projects.list),
     route('POST', '/api/projects', projects.create),
     route('GET', '/api/projects/tags', projects.tags),
+    route('POST', '/api/projects/discover', discoverHandler(store)),
     route('POST', '/api/projects/scan/all', projects.scanAll),
     route('GET', '/api/projects/:id', projects.get),
     route('PUT', '/api/projects/:id', projects.update),
@@ -22,6 +24,8 @@ export function createRoutes(store: Store, scanner: Scanner, { now = Date.now } 
     route('GET', '/api/projects/:id/ports', projects.ports),
     route('POST', '/api/projects/:id/scan', projects.scan),
     route('GET', '/api/settings', settings.list),
+    route('GET', '/api/settings/:key', settings.get),
     route('PUT', '/api/settings/:key', settings.put),
+    route('DELETE', '/api/settings/:key', settings.remove),
   ];
 }

@@ -4,11 +4,26 @@ import type { Context } from './context.ts';
 
 /** Handlers of `/api/settings/**`. */
 export function settingsHandlers(store: Store) {
+  const keyOf = ({ params }: Context): string => {
+    const key = params.key ?? '';
+    if (key.length > 1024 || !key.isWellFormed()) throw httpError(400, 'INVALID_KEY', 'Setting key must be 1 to 1024 characters of well-formed Unicode');
+    return key;
+  };
+  const notFound = (): never => { throw httpError(404, 'SETTING_NOT_FOUND', 'Setting not found'); };
   return {
     list: () => store.getSettings(),
-    async put({ params, body }: Context) {
-      const key = params.key ?? '';
-      if (key.length > 1024 || !key.isWellFormed()) throw httpError(400, 'INVALID_KEY', 'Setting key must be 1 to 1024 characters of well-formed Unicode');
+    get(ctx: Context) {
+      const key = keyOf(ctx);
+      const value = store.getSetting(key);
+      return value === undefined ? notFound() : { key, value };
+    },
+    remove(ctx: Context) {
+      if (!store.deleteSetting(keyOf(ctx))) notFound();
+      return null;
+    },
+    async put(ctx: Context) {
+      const { body } = ctx;
+      const key = keyOf(ctx);
       const { value } = await body();
       if (value === undefined) throw httpError(400, 'VALUE_REQUIRED', 'Value is required');
       if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean') {

@@ -1,0 +1,123 @@
+import { networkInterfaces } from 'node:os';
+import { AlreadyRunningError } from '../datadir.ts';
+import { DEFAULT_PORTS } from '../port.ts';
+import { startServer } from '../server.ts';
+import { CliError } from './client.ts';
+import type { CliIo, Env, Values } from './types.ts';
+
+const LOOPBACK = ['127.0.0.1', '::1', 'localhost'];
+const WILDCARD = ['0.0.0.0', '::'];
+
+/** Candidate ports: `--port`, else `--port-range` / `PROJDEX_PORT_RANGE` (`A-B`), else 38124..38133. */
+export function candidatePorts(values: Values, env: Env): readonly number[] {
+  if (values.port !== undefined) {
+    if (!/^\d{1,5}$/.test(values.port) || Number(values.port) > 65535) throw new CliError(`--port must be an integer from 0 to 65535, got "${values.port}"`, 2);
+    return [Number(values.port)];
+  }
+  const [source, range] = values['port-range'] !== undefined ? ['--port-range', values['port-range']]
+    : env.PROJDEX_PORT_RANGE ? ['PROJDEX_PORT_RANGE', env.PROJDEX_PORT_RANGE] : [undefined, undefined];
+  if (range === undefined) return DEFAULT_PORTS;
+  const m = /^(\d{1,5})-(\d{1,5})$/.exec(range);
+  const [a, b] = m ? [Number(m[1]), Number(m[2])] : [NaN, NaN];
+  if (!(a >= 1 && a <= b && b <= 65535 && b - a < 1000)) {
+    throw new CliError(`${source} must be A-B with 1 <= A <= B <= 65535 and at most 1000 ports (e.g. 38124-38133), got "${range}"`, 2);
+  }
+  return Array.from({ length: b - a + 1 }, (_, i) => a + i);
+}
+
+/** Runs the server until a signal (or the parent's exit) closes it; resolves with the exit code. */
+export async function serve(values: Values, env: Env, io: CliIo, dataDir: string): Promise<number> {
+  const ports = candidatePorts(values, env);
+  // An empty variable counts as unset: `PROJDEX_HOST=` must not mean "every interface".
+  const host = values.host || env.PROJDEX_HOST || '127.0.0.1';
+  let token = values.token || env.PROJDEX_TOKEN || undefined;
+  let generated = false;
+  if (!LOOPBACK.includes(host) && !token) {
+    token = (await import('node:crypto')).randomBytes(32).toString('base64url');
+    generated = true;
+  }
+  let running;
+  try {
+    running = await startServer({
+      port: ports,
+      host,
+      dataDir,
+      ...(token ? { token } : {}),
+      allowedHosts: values['allowed-host'] ?? [],
+      allowedOrigins: values['allowed-origin'] ?? [],
+      ...(values.watch ? { watch: true } : {}),
+    });
+  } catch (error) {
+    if (error instanceof AlreadyRunningError) {
+      io.stdout.write(`${error.message}\n`);
+      return 0;
+    }
+    // PortsInUseError, DataDirError and store failures carry a sentence meant for the user.
+    throw new CliError(error instanceof Error ? error.message : String(error));
+  }
+  if (values.log) {
+    running.server.on('request', (req, res) => {
+      const started = performance.now();
+      res.once('close', () => {
+        io.stderr.write(`${new Date().toISOString()} ${req.method} ${req.url} ${res.statusCode} ${(performance.now() - started).toFixed(1)}ms\n`);
+      });
+    });
+  }
+  // Signal handlers go in before the URL is printed: whoever reads the URL may signal at once.
+  let stop = (_why?: string): void => {};
+  const stopped = new Promise<void>((done) => {
+    let stopping = false;
+    stop = (why) => {
+      if (stopping) return;
+      stopping = true;
+      if (why) io.stderr.write(`projdex: ${why}; shutting down\n`);
+      running.close().then(done, (error: unknown) => { io.stderr.write(`ERROR: while closing: ${String(error)}\n`); done(); });
+    };
+    io.once('SIGINT', () => stop());
+    io.once('SIGTERM', () => stop());
+  });
+  const unwatch = values['keep-running'] ? () => {} : watchParent(io, stop);
+  io.stdout.write(`projdex listening on ${running.url}\n`);
+  if (WILDCARD.includes(host)) {
+    const local = `http://${host === '::' ? '[::1]' : '127.0.0.1'}:${running.port}`;
+    io.stdout.write(`  Local:   ${local}\n`);
+    for (const address of networkAddresses(host === '::')) io.stdout.write(`  Network: http://${address}:${running.port}\n`);
+  }
+  io.stdout.write(`data: ${dataDir}\n`);
+  if (generated) io.stdout.write(`token: ${token}\n(send it as "Authorization: Bearer <token>"; it is shown only this once)\n`);
+  await stopped;
+  unwatch();
+  return 0;
+}
+
+/**
+ * No orphans: a wrapper (npx, npm start) killed by SIGTERM does not pass the signal on, and its child
+ * would keep the port and server.json. When our parent goes away we are re-parented (ppid changes) or
+ * our IPC channel closes; either stops the server the same way a signal does.
+ */
+function watchParent(io: CliIo, stop: (why: string) => void): () => void {
+  const parent = io.ppid;
+  const onDisconnect = (): void => stop('the parent process closed its channel');
+  io.on?.('disconnect', onDisconnect);
+  if (parent === undefined || parent <= 1) return () => io.off?.('disconnect', onDisconnect);
+  const timer = setInterval(() => {
+    if (io.ppid !== parent) stop(`the parent process (pid ${parent}) exited`);
+  }, 500);
+  timer.unref();
+  return () => {
+    clearInterval(timer);
+    io.off?.('disconnect', onDisconnect);
+  };
+}
+
+function networkAddresses(ipv6: boolean): string[] {
+  const out: string[] = [];
+  for (const list of Object.values(networkInterfaces())) {
+    for (const a of list ?? []) {
+      if (a.internal) continue;
+      if (a.family === 'IPv4') out.push(a.address);
+      else if (ipv6 && !a.address.startsWith('fe80')) out.push(`[${a.address}]`);
+    }
+  }
+  return out;
+}

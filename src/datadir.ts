@@ -1,0 +1,154 @@
+import { randomBytes } from 'node:crypto';
+import { closeSync, constants, linkSync, lstatSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
+
+/** What `server.json` holds while a server runs on a data dir. */
+export interface ServerInfo {
+  readonly url: string;
+  readonly port: number;
+  readonly pid: number;
+  /** Random per start: only the process that wrote the file removes it. */
+  readonly instance: string;
+  /** The bearer token, when the server requires one (the file is 0600 in a 0700 directory). */
+  readonly token?: string;
+}
+
+/** A data dir projdex refuses to use; `message` says what is wrong and how to fix it. */
+export class DataDirError extends Error {
+  readonly code: string;
+  constructor(code: string, message: string) {
+    super(message);
+    this.name = 'DataDirError';
+    this.code = code;
+  }
+}
+
+/** A live server already owns the data dir. */
+export class AlreadyRunningError extends Error {
+  readonly code = 'ALREADY_RUNNING';
+  readonly info: ServerInfo;
+  constructor(info: ServerInfo) {
+    super(`projdex is already running at ${info.url} (pid ${info.pid})`);
+    this.name = 'AlreadyRunningError';
+    this.info = info;
+  }
+}
+
+/**
+ * Creates `dir` (0700) if needed and checks it is a directory of ours that no one else may write:
+ * the database and server.json in it are trusted. Throws DataDirError with a sentence naming the fix.
+ */
+export function prepareDataDir(dir: string): void {
+  try {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? 'EIO';
+    const why = code === 'EACCES' || code === 'EPERM' ? 'permission denied'
+      : code === 'ENOTDIR' || code === 'EEXIST' ? 'a part of that path is a file, not a directory'
+        : code === 'EROFS' ? 'the file system is read-only' : `the system said ${code}`;
+    throw new DataDirError('DATA_DIR_CREATE', `Cannot create the data dir ${dir}: ${why}; choose another with --data-dir DIR.`);
+  }
+  const info = statSync(dir);
+  if (!info.isDirectory()) {
+    throw new DataDirError('DATA_DIR_NOT_DIR', `The data dir ${dir} is not a directory; choose another with --data-dir DIR.`);
+  }
+  const uid = process.getuid?.();
+  if (uid !== undefined && info.uid !== uid) {
+    throw new DataDirError('DATA_DIR_OWNER', `The data dir ${dir} belongs to another user (uid ${info.uid}); choose one of your own with --data-dir DIR.`);
+  }
+  if ((info.mode & 0o022) !== 0) {
+    const mode = (info.mode & 0o777).toString(8).padStart(4, '0');
+    throw new DataDirError('DATA_DIR_MODE', `The data dir ${dir} is writable by group or others (mode ${mode}); run \`chmod 700 ${dir}\` or choose another with --data-dir DIR.`);
+  }
+}
+
+/**
+ * Makes sure `file` exists as a regular file of ours without following a symlink planted in its place
+ * (O_NOFOLLOW), so node:sqlite then opens the real thing. Also checks SQLite's side files.
+ */
+export function ensureRegularFile(file: string): void {
+  for (const name of [file, `${file}-wal`, `${file}-shm`]) {
+    let info;
+    try {
+      info = lstatSync(name);
+    } catch {
+      continue;
+    }
+    if (!info.isFile()) {
+      throw new DataDirError('DATA_FILE_NOT_REGULAR', `${name} is not a regular file (a symlink?); projdex will not follow it: remove it or choose another --data-dir.`);
+    }
+  }
+  closeSync(openSync(file, constants.O_RDWR | constants.O_CREAT | constants.O_NOFOLLOW, 0o600));
+}
+
+/** The server.json of `dir`, or undefined when absent or unreadable. */
+export function readServerInfo(dir: string): ServerInfo | undefined {
+  try {
+    const info = JSON.parse(readFileSync(join(dir, 'server.json'), 'utf8')) as ServerInfo;
+    return typeof info.url === 'string' && Number.isInteger(info.pid) ? info : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** True when a process with `pid` exists (EPERM: it exists, but is not ours). */
+export function pidAlive(pid: number): boolean {
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * The live server named by `dir`'s server.json, or undefined. A pid alone can be reused after a crash,
+ * so the server must also answer `/health` within a second.
+ */
+export async function liveServer(dir: string): Promise<ServerInfo | undefined> {
+  const info = readServerInfo(dir);
+  if (!info || !pidAlive(info.pid)) return undefined;
+  try {
+    const res = await fetch(`${info.url}/health`, { signal: AbortSignal.timeout(1500) });
+    const body = await res.json() as { status?: string };
+    return body.status === 'ok' ? info : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Publishes server.json: written under a random temp name created exclusively (no symlink is followed),
+ * then linked into place only if no server.json exists. When one does, `isStale` decides: a stale file is
+ * replaced by rename (which replaces a symlink itself, never its target); a live one is left alone and
+ * `false` is returned.
+ */
+export async function publishServerInfo(dir: string, info: ServerInfo, isStale: () => Promise<boolean>): Promise<boolean> {
+  const file = join(dir, 'server.json');
+  const temp = join(dir, `.server.json.${randomBytes(8).toString('hex')}.tmp`);
+  const fd = openSync(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
+  try {
+    writeSync(fd, JSON.stringify(info, null, 2) + '\n');
+  } finally {
+    closeSync(fd);
+  }
+  try {
+    try {
+      linkSync(temp, file);
+      return true;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+    if (!(await isStale())) return false;
+    renameSync(temp, file);
+    return true;
+  } finally {
+    rmSync(temp, { force: true });
+  }
+}
+
+/** Removes server.json if it is still the one `instance` wrote. */
+export function removeServerInfo(dir: string, instance: string): void {
+  if (readServerInfo(dir)?.instance === instance) rmSync(join(dir, 'server.json'), { force: true });
+}

@@ -1,0 +1,51 @@
+import { promises as fsp } from 'node:fs';
+import { join } from 'node:path';
+
+/** A file or folder whose presence makes a directory a project root. */
+const MARKERS = ['.git', 'package.json', 'pyproject.toml', 'go.mod', 'Cargo.toml'];
+
+/** Folders that hold installs, builds or caches: never a project of the user's own. */
+const SKIP = new Set(['node_modules', 'bower_components', 'vendor', 'venv', '.venv', 'env', 'site-packages',
+  '__pycache__', 'dist', 'build', 'target', 'out', '.next', '.nuxt', '.cache', '.tox', '.gradle', 'Pods', '.git']);
+
+export interface FindRootsOptions {
+  /** Levels below `root` to look in (0: `root` only). @default 4 */
+  readonly maxDepth?: number;
+  /** Directories read at most: a folder of folders cannot keep the walk going. @default 20_000 */
+  readonly maxDirs?: number;
+}
+
+/**
+ * Project roots under `root`: directories holding a git repository or a package manifest. A root's own
+ * subfolders are not searched (a monorepo is one project; its packages are scanned as part of it);
+ * hidden folders, installs and build output are skipped; symlinks are not followed. Sorted by path.
+ *
+ * @example
+ * await findRoots('/home/me/code', { maxDepth: 2 }); // ['/home/me/code/api', '/home/me/code/web']
+ */
+export async function findRoots(root: string, { maxDepth = 4, maxDirs = 20_000 }: FindRootsOptions = {}): Promise<{ roots: string[]; truncated: boolean }> {
+  const roots: string[] = [];
+  let budget = maxDirs;
+  let truncated = false;
+  let level = [root];
+  for (let depth = 0; depth <= maxDepth && level.length > 0; depth++) {
+    const next: string[] = [];
+    for (const dir of level) {
+      if (budget-- <= 0) {
+        truncated = true;
+        break;
+      }
+      const entries = await fsp.readdir(dir, { withFileTypes: true }).catch(() => []);
+      if (entries.some((e) => MARKERS.includes(e.name) && (e.isFile() || e.isDirectory()))) {
+        roots.push(dir);
+        continue;
+      }
+      for (const e of entries) {
+        if (e.isDirectory() && !e.name.startsWith('.') && !SKIP.has(e.name)) next.push(join(dir, e.name));
+      }
+    }
+    if (truncated) break;
+    level = next;
+  }
+  return { roots: roots.sort(), truncated };
+}
