@@ -1,4 +1,6 @@
+import { readFileSync } from 'node:fs';
 import { networkInterfaces } from 'node:os';
+import { basename } from 'node:path';
 import { AlreadyRunningError } from '../datadir.ts';
 import { DEFAULT_PORTS } from '../port.ts';
 import { startServer } from '../server.ts';
@@ -93,21 +95,47 @@ export async function serve(values: Values, env: Env, io: CliIo, dataDir: string
 /**
  * No orphans: a wrapper (npx, npm start) killed by SIGTERM does not pass the signal on, and its child
  * would keep the port and server.json. When our parent goes away we are re-parented (ppid changes) or
- * our IPC channel closes; either stops the server the same way a signal does.
+ * our IPC channel closes; either stops the server the same way a signal does. npm runs us through
+ * `sh -c`, which outlives a SIGKILLed npm: when the parent is such a shell, its parent is watched too
+ * (Linux, through /proc).
  */
 function watchParent(io: CliIo, stop: (why: string) => void): () => void {
   const parent = io.ppid;
   const onDisconnect = (): void => stop('the parent process closed its channel');
   io.on?.('disconnect', onDisconnect);
   if (parent === undefined || parent <= 1) return () => io.off?.('disconnect', onDisconnect);
+  const grandparent = isShellWrapper(parent) ? parentOf(parent) : undefined;
   const timer = setInterval(() => {
     if (io.ppid !== parent) stop(`the parent process (pid ${parent}) exited`);
+    else if (grandparent !== undefined && grandparent > 1 && parentOf(parent) !== grandparent) stop(`the process that started projdex (pid ${grandparent}) exited`);
   }, 500);
   timer.unref();
   return () => {
     clearInterval(timer);
     io.off?.('disconnect', onDisconnect);
   };
+}
+
+/** The parent pid of `pid` from /proc (Linux), or undefined. */
+function parentOf(pid: number): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // "pid (comm) state ppid ...": comm may hold spaces and parentheses, so split after the last ')'.
+    const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+    return Number.isInteger(ppid) ? ppid : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** True when `pid` is a `sh -c ...` (or bash, dash, zsh) that exists only to run us. */
+function isShellWrapper(pid: number): boolean {
+  try {
+    const [exe = '', flag] = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+    return ['sh', 'bash', 'dash', 'zsh'].includes(basename(exe)) && flag === '-c';
+  } catch {
+    return false;
+  }
 }
 
 function networkAddresses(ipv6: boolean): string[] {
