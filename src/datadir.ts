@@ -43,8 +43,9 @@ export function prepareDataDir(dir: string): void {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? 'EIO';
+    if (code === 'EEXIST') throw new DataDirError('DATA_DIR_NOT_DIR', `The data dir ${dir} is not a directory; choose another with --data-dir DIR.`);
     const why = code === 'EACCES' || code === 'EPERM' ? 'permission denied'
-      : code === 'ENOTDIR' || code === 'EEXIST' ? 'a part of that path is a file, not a directory'
+      : code === 'ENOTDIR' ? 'a part of that path is a file, not a directory'
         : code === 'EROFS' ? 'the file system is read-only' : `the system said ${code}`;
     throw new DataDirError('DATA_DIR_CREATE', `Cannot create the data dir ${dir}: ${why}; choose another with --data-dir DIR.`);
   }
