@@ -195,8 +195,9 @@ export function openStore(file: string, { now = Date.now }: StoreOptions = {}) {
       if (filter.tag !== undefined) { where.push('EXISTS (SELECT 1 FROM json_each(tags) WHERE value = ?)'); args.push(filter.tag); }
       if (filter.framework !== undefined) { where.push('lower(framework) = lower(?)'); args.push(filter.framework); }
       if (filter.q !== undefined) {
-        where.push("(name || char(0) || path || char(0) || coalesce(description, '')) LIKE ? ESCAPE '\\'");
-        args.push(`%${filter.q.replace(/[\\%_]/g, '\\$&')}%`);
+        const like = `%${filter.q.replace(/[\\%_]/g, '\\$&')}%`;
+        where.push("(name LIKE ? ESCAPE '\\' OR path LIKE ? ESCAPE '\\' OR description LIKE ? ESCAPE '\\')");
+        args.push(like, like, like);
       }
       if (where.length === 0) return cachedBody('projects', () => q.projectsJson.get()?.body);
       // A fixed set of clauses; request data only ever reaches SQLite as bound parameters.

@@ -2,15 +2,20 @@ import { route, type Route } from '../router.ts';
 import type { Scanner } from '../scanning.ts';
 import type { Store } from '../store.ts';
 import type { Handler } from './context.ts';
+import { readFileSync } from 'node:fs';
 import { discoverHandler } from './discover.ts';
+import { openApiDocument } from './openapi.ts';
 import { projectHandlers } from './projects.ts';
 import { settingsHandlers } from './settings.ts';
 
-/** The route table of the spec. Order matters only where literals and `:id` share a prefix (tags, scan/all). */
+/** The route table: the spec's routes and ours, each described in ROUTE_DOCS (openapi.ts). Order matters only where literals and `:id` share a prefix (tags, scan/all). */
 export function createRoutes(store: Store, scanner: Scanner, { now = Date.now } = {}): Array<Route<Handler>> {
   const projects = projectHandlers(store, scanner);
   const settings = settingsHandlers(store);
-  return [
+  let document: Record<string, unknown> | undefined;
+  const routes: Array<Route<Handler>> = [
+    // Built from this very table on first request: a route without a doc entry fails here, and in its test.
+    route('GET', '/api/openapi.json', () => (document ??= openApiDocument(routes, packageVersion()))),
     route('GET', '/health', () => ({ status: 'ok', timestamp: new Date(now()).toISOString() })),
     route('GET', '/api/projects', projects.list),
     route('POST', '/api/projects', projects.create),
@@ -28,4 +33,9 @@ export function createRoutes(store: Store, scanner: Scanner, { now = Date.now } 
     route('PUT', '/api/settings/:key', settings.put),
     route('DELETE', '/api/settings/:key', settings.remove),
   ];
+  return routes;
+}
+
+function packageVersion(): string {
+  return (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 }

@@ -1,0 +1,157 @@
+import type { Route } from '../router.ts';
+import { BODIES, SCHEMAS, type Schema } from './schemas.ts';
+
+export interface ResponseDoc {
+  readonly description: string;
+  /** A component name (`Project`), `Project[]` for an array of one, or a schema; absent: no body. */
+  readonly body?: string | Schema;
+  /** Media type when not JSON (the event stream). */
+  readonly type?: string;
+  /** The exact `error` texts this status carries on this route. */
+  readonly errors?: readonly string[];
+}
+
+export interface RouteDoc {
+  readonly summary: string;
+  readonly description?: string;
+  readonly query?: Readonly<Record<string, string>>;
+  /** A name in BODIES. */
+  readonly body?: string;
+  readonly responses: Readonly<Record<number, ResponseDoc>>;
+}
+
+const INVALID_ID = 'Invalid project ID';
+const NOT_FOUND = 'Project not found';
+const ok = (description: string, body?: string | Schema): ResponseDoc => ({ description, ...(body ? { body } : {}) });
+const err = (description: string, ...errors: string[]): ResponseDoc => ({ description, body: 'Error', errors });
+const idErrors = { 400: err('Bad id', INVALID_ID), 404: err('No such project', NOT_FOUND) };
+const fieldErrors = '`name must be a non-empty string`, `description must be a string or null`, `tags must be an array of strings` (one sentence naming the field)';
+
+/** One entry per route, keyed `METHOD /path`. The OpenAPI test checks every route of the table has one. */
+export const ROUTE_DOCS: Readonly<Record<string, RouteDoc>> = {
+  'GET /health': { summary: 'Liveness', description: 'Needs no token.', responses: { 200: ok('The server runs', 'Health') } },
+  'GET /api/openapi.json': { summary: 'This API as an OpenAPI 3.1 document', responses: { 200: ok('The document', { type: 'object' }) } },
+  'GET /api/projects': {
+    summary: 'List projects, by id',
+    query: {
+      tag: 'Only projects holding this tag exactly.',
+      framework: 'Only projects whose framework equals this, ignoring case.',
+      q: 'Only projects whose name, path or description contain this text, ignoring ASCII case.',
+    },
+    responses: { 200: ok('The projects (all filters given must hold; an empty value does not filter)', 'Project[]'), 400: err('A filter over 1024 characters', '`tag must be at most 1024 characters of well-formed Unicode` (or `framework`, `q`)'), 500: err('Listing failed', 'Failed to fetch projects') },
+  },
+  'POST /api/projects': {
+    summary: 'Register a project',
+    body: 'ProjectInput',
+    responses: {
+      201: ok('Registered', 'Project'),
+      400: err('Bad input', 'Name and path are required', 'Path does not exist', 'Path must be a directory', 'Path must be absolute', 'Refusing to register a filesystem root', 'name must be a non-empty string'),
+      409: err('The path (or another spelling of it) is registered: `project` holds that project', 'Project with this path already exists'),
+    },
+  },
+  'GET /api/projects/tags': { summary: 'Every tag used, unique, alphabetical', responses: { 200: ok('The tags', { type: 'array', items: { type: 'string' } }) } },
+  'POST /api/projects/discover': {
+    summary: 'Register every repository or package root under a folder',
+    description: 'A root is a directory holding `.git`, `package.json`, `pyproject.toml`, `go.mod` or `Cargo.toml`; its subfolders are not searched (a monorepo is one project). Hidden folders, installs and build output (`node_modules`, `vendor`, `.venv`, `dist`, `target`, ...) are skipped, symlinks are not followed. Each root is named after its folder.',
+    body: 'DiscoverInput',
+    responses: { 200: ok('What was found', 'DiscoverAnswer'), 400: err('Bad input', 'root must be a non-empty string', 'depth must be an integer from 0 to 16', 'Path does not exist', 'Path must be a directory', 'Path must be absolute', 'Refusing to register a filesystem root') },
+  },
+  'POST /api/projects/scan/all': {
+    summary: 'Scan every project, in id order',
+    description: 'One failing project does not stop the others: its entry carries `error`.',
+    responses: { 200: ok('One entry per project', 'ScanAllEntry[]') },
+  },
+  'GET /api/projects/:id': { summary: 'One project', responses: { 200: ok('The project', 'Project'), ...idErrors } },
+  'PUT /api/projects/:id': {
+    summary: 'Change a project\'s name, description, framework or tags',
+    body: 'ProjectUpdate',
+    responses: { 200: ok('The updated project', 'Project'), 400: err('Bad input', INVALID_ID, 'No valid fields to update', fieldErrors), 404: idErrors[404] },
+  },
+  'DELETE /api/projects/:id': { summary: 'Unregister a project (its files are untouched), with its tests and ports', responses: { 204: ok('Removed'), ...idErrors } },
+  'GET /api/projects/:id/tests': { summary: 'A project\'s test files, by file_path', responses: { 200: ok('The test files', 'Test[]'), ...idErrors } },
+  'GET /api/projects/:id/ports': { summary: 'A project\'s ports, by port then script name', responses: { 200: ok('The ports', 'ProjectPort[]'), ...idErrors } },
+  'POST /api/projects/:id/scan': {
+    summary: 'Scan a project: replaces its tests and ports with what is found, in one transaction',
+    responses: {
+      200: ok('What the scan found', 'ScanAnswer'),
+      ...idErrors,
+      409: err('The directory is gone; the project stays registered', 'Project directory no longer exists: PATH'),
+      500: err('The scan ran out of the scanning thread\'s memory even on its retry', 'Scan ran out of memory: the project is larger than the scanning thread\'s heap limit'),
+    },
+  },
+  'GET /api/settings': { summary: 'Every setting', responses: { 200: ok('key -> value', 'Settings') } },
+  'GET /api/settings/:key': { summary: 'One setting', responses: { 200: ok('The setting', 'Setting'), 400: err('Bad key', 'Setting key must be 1 to 1024 characters of well-formed Unicode'), 404: err('No such key', 'Setting not found') } },
+  'PUT /api/settings/:key': {
+    summary: 'Store a setting',
+    body: 'SettingInput',
+    responses: { 200: ok('As stored', 'Setting'), 400: err('Bad input', 'Value is required', 'value must be a string, number or boolean', 'Setting key must be 1 to 1024 characters of well-formed Unicode') },
+  },
+  'DELETE /api/settings/:key': { summary: 'Remove a setting', responses: { 204: ok('Removed'), 400: err('Bad key', 'Setting key must be 1 to 1024 characters of well-formed Unicode'), 404: err('No such key', 'Setting not found') } },
+  'GET /api/ports': {
+    summary: 'Every port the projects name, grouped by port',
+    query: { conflicts: '`1`: only ports claimed by more than one project.' },
+    responses: { 200: ok('The groups, by port', 'PortGroup[]') },
+  },
+  'GET /api/events': {
+    summary: 'Live changes, as server-sent events',
+    description: 'Event names: `project.created`, `project.updated`, `project.deleted`, `scan.started`, `scan.progress`, `scan.finished`, `scan.failed`, `settings.changed`; each `data` is JSON with the ids concerned (`project_id`, `key`, ...). Every event has an `id:` increasing within one server\'s life; reconnect with `Last-Event-ID` to receive what was missed (the last 1000 are kept). A comment line is sent as a heartbeat while idle.',
+    responses: { 200: { description: 'The stream (never ends on its own)', type: 'text/event-stream' } },
+  },
+};
+
+/** Shared errors of every route, from the request boundary. */
+const COMMON: Readonly<Record<number, ResponseDoc>> = {
+  401: err('A token is required (non-loopback binds) and was missing or wrong', 'Missing or invalid token'),
+  403: err('Refused at the boundary', 'Host not allowed', 'Cross-site request refused', 'Origin not allowed: start projdex with --allowed-origin ORIGIN to allow it'),
+  405: err('Known path, other method; `Allow` lists the methods', 'Method not allowed'),
+  413: err('Body over 1 MiB', 'Request body too large'),
+  415: err('A body that is not application/json', 'Content-Type must be application/json'),
+};
+
+function schemaOf(body: string | Schema): Schema {
+  if (typeof body !== 'string') return body;
+  const name = body.replace(/\[\]$/, '');
+  const one = { $ref: `#/components/schemas/${name}` };
+  return body.endsWith('[]') ? { type: 'array', items: one } : one;
+}
+
+/** Builds the OpenAPI 3.1 document of `routes` (the live table), from ROUTE_DOCS. */
+export function openApiDocument(routes: ReadonlyArray<Pick<Route<unknown>, 'method' | 'path'>>, version: string): Record<string, unknown> {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const { method, path } of routes) {
+    const doc = ROUTE_DOCS[`${method} ${path}`];
+    if (!doc) throw new Error(`No API doc for ${method} ${path}`);
+    const params = [...path.matchAll(/:(\w+)/g)].map(([, name]) => ({
+      name, in: 'path', required: true, schema: name === 'id' ? { type: 'string', pattern: '^[1-9][0-9]*$' } : { type: 'string' },
+    }));
+    for (const [name, description] of Object.entries(doc.query ?? {})) params.push({ name, in: 'query', required: false, schema: { type: 'string' }, description } as never);
+    const responses: Record<string, unknown> = {};
+    for (const [status, r] of Object.entries({ ...doc.responses, ...(path === '/health' ? {} : COMMON) })) {
+      const type = r.type ?? 'application/json; charset=utf-8';
+      responses[status] = {
+        description: r.errors ? `${r.description}: ${r.errors.map((e) => `\`${e}\``).join(', ')}` : r.description,
+        ...(r.body || r.type ? { content: { [type]: r.body ? { schema: schemaOf(r.body) } : {} } } : {}),
+      };
+    }
+    const openApiPath = path.replace(/:(\w+)/g, '{$1}');
+    paths[openApiPath] ??= {};
+    paths[openApiPath][method.toLowerCase()] = {
+      summary: doc.summary,
+      ...(doc.description ? { description: doc.description } : {}),
+      ...(params.length ? { parameters: params } : {}),
+      ...(doc.body ? { requestBody: { required: doc.body !== 'ProjectUpdate', content: { 'application/json': { schema: BODIES[doc.body] } } } } : {}),
+      responses,
+    };
+  }
+  return {
+    openapi: '3.1.0',
+    info: { title: 'projdex', version, description: 'A local registry of projects and a scanner of their test files and ports. See docs/api.md.' },
+    jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
+    components: {
+      schemas: SCHEMAS,
+      securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'Required when the server was started with a token (always on a non-loopback host).' } },
+    },
+    security: [{}, { bearer: [] }],
+    paths,
+  };
+}

@@ -1,0 +1,144 @@
+// JSON Schemas (2020-12, as OpenAPI 3.1 uses them) of every body projdex sends or reads. Each field says
+// what it means and its unit; docs/api.md is rendered from these, so the two cannot drift.
+
+export type Schema = Readonly<Record<string, unknown>>;
+
+const ref = (name: string): Schema => ({ $ref: `#/components/schemas/${name}` });
+const int = (description: string, extra: Record<string, unknown> = {}): Schema => ({ type: 'integer', description, ...extra });
+const str = (description: string): Schema => ({ type: 'string', description });
+const nullable = (type: string, description: string): Schema => ({ type: [type, 'null'], description });
+const seconds = (what: string): Schema => int(`${what}, in Unix seconds (whole seconds since 1970-01-01 UTC).`, { minimum: 0 });
+const object = (properties: Record<string, Schema>, description: string, required = Object.keys(properties)): Schema =>
+  ({ type: 'object', description, properties, required, additionalProperties: false });
+
+export const SCHEMAS: Readonly<Record<string, Schema>> = {
+  Project: object({
+    id: int('Identifier, positive; never reused after a delete.', { minimum: 1 }),
+    name: str('Display name, non-empty.'),
+    path: str('Absolute real path of the project\'s directory (symlinks resolved, no trailing slash); unique.'),
+    description: nullable('string', 'Free text; null until set.'),
+    framework: nullable('string', 'Main stack (e.g. `next`, `vite`, `django`, `go`): set by PUT, or filled by a scan while still null.'),
+    tags: { type: 'array', items: { type: 'string' }, description: 'Labels without duplicates, in the order given; `[]` until set.' },
+    last_scanned: { ...seconds('When the last scan finished'), type: ['integer', 'null'], description: 'When the last scan finished, in Unix seconds; null if never scanned.' },
+    created_at: seconds('When the project was registered'),
+  }, 'A registered project directory.'),
+  Test: object({
+    id: int('Identifier; stays the same across rescans while the file is still found.', { minimum: 1 }),
+    project_id: int('The project the file belongs to.', { minimum: 1 }),
+    file_path: str('POSIX path of the test file, relative to the project\'s path.'),
+    framework: nullable('string', 'The runner that would run the file: `jest`, `vitest`, `mocha`, `node-test`, `playwright`, `cypress`, `ava`, `jasmine`, `pytest`, `unittest`, `go`, `cargo`, `rspec`, `minitest`, `phpunit`, `junit`, `exunit`, ...'),
+    status: nullable('string', 'Always null: projdex finds tests, it does not run them (the field is kept for compatibility).'),
+    last_run: nullable('integer', 'Always null, for the same reason.'),
+    cases: nullable('integer', 'Static estimate of the test cases the file declares (a count of `test(`/`it(`/`def test_`... calls); null when not counted.'),
+    created_at: seconds('When the file was first found'),
+  }, 'One test file found by a scan, as the project\'s own test command would run it.'),
+  ProjectPort: object({
+    id: int('Identifier of this row.', { minimum: 1 }),
+    project_id: int('The project whose files name the port.', { minimum: 1 }),
+    port: int('TCP port number.', { minimum: 1, maximum: 65535 }),
+    script_name: nullable('string', 'The package.json script, compose service or Procfile process the port belongs to; null when none.'),
+    config_source: str('File the port was read from, relative to the project (e.g. `package.json`, `vite.config.ts`, `.env`).'),
+    last_detected: seconds('When the last scan found it'),
+    created_at: seconds('When the row was written'),
+  }, 'One port a project\'s scripts or config files name.'),
+  Health: object({
+    status: { type: 'string', enum: ['ok'], description: 'Always `ok` while the server runs.' },
+    timestamp: { type: 'string', format: 'date-time', description: 'Server time, ISO 8601 with milliseconds, UTC (unlike the records\' Unix seconds).' },
+  }, 'Liveness answer.'),
+  Error: {
+    type: 'object',
+    description: 'Every error answer.',
+    properties: {
+      error: str('What went wrong, in one sentence; texts are listed per route.'),
+      project: { ...ref('Project'), description: 'Only on 409 `Project with this path already exists`: the project already holding the path.' },
+    },
+    required: ['error'],
+    additionalProperties: false,
+  },
+  Settings: { type: 'object', additionalProperties: { type: 'string' }, description: 'Every setting: key -> value, both strings.' },
+  Setting: object({ key: str('The setting\'s name (from the path, percent-decoded).'), value: str('Its value, always a string.') }, 'One setting.'),
+  RunInfo: {
+    type: 'object',
+    description: 'What discovery followed for one package of the project.',
+    properties: {
+      package: str('The package directory, relative to the project (`\'\'` for its root).'),
+      command: nullable('string', 'The test command followed (e.g. the `test` script\'s text); null when none was named.'),
+      runner: nullable('string', 'The runner it reaches (a Test `framework` value); null when projdex could not tell.'),
+      config: nullable('string', 'The runner config file read, relative to the project; null when none.'),
+      notes: { type: 'array', items: { type: 'string' }, description: 'Assumptions and unknowns for this package, in words.' },
+    },
+    required: ['package', 'command', 'runner', 'config', 'notes'],
+    additionalProperties: false,
+  },
+  ScanAnswer: object({
+    project: { ...ref('Project'), description: 'The project as stored after the scan.' },
+    testsFound: int('How many test files the scan stored (the length of `tests`).', { minimum: 0 }),
+    tests: { type: 'array', items: ref('Test'), description: 'The project\'s test files, by `file_path`.' },
+    ports: { type: 'array', items: ref('ProjectPort'), description: 'The project\'s ports, by port then script name.' },
+    notes: { type: 'array', items: { type: 'string' }, description: 'What the scan could not read exactly (a computed config, an unknown runner...): never silent.' },
+    runs: { type: 'array', items: ref('RunInfo'), description: 'Per package, what discovery followed.' },
+    truncated: nullable('string', 'Why the walk stopped early (a limit was reached), or null when it saw the whole tree.'),
+  }, 'The answer to a scan.'),
+  ScanAllEntry: object({
+    project: ref('Project'),
+    testsFound: int('Test files stored; 0 when the scan failed.', { minimum: 0 }),
+    tests: { type: 'array', items: ref('Test'), description: 'As in a scan answer; `[]` when it failed.' },
+    ports: { type: 'array', items: ref('ProjectPort'), description: 'As in a scan answer; `[]` when it failed.' },
+    notes: { type: 'array', items: { type: 'string' }, description: 'As in a scan answer.' },
+    runs: { type: 'array', items: ref('RunInfo'), description: 'As in a scan answer.' },
+    truncated: nullable('string', 'As in a scan answer.'),
+    error: nullable('string', 'Why this project\'s scan failed (e.g. its directory is gone), or null.'),
+  }, 'One project\'s part of `scan/all`: the same keys whether it succeeded or failed.'),
+  DiscoverAnswer: object({
+    added: { type: 'array', items: ref('Project'), description: 'Roots registered by this request, by path.' },
+    existing: { type: 'array', items: ref('Project'), description: 'Roots found that were already registered.' },
+    truncated: { type: 'boolean', description: 'True when the search stopped at its budget of 20,000 directories.' },
+  }, 'What folder discovery found.'),
+  PortGroup: object({
+    port: int('TCP port number.', { minimum: 1, maximum: 65535 }),
+    conflict: { type: 'boolean', description: 'True when more than one project claims the port.' },
+    claims: {
+      type: 'array',
+      description: 'Who names the port.',
+      items: object({
+        project_id: int('The claiming project.', { minimum: 1 }),
+        project_name: str('Its name.'),
+        script_name: nullable('string', 'As in ProjectPort.'),
+        config_source: str('As in ProjectPort.'),
+      }, 'One claim on the port.'),
+    },
+  }, 'A port and every project that names it.'),
+};
+
+/** Request bodies. */
+export const BODIES: Readonly<Record<string, Schema>> = {
+  ProjectInput: object({
+    name: str('Display name, non-empty.'),
+    path: str('Absolute path of an existing directory (`~/` expands to the home directory); stored as its real path.'),
+  }, 'A project to register; other fields are ignored.'),
+  ProjectUpdate: {
+    type: 'object',
+    description: 'Only the fields given change; at least one is required; others are ignored.',
+    properties: {
+      name: str('Non-empty.'),
+      description: nullable('string', 'Free text, or null to clear.'),
+      framework: nullable('string', 'Main stack, or null to clear.'),
+      tags: { type: 'array', items: { type: 'string' }, description: 'Replaces the tags; duplicates dropped, order kept.' },
+    },
+  },
+  SettingInput: {
+    type: 'object',
+    description: 'The value to store.',
+    properties: { value: { type: ['string', 'number', 'boolean'], description: 'Required; a number or boolean is stored as its string form.' } },
+    required: ['value'],
+  },
+  DiscoverInput: {
+    type: 'object',
+    description: 'Where to look.',
+    properties: {
+      root: str('Absolute path of the folder to search (`~/` expands).'),
+      depth: int('Folder levels below `root` to search (0: `root` only).', { minimum: 0, maximum: 16, default: 4 }),
+    },
+    required: ['root'],
+  },
+};
