@@ -6,8 +6,9 @@ export { openStore } from './store.ts';
 export type { Store, StoreOptions, ScanRecord } from './store.ts';
 export { createScanner } from './scanning.ts';
 export type { Scanner, ScanOutcome } from './scanning.ts';
-export { scan } from './scan/index.ts';
-export type { ScanResult, ScanOptions } from './scan/index.ts';
+// The library's scan() answers with the API's field names (`file_path`); see scanReport.
+export { scanReport as scan } from './scan/index.ts';
+export type { ScanReport, ReportedTest, ScanResult, ScanOptions } from './scan/index.ts';
 export { createScanPool } from './scan/pool.ts';
 export type { ScanPool, ScanWorkerOptions, WorkerScanOptions } from './scan/pool.ts';
 export { walk } from './scan/walk.ts';

@@ -76,3 +76,17 @@ suite('errors that name the fix', () => {
     assert.deepEqual([res.status, res.body], [403, { error: 'Origin not allowed: start projdex with --allowed-origin http://localhost:5173 to allow it' }]);
   });
 });
+
+suite('the library scan()', () => {
+  test('answers with the API field names: tests carry file_path, framework, cases', async (t) => {
+    const { scan } = await import('../src/index.ts');
+    const root = makeTree(t, {
+      'package.json': JSON.stringify({ scripts: { test: 'node --test', dev: 'vite --port 5173' } }),
+      'test/a.test.js': "import { test } from 'node:test';\ntest('a', () => {});\n",
+    });
+    const result = await scan(root);
+    assert.deepEqual(result.tests, [{ file_path: 'test/a.test.js', framework: 'node-test', cases: 1 }]);
+    assert.deepEqual(result.ports, [{ port: 5173, script_name: 'dev', config_source: 'package.json' }]);
+    assert.deepEqual(Object.keys(result).sort(), ['framework', 'notes', 'ports', 'runs', 'tests', 'truncated']);
+  });
+});

@@ -59,3 +59,28 @@ export async function scan(root: string, options: ScanOptions = {}): Promise<Sca
 function compare(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
+
+/** One test file as the library's `scan()` reports it: the field names of the API's Test records. */
+export interface ReportedTest {
+  /** POSIX path relative to the scanned root. */
+  readonly file_path: string;
+  readonly framework: FoundTest['framework'];
+  /** Static estimate of the test cases the file declares, or null when not counted. */
+  readonly cases: number | null;
+}
+
+/** `scan()`'s answer as the library exports it: `tests` carry `file_path` as in `GET /api/projects/:id/tests`. */
+export type ScanReport = Omit<ScanResult, 'tests'> & { readonly tests: ReportedTest[] };
+
+/**
+ * The library's `scan` (exported by the package as `scan`): the same scan, with the API's field names,
+ * so code moving between the library and the HTTP API reads one shape. Ports already use them.
+ *
+ * @example
+ * const { tests } = await scanReport('/home/me/app');
+ * tests[0]; // { file_path: 'src/a.test.ts', framework: 'vitest', cases: 3 }
+ */
+export async function scanReport(root: string, options: ScanOptions = {}): Promise<ScanReport> {
+  const { tests, ...rest } = await scan(root, options);
+  return { ...rest, tests: tests.map((t) => ({ file_path: t.file, framework: t.framework, cases: t.cases ?? null })) };
+}
