@@ -53,26 +53,33 @@ suite('the published package', { timeout: 120_000 }, () => {
     assert.equal(existsSync(join(dataDir, 'server.json')), false);
   });
 
-  test('imports as a library with types, and starts and closes a server', async (t) => {
+  /** The first fenced block after `heading` in README.md, verbatim. */
+  const readmeBlock = (heading: string): string => {
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    const block = /```js\n([\s\S]*?)```/.exec(readme.slice(readme.indexOf(heading)));
+    assert.ok(block, `no js block under ${heading}`);
+    return block[1]!;
+  };
+
+  test('the README\'s library and node --test examples run verbatim in a default `npm init -y` project', async (t) => {
     const consumer = makeTree(t, {
-      'package.json': '{"name":"consumer","type":"module","private":true,"scripts":{"test":"node --test"}}',
+      // What `npm init -y` writes: no "type" field, so the examples' .mjs names make them ESM.
+      'package.json': '{"name":"consumer","version":"1.0.0","main":"index.js","scripts":{"test":"node --test"},"license":"ISC"}',
       'test/a.test.mjs': "import { test } from 'node:test'; test('a', () => {});",
-      'use.mjs': [
-        "import { startServer, scan, openStore } from 'projdex';",
-        "const { url, close } = await startServer({ port: 0 });",
-        "const health = await (await fetch(url + '/health')).json();",
-        "const post = (path, body) => fetch(url + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });",
-        "await post('/api/projects', { name: 'me', path: process.cwd() });",
-        "const scanned = await (await fetch(url + '/api/projects/1/scan', { method: 'POST' })).json();",
-        "await close();",
-        "console.log(JSON.stringify({ health: health.status, tests: scanned.tests.map((t) => t.file_path), scan: typeof scan, openStore: typeof openStore }));",
-      ].join('\n'),
+      'example.mjs': readmeBlock('### 2. As a library'),
+      'test/projdex.test.mjs': readmeBlock('### 3. Inside `node --test`'),
     });
     execFileSync('npm', ['install', '--silent', '--no-audit', '--no-fund', tarball], { cwd: consumer, env });
     assert.ok(existsSync(join(consumer, 'node_modules', 'projdex', 'dist', 'index.d.ts')));
-    const out = execFileSync(process.execPath, ['use.mjs'], { cwd: consumer, encoding: 'utf8' });
-    // The scan ran on the compiled worker thread (dist/scan/worker.js) and found the consumer's own test.
-    assert.deepEqual(JSON.parse(out), { health: 'ok', tests: ['test/a.test.mjs'], scan: 'function', openStore: 'function' });
+    const out = execFileSync(process.execPath, ['example.mjs'], { cwd: consumer, encoding: 'utf8', timeout: 60_000 });
+    // The scan ran on the compiled worker thread (dist/scan/worker.js) and found the consumer's own tests.
+    const [first, second] = out.trim().split('\n');
+    assert.equal(first, `2 test files in ${consumer}`);
+    assert.equal(second, "[ 'test/a.test.mjs', 'test/projdex.test.mjs' ] []");
+    // Without NODE_TEST_CONTEXT, which would make the inner runner report to this one instead of stdout.
+    const plain: Record<string, string | undefined> = { ...env, NODE_TEST_CONTEXT: undefined };
+    const tested = execFileSync(process.execPath, ['--test', '--test-reporter=tap', 'test/projdex.test.mjs'], { cwd: consumer, encoding: 'utf8', env: plain, timeout: 60_000 });
+    assert.match(tested, /# pass 1\n/);
   });
 
   const oldNode = ['/usr/bin/node', '/usr/local/bin/node', '/bin/node'].find((bin) => {
@@ -81,17 +88,21 @@ suite('the published package', { timeout: 120_000 }, () => {
     return major < 22 || (major === 22 && minor < 13);
   });
 
-  test('on a Node without node:sqlite, the bin says so in one sentence and exits 1', { skip: oldNode ? false : 'no Node older than 22.13 on this machine' }, () => {
+  test('on a Node without node:sqlite: --help and --version work, starting says what to run instead', { skip: oldNode ? false : 'no Node older than 22.13 on this machine' }, () => {
     const dir = makeTree(suiteScope);
     execFileSync('tar', ['-xzf', tarball, '-C', dir]);
+    const bin = join(dir, 'package', 'dist', 'bin.js');
+    const help = execFileSync(oldNode!, [bin, '--help'], { encoding: 'utf8', timeout: 30_000 });
+    assert.match(help, /Usage\n {4}\$ projdex \[command\] \[options\]/);
+    assert.equal(execFileSync(oldNode!, [bin, '--version'], { encoding: 'utf8', timeout: 30_000 }), `${JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version}\n`);
     let result: { status: number | null; stderr: string; stdout: string } = { status: 0, stderr: '', stdout: '' };
     try {
-      execFileSync(oldNode!, [join(dir, 'package', 'dist', 'bin.js'), '--port', '0'], { encoding: 'utf8', stdio: 'pipe' });
+      execFileSync(oldNode!, [bin, '--port', '0'], { encoding: 'utf8', stdio: 'pipe', timeout: 30_000 });
     } catch (error) {
       result = error as typeof result;
     }
     assert.equal(result.status, 1);
     assert.equal(result.stdout, '');
-    assert.match(result.stderr, /^projdex needs Node\.js 22\.13 or newer \(for node:sqlite\); this is Node\.js \d+\.\d+\.\d+\.\n$/);
+    assert.match(result.stderr, /^projdex needs Node\.js 22\.13 or newer \(for node:sqlite\) and this is Node\.js \d+\.\d+\.\d+; run it with a newer Node in one step: npx -p node@24 -p projdex projdex\n$/);
   });
 });
