@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
@@ -175,5 +175,22 @@ suite('start-up errors name the fix', () => {
     assert.equal((await call(`${local}/health`)).body.status, 'ok');
     assert.equal((await call(`${local}/api/projects`)).status, 401);
     for (const [, address] of server.stdout().matchAll(/^  Network: (\S+)$/gm)) assert.match(address!, new RegExp(`^http://[\\d.[\\]:a-f]+:${port}$`));
+  });
+});
+
+suite('old Node', () => {
+  const oldNode = ['/usr/bin/node', '/usr/local/bin/node'].find((bin) => existsSync(bin) && realVersion(bin) < 22.13);
+  function realVersion(bin: string): number {
+    const [major = 0, minor = 0] = execFileSync(bin, ['-p', 'process.versions.node'], { encoding: 'utf8', timeout: 10_000 }).trim().split('.').map(Number);
+    return major + minor / 100;
+  }
+
+  test('npm start / npm test on the machine\'s old Node (scripts disabled at install) say so in one sentence', { skip: oldNode ? false : 'no Node older than 22.13 here' }, () => {
+    const script = join(import.meta.dirname, '..', 'scripts', 'need-node.mjs');
+    const result = spawnSync(oldNode!, [script], { encoding: 'utf8', timeout: 10_000 });
+    assert.equal(result.status, 1);
+    assert.equal(result.stdout, '');
+    assert.match(result.stderr, /^projdex's npm scripts need Node\.js 22\.13 or newer and found Node\.js [\d.]+: .+`npm rebuild node --ignore-scripts=false`.+`npx -p node@24 -p projdex projdex`\.\n$/);
+    assert.equal(spawnSync(process.execPath, [script], { timeout: 10_000 }).status, 0);
   });
 });
