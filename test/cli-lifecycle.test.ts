@@ -167,7 +167,8 @@ suite('start-up errors name the fix', () => {
   });
 
   test('--host 0.0.0.0 prints local and network URLs, and a generated token', async (t) => {
-    const server = await start(t, ['--host', '0.0.0.0', '--data-dir', join(makeTree(t), 'data')], { PROJDEX_PORT_RANGE: portRange() });
+    const dataDir = join(makeTree(t), 'data');
+    const server = await start(t, ['--host', '0.0.0.0', '--data-dir', dataDir, '--log'], { PROJDEX_PORT_RANGE: portRange() });
     const port = new URL(server.url).port;
     await waitFor(server.stdout, /^token: /m);
     assert.match(server.stdout(), new RegExp(`^  Local:   http://127\\.0\\.0\\.1:${port}$`, 'm'));
@@ -175,6 +176,10 @@ suite('start-up errors name the fix', () => {
     assert.equal((await call(`${local}/health`)).body.status, 'ok');
     assert.equal((await call(`${local}/api/projects`)).status, 401);
     for (const [, address] of server.stdout().matchAll(/^  Network: (\S+)$/gm)) assert.match(address!, new RegExp(`^http://[\\d.[\\]:a-f]+:${port}$`));
+    // The commands find the token in server.json (0600, in a 0700 data dir).
+    const ls = await run(['ls', '--json', '--data-dir', dataDir]);
+    assert.deepEqual([ls.code, JSON.parse(ls.stdout)], [0, []], ls.stderr);
+    assert.match(server.stderr(), /GET \/api\/projects 200 /);
   });
 });
 

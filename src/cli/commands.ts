@@ -68,7 +68,9 @@ export async function ls(client: Client, out: Out): Promise<number> {
   return 0;
 }
 
-interface ScanAnswer { project: Project; testsFound: number; ports: ProjectPort[]; notes: string[]; truncated: string | null; error?: string | null }
+interface ScanAnswer {
+  project: Project; testsFound: number; tests: Test[]; ports: ProjectPort[]; notes: string[]; runs: unknown[]; truncated: string | null; error?: string | null;
+}
 
 export async function scan(client: Client, out: Out, positionals: string[]): Promise<number> {
   const { io, values } = out;
@@ -81,7 +83,8 @@ export async function scan(client: Client, out: Out, positionals: string[]): Pro
     const answer = await client.request('POST', `/api/projects/${project.id}/scan`, undefined, values.all ? [404, 409, 500] : []);
     if (answer.status >= 400) {
       failed++;
-      answers.push({ project, testsFound: 0, ports: [], notes: [], truncated: null, error: answer.body?.error ?? `HTTP ${answer.status}` });
+      // The same keys as a successful entry, as in POST /api/projects/scan/all.
+      answers.push({ project, testsFound: 0, tests: [], ports: [], notes: [], runs: [], truncated: null, error: answer.body?.error ?? `HTTP ${answer.status}` });
     } else {
       answers.push(values.all ? { ...answer.body, error: null } : answer.body);
     }
