@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { closeSync, constants, linkSync, lstatSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
+import { closeSync, constants, fsyncSync, linkSync, lstatSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 
 /** What `server.json` holds while a server runs on a data dir. */
@@ -131,6 +131,8 @@ export async function publishServerInfo(dir: string, info: ServerInfo, isStale: 
   const fd = openSync(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
   try {
     writeSync(fd, JSON.stringify(info, null, 2) + '\n');
+    // On disk before it is visible under its name: a crash never leaves a half-written server.json.
+    fsyncSync(fd);
   } finally {
     closeSync(fd);
   }
