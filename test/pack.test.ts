@@ -53,6 +53,53 @@ suite('the published package', { timeout: 120_000 }, () => {
     assert.equal(existsSync(join(dataDir, 'server.json')), false);
   });
 
+  test('SIGTERM to the npx wrapper (what kill, timeout and process managers send) leaves no orphan', async (t) => {
+    const dataDir = join(workDir, 'npx-orphan-data');
+    const child = spawn('npx', ['--yes', `./${basename(tarball)}`, '--port', '0', '--data-dir', dataDir], { cwd: workDir, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    t.after(() => { try { process.kill(-child.pid!, 'SIGKILL'); } catch { /* already gone */ } });
+    let stdout = '';
+    const url = await new Promise<string>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no URL within 60 s: ${stdout}`)), 60_000);
+      child.stdout!.on('data', (d) => {
+        stdout += d;
+        const m = /projdex listening on (\S+)\n/.exec(stdout);
+        if (m) { clearTimeout(timer); resolve(m[1]!); }
+      });
+    });
+    child.kill('SIGTERM'); // npx only, not its process group
+    const started = Date.now();
+    while (existsSync(join(dataDir, 'server.json'))) {
+      assert.ok(Date.now() - started < 15_000, 'server.json still there 15 s after the wrapper was killed');
+      await new Promise((done) => setTimeout(done, 50));
+    }
+    await assert.rejects(fetch(`${url}/health`, { signal: AbortSignal.timeout(2000) }));
+  });
+
+  test('the packed CLI registers, scans and lists a project, and serves its OpenAPI document', async (t) => {
+    const dir = makeTree(t, { 'app/package.json': '{"scripts":{"test":"node --test"}}', 'app/test/a.test.js': "require('node:test')('a', () => {});" });
+    execFileSync('tar', ['-xzf', tarball, '-C', dir]);
+    const bin = join(dir, 'package', 'dist', 'bin.js');
+    const cli = (...args: string[]): string => execFileSync(process.execPath, [bin, ...args, '--data-dir', join(dir, 'data')], { encoding: 'utf8', timeout: 30_000 });
+    assert.match(cli('add', join(dir, 'app')), /^added #1 app {2}/);
+    assert.match(cli('scan', '1'), /^#1 app: 1 test file, 0 ports/);
+    assert.deepEqual(JSON.parse(cli('tests', '1', '--json')).map((x: { file_path: string }) => x.file_path), ['test/a.test.js']);
+    const server = spawn(process.execPath, [bin, '--port', '0', '--data-dir', join(dir, 'data')], { stdio: ['ignore', 'pipe', 'pipe'], timeout: 60_000 });
+    t.after(() => server.kill('SIGKILL'));
+    let stdout = '';
+    const url = await new Promise<string>((resolve, reject) => {
+      server.stdout!.on('data', (d) => {
+        stdout += d;
+        const m = /projdex listening on (\S+)\n/.exec(stdout);
+        if (m) resolve(m[1]!);
+      });
+      server.once('exit', (code) => reject(new Error(`exited ${code}`)));
+    });
+    const doc = (await call(`${url}/api/openapi.json`)).body;
+    assert.equal(doc.info.version, JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version);
+    assert.match(cli('status'), /^projdex is running at /);
+    assert.match(cli('stop'), /^stopped projdex at /);
+  });
+
   /** The first fenced block after `heading` in README.md, verbatim. */
   const readmeBlock = (heading: string): string => {
     const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
