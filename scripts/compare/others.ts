@@ -50,7 +50,7 @@ export const runners: Runner[] = [
     framework: 'pytest',
     async list(dir) {
       // `-q` prints `file::test` ids; an extra `-q` from addopts prints `file: count` instead.
-      return inCopy(dir, 'pytest', ['--collect-only', '-q', '-p', 'no:cacheprovider'], (out) => uniqSorted(out.split('\n').map((l) => /^([^\s:]+\.(?:py|txt))(?:::|: \d+$)/.exec(l.trim())?.[1]).filter((f): f is string => !!f)), { env: { PYTHONDONTWRITEBYTECODE: '1' } });
+      return inCopy(dir, 'pytest', ['--collect-only', '-q', '-p', 'no:cacheprovider'], (out) => uniqSorted(out.split('\n').map((l) => /^([^\s:]+\.\w+)(?:::|: \d+$)/.exec(l.trim())?.[1]).filter((f): f is string => !!f)), { env: { PYTHONDONTWRITEBYTECODE: '1' } });
     },
   },
   {
