@@ -5,7 +5,7 @@
  *
  * Usage: node scripts/compare/others.ts <project-dir>...  (prints runner lists next to projdex's)
  */
-import { execFile } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { isAbsolute, join, relative } from 'node:path';
@@ -19,26 +19,52 @@ interface CopyOptions {
   readonly env?: Record<string, string>;
   /** Adjusts the copy before the run, e.g. a stub autoloader the fixture does not ship. */
   readonly prepare?: (copy: string) => void;
+  /** Directory inside the copy to run in. */
+  readonly cwd?: string;
+  /** Pass stderr to `reduce` too (Django's runner reports there). */
+  readonly stderr?: boolean;
 }
 
 /**
  * Runs `cmd` in a throwaway copy of `dir` (runners write caches and build output there), passing its
  * stdout and the copy's path to `reduce` before the copy is removed. Null when `cmd` is not installed.
  */
-async function inCopy<T>(dir: string, cmd: string, args: string[], reduce: (out: string, copy: string) => T, { env = {}, prepare }: CopyOptions = {}): Promise<T | null> {
+async function inCopy<T>(dir: string, cmd: string, args: string[], reduce: (out: string, copy: string) => T, { env = {}, prepare, cwd = '', stderr = false }: CopyOptions = {}): Promise<T | null> {
   const copy = realpathSync(mkdtempSync(join(tmpdir(), 'projdex-cmp-')));
   try {
     cpSync(dir, copy, { recursive: true });
     prepare?.(copy);
-    const result = await run(cmd, args, { cwd: copy, env: { ...process.env, ...env }, maxBuffer: 64 << 20 })
-      .catch((e: { code?: unknown; stdout?: string }) => {
+    const result = await run(cmd, args, { cwd: join(copy, cwd), env: { ...process.env, ...env }, maxBuffer: 64 << 20 })
+      .catch((e: { code?: unknown; stdout?: string; stderr?: string }) => {
         if (e.code === 'ENOENT') return null;
-        return { stdout: e.stdout ?? '' };
+        return { stdout: e.stdout ?? '', stderr: e.stderr ?? '' };
       });
-    return result && reduce(result.stdout, copy);
+    return result && reduce(stderr ? `${result.stdout}\n${result.stderr}` : result.stdout, copy);
   } finally {
     rmSync(copy, { recursive: true, force: true });
   }
+}
+
+/** The project's declared Python test commands, as projdex reads them. */
+async function declared(dir: string): Promise<Array<import('../../src/discover/others/pywords.ts').PyCommand>> {
+  const { declaredPyCommands } = await import('../../src/discover/others/pycommands.ts');
+  const { createContext } = await import('../../src/scan/context.ts');
+  const { walk } = await import('../../src/scan/walk.ts');
+  return declaredPyCommands(createContext(dir, await walk(dir)));
+}
+
+/** A pytest id's file (relative to pytest's rootdir) as a project path: tried under cwd, else by unique suffix. */
+function resolveId(copy: string, cwd: string, id: string): string {
+  if (existsSync(join(cwd, id))) return relative(copy, join(cwd, id));
+  const hits: string[] = [];
+  const find = (d: string): void => {
+    for (const e of readdirSync(d, { withFileTypes: true })) {
+      const p = join(d, e.name);
+      if (e.isDirectory()) find(p); else if (p.endsWith('/' + id)) hits.push(p);
+    }
+  };
+  find(copy);
+  return hits.length === 1 ? relative(copy, hits[0]!) : id;
 }
 
 function uniqSorted(list: Iterable<string>): string[] {
@@ -49,20 +75,38 @@ export const runners: Runner[] = [
   {
     framework: 'pytest',
     async list(dir) {
-      // `-q` prints `file::test` ids; an extra `-q` from addopts prints `file: count` instead.
-      return inCopy(dir, 'pytest', ['--collect-only', '-q', '-p', 'no:cacheprovider'], (out) => uniqSorted(out.split('\n').map((l) => /^([^\s:]+\.\w+)(?:::|: \d+$)/.exec(l.trim())?.[1]).filter((f): f is string => !!f)), { env: { PYTHONDONTWRITEBYTECODE: '1' } });
+      // The project's own pytest command (its words after `pytest`, in its directory) when it declares
+      // one, else bare `pytest`. `-q` prints `file::test` ids relative to the rootdir; an extra `-q` from
+      // addopts prints `file: count` instead. Ids are mapped back to project paths by suffix.
+      const cmds = (await declared(dir)).filter((c) => c.runner === 'pytest');
+      const runs = cmds.length > 0 ? cmds.filter((c) => c.source === cmds[0]!.source) : [{ args: [] as readonly string[], cwd: '' }];
+      const out: string[] = [];
+      for (const cmd of runs) {
+        const args = ['--collect-only', '-q', '-p', 'no:cacheprovider', ...cmd.args.filter((a) => !a.includes('{') && !a.startsWith('--cov'))];
+        const got = await inCopy(dir, 'pytest', args, (stdout, copy) => stdout.split('\n')
+          .map((l) => /^([^\s:]+\.\w+)(?:::|: \d+$)/.exec(l.trim())?.[1]).filter((f): f is string => !!f)
+          .map((f) => resolveId(copy, join(copy, cmd.cwd ?? ''), f)), { env: { PYTHONDONTWRITEBYTECODE: '1' }, cwd: cmd.cwd ?? '' });
+        if (got === null) return null;
+        out.push(...got);
+      }
+      return uniqSorted(out);
     },
   },
   {
     framework: 'unittest',
     async list(dir) {
-      // unittest has no list mode: load the suite the declared `discover` args name and print each test's module file.
-      const { declaredPyCommands } = await import('../../src/discover/others/pycommands.ts');
-      const { createContext } = await import('../../src/scan/context.ts');
-      const { walk } = await import('../../src/scan/walk.ts');
-      const ctx = createContext(dir, await walk(dir));
-      const cmd = (await declaredPyCommands(ctx)).find((c) => c.runner === 'unittest');
+      const cmd = (await declared(dir)).find((c) => c.runner === 'unittest');
       if (!cmd) return [];
+      if (cmd.django) {
+        // Django's runner has no list mode: run the (fixture's trivial) tests verbosely and map each
+        // `test_x (pkg.module.Class.test_x)` line to its module file.
+        const python = ['python3', '/usr/bin/python3'].find((p) => { try { execFileSync(p, ['-c', 'import django'], { stdio: 'ignore' }); return true; } catch { return false; } });
+        if (!python) return null;
+        const args = ['manage.py', 'test', ...cmd.args.filter((a) => !a.includes('{') && !/^--parallel/.test(a)), '-v', '2'];
+        return inCopy(dir, python, args, (stdout, copy) => uniqSorted([...stdout.matchAll(/^\w+ \(([\w.]+)\.\w+\.\w+\) \.\.\./gm)]
+          .map((m) => m[1]!.replace(/\./g, '/') + '.py').map((f) => relative(copy, join(copy, cmd.cwd ?? '', f)))), { cwd: cmd.cwd ?? '', stderr: true });
+      }
+      // unittest has no list mode: load the suite the declared `discover` args name and print each test's module file.
       const script = [
         'import sys, unittest, inspect, os',
         'argv = sys.argv[1:]',
@@ -81,7 +125,7 @@ export const runners: Runner[] = [
         '    f = inspect.getsourcefile(type(t)) if type(t).__module__ != "unittest.loader" else None',
         '    if f: print(os.path.relpath(f))',
       ].join('\n');
-      return inCopy(dir, 'python3', ['-B', '-c', script, ...cmd.args], (out) => uniqSorted(out.split('\n').filter(Boolean)));
+      return inCopy(dir, 'python3', ['-B', '-c', script, ...cmd.args.filter((a) => !a.includes('{'))], (out, copy) => uniqSorted(out.split('\n').filter(Boolean).map((f) => relative(copy, join(copy, cmd.cwd ?? '', f)))), { cwd: cmd.cwd ?? '' });
     },
   },
   {
