@@ -85,6 +85,27 @@ suite('pytest 9 configuration', () => {
   });
 });
 
+suite('doctests', () => {
+  test('--doctest-modules in addopts: every module with examples, conftest.py too, setup.py never; test*.txt always', async (t) => {
+    const doc = (body: string): string => `"""\n${body}\n"""\n`;
+    const root = makeTree(t, {
+      'pytest.ini': '[pytest]\naddopts = --doctest-modules\n',
+      'setup.py': 'from setuptools import setup\n' + doc('>>> 1\n1') + 'setup()\n',
+      'conftest.py': doc('>>> 1\n1'),
+      'pkg/__init__.py': '', 'pkg/plain.py': 'X = 1\n',
+      'pkg/mod.py': 'def f():\n    """\n    >>> f()\n    2\n    """\n    return 2\n',
+      'pkg/test_m.py': 'def test_a():\n    """\n    >>> 3\n    3\n    """\n',
+      'test_notes.txt': '>>> 1\n1\n', 'notes.txt': '>>> 1\n1\n',
+    });
+    assert.deepEqual((await discover(root)).tests, [
+      { file: 'conftest.py', framework: 'pytest', cases: 1 },
+      { file: 'pkg/mod.py', framework: 'pytest', cases: 1 },
+      { file: 'pkg/test_m.py', framework: 'pytest', cases: 2 },
+      { file: 'test_notes.txt', framework: 'pytest', cases: 1 },
+    ]);
+  });
+});
+
 suite('pytest pieces', () => {
   test('fnmatch_ex: basename without a slash, any path tail with one', () => {
     assert.equal(fnmatchEx('test_*.py')('a/b/test_x.py'), true);
