@@ -162,22 +162,42 @@ export const runners: Runner[] = [
       // `cargo test --no-run` builds exactly the test binaries `cargo test` runs; each binary's dep-info
       // (.d) file names its source files. Integration targets count whole; lib/bin unit-test binaries
       // count the sources that declare a test attribute (the same reduction the rule makes).
-      return inCopy(dir, 'cargo', ['test', '--workspace', '--no-run', '--offline', '--message-format=json'], (stdout, copy) => {
+      // The project's own runs (CI/Makefile `cargo test` lines, with their -p/--workspace/--features), else
+      // a bare `cargo test` in every outermost manifest directory, as projdex reads them.
+      const { cargoRuns } = await import('../../src/discover/others/cargoruns.ts');
+      const { createContext } = await import('../../src/scan/context.ts');
+      const { walk } = await import('../../src/scan/walk.ts');
+      const ctx = createContext(dir, await walk(dir));
+      let runs = await cargoRuns(ctx);
+      if (runs.length === 0) {
+        const tops = ctx.files.filter((f) => f.endsWith('Cargo.toml') && !/(?:^|\/)target\//.test(f)).map((f) => f.slice(0, -'Cargo.toml'.length).replace(/\/$/, ''));
+        runs = tops.filter((d) => !tops.some((o) => o !== d && (o === '' || d.startsWith(o + '/')))).map((d) => ({ dir: d, workspace: false, packages: [], features: [], allFeatures: false, text: null }));
+      }
       const out: string[] = [];
       const attr = /^\s*#\[\s*(?:(?:[\w]+::)*test\s*(?:\]|\()|rstest\s*(?:\]|\()|test_case\s*\()/m;
-      for (const line of stdout.split('\n')) {
-        if (!line.startsWith('{')) continue;
-        const msg = JSON.parse(line) as { reason?: string; profile?: { test?: boolean }; target?: { kind: string[]; src_path: string }; filenames?: string[] };
-        if (msg.reason !== 'compiler-artifact' || !msg.profile?.test || !msg.target || !msg.filenames?.[0]) continue;
-        if (msg.target.kind.includes('test')) { out.push(relative(copy, msg.target.src_path)); continue; }
-        const dep = readFileSync(msg.filenames[0].replace(/$/, '.d'), 'utf8').split('\n')[0] ?? '';
-        for (const src of dep.slice(dep.indexOf(': ') + 2).split(/(?<!\\) /)) {
-          const abs = isAbsolute(src) ? src : join(copy, src);
-          if (src.endsWith('.rs') && attr.test(readFileSync(abs, 'utf8'))) out.push(relative(copy, abs));
-        }
+      for (const run of runs) {
+        const args = ['test', '--no-run', '--offline', '--message-format=json', ...(run.workspace ? ['--workspace'] : []),
+          ...run.packages.flatMap((p) => ['-p', p]), ...(run.allFeatures ? ['--all-features'] : []), ...(run.features.length ? ['--features', run.features.join(',')] : [])];
+        const got = await inCopy(dir, 'cargo', args, (stdout, copy) => {
+          const files: string[] = [];
+          for (const line of stdout.split('\n')) {
+            if (!line.startsWith('{')) continue;
+            const msg = JSON.parse(line) as { reason?: string; profile?: { test?: boolean }; target?: { kind: string[]; src_path: string }; filenames?: string[] };
+            if (msg.reason !== 'compiler-artifact' || !msg.profile?.test || !msg.target || !msg.filenames?.[0]) continue;
+            // An integration target's root counts whole; every other compiled source when it declares a test.
+            if (msg.target.kind.includes('test')) files.push(relative(copy, msg.target.src_path));
+            const dep = readFileSync(msg.filenames[0].replace(/$/, '.d'), 'utf8').split('\n')[0] ?? '';
+            for (const src of dep.slice(dep.indexOf(': ') + 2).split(/(?<!\\) /)) {
+              const abs = isAbsolute(src) ? src : join(copy, src);
+              if (src.endsWith('.rs') && attr.test(readFileSync(abs, 'utf8'))) files.push(relative(copy, abs));
+            }
+          }
+          return files;
+        }, { env: { CARGO_TARGET_DIR: join(tmpdir(), 'projdex-cargo-target') }, cwd: run.dir });
+        if (got === null) return null;
+        out.push(...got);
       }
       return uniqSorted(out);
-      }, { env: { CARGO_TARGET_DIR: 'target' } });
     },
   },
   {
