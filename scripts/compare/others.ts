@@ -220,7 +220,10 @@ export const runners: Runner[] = [
         'require "rake"; require "rake/testtask"',
         'class Rake::TestTask; alias_method :projdex_define, :define; def define; ($projdex ||= []) << self; projdex_define; end; end',
         'Rake.application.init("rake", []); Rake.application.load_rakefile',
-        'puts(($projdex || []).flat_map { |t| t.file_list.to_a })',
+        // `rake test` runs the :test task; the default task may name others. With no :test task, all count.
+        'names = ["test"] + (Rake::Task.task_defined?("default") ? Rake::Task["default"].prerequisites : [])',
+        'tasks = ($projdex || []); run = tasks.select { |t| names.include?(t.name.to_s) }; run = tasks if run.empty?',
+        'puts(run.flat_map { |t| t.file_list.to_a })',
       ].join('\n');
       let rakefile = '';
       try { rakefile = readFileSync(join(dir, 'Rakefile'), 'utf8'); } catch { /* no Rakefile */ }

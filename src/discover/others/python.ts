@@ -6,8 +6,10 @@ import { PYTEST_CONFIG_NAMES, readPytestConfig, type PytestConfig } from './pyco
 import { joinPath } from '../../scan/paths.ts';
 import { discoverUnittest } from './unittest.ts';
 
-// Directories pytest's default norecursedirs would never enter: a config inside them is a fixture or a build copy.
-const SKIPPED_SEGMENT = /(?:^|\/)(?:\.[^/]*|build|dist|venv|_darcs|CVS|[^/]*\.egg)(?:\/|$)/;
+// Directories pytest's default norecursedirs would never enter: a config inside them is a fixture or a build
+// copy. A config inside a test or fixture directory is data for the enclosing run (pytest never looks
+// down for a config), so it never starts a sub-project either.
+const SKIPPED_SEGMENT = /(?:^|\/)(?:\.[^/]*|build|dist|venv|_darcs|CVS|[^/]*\.egg|tests?|testing|fixtures?|testdata|test_data)(?:\/|$)/;
 
 /**
  * Python test files, per Python project: the root, or, when the root has no pytest config and no
