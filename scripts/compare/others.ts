@@ -82,7 +82,7 @@ export const runners: Runner[] = [
       const runs = cmds.length > 0 ? cmds.filter((c) => c.source === cmds[0]!.source) : [{ args: [] as readonly string[], cwd: '' }];
       const out: string[] = [];
       for (const cmd of runs) {
-        const args = ['--collect-only', '-q', '-p', 'no:cacheprovider', ...cmd.args.filter((a) => !a.includes('{') && !a.startsWith('--cov'))];
+        const args = ['--collect-only', '-q', '-p', 'no:cacheprovider', ...cmd.args.filter((a) => !a.includes('{') && !a.startsWith('--cov') && !/^(?:-v+|-q+|--verbose|--quiet)$/.test(a))];
         const got = await inCopy(dir, 'pytest', args, (stdout, copy) => stdout.split('\n')
           .map((l) => /^([^\s:]+\.\w+)(?:::|: \d+$)/.exec(l.trim())?.[1]).filter((f): f is string => !!f)
           .map((f) => resolveId(copy, join(copy, cmd.cwd ?? ''), f)), { env: { PYTHONDONTWRITEBYTECODE: '1' }, cwd: cmd.cwd ?? '' });
@@ -111,7 +111,7 @@ export const runners: Runner[] = [
         'import sys, unittest, inspect, os',
         'argv = sys.argv[1:]',
         'loader = unittest.TestLoader()',
-        'if not argv or argv[0] == "discover":',
+        'if argv[:1] == ["discover"] or not [x for x in argv if not x.startswith("-")]:',
         '    import argparse; p = argparse.ArgumentParser(); p.add_argument("-s", "--start-directory", default="."); p.add_argument("-p", "--pattern", default="test*.py"); p.add_argument("-t", "--top-level-directory"); p.add_argument("rest", nargs="*")',
         '    a = p.parse_args(argv[1:] if argv else [])',
         '    suite = loader.discover(a.rest[0] if a.rest else a.start_directory, a.rest[1] if len(a.rest) > 1 else a.pattern, a.top_level_directory)',
@@ -125,7 +125,7 @@ export const runners: Runner[] = [
         '    f = inspect.getsourcefile(type(t)) if type(t).__module__ != "unittest.loader" else None',
         '    if f: print(os.path.relpath(f))',
       ].join('\n');
-      return inCopy(dir, 'python3', ['-B', '-c', script, ...cmd.args.filter((a) => !a.includes('{'))], (out, copy) => uniqSorted(out.split('\n').filter(Boolean).map((f) => relative(copy, join(copy, cmd.cwd ?? '', f)))), { cwd: cmd.cwd ?? '' });
+      return inCopy(dir, 'python3', ['-B', '-c', script, ...cmd.args.filter((a) => !a.includes('{'))], (out, copy) => uniqSorted(out.split('\n').filter(Boolean).map((f) => relative(copy, join(copy, cmd.cwd ?? '', f))).filter((f) => !f.startsWith('..'))), { cwd: cmd.cwd ?? '' });
     },
   },
   {

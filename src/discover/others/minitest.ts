@@ -4,14 +4,14 @@ import { countMatches, nearest, type FileIndex } from './files.ts';
 import { rubyGlobRegex } from './patterns.ts';
 import { dirname, joinPath } from '../../scan/paths.ts';
 
-const MINITEST_CASES = /^\s*(?:def\s+test_\w*|test\s*\(?\s*["'])/gm;
+const MINITEST_CASES = /^\s*(?:def\s+test_\w*|(?:test|it)\s*\(?\s*["'])/gm;
 
 /**
  * Minitest, per Ruby project (the root and each directory with a Gemfile or Rakefile, outside `vendor/`,
  * that has a `test/` directory). Rails apps (`config/application.rb` or `rails` in the Gemfile) run
  * `test/**\/*_test.rb` minus `test/{system,dummy,fixtures}/**`; otherwise literal `pattern` /
  * `test_files` of `Rake::TestTask` blocks in the Rakefile (default `test/test*.rb`), or
- * `Minitest::TestTask` defaults when the project names minitest. Cases: `def test_*` and `test "..."`.
+ * `Minitest::TestTask` defaults when the project names minitest. Cases: `def test_*`, `test "..."` and minitest/spec `it "..."`.
  */
 export async function discoverMinitest(ctx: ScanContext, index: FileIndex): Promise<FoundTest[]> {
   const rb = index.byExt.get('rb') ?? [];

@@ -75,6 +75,10 @@ function toxIni(ctx: ScanContext, ini: Ini, source: string, base: string): PyCom
 
 function substitute(ctx: ScanContext, base: string, text: string): string {
   return text
+    // `py3,coverage: cmd` runs only in envs with that factor; the command itself is what counts here.
+    .replace(/^\s*!?[\w{},.-]+:\s+(?=\S)/, '')
+    // `{env:NAME:default}` is the default unless the environment sets it; `{env:NAME}` is empty.
+    .replace(/\{env:\w+(?::([^{}]*))?\}/g, (_m, dflt: string | undefined) => dflt ?? '')
     // The installed package is the repository's own source: `src/pkg` or `pkg`.
     .replace(/\{envsitepackagesdir\}\/?([\w.-]*)/g, (_m, pkg: string) => {
       const src = joinPath(base, 'src', pkg);
