@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { suite, test } from 'node:test';
 import { discoverOthers } from '../src/discover/others/index.ts';
 import { buildFitsHost } from '../src/discover/others/go.ts';
-import { cfgHolds } from '../src/discover/others/rustmods.ts';
+import { cfgHolds, stripCommentsAndStrings } from '../src/discover/others/rustmods.ts';
 import { createContext } from '../src/scan/context.ts';
 import { walk } from '../src/scan/walk.ts';
 import { fixture, makeTree } from './helpers.ts';
@@ -118,5 +118,12 @@ suite('discoverOthers() cargo as cargo sees it', () => {
     assert.equal(cfgHolds('#[cfg(feature = "json")]', env), true);
     assert.equal(cfgHolds('#[cfg(tokio_unstable)]', env), false);
     assert.equal(cfgHolds('#[allow(dead_code)]', env), true);
+  });
+
+  test('comments, strings and char literals are blanked in one pass; hostile input stays bounded', () => {
+    const out = stripCommentsAndStrings('mod a; // mod b;\n/* mod c; */ let s = "mod d; {"; let c = \'{\'; fn f<\'a>() {}\n#[path = "x/y.rs"] mod e;\n');
+    assert.equal(out, 'mod a; \n             let s = ""; let c = \' \'; fn f<\'a>() {}\n#[path = "x/y.rs"] mod e;\n');
+    assert.equal(stripCommentsAndStrings('/*'.repeat(100_000)).trim(), '');
+    assert.equal(cfgHolds('#[cfg(all("x", ), not(' + '('.repeat(500) + ')]', { features: new Set() }), false);
   });
 });

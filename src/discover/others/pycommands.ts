@@ -33,7 +33,7 @@ export async function declaredPyCommands(ctx: ScanContext, base = ''): Promise<P
   }
   const nox = await ctx.read(joinPath(base, 'noxfile.py'));
   if (nox !== undefined) {
-    for (const m of nox.matchAll(/session\.run\(([^)]*)\)/g)) {
+    for (const m of nox.matchAll(/session\.run\(([^)]{0,2000})\)/g)) {
       const words = [...m[1]!.matchAll(/(?:^|,)\s*["']([^"']*)["']/g)].map((w) => w[1]!);
       const found = fromWords(words, joinPath(base, 'noxfile.py'));
       if (found) out.push({ ...found, text: words.join(' ') });

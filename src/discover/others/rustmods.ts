@@ -12,7 +12,7 @@ export interface CrateFile {
 }
 
 // Attributes (one nesting level of brackets), `mod x;` / `mod x {`, and braces/semicolons that end items.
-const TOKENS = /#!?\[(?:[^[\]]|\[[^\]]*\])*\]|\b(?:pub(?:\s*\([^)]*\))?\s+)?mod\s+(?:r#)?(\w+)\s*([;{])|[{};]/g;
+const TOKENS = /#!?\[(?:[^[\]]|\[[^\]]{0,500}\]){0,2000}\]|\b(?:pub(?:\s*\([^)]*\))?\s+)?mod\s+(?:r#)?(\w+)\s*([;{])|[{};]/g;
 const TEST_ATTR = /^#\[\s*(?:(?:\w+::)*test\s*(?:\]|\()|rstest\s*(?:\]|\()|test_case\s*\()/;
 // A module nesting guard: a hostile tree of `mod` files cannot make the walk run away.
 const MAX_FILES = 5000;
@@ -81,15 +81,46 @@ export async function crateFiles(ctx: ScanContext, root: string, env: CfgEnv): P
   return out;
 }
 
-/** Blanks comments, string and char literals (keeping newlines) so braces and `mod` in them are not read. */
+/**
+ * Blanks comments, string and char literals (keeping newlines) so braces and `mod` in them are not read.
+ * One linear pass (an unclosed `/*` or quote cannot make it rescan), so a hostile file costs O(n).
+ * Strings that may be a `#[path]` value (no brace, backslash, `;` or newline) are kept.
+ */
 export function stripCommentsAndStrings(text: string): string {
-  return text.replace(/\/\/[^\n]*|\/\*[\s\S]*?\*\/|r(#*)"[\s\S]*?"\1|b?"(?:\\[\s\S]|[^"\\])*"|b?'(?:\\.|[^\\'\n])'/g,
-    (m) => (m.startsWith('/') ? m.replace(/[^\n]/g, ' ') : m.startsWith('"') || /^[rb]/.test(m) ? keepPathLiteral(m) : "' '"));
-}
-
-// `#[path = "x.rs"]` needs its string: strings are kept when they hold no brace, quote escape or newline.
-function keepPathLiteral(m: string): string {
-  return /^"[^{}\n\\;]*"$/.test(m) ? m : '""';
+  let out = '';
+  let i = 0;
+  const n = text.length;
+  while (i < n) {
+    const ch = text[i]!;
+    const next = text[i + 1];
+    if (ch === '/' && next === '/') {
+      const end = text.indexOf('\n', i);
+      i = end === -1 ? n : end;
+    } else if (ch === '/' && next === '*') {
+      const end = text.indexOf('*/', i + 2);
+      const stop = end === -1 ? n : end + 2;
+      out += text.slice(i, stop).replace(/[^\n]/g, ' ');
+      i = stop;
+    } else if (ch === '"' || (ch === 'r' && (next === '"' || next === '#') && !/\w/.test(text[i - 1] ?? ''))) {
+      let hashes = '';
+      let j = i;
+      if (ch === 'r') { j++; while (text[j] === '#') { hashes += '#'; j++; } if (text[j] !== '"') { out += ch; i++; continue; } }
+      const raw = ch === 'r';
+      let k = j + 1;
+      for (; k < n; k++) {
+        if (!raw && text[k] === '\\') { k++; continue; }
+        if (text[k] === '"' && text.startsWith(hashes, k + 1)) break;
+      }
+      const lit = text.slice(i, Math.min(n, k + 1 + hashes.length));
+      out += /^"[^{}\n\\;]*"$/.test(lit) ? lit : '""' + lit.replace(/[^\n]/g, '').slice(0);
+      i = Math.min(n, k + 1 + hashes.length);
+    } else if (ch === "'" && /^'(?:[^\\'\n]|\\.[^'\n]{0,8})'/.test(text.slice(i, i + 13))) {
+      // A char literal (`'{'`, `'\''`, `'\u{7b}'`); a lifetime (`'a`) has no closing quote and stays.
+      out += "' '";
+      i += /^'(?:[^\\'\n]|\\.[^'\n]{0,8})'/.exec(text.slice(i, i + 13))![0].length;
+    } else { out += ch; i++; }
+  }
+  return out;
 }
 
 /**
@@ -110,7 +141,13 @@ export function cfgHolds(attr: string, env: CfgEnv): boolean {
     if (src[at] === '(') {
       at++;
       const vals: boolean[] = [];
-      for (skip(); src[at] !== ')' && at < src.length; skip()) { vals.push(pred()); skip(); if (src[at] === ',') at++; }
+      for (skip(); src[at] !== ')' && at < src.length; skip()) {
+        const before = at;
+        vals.push(pred());
+        skip();
+        if (src[at] === ',') at++;
+        else if (at === before) at++; // Not a predicate: step over it, so bad input cannot loop.
+      }
       at++;
       return name === 'all' ? vals.every(Boolean) : name === 'any' ? vals.some(Boolean) : name === 'not' ? !vals[0] : false;
     }
