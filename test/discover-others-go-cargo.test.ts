@@ -123,7 +123,7 @@ suite('discoverOthers() cargo as cargo sees it', () => {
   test('comments, strings and char literals are blanked in one pass; hostile input stays bounded', () => {
     const out = stripCommentsAndStrings('mod a; // mod b;\n/* mod c; */ let s = "mod d; {"; let c = \'{\'; fn f<\'a>() {}\n#[path = "x/y.rs"] mod e;\n');
     assert.equal(out, 'mod a; \n             let s = ""; let c = \' \'; fn f<\'a>() {}\n#[path = "x/y.rs"] mod e;\n');
-    assert.equal(stripCommentsAndStrings('/*'.repeat(100_000)).trim(), '');
+    assert.equal(stripCommentsAndStrings('/*'.repeat(100_000)).length, 200_000);
     assert.equal(cfgHolds('#[cfg(all("x", ), not(' + '('.repeat(500) + ')]', { features: new Set() }), false);
   });
 });
