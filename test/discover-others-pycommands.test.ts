@@ -47,6 +47,16 @@ suite('Python test commands', () => {
     assert.deepEqual(await files(root), ['tests/a_test.py', 'tests/sub/b_test.py']);
   });
 
+  test('tox {env:NAME:default} and factor-conditional lines (the shape pluggy uses)', async (t) => {
+    const root = makeTree(t, {
+      'tox.ini': '[tox]\nenvlist = docs,py{310,311}\n\n[testenv]\ncommands =\n  {env:_TOX_CMD:pytest} {posargs}\n  coverage: coverage report -m\nsetenv =\n  coverage: _TOX_CMD=coverage run -m pytest\n\n[testenv:benchmark]\ncommands = pytest {posargs:testing/benchmark.py}\n\n[pytest]\ntestpaths = testing\n',
+      'testing/test_a.py': T, 'testing/benchmark.py': T, 'docs/test_conf.py': T,
+    });
+    const { tests, runs } = await discover(root);
+    assert.deepEqual(tests.map((x) => x.file), ['testing/test_a.py']);
+    assert.equal(runs[0]?.command, 'pytest');
+  });
+
   test('tox.toml env_run_base commands and a noxfile session.run', async (t) => {
     const toml = makeTree(t, {
       'tox.toml': 'env_list = ["3.13"]\n\n[env_run_base]\ndeps = ["pytest"]\ncommands = [["pytest", "{posargs}", "tests/unit"]]\n',
