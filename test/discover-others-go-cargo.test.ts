@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { suite, test } from 'node:test';
 import { discoverOthers } from '../src/discover/others/index.ts';
 import { buildFitsHost } from '../src/discover/others/go.ts';
+import { cfgHolds, stripCommentsAndStrings } from '../src/discover/others/rustmods.ts';
 import { createContext } from '../src/scan/context.ts';
 import { walk } from '../src/scan/walk.ts';
 import { fixture, makeTree } from './helpers.ts';
@@ -40,7 +41,7 @@ suite('discoverOthers() cargo', () => {
     assert.deepEqual(await discover(fixture('rust-workspace')), [
       { file: 'app/src/bin/tool.rs', framework: 'cargo', cases: 1 },
       { file: 'app/src/main.rs', framework: 'cargo', cases: 2 },
-      { file: 'app/tests/cli.rs', framework: 'cargo', cases: 0 },
+      { file: 'app/tests/cli.rs', framework: 'cargo' },
       { file: 'crates/core/src/lib.rs', framework: 'cargo', cases: 2 },
       { file: 'crates/core/src/parse.rs', framework: 'cargo', cases: 1 },
       { file: 'crates/core/tests/api.rs', framework: 'cargo', cases: 2 },
@@ -70,6 +71,59 @@ suite('discoverOthers() cargo custom targets', () => {
       'cli/args.rs': '#[test]\nfn a() {}\n',
       'benches/b.rs': '#[test]\nfn b() {}\n',
     });
-    assert.deepEqual((await discover(root)).map((x) => x.file), ['cli/args.rs', 'cli/main.rs', 'lib.rs']);
+    assert.deepEqual((await discover(root)).map((x) => x.file), ['cli/main.rs', 'lib.rs']);
+  });
+});
+
+// Expected lists checked against `cargo test --no-run` (dep-info of each test binary) on the same trees.
+suite('discoverOthers() cargo as cargo sees it', () => {
+  test('mod following: x.rs, x/mod.rs, non-mod.rs children, #[path], inline mods, cfg(feature) with defaults, #![cfg]', async () => {
+    assert.deepEqual(await discover(fixture('rust-mods')), [
+      { file: 'src/generated/tables.rs', framework: 'cargo', cases: 1 },
+      { file: 'src/inline/nested.rs', framework: 'cargo', cases: 1 },
+      { file: 'src/json/mod.rs', framework: 'cargo', cases: 1 },
+      { file: 'src/parse.rs', framework: 'cargo', cases: 1 },
+      { file: 'src/parse/lexer.rs', framework: 'cargo', cases: 2 },
+      { file: 'tests/api.rs', framework: 'cargo', cases: 1 },
+      { file: 'tests/common/mod.rs', framework: 'cargo', cases: 1 },
+      { file: 'tests/it/admin/mod.rs', framework: 'cargo', cases: 1 },
+      { file: 'tests/it/admin/perms.rs', framework: 'cargo', cases: 1 },
+      { file: 'tests/it/main.rs', framework: 'cargo', cases: 0 },
+      { file: 'tests/it/users.rs', framework: 'cargo', cases: 1 },
+      { file: 'tests/net.rs', framework: 'cargo', cases: 0 },
+    ]);
+  });
+
+  test('a root package tests alone under a bare `cargo test`; CI `-p api --all-features` adds that member with its features', async () => {
+    assert.deepEqual((await discover(fixture('rust-rootpkg'))).map((x) => x.file), [
+      'crates/api/src/lib.rs', 'crates/api/src/pg.rs', 'crates/api/tests/e2e.rs', 'src/main.rs', 'tests/health.rs',
+    ]);
+  });
+
+  test('virtual roots: default-members for a bare run, every member with --workspace from the Makefile', async (t) => {
+    const files = {
+      'Cargo.toml': '[workspace]\nmembers = ["a", "b"]\ndefault-members = ["a"]\n',
+      'a/Cargo.toml': '[package]\nname = "a"\n', 'a/src/lib.rs': '#[test]\nfn a() {}\n',
+      'b/Cargo.toml': '[package]\nname = "b"\n', 'b/src/lib.rs': '#[test]\nfn b() {}\n',
+    };
+    assert.deepEqual((await discover(makeTree(t, files))).map((x) => x.file), ['a/src/lib.rs']);
+    const all = makeTree(t, { ...files, 'Makefile': 'test:\n\tcargo test --workspace --locked\n' });
+    assert.deepEqual((await discover(all)).map((x) => x.file), ['a/src/lib.rs', 'b/src/lib.rs']);
+  });
+
+  test('cfg predicates as a linux test build sees them', () => {
+    const env = { features: new Set(['json']) };
+    assert.equal(cfgHolds('#[cfg(all(unix, not(feature = "slow")))]', env), true);
+    assert.equal(cfgHolds('#[cfg(any(windows, target_os = "macos"))]', env), false);
+    assert.equal(cfgHolds('#[cfg(feature = "json")]', env), true);
+    assert.equal(cfgHolds('#[cfg(tokio_unstable)]', env), false);
+    assert.equal(cfgHolds('#[allow(dead_code)]', env), true);
+  });
+
+  test('comments, strings and char literals are blanked in one pass; hostile input stays bounded', () => {
+    const out = stripCommentsAndStrings('mod a; // mod b;\n/* mod c; */ let s = "mod d; {"; let c = \'{\'; fn f<\'a>() {}\n#[path = "x/y.rs"] mod e;\n');
+    assert.equal(out, 'mod a; \n             let s = ""; let c = \' \'; fn f<\'a>() {}\n#[path = "x/y.rs"] mod e;\n');
+    assert.equal(stripCommentsAndStrings('/*'.repeat(100_000)).length, 200_000);
+    assert.equal(cfgHolds('#[cfg(all("x", ), not(' + '('.repeat(500) + ')]', { features: new Set() }), false);
   });
 });

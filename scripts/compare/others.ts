@@ -5,7 +5,7 @@
  *
  * Usage: node scripts/compare/others.ts <project-dir>...  (prints runner lists next to projdex's)
  */
-import { execFile } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { isAbsolute, join, relative } from 'node:path';
@@ -19,26 +19,52 @@ interface CopyOptions {
   readonly env?: Record<string, string>;
   /** Adjusts the copy before the run, e.g. a stub autoloader the fixture does not ship. */
   readonly prepare?: (copy: string) => void;
+  /** Directory inside the copy to run in. */
+  readonly cwd?: string;
+  /** Pass stderr to `reduce` too (Django's runner reports there). */
+  readonly stderr?: boolean;
 }
 
 /**
  * Runs `cmd` in a throwaway copy of `dir` (runners write caches and build output there), passing its
  * stdout and the copy's path to `reduce` before the copy is removed. Null when `cmd` is not installed.
  */
-async function inCopy<T>(dir: string, cmd: string, args: string[], reduce: (out: string, copy: string) => T, { env = {}, prepare }: CopyOptions = {}): Promise<T | null> {
+async function inCopy<T>(dir: string, cmd: string, args: string[], reduce: (out: string, copy: string) => T, { env = {}, prepare, cwd = '', stderr = false }: CopyOptions = {}): Promise<T | null> {
   const copy = realpathSync(mkdtempSync(join(tmpdir(), 'projdex-cmp-')));
   try {
     cpSync(dir, copy, { recursive: true });
     prepare?.(copy);
-    const result = await run(cmd, args, { cwd: copy, env: { ...process.env, ...env }, maxBuffer: 64 << 20 })
-      .catch((e: { code?: unknown; stdout?: string }) => {
+    const result = await run(cmd, args, { cwd: join(copy, cwd), env: { ...process.env, ...env }, maxBuffer: 64 << 20 })
+      .catch((e: { code?: unknown; stdout?: string; stderr?: string }) => {
         if (e.code === 'ENOENT') return null;
-        return { stdout: e.stdout ?? '' };
+        return { stdout: e.stdout ?? '', stderr: e.stderr ?? '' };
       });
-    return result && reduce(result.stdout, copy);
+    return result && reduce(stderr ? `${result.stdout}\n${result.stderr}` : result.stdout, copy);
   } finally {
     rmSync(copy, { recursive: true, force: true });
   }
+}
+
+/** The project's declared Python test commands, as projdex reads them. */
+async function declared(dir: string): Promise<Array<import('../../src/discover/others/pywords.ts').PyCommand>> {
+  const { declaredPyCommands } = await import('../../src/discover/others/pycommands.ts');
+  const { createContext } = await import('../../src/scan/context.ts');
+  const { walk } = await import('../../src/scan/walk.ts');
+  return declaredPyCommands(createContext(dir, await walk(dir)));
+}
+
+/** A pytest id's file (relative to pytest's rootdir) as a project path: tried under cwd, else by unique suffix. */
+function resolveId(copy: string, cwd: string, id: string): string {
+  if (existsSync(join(cwd, id))) return relative(copy, join(cwd, id));
+  const hits: string[] = [];
+  const find = (d: string): void => {
+    for (const e of readdirSync(d, { withFileTypes: true })) {
+      const p = join(d, e.name);
+      if (e.isDirectory()) find(p); else if (p.endsWith('/' + id)) hits.push(p);
+    }
+  };
+  find(copy);
+  return hits.length === 1 ? relative(copy, hits[0]!) : id;
 }
 
 function uniqSorted(list: Iterable<string>): string[] {
@@ -49,25 +75,43 @@ export const runners: Runner[] = [
   {
     framework: 'pytest',
     async list(dir) {
-      // `-q` prints `file::test` ids; an extra `-q` from addopts prints `file: count` instead.
-      return inCopy(dir, 'pytest', ['--collect-only', '-q', '-p', 'no:cacheprovider'], (out) => uniqSorted(out.split('\n').map((l) => /^([^\s:]+\.(?:py|txt))(?:::|: \d+$)/.exec(l.trim())?.[1]).filter((f): f is string => !!f)), { env: { PYTHONDONTWRITEBYTECODE: '1' } });
+      // The project's own pytest command (its words after `pytest`, in its directory) when it declares
+      // one, else bare `pytest`. `-q` prints `file::test` ids relative to the rootdir; an extra `-q` from
+      // addopts prints `file: count` instead. Ids are mapped back to project paths by suffix.
+      const cmds = (await declared(dir)).filter((c) => c.runner === 'pytest');
+      const runs = cmds.length > 0 ? cmds.filter((c) => c.source === cmds[0]!.source) : [{ args: [] as readonly string[], cwd: '' }];
+      const out: string[] = [];
+      for (const cmd of runs) {
+        const args = ['--collect-only', '-q', '-p', 'no:cacheprovider', ...cmd.args.filter((a) => !a.includes('{') && !a.startsWith('--cov') && !/^(?:-v+|-q+|--verbose|--quiet)$/.test(a))];
+        const got = await inCopy(dir, 'pytest', args, (stdout, copy) => stdout.split('\n')
+          .map((l) => /^([^\s:]+\.\w+)(?:::|: \d+$)/.exec(l.trim())?.[1]).filter((f): f is string => !!f)
+          .map((f) => resolveId(copy, join(copy, cmd.cwd ?? ''), f)), { env: { PYTHONDONTWRITEBYTECODE: '1' }, cwd: cmd.cwd ?? '' });
+        if (got === null) return null;
+        out.push(...got);
+      }
+      return uniqSorted(out);
     },
   },
   {
     framework: 'unittest',
     async list(dir) {
-      // unittest has no list mode: load the suite the declared `discover` args name and print each test's module file.
-      const { declaredPyCommands } = await import('../../src/discover/others/pycommands.ts');
-      const { createContext } = await import('../../src/scan/context.ts');
-      const { walk } = await import('../../src/scan/walk.ts');
-      const ctx = createContext(dir, await walk(dir));
-      const cmd = (await declaredPyCommands(ctx)).find((c) => c.runner === 'unittest');
+      const cmd = (await declared(dir)).find((c) => c.runner === 'unittest');
       if (!cmd) return [];
+      if (cmd.django) {
+        // Django's runner has no list mode: run the (fixture's trivial) tests verbosely and map each
+        // `test_x (pkg.module.Class.test_x)` line to its module file.
+        const python = ['python3', '/usr/bin/python3'].find((p) => { try { execFileSync(p, ['-c', 'import django'], { stdio: 'ignore' }); return true; } catch { return false; } });
+        if (!python) return null;
+        const args = ['manage.py', 'test', ...cmd.args.filter((a) => !a.includes('{') && !/^--parallel/.test(a)), '-v', '2'];
+        return inCopy(dir, python, args, (stdout, copy) => uniqSorted([...stdout.matchAll(/^\w+ \(([\w.]+)\.\w+\.\w+\) \.\.\./gm)]
+          .map((m) => m[1]!.replace(/\./g, '/') + '.py').map((f) => relative(copy, join(copy, cmd.cwd ?? '', f)))), { cwd: cmd.cwd ?? '', stderr: true });
+      }
+      // unittest has no list mode: load the suite the declared `discover` args name and print each test's module file.
       const script = [
         'import sys, unittest, inspect, os',
         'argv = sys.argv[1:]',
         'loader = unittest.TestLoader()',
-        'if not argv or argv[0] == "discover":',
+        'if argv[:1] == ["discover"] or not [x for x in argv if not x.startswith("-")]:',
         '    import argparse; p = argparse.ArgumentParser(); p.add_argument("-s", "--start-directory", default="."); p.add_argument("-p", "--pattern", default="test*.py"); p.add_argument("-t", "--top-level-directory"); p.add_argument("rest", nargs="*")',
         '    a = p.parse_args(argv[1:] if argv else [])',
         '    suite = loader.discover(a.rest[0] if a.rest else a.start_directory, a.rest[1] if len(a.rest) > 1 else a.pattern, a.top_level_directory)',
@@ -81,7 +125,7 @@ export const runners: Runner[] = [
         '    f = inspect.getsourcefile(type(t)) if type(t).__module__ != "unittest.loader" else None',
         '    if f: print(os.path.relpath(f))',
       ].join('\n');
-      return inCopy(dir, 'python3', ['-B', '-c', script, ...cmd.args], (out) => uniqSorted(out.split('\n').filter(Boolean)));
+      return inCopy(dir, 'python3', ['-B', '-c', script, ...cmd.args.filter((a) => !a.includes('{'))], (out, copy) => uniqSorted(out.split('\n').filter(Boolean).map((f) => relative(copy, join(copy, cmd.cwd ?? '', f))).filter((f) => !f.startsWith('..'))), { cwd: cmd.cwd ?? '' });
     },
   },
   {
@@ -118,22 +162,42 @@ export const runners: Runner[] = [
       // `cargo test --no-run` builds exactly the test binaries `cargo test` runs; each binary's dep-info
       // (.d) file names its source files. Integration targets count whole; lib/bin unit-test binaries
       // count the sources that declare a test attribute (the same reduction the rule makes).
-      return inCopy(dir, 'cargo', ['test', '--workspace', '--no-run', '--offline', '--message-format=json'], (stdout, copy) => {
+      // The project's own runs (CI/Makefile `cargo test` lines, with their -p/--workspace/--features), else
+      // a bare `cargo test` in every outermost manifest directory, as projdex reads them.
+      const { cargoRuns } = await import('../../src/discover/others/cargoruns.ts');
+      const { createContext } = await import('../../src/scan/context.ts');
+      const { walk } = await import('../../src/scan/walk.ts');
+      const ctx = createContext(dir, await walk(dir));
+      let runs = await cargoRuns(ctx);
+      if (runs.length === 0) {
+        const tops = ctx.files.filter((f) => f.endsWith('Cargo.toml') && !/(?:^|\/)target\//.test(f)).map((f) => f.slice(0, -'Cargo.toml'.length).replace(/\/$/, ''));
+        runs = tops.filter((d) => !tops.some((o) => o !== d && (o === '' || d.startsWith(o + '/')))).map((d) => ({ dir: d, workspace: false, packages: [], features: [], allFeatures: false, text: null }));
+      }
       const out: string[] = [];
       const attr = /^\s*#\[\s*(?:(?:[\w]+::)*test\s*(?:\]|\()|rstest\s*(?:\]|\()|test_case\s*\()/m;
-      for (const line of stdout.split('\n')) {
-        if (!line.startsWith('{')) continue;
-        const msg = JSON.parse(line) as { reason?: string; profile?: { test?: boolean }; target?: { kind: string[]; src_path: string }; filenames?: string[] };
-        if (msg.reason !== 'compiler-artifact' || !msg.profile?.test || !msg.target || !msg.filenames?.[0]) continue;
-        if (msg.target.kind.includes('test')) { out.push(relative(copy, msg.target.src_path)); continue; }
-        const dep = readFileSync(msg.filenames[0].replace(/$/, '.d'), 'utf8').split('\n')[0] ?? '';
-        for (const src of dep.slice(dep.indexOf(': ') + 2).split(/(?<!\\) /)) {
-          const abs = isAbsolute(src) ? src : join(copy, src);
-          if (src.endsWith('.rs') && attr.test(readFileSync(abs, 'utf8'))) out.push(relative(copy, abs));
-        }
+      for (const run of runs) {
+        const args = ['test', '--no-run', '--offline', '--message-format=json', ...(run.workspace ? ['--workspace'] : []),
+          ...run.packages.flatMap((p) => ['-p', p]), ...(run.allFeatures ? ['--all-features'] : []), ...(run.features.length ? ['--features', run.features.join(',')] : [])];
+        const got = await inCopy(dir, 'cargo', args, (stdout, copy) => {
+          const files: string[] = [];
+          for (const line of stdout.split('\n')) {
+            if (!line.startsWith('{')) continue;
+            const msg = JSON.parse(line) as { reason?: string; profile?: { test?: boolean }; target?: { kind: string[]; src_path: string }; filenames?: string[] };
+            if (msg.reason !== 'compiler-artifact' || !msg.profile?.test || !msg.target || !msg.filenames?.[0]) continue;
+            // An integration target's root counts whole; every other compiled source when it declares a test.
+            if (msg.target.kind.includes('test')) files.push(relative(copy, msg.target.src_path));
+            const dep = readFileSync(msg.filenames[0].replace(/$/, '.d'), 'utf8').split('\n')[0] ?? '';
+            for (const src of dep.slice(dep.indexOf(': ') + 2).split(/(?<!\\) /)) {
+              const abs = isAbsolute(src) ? src : join(copy, src);
+              if (src.endsWith('.rs') && attr.test(readFileSync(abs, 'utf8'))) files.push(relative(copy, abs));
+            }
+          }
+          return files;
+        }, { env: { CARGO_TARGET_DIR: join(tmpdir(), 'projdex-cargo-target') }, cwd: run.dir });
+        if (got === null) return null;
+        out.push(...got);
       }
       return uniqSorted(out);
-      }, { env: { CARGO_TARGET_DIR: 'target' } });
     },
   },
   {
@@ -156,7 +220,10 @@ export const runners: Runner[] = [
         'require "rake"; require "rake/testtask"',
         'class Rake::TestTask; alias_method :projdex_define, :define; def define; ($projdex ||= []) << self; projdex_define; end; end',
         'Rake.application.init("rake", []); Rake.application.load_rakefile',
-        'puts(($projdex || []).flat_map { |t| t.file_list.to_a })',
+        // `rake test` runs the :test task; the default task may name others. With no :test task, all count.
+        'names = ["test"] + (Rake::Task.task_defined?("default") ? Rake::Task["default"].prerequisites : [])',
+        'tasks = ($projdex || []); run = tasks.select { |t| names.include?(t.name.to_s) }; run = tasks if run.empty?',
+        'puts(run.flat_map { |t| t.file_list.to_a })',
       ].join('\n');
       let rakefile = '';
       try { rakefile = readFileSync(join(dir, 'Rakefile'), 'utf8'); } catch { /* no Rakefile */ }

@@ -6,14 +6,14 @@ import { dirname } from '../../scan/paths.ts';
 const PROJECT_EXT = ['csproj', 'fsproj', 'vbproj'];
 const SOURCE_EXT: Record<string, string> = { csproj: 'cs', fsproj: 'fs', vbproj: 'vb' };
 const MARKERS = /<IsTestProject>\s*true\s*<\/IsTestProject>|Include\s*=\s*"(?:Microsoft\.NET\.Test\.Sdk|xunit(?:\.v3)?|NUnit|MSTest(?:\.TestFramework)?|TUnit)"|Sdk\s*=\s*"MSTest\.Sdk/i;
-const CASES = /\[\s*(?:Fact|Theory|Test|TestMethod|DataTestMethod|TestCase|TestCaseSource)\b/g;
+const CASES = /\[<?\s*(?:Fact|Theory|Test|TestMethod|DataTestMethod|TestCase|TestCaseSource)\b/g;
 
 /**
  * .NET test projects: a `*.csproj`/`*.fsproj`/`*.vbproj` that sets `<IsTestProject>true`, references the
  * Test SDK or a test framework package, uses `MSTest.Sdk`, or sits below a `Directory.Build.props` that
  * does. Every source file of the project's language below its directory (not under `bin/`, `obj/` or a
  * nested project) is a test file. `<Compile Remove>` is not read. Cases: `[Fact]`, `[Theory]`, `[Test]`,
- * `[TestMethod]`, `[TestCase]` attributes. [doc; not verified against `dotnet test --list-tests`]
+ * `[TestMethod]`, `[TestCase]` attributes (F# `[<Test>]` too). [doc; not verified against `dotnet test --list-tests`]
  */
 export async function discoverDotnet(ctx: ScanContext, index: FileIndex): Promise<FoundTest[]> {
   const projects = PROJECT_EXT.flatMap((ext) => index.byExt.get(ext) ?? []);

@@ -8,7 +8,7 @@ import { basename, dirname, joinPath } from '../../scan/paths.ts';
 const SURE_INCLUDES = ['**/Test*.java', '**/*Test.java', '**/*Tests.java', '**/*TestCase.java'];
 const SURE_EXCLUDES = ['**/*$*'];
 const TEST_SOURCES = ['src/test/java', 'src/test/kotlin', 'src/test/groovy'];
-const ANNOTATIONS = /@(?:Test|ParameterizedTest|RepeatedTest|TestFactory|TestTemplate)\b/g;
+const ANNOTATIONS = /@(?:[a-z][\w]*\.)*(?:Test|ParameterizedTest|RepeatedTest|TestFactory|TestTemplate)\b/g;
 const JUNIT3 = /\bvoid\s+test\w*\s*\(/g;
 // A class the JUnit/TestNG engines would run: test annotations, or a superclass (tests may be inherited,
 // e.g. from an abstract base or a Kotest spec), Java/Groovy `extends` or Kotlin `class X : Base(...)`.
@@ -79,7 +79,28 @@ export async function discoverJunit(ctx: ScanContext, index: FileIndex): Promise
     if (!LOOKS_LIKE_TEST.test(text)) return -1;
     return countMatches(text, ANNOTATIONS) || countMatches(text, JUNIT3);
   });
-  return found.filter((t) => t.cases !== -1);
+  // A class with no test methods of its own runs the ones it inherits: count them from the base class's
+  // file when the project has it, else the count is unknown.
+  const out: FoundTest[] = [];
+  for (const t of found) {
+    if (t.cases === -1) continue;
+    if (t.cases !== 0) { out.push(t); continue; }
+    const n = await inheritedCases(ctx, index, t.file, 0);
+    out.push(n === undefined ? { file: t.file, framework: 'junit' } : { ...t, cases: n });
+  }
+  return out;
+}
+
+async function inheritedCases(ctx: ScanContext, index: FileIndex, file: string, depth: number): Promise<number | undefined> {
+  const text = (await ctx.read(file)) ?? '';
+  const base = /\bclass\s+\w+(?:<[^>{]*>)?\s*(?:extends\s+|:\s*)([\w.]+)/.exec(text)?.[1]?.split('.').pop();
+  if (base === undefined || depth > 3) return depth === 0 ? undefined : 0;
+  const ext = file.slice(file.lastIndexOf('.') + 1);
+  const same = joinPath(dirname(file), `${base}.${ext}`);
+  const baseFile = ctx.has(same) ? same : (index.byExt.get(ext) ?? []).find((f) => basename(f) === `${base}.${ext}`);
+  if (baseFile === undefined) return undefined;
+  const own = countMatches((await ctx.read(baseFile)) ?? '', ANNOTATIONS);
+  return own + ((await inheritedCases(ctx, index, baseFile, depth + 1)) ?? 0);
 }
 
 // Surefire accepts comma-separated lists inside one element, and treats `.class` like `.java`.

@@ -19,6 +19,9 @@ interface Rule { readonly dir: RegExp; readonly prefix: string; readonly suffix:
 export async function discoverPhpunit(ctx: ScanContext, index: FileIndex): Promise<FoundTest[]> {
   const configDirs = new Set<string>();
   for (const name of CONFIGS) for (const f of index.byName.get(name) ?? []) if (!/(?:^|\/)vendor\//.test(f)) configDirs.add(dirname(f));
+  // A config below another config's directory (`tests/_files/phpunit.xml`) is fixture data for the
+  // enclosing run, which reaches its files through its own <directory> rules.
+  for (const dir of configDirs) if ([...configDirs].some((d) => d !== dir && (d === '' || dir.startsWith(d + '/')))) configDirs.delete(dir);
   const php = [...index.byExt.get('php') ?? [], ...index.byExt.get('phpt') ?? []];
   const picked = new Set<string>();
   for (const dir of configDirs) {

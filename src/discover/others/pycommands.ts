@@ -1,20 +1,17 @@
-import { parseShell } from '../../readers/shell.ts';
 import type { ScanContext } from '../../scan/types.ts';
-import { parseIni } from '../../readers/ini.ts';
+import { parseIni, type Ini } from '../../readers/ini.ts';
+import { parseToml, tomlGet, type TomlValue } from '../../readers/toml.ts';
 import { joinPath } from '../../scan/paths.ts';
+import { commandsFromLine, fromWords, type PyCommand } from './pywords.ts';
+import { ciCommands, makeCommands, scriptCommand } from './pysources.ts';
 
-/** A Python test runner invocation a project declares for itself. */
-export interface PyCommand {
-  readonly runner: 'pytest' | 'unittest';
-  /** Arguments after the runner (`pytest tests -q` -> `['tests', '-q']`; `-m unittest discover -s t` -> `['discover', '-s', 't']`). */
-  readonly args: readonly string[];
-  /** Where it was declared, for notes. */
-  readonly source: string;
-}
+export type { PyCommand } from './pywords.ts';
 
 /**
- * The test commands a Python project declares at its root: `tox.ini` `[testenv]` commands, the
- * Makefile `test:` recipe and `noxfile.py` `session.run(...)` calls (literal words only).
+ * The test commands a Python project declares in `base`, in the order projdex trusts them: tox
+ * (`tox.ini`, `tox.toml`, `[tool.tox]`), `noxfile.py` `session.run(...)` literals, the Makefile's test
+ * target, pyproject scripts (hatch, pdm, poe) named `test`/`tests`, then the CI workflow when none of
+ * those names one. A `runtests.py` they call (or that exists alone) is read for the runner it reaches.
  *
  * @example
  * await declaredPyCommands(ctx); // [{ runner: 'unittest', args: ['discover', '-s', 'tests'], source: 'tox.ini' }]
@@ -22,51 +19,108 @@ export interface PyCommand {
 export async function declaredPyCommands(ctx: ScanContext, base = ''): Promise<PyCommand[]> {
   const out: PyCommand[] = [];
   const tox = await ctx.read(joinPath(base, 'tox.ini'));
-  if (tox !== undefined) {
-    const ini = parseIni(tox);
-    const commands = ini.get('testenv')?.get('commands') ?? '';
-    // tox joins lines ending in a backslash; each remaining line is one command.
-    for (const line of commands.replace(/\\\n/g, ' ').split('\n')) out.push(...fromLine(line, joinPath(base, 'tox.ini')));
-  }
-  for (const name of ['Makefile', 'makefile', 'GNUmakefile']) {
-    const make = await ctx.read(joinPath(base, name));
-    if (make === undefined) continue;
-    const recipe = /^test\s*:[^\n]*\n((?:\t[^\n]*\n?|#[^\n]*\n?)*)/m.exec(make.replace(/\\\n/g, ' '));
-    for (const line of recipe?.[1]?.split('\n') ?? []) out.push(...fromLine(line.replace(/^\t[@-]*/, ''), joinPath(base, name)));
-    break;
+  if (tox !== undefined) out.push(...toxIni(ctx, parseIni(tox), joinPath(base, 'tox.ini'), base));
+  const pyproject = await ctx.read(joinPath(base, 'pyproject.toml'));
+  const pp = pyproject === undefined ? undefined : parseToml(pyproject);
+  const legacy = tomlGet(pp, 'tool.tox.legacy_tox_ini');
+  if (typeof legacy === 'string') out.push(...toxIni(ctx, parseIni(legacy), joinPath(base, 'pyproject.toml'), base));
+  const toxToml = await ctx.read(joinPath(base, 'tox.toml'));
+  const toxDoc = toxToml === undefined ? tomlGet(pp, 'tool.tox') : parseToml(toxToml);
+  for (const cmd of arrays(tomlGet(toxDoc as never, 'env_run_base.commands'))) {
+    const words = cmd.map((w) => w.replace(/\{tox_root\}\/?/g, './').replace(/^\{posargs\}$/, ''));
+    const found = fromWords(words.filter(Boolean), joinPath(base, toxToml === undefined ? 'pyproject.toml' : 'tox.toml'));
+    if (found) out.push({ ...found, text: cmd.join(' ') });
   }
   const nox = await ctx.read(joinPath(base, 'noxfile.py'));
   if (nox !== undefined) {
-    for (const m of nox.matchAll(/session\.run\(([^)]*)\)/g)) {
-      const words = [...m[1]!.matchAll(/["']([^"']*)["']/g)].map((w) => w[1]!);
-      out.push(...fromWords(words, joinPath(base, 'noxfile.py')));
+    for (const m of nox.matchAll(/session\.run\(([^)]{0,2000})\)/g)) {
+      const words = [...m[1]!.matchAll(/(?:^|,)\s*["']([^"']*)["']/g)].map((w) => w[1]!);
+      const found = fromWords(words, joinPath(base, 'noxfile.py'));
+      if (found) out.push({ ...found, text: words.join(' ') });
     }
+  }
+  out.push(...await makeCommands(ctx, base));
+  out.push(...pyprojectScripts(pp, joinPath(base, 'pyproject.toml')));
+  if (out.length === 0) out.push(...await ciCommands(ctx, base));
+  if (out.length === 0 && ctx.has(joinPath(base, 'runtests.py'))) {
+    out.push({ runner: 'unittest', args: [], source: joinPath(base, 'runtests.py'), text: 'python runtests.py', script: 'runtests.py' });
+  }
+  const resolved: PyCommand[] = [];
+  for (const cmd of out) {
+    const next = cmd.script === undefined ? cmd : await scriptCommand(ctx, base, cmd);
+    if (next) resolved.push(next);
+  }
+  return resolved;
+}
+
+/**
+ * `[testenv]` commands (else those of the first `[testenv:...]` that runs tests), one command per line
+ * after joining `\` continuations, with tox's substitutions: `{toxinidir}`/`{tox_root}` is the project,
+ * `{posargs:default}` its default, `{envpython}` python, `{envsitepackagesdir}/pkg` the package's source
+ * in the repository (`src/pkg` or `pkg`); `changedir` sets where it runs.
+ */
+function toxIni(ctx: ScanContext, ini: Ini, source: string, base: string): PyCommand[] {
+  const sections = [...ini.keys()].filter((s) => s === 'testenv' || s.startsWith('testenv:'));
+  for (const name of sections) {
+    const section = ini.get(name)!;
+    const commands = section.get('commands') ?? ini.get('testenv')?.get('commands');
+    if (commands === undefined) continue;
+    const changedir = section.get('changedir') ?? ini.get('testenv')?.get('changedir');
+    const cwd = changedir === undefined ? undefined : joinPath(base, substitute(ctx, base, changedir));
+    const found = commands.replace(/\\\n/g, ' ').split('\n').flatMap((line) => commandsFromLine(substitute(ctx, base, line), source, cwd === undefined ? { base } : { cwd, base }));
+    if (found.length > 0) return found;
+  }
+  return [];
+}
+
+function substitute(ctx: ScanContext, base: string, text: string): string {
+  return text
+    // `py3,coverage: cmd` runs only in envs with that factor; the command itself is what counts here.
+    .replace(/^\s*!?[\w{},.-]+:\s+(?=\S)/, '')
+    // `{env:NAME:default}` is the default unless the environment sets it; `{env:NAME}` is empty.
+    .replace(/\{env:\w+(?::([^{}]*))?\}/g, (_m, dflt: string | undefined) => dflt ?? '')
+    // The installed package is the repository's own source: `src/pkg` or `pkg`.
+    .replace(/\{envsitepackagesdir\}\/?([\w.-]*)/g, (_m, pkg: string) => {
+      const src = joinPath(base, 'src', pkg);
+      return ctx.has(src + '/__init__.py') || ctx.has(src + '.py') ? `./src/${pkg}` : `./${pkg}`;
+    })
+    .replace(/\{(?:toxinidir|tox_root)\}\/?/g, './')
+    .replace(/\{posargs(?::([^{}]*))?\}/g, (_m, dflt: string | undefined) => dflt ?? '')
+    .replace(/\{env(?:python|bindir\/python[\d.]*)\}/g, 'python')
+    .replace(/\{envbindir\}\//g, '');
+}
+
+/** `[tool.hatch.envs.*.scripts]`, `[tool.pdm.scripts]`, `[tool.poe.tasks]` entries named test/tests. */
+function pyprojectScripts(doc: Parameters<typeof tomlGet>[0], source: string): PyCommand[] {
+  const out: PyCommand[] = [];
+  const tables: TomlValue[] = [];
+  const envs = tomlGet(doc, 'tool.hatch.envs');
+  if (envs && typeof envs === 'object' && !Array.isArray(envs)) {
+    for (const env of ['default', 'test', 'tests', 'hatch-test', ...Object.keys(envs)]) tables.push(tomlGet(envs, `${env}.scripts`)!);
+  }
+  tables.push(tomlGet(doc, 'tool.pdm.scripts')!, tomlGet(doc, 'tool.poe.tasks')!);
+  for (const table of tables) {
+    if (!table || typeof table !== 'object' || Array.isArray(table)) continue;
+    for (const key of ['test', 'tests']) {
+      let value = table[key];
+      if (value && typeof value === 'object' && !Array.isArray(value)) {
+        // pdm `{ cmd = ["pytest", "tests"] }` is one argv; `{ cmd = "..." }` / `{ shell = "..." }` one line.
+        const cmd = value.cmd ?? value.shell;
+        if (Array.isArray(cmd)) { const found = fromWords(cmd.filter((w): w is string => typeof w === 'string'), source); if (found) out.push(found); continue; }
+        value = cmd;
+      }
+      const lines = typeof value === 'string' ? [value] : Array.isArray(value) ? value.filter((v) => typeof v === 'string') : [];
+      for (const line of lines) {
+        // hatch/pdm `{args:default}` is the default when no arguments are given.
+        out.push(...commandsFromLine(line.replace(/\{\{?args(?::([^{}]*))?\}\}?/g, (_m, d: string | undefined) => d ?? ''), source));
+      }
+    }
+    if (out.length > 0) return out;
   }
   return out;
 }
 
-function fromLine(line: string, source: string): PyCommand[] {
-  return parseShell(line).flatMap((cmd) => fromWords(cmd.argv, source));
-}
-
-function fromWords(argv: readonly string[], source: string): PyCommand[] {
-  let i = 0;
-  // Skip wrappers: `coverage run -m`, `poetry run`, `uv run`, `pipenv run`, `python -m`.
-  while (i < argv.length) {
-    const w = argv[i]!;
-    const base = w.slice(w.lastIndexOf('/') + 1);
-    if (base === 'pytest' || base === 'py.test') return [{ runner: 'pytest', args: argv.slice(i + 1), source }];
-    if (base === 'unittest' && i > 0 && argv[i - 1] === '-m') return [{ runner: 'unittest', args: argv.slice(i + 1), source }];
-    // Django's runner is unittest discovery from the project dir (`test*.py`, packages only); labels
-    // name modules, which the unittest rule reads as dotted names.
-    if (base === 'manage.py' && argv[i + 1] === 'test') {
-      const rest = argv.slice(i + 2);
-      const labels = rest.filter((a, k) => !a.startsWith('-') && !/^(?:-p|--pattern|--settings|--parallel|-v|--verbosity)$/.test(rest[k - 1] ?? ''));
-      const pattern = rest.find((a, k) => rest[k - 1] === '-p' || rest[k - 1] === '--pattern');
-      return [{ runner: 'unittest', args: labels.length > 0 ? labels : ['discover', ...(pattern ? ['-p', pattern] : [])], source }];
-    }
-    if (/^python[\d.]*$/.test(base) || ['coverage', 'poetry', 'uv', 'pipenv', 'hatch', 'pdm', 'run', 'exec', 'env'].includes(base) || w.startsWith('-')) i++;
-    else return [];
-  }
-  return [];
+function arrays(value: TomlValue | undefined): string[][] {
+  if (!Array.isArray(value)) return [];
+  return value.filter(Array.isArray).map((a) => (a as TomlValue[]).filter((w): w is string => typeof w === 'string'));
 }

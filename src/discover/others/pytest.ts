@@ -1,137 +1,52 @@
 import type { FoundTest, ScanContext } from '../../scan/types.ts';
 import { withCases } from '../../scan/with-cases.ts';
 import { under, type FileIndex } from './files.ts';
-import { iniWords, parseIni } from '../../readers/ini.ts';
 import { fnmatchRegex, rubyGlobRegex } from './patterns.ts';
 import { countPyTests } from './pycases.ts';
 import type { PyCommand } from './pycommands.ts';
-import { parseToml, tomlGet, type TomlValue } from '../../readers/toml.ts';
+import { parsePytestArgs } from './pyargs.ts';
+import { defaultPytestConfig, loadPytestConfig, locatePytestConfig, type PytestConfig } from './pyconfig.ts';
+import { conftestIgnores } from './pyconftest.ts';
+import { countDoctests, doctestFiles } from './pydoctest.ts';
 import { basename, dirname, joinPath } from '../../scan/paths.ts';
 
-/** The root-level pytest settings that change which files are collected. */
-export interface PytestConfig {
-  /** File the settings came from, or `undefined` when the defaults apply. */
-  readonly source?: string;
-  readonly testpaths: readonly string[];
-  readonly pythonFiles: readonly string[];
-  readonly norecursedirs: readonly string[];
-  readonly addopts: readonly string[];
-}
-
-const DEFAULTS = {
-  pythonFiles: ['test_*.py', '*_test.py'],
-  norecursedirs: ['*.egg', '.*', '_darcs', 'build', 'CVS', 'dist', 'node_modules', 'venv', '{arch}'],
-};
-
-/**
- * pytest's inifile choice in the project root, in its own order: pytest.toml, .pytest.toml, pytest.ini,
- * .pytest.ini (always a match), pyproject.toml with `[tool.pytest]` or `[tool.pytest.ini_options]`,
- * tox.ini with `[pytest]`, setup.cfg with `[tool:pytest]`. Ancestors of the project are not consulted.
- */
-export async function readPytestConfig(ctx: ScanContext, base = ''): Promise<PytestConfig | undefined> {
-  const at = (file: string): string => joinPath(base, file);
-  for (const file of ['pytest.toml', '.pytest.toml']) {
-    const text = await ctx.read(at(file));
-    if (text !== undefined) return fromToml(at(file), tomlGet(parseToml(text), 'pytest'));
-  }
-  for (const file of ['pytest.ini', '.pytest.ini']) {
-    const text = await ctx.read(at(file));
-    if (text !== undefined) return fromIni(at(file), parseIni(text).get('pytest'));
-  }
-  const pyproject = await ctx.read(at('pyproject.toml'));
-  if (pyproject !== undefined) {
-    const doc = parseToml(pyproject);
-    const native = tomlGet(doc, 'tool.pytest');
-    const legacy = tomlGet(doc, 'tool.pytest.ini_options');
-    if (legacy !== undefined) return fromToml(at('pyproject.toml'), legacy);
-    if (native !== undefined) return fromToml(at('pyproject.toml'), native);
-  }
-  const tox = await ctx.read(at('tox.ini'));
-  const toxSection = tox === undefined ? undefined : parseIni(tox).get('pytest');
-  if (toxSection) return fromIni(at('tox.ini'), toxSection);
-  const cfg = await ctx.read(at('setup.cfg'));
-  const cfgSection = cfg === undefined ? undefined : parseIni(cfg).get('tool:pytest');
-  if (cfgSection) return fromIni(at('setup.cfg'), cfgSection);
-  return undefined;
-}
-
-function fromIni(source: string, section: ReadonlyMap<string, string> | undefined): PytestConfig {
-  const get = (key: string): string[] | undefined => section?.has(key) ? iniWords(section.get(key)) : undefined;
-  return build(source, get);
-}
-
-function fromToml(source: string, table: TomlValue | undefined): PytestConfig {
-  const get = (key: string): string[] | undefined => {
-    if (!table || typeof table !== 'object' || Array.isArray(table)) return undefined;
-    const v = table[key];
-    if (typeof v === 'string') return iniWords(v);
-    return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : undefined;
-  };
-  return build(source, get);
-}
-
-function build(source: string, get: (key: string) => string[] | undefined): PytestConfig {
-  return {
-    source,
-    testpaths: get('testpaths') ?? [],
-    pythonFiles: get('python_files') ?? DEFAULTS.pythonFiles,
-    norecursedirs: get('norecursedirs') ?? DEFAULTS.norecursedirs,
-    addopts: get('addopts') ?? [],
-  };
-}
-
-/** One pytest invocation: its config, the declared command (if any) and the directory it runs in. */
+/** One pytest invocation: the declared command (if any) and the directory it runs in. */
 export interface PytestRun {
-  readonly config: PytestConfig | undefined;
   readonly command?: PyCommand | undefined;
-  /** Directory pytest runs in (its rootdir), relative to the project root. @default '' */
+  /** Directory pytest runs in (its invocation dir), relative to the project root. @default '' */
   readonly base?: string;
   /** Whether a file belongs to this run and not to a nested Python project. @default () => true */
   readonly owns?: (file: string) => boolean;
 }
 
-/** Whether the project uses pytest: a config section, a conftest.py, or `pytest` named in its dependency files. */
-export async function usesPytest(ctx: ScanContext, index: FileIndex, config: PytestConfig | undefined, { base = '', owns = () => true }: Omit<PytestRun, 'config'> = {}): Promise<boolean> {
-  if (config || (index.byName.get('conftest.py') ?? []).some(owns)) return true;
-  const requirements = /^(?:requirements[^/]*\.(?:txt|in)|requirements\/[^/]+\.(?:txt|in))$/;
-  const depFiles = [
-    ...['pyproject.toml', 'setup.py', 'setup.cfg', 'Pipfile', 'tox.ini', 'noxfile.py'].map((f) => joinPath(base, f)),
-    ...(index.byExt.get('txt') ?? []).filter((f) => requirements.test(under(base, f) ?? '')),
-  ];
-  for (const file of depFiles) {
-    const text = await ctx.read(file);
-    if (text !== undefined && /(?:^|[^\w.-])pytest(?![\w-])/m.test(text)) return true;
-  }
-  return false;
-}
-
 /**
- * Files `pytest` run from the project root would collect: testpaths (or positional args of the declared
- * command) as start points, `python_files` on the basename, `norecursedirs` on directory basenames below
- * the start points, `--ignore` from addopts/the command, conda envs skipped (virtualenvs are pruned by
- * the walk), conftest.py never. `test*.txt` files holding `>>>` examples are collected as doctests.
+ * Files `pytest [args]` run in `base` would collect, as pytest 9 decides: the config is `-c` or the
+ * first candidate file from the args' common ancestor upwards; addopts come before the command's words;
+ * start points are the positional paths, else `testpaths` (only when the invocation dir is the rootdir),
+ * else `base`. Below them: `python_files` and `norecursedirs` through `fnmatch_ex` (a pattern with a `/`
+ * matches the path's tail), `--ignore`, `--ignore-glob`, conftest.py `collect_ignore(_glob)`, whole-file
+ * `--deselect`; conda envs and `__pycache__` skipped, conftest.py never a test module. Doctests: text files
+ * matching `--doctest-glob` (default `test*.txt`), and with `--doctest-modules` every module with a
+ * `>>>` example; their examples are counted as cases.
  */
-export async function discoverPytest(ctx: ScanContext, index: FileIndex, { config, command, base = '', owns = () => true }: PytestRun): Promise<FoundTest[]> {
-  const cfg = config ?? build('', () => undefined);
-  const args = [...cfg.addopts, ...(command?.args ?? [])];
-  const ignored = new Set<string>();
-  const ignoreGlobs: RegExp[] = [];
+export async function discoverPytest(ctx: ScanContext, index: FileIndex, { command, base: pkg = '', owns = () => true }: PytestRun): Promise<FoundTest[]> {
+  const notes: string[] = [];
+  // The invocation dir: the command's own (`cd x && pytest`, tox changedir) or the package's.
+  const base = command?.cwd ?? pkg;
+  const own = parsePytestArgs(command?.args ?? []);
+  const cfg = await chooseConfig(ctx, index, base, own.configFile, own.paths);
+  const follow = (): void => ctx.follow({ package: pkg, command: command?.text ?? null, runner: 'pytest', config: cfg.source ?? null, notes });
+  if (cfg.error) { notes.push(cfg.error); ctx.note(cfg.error); follow(); return []; }
+  const args = parsePytestArgs([...cfg.addopts, ...(command?.args ?? [])]);
+  if (args.pyargs) notes.push('--pyargs names modules; projdex read its words as paths');
+  const rootdir = args.rootdir !== undefined ? joinPath(base, args.rootdir) : cfg.source !== undefined ? cfg.dir : base;
+
   const starts: string[] = [];
-  for (let i = 0; i < args.length; i++) {
-    const word = args[i]!;
-    const opt = /^(--ignore(?:-glob)?)(?:=(.*))?$/.exec(word);
-    if (opt) {
-      const value = opt[2] ?? args[++i];
-      if (value === undefined) continue;
-      // --ignore names a path; --ignore-glob is an fnmatch pattern over the path.
-      if (opt[1] === '--ignore') ignored.add(joinPath(base, value)); else ignoreGlobs.push(fnmatchRegex(joinPath(base, value)));
-      continue;
-    }
-    if (word.startsWith('-') || word.includes('{')) continue;
+  for (const word of args.paths) {
     const path = joinPath(base, word.split('::')[0]!);
     if (path === base || index.dirs.has(path) || ctx.has(path)) starts.push(path);
   }
-  if (starts.length === 0) {
+  if (starts.length === 0 && rootdir === base) {
     for (const entry of cfg.testpaths) {
       if (/[*?[]/.test(entry)) {
         const re = rubyGlobRegex(joinPath(base, entry));
@@ -142,14 +57,24 @@ export async function discoverPytest(ctx: ScanContext, index: FileIndex, { confi
         if (path === base || index.dirs.has(path) || ctx.has(path)) starts.push(path);
       }
     }
-    if (cfg.testpaths.length > 0 && starts.length === 0) ctx.note(`pytest testpaths in ${cfg.source} match nothing; pytest falls back to the project root`);
+    if (cfg.testpaths.length > 0 && starts.length === 0) notes.push(`testpaths in ${cfg.source} match nothing; pytest falls back to ${base || 'the project root'}`);
+  } else if (starts.length === 0 && cfg.testpaths.length > 0) {
+    notes.push(`testpaths in ${cfg.source} not used: pytest runs in ${base || 'the root'}, not in its rootdir ${rootdir || 'the root'}`);
   }
   if (starts.length === 0) starts.push(base);
 
-  const fileRes = cfg.pythonFiles.map((p) => ({ withSlash: p.includes('/'), re: fnmatchRegex(p) }));
-  const norecurse = cfg.norecursedirs.map(fnmatchRegex);
+  const fileRes = cfg.pythonFiles.map(fnmatchEx);
+  const norecurse = cfg.norecursedirs.map(fnmatchEx);
   const explicit = new Set(starts.filter((s) => ctx.has(s)));
   const startDirs = new Set(starts.filter((s) => !ctx.has(s)));
+  const conftests = (index.byName.get('conftest.py') ?? []).filter(owns);
+  const fromConftest = await conftestIgnores(ctx, conftests);
+  const ignored = new Set([...args.ignore.map((p) => joinPath(base, p)), ...fromConftest.paths]);
+  const ignoreGlobs = [...args.ignoreGlob.map((g) => joinPath(base, g)), ...fromConftest.globs].map(fnmatchRegex);
+  const deselected = new Set(args.deselect.filter((d) => !d.includes('::')).map((d) => joinPath(base, d)));
+  // A deselected node id (`file::test`) takes one case from its file.
+  const minus = new Map<string, number>();
+  for (const d of args.deselect) if (d.includes('::')) { const f = joinPath(base, d.split('::')[0]!); minus.set(f, (minus.get(f) ?? 0) + 1); }
 
   const isIgnored = (path: string): boolean => ignored.has(path) || ignoreGlobs.some((re) => re.test(path));
   // Perf: each directory's verdict is computed once and memoized, walking up segment by segment.
@@ -159,31 +84,52 @@ export async function discoverPytest(ctx: ScanContext, index: FileIndex, { confi
     if (dir === '') return false;
     let ok = dirOk.get(dir);
     if (ok !== undefined) return ok;
-    const name = basename(dir);
-    ok = !isIgnored(dir) && name !== '__pycache__' && !norecurse.some((re) => re.test(name))
+    ok = !isIgnored(dir) && basename(dir) !== '__pycache__' && !norecurse.some((m) => m(dir))
       && !ctx.has(dir + '/conda-meta/history') && allowed(dirname(dir));
     dirOk.set(dir, ok);
     return ok;
   };
+  const collectable = (file: string): boolean => explicit.has(file) || (owns(file) && !isIgnored(file) && allowed(dirname(file)));
 
   const picked: string[] = [];
   for (const file of index.byExt.get('py') ?? []) {
-    if (explicit.has(file)) { picked.push(file); continue; }
-    if (!owns(file)) continue;
-    const name = basename(file);
-    if (name === 'conftest.py' || isIgnored(file) || !allowed(dirname(file))) continue;
-    if (fileRes.some(({ withSlash, re }) => withSlash ? matchesTail(re, file) : re.test(name))) picked.push(file);
+    if (deselected.has(file) || !collectable(file)) continue;
+    if (explicit.has(file) || (basename(file) !== 'conftest.py' && fileRes.some((m) => m(file)))) picked.push(file);
   }
-  const doctests = (index.byExt.get('txt') ?? []).filter((f) => /^test[^/]*\.txt$/.test(basename(f)) && allowed(dirname(f)) && !isIgnored(f) && owns(f));
+  const testModules = new Set(picked);
+  const docs = doctestFiles(ctx, index, { modules: args.doctestModules, globs: args.doctestGlobs.map(fnmatchEx), explicit, collectable })
+    .filter((f) => !testModules.has(f) && !deselected.has(f));
 
-  const found = await withCases(ctx, picked, 'pytest', (text) => countPyTests(text, 'pytest'));
-  const docFound = await withCases(ctx, doctests, 'pytest', (text) => (text.match(/^\s*>>> /gm) ?? []).length);
+  const found = await withCases(ctx, picked, 'pytest', (text, file) =>
+    Math.max(0, countPyTests(text, 'pytest') + (args.doctestModules ? countDoctests(text) : 0) - (minus.get(file) ?? 0)));
+  const docFound = await withCases(ctx, docs, 'pytest', (text, file) => (file.endsWith('.py') && !args.doctestModules ? 0 : countDoctests(text)));
+  follow();
   return [...found, ...docFound.filter((t) => (t.cases ?? 0) > 0)];
 }
 
-// A pattern with a slash is matched by pytest against the absolute path as `*/pattern`: any tail after a slash.
-function matchesTail(re: RegExp, file: string): boolean {
-  if (re.test(file)) return true;
-  for (let at = file.indexOf('/'); at !== -1; at = file.indexOf('/', at + 1)) if (re.test(file.slice(at + 1))) return true;
-  return false;
+/** `-c FILE`, else pytest's `locate_config` from the common ancestor of the command's paths. */
+async function chooseConfig(ctx: ScanContext, index: FileIndex, base: string, configFile: string | undefined, paths: readonly string[]): Promise<PytestConfig> {
+  if (configFile !== undefined) {
+    const file = joinPath(base, configFile);
+    return (await loadPytestConfig(ctx, file)) ?? { ...defaultPytestConfig(dirname(file)), source: file };
+  }
+  const dirs = paths.map((p) => joinPath(base, p.split('::')[0]!)).map((p) => (ctx.has(p) ? dirname(p) : p)).filter((p) => p === '' || index.dirs.has(p));
+  let ancestor = dirs[0] ?? base;
+  for (const d of dirs) while (under(ancestor, d) === undefined && d !== ancestor) ancestor = dirname(ancestor);
+  return (await locatePytestConfig(ctx, ancestor)) ?? defaultPytestConfig(base);
+}
+
+/**
+ * pytest's `fnmatch_ex`: a pattern without `/` matches the basename; one with a `/` is matched as
+ * `*\/pattern` against the whole (absolute) path, so any tail of the relative path after a `/` or the
+ * whole relative path.
+ */
+export function fnmatchEx(pattern: string): (path: string) => boolean {
+  const re = fnmatchRegex(pattern);
+  if (!pattern.includes('/')) return (path) => re.test(basename(path));
+  return (path) => {
+    if (re.test(path)) return true;
+    for (let at = path.indexOf('/'); at !== -1; at = path.indexOf('/', at + 1)) if (re.test(path.slice(at + 1))) return true;
+    return false;
+  };
 }

@@ -1,12 +1,15 @@
 import type { FoundTest, ScanContext } from '../../scan/types.ts';
-import { nearest, type FileIndex } from './files.ts';
-import { declaredPyCommands } from './pycommands.ts';
-import { discoverPytest, readPytestConfig, usesPytest } from './pytest.ts';
+import { nearest, under, type FileIndex } from './files.ts';
+import { declaredPyCommands, type PyCommand } from './pycommands.ts';
+import { discoverPytest } from './pytest.ts';
+import { PYTEST_CONFIG_NAMES, readPytestConfig, type PytestConfig } from './pyconfig.ts';
+import { joinPath } from '../../scan/paths.ts';
 import { discoverUnittest } from './unittest.ts';
 
-const CONFIG_NAMES = ['pytest.toml', '.pytest.toml', 'pytest.ini', '.pytest.ini', 'pyproject.toml', 'tox.ini', 'setup.cfg'];
-// Directories pytest's default norecursedirs would never enter: a config inside them is a fixture or a build copy.
-const SKIPPED_SEGMENT = /(?:^|\/)(?:\.[^/]*|build|dist|venv|_darcs|CVS|[^/]*\.egg)(?:\/|$)/;
+// Directories pytest's default norecursedirs would never enter: a config inside them is a fixture or a build
+// copy. A config inside a test or fixture directory is data for the enclosing run (pytest never looks
+// down for a config), so it never starts a sub-project either.
+const SKIPPED_SEGMENT = /(?:^|\/)(?:\.[^/]*|build|dist|venv|_darcs|CVS|[^/]*\.egg|tests?|testing|fixtures?|testdata|test_data)(?:\/|$)/;
 
 /**
  * Python test files, per Python project: the root, or, when the root has no pytest config and no
@@ -23,7 +26,7 @@ export async function discoverPython(ctx: ScanContext, index: FileIndex): Promis
   const rootCommands = await declaredPyCommands(ctx);
   if (!rootConfig && rootCommands.length === 0) {
     const candidates = new Set<string>();
-    for (const name of CONFIG_NAMES) {
+    for (const name of PYTEST_CONFIG_NAMES) {
       for (const file of index.byName.get(name) ?? []) {
         const dir = file.slice(0, -name.length - 1);
         if (file !== name && !SKIPPED_SEGMENT.test(dir)) candidates.add(dir);
@@ -39,18 +42,44 @@ export async function discoverPython(ctx: ScanContext, index: FileIndex): Promis
     const owns = (file: string): boolean => nearest(roots, file) === base;
     const config = base === '' ? rootConfig : await readPytestConfig(ctx, base);
     const commands = base === '' ? rootCommands : await declaredPyCommands(ctx, base);
-    const pytestCmd = commands.find((c) => c.runner === 'pytest');
-    if (pytestCmd) return discoverPytest(ctx, index, { config, command: pytestCmd, base, owns });
-    const unittestCmd = commands.find((c) => c.runner === 'unittest');
-    if (unittestCmd) return discoverUnittest(ctx, index, unittestCmd, base);
-    if (await usesPytest(ctx, index, config, { base, owns })) return discoverPytest(ctx, index, { config, base, owns });
+    // Every line of the first source that names a runner runs (tox/Makefile/CI often split the suite).
+    const pytestCmds = sameSource(commands.filter((c) => c.runner === 'pytest'));
+    if (pytestCmds.length > 0) return union(await Promise.all(pytestCmds.map((command) => discoverPytest(ctx, index, { command, base, owns }))));
+    const unittestCmds = sameSource(commands.filter((c) => c.runner === 'unittest'));
+    if (unittestCmds.length > 0) return union(await Promise.all(unittestCmds.map((c) => discoverUnittest(ctx, index, c, base))));
+    if (await usesPytest(ctx, index, config, base, owns)) return discoverPytest(ctx, index, { base, owns });
     const manage = base === '' ? 'manage.py' : `${base}/manage.py`;
     if (ctx.has(manage) && /django/i.test((await ctx.read(manage)) ?? '')) {
-      return discoverUnittest(ctx, index, { runner: 'unittest', args: ['discover'], source: manage }, base);
+      return discoverUnittest(ctx, index, { runner: 'unittest', args: [], source: manage, django: true }, base);
     }
-    const found = await discoverPytest(ctx, index, { config, base, owns });
+    const found = await discoverPytest(ctx, index, { base, owns });
     if (found.length > 0) ctx.note(`no Python test runner is declared${base ? ` in ${base}` : ''}; listed the files pytest would collect by default`);
     return found;
   }));
   return results.flat();
+}
+
+/** Whether the project uses pytest: a config section, a conftest.py, or `pytest` named in its dependency files. */
+async function usesPytest(ctx: ScanContext, index: FileIndex, config: PytestConfig | undefined, base: string, owns: (file: string) => boolean): Promise<boolean> {
+  if (config || (index.byName.get('conftest.py') ?? []).some(owns)) return true;
+  const requirements = /^(?:requirements[^/]*\.(?:txt|in)|requirements\/[^/]+\.(?:txt|in))$/;
+  const depFiles = [
+    ...['pyproject.toml', 'setup.py', 'setup.cfg', 'Pipfile', 'tox.ini', 'noxfile.py'].map((f) => joinPath(base, f)),
+    ...(index.byExt.get('txt') ?? []).filter((f) => requirements.test(under(base, f) ?? '')),
+  ];
+  for (const file of depFiles) {
+    const text = await ctx.read(file);
+    if (text !== undefined && /(?:^|[^\w.-])pytest(?![\w-])/m.test(text)) return true;
+  }
+  return false;
+}
+
+function sameSource(commands: PyCommand[]): PyCommand[] {
+  return commands.filter((c) => c.source === commands[0]!.source);
+}
+
+function union(lists: FoundTest[][]): FoundTest[] {
+  const byFile = new Map<string, FoundTest>();
+  for (const list of lists) for (const t of list) if (!byFile.has(t.file)) byFile.set(t.file, t);
+  return [...byFile.values()];
 }

@@ -3,6 +3,7 @@ import type { FoundTest, ScanContext } from '../../scan/types.ts';
 import { withCases } from '../../scan/with-cases.ts';
 import { countMatches, nearest, under, type FileIndex } from './files.ts';
 import { rubyGlobRegex } from './patterns.ts';
+import { insideTestDir } from './minitest.ts';
 import { dirname, joinPath } from '../../scan/paths.ts';
 
 const RSPEC_CASES = /^\s*(?:it|specify|example|scenario|its|fit|fspecify|fexample|xit|xspecify|xexample)\b(?![?!_])(?=\s*[({'"]|\s+do\b|\s*$)/gm;
@@ -21,6 +22,8 @@ export async function discoverRspec(ctx: ScanContext, index: FileIndex): Promise
     if (roots.has(base) || !index.dirs.has(joinPath(base, 'spec'))) continue;
     if (ctx.has(joinPath(base, 'spec/spec_helper.rb')) || /\brspec\b/.test((await ctx.read(joinPath(base, 'Gemfile'))) ?? '')) roots.add(base);
   }
+  // A project inside another one's spec/ or test/ is fixture data: the enclosing glob reaches its files.
+  for (const root of roots) if ([...roots].some((r) => r !== root && insideTestDir(r, root))) roots.delete(root);
   const picked: string[] = [];
   for (const root of roots) {
     let path = 'spec';
