@@ -2,6 +2,7 @@ import { route, type Route } from '../router.ts';
 import type { Scanner } from '../scanning.ts';
 import type { Store } from '../store.ts';
 import type { Handler } from './context.ts';
+import { portHandlers } from './ports.ts';
 import { projectHandlers } from './projects.ts';
 import { settingsHandlers } from './settings.ts';
 
@@ -21,6 +22,7 @@ export function createRoutes(store: Store, scanner: Scanner, { now = Date.now } 
     route('GET', '/api/projects/:id/tests', projects.tests),
     route('GET', '/api/projects/:id/ports', projects.ports),
     route('POST', '/api/projects/:id/scan', projects.scan),
+    route('GET', '/api/ports', portHandlers(store).all),
     route('GET', '/api/settings', settings.list),
     route('PUT', '/api/settings/:key', settings.put),
   ];

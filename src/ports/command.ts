@@ -2,6 +2,7 @@ import { parseShell, type ShellCommand } from '../readers/shell.ts';
 import { addressPort, isVariable, shDefaults, toPort } from './common.ts';
 import { GENERIC_FLAGS, TOOLS, type Mode, type Tool, type ValueKind } from './tools.ts';
 import { basename } from '../scan/paths.ts';
+import { envKind } from './kind.ts';
 
 /** What one script line says about ports. */
 export interface CommandPorts {
@@ -14,6 +15,8 @@ export interface CommandPorts {
   readonly defaults: Array<{ readonly tool: string; readonly key: string; readonly port: number }>;
   /** Port values that name a variable (`-p $PORT`), for notes. */
   readonly unresolved: string[];
+  /** Ports of client settings on the line (`DB_PORT=5432 node .`): connected to, not listened on (kind.ts). */
+  readonly connect: number[];
 }
 
 export interface CommandOptions {
@@ -43,10 +46,10 @@ const MAX_DEPTH = 3;
  * portsInCommand('tsc -p tsconfig.json && vite').defaults; // [{ tool: 'vite', key: 'vite:5173', port: 5173 }]
  */
 export function portsInCommand(line: string, options: CommandOptions = {}): CommandPorts {
-  const acc: Acc = { ports: [], defaults: [], unresolved: [], explicit: false, pending: [] };
+  const acc: Acc = { ports: [], defaults: [], unresolved: [], connect: [], explicit: false, pending: [] };
   scanLine(line, options, acc, 0);
   if (!acc.explicit) acc.defaults.push(...acc.pending);
-  return { ports: acc.ports, defaults: acc.defaults, unresolved: acc.unresolved };
+  return { ports: acc.ports, defaults: acc.defaults, unresolved: acc.unresolved, connect: acc.connect };
 }
 
 function scanLine(line: string, options: CommandOptions, acc: Acc, depth: number): void {
@@ -58,7 +61,12 @@ function setEnv(name: string, value: string, acc: Acc): void {
   if (name !== 'PORT' && !name.endsWith('_PORT')) return;
   // Only PORT itself configures the server the line starts; DB_PORT and friends are still ports the project names.
   if (name === 'PORT') acc.explicit = true;
-  readValue(value, 'port', acc);
+  if (envKind(name) === 'connect') {
+    const port = toPort(shDefaults(value));
+    if (port !== undefined) acc.connect.push(port);
+  } else {
+    readValue(value, 'port', acc);
+  }
 }
 
 function readValue(value: string, kind: ValueKind, acc: Acc): void {

@@ -1,5 +1,6 @@
 import type { FoundPort, ScanContext } from '../scan/types.ts';
 import { basename } from '../scan/paths.ts';
+import type { PortKind } from './kind.ts';
 
 /**
  * A port row as the finders produce it. `suppress`/`dir` let index.ts drop a tool default when the
@@ -12,6 +13,15 @@ export interface PortRow extends FoundPort {
   readonly key?: string;
   /** Config rows: the `tool:mode` default keys this explicit port replaces. */
   readonly suppress?: readonly string[];
+  /** Listen (the default when absent) or connect; see kind.ts. */
+  readonly kind?: PortKind;
+  /** Compose `ports:` rows: the repository publishes this host port, so a connect row of it is a listen row. */
+  readonly publishes?: boolean;
+}
+
+/** A port row as findPorts returns it: FoundPort plus its kind. */
+export interface KindedPort extends FoundPort {
+  readonly kind: PortKind;
 }
 
 /** A finder over one family of files; same shape as FindPorts, with the internal row type. */

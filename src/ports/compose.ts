@@ -4,6 +4,7 @@ import { valuePort } from './dotenv.ts';
 import { linePorts } from './scripts.ts';
 import { parseYaml } from '../readers/yaml.ts';
 import { dirname } from '../scan/paths.ts';
+import { envKind } from './kind.ts';
 
 /** compose.yaml, docker-compose.yml and overrides such as docker-compose.dev.yml or compose.override.yaml. */
 const COMPOSE_FILE = /^(?:docker-)?compose(?:\.[\w.-]+)?\.ya?ml$/;
@@ -13,7 +14,8 @@ const MAX_RANGE = 100;
 /**
  * Ports of compose services, attributed to the service: `ports:` in short syntax (`"8080:80"`, `"3000"`,
  * `"127.0.0.1:8080:80/udp"`, ranges) and long syntax (`published`, else `target`): the host side, the port
- * a developer opens; `PORT`/`*_PORT` in `environment`; and ports in `command`/`entrypoint`.
+ * a developer opens, always `listen` and marked as published; `PORT`/`*_PORT` and URLs in `environment`, with
+ * the kind their name gives (kind.ts); and ports in `command`/`entrypoint` (listen).
  */
 export async function findComposePorts(ctx: ScanContext): Promise<PortRow[]> {
   return rowsOfFiles(ctx, (base) => COMPOSE_FILE.test(base), (text, file) => {
@@ -24,7 +26,7 @@ export async function findComposePorts(ctx: ScanContext): Promise<PortRow[]> {
     const rows: PortRow[] = [];
     for (const [name, service] of Object.entries(services)) {
       if (!isRecord(service)) continue;
-      const add = (port: number): void => { rows.push({ port, script_name: name, config_source: file, dir }); };
+      const add = (port: number): void => { rows.push({ port, script_name: name, config_source: file, dir, publishes: true }); };
       if (Array.isArray(service.ports)) {
         for (const entry of service.ports) {
           const ports = entryPorts(entry);
@@ -34,7 +36,7 @@ export async function findComposePorts(ctx: ScanContext): Promise<PortRow[]> {
       }
       for (const [key, value] of environment(service.environment)) {
         const port = valuePort(key, value);
-        if (port !== undefined) add(port);
+        if (port !== undefined) rows.push({ port, script_name: name, config_source: file, dir, kind: envKind(key) });
       }
       for (const field of ['command', 'entrypoint']) {
         const line = commandLine(service[field]);

@@ -1,6 +1,7 @@
 import type { ScanContext } from '../scan/types.ts';
 import { addressPort, isVariable, rowsOfFiles, shDefaults, toPort, type PortRow } from './common.ts';
 import { basename, dirname } from '../scan/paths.ts';
+import { envKind } from './kind.ts';
 
 const LINE = /^\s*(?:export\s+)?([A-Za-z_][A-Za-z0-9_.]*)\s*=\s*(.*)$/;
 // Files named like `.env.ts` or `.env.json` are code or data, not dotenv files.
@@ -15,7 +16,8 @@ export function isDotenv(base: string): boolean {
 
 /**
  * Ports in dotenv files anywhere in the tree: `PORT=`, `*_PORT=` and the port of URL values
- * (`DATABASE_URL=postgres://u:p@localhost:5432/db`). `${PORT:-3000}` yields its default.
+ * (`DATABASE_URL=postgres://u:p@localhost:5432/db`). `${PORT:-3000}` yields its default. Each row's kind
+ * comes from the variable's name (kind.ts): `PORT` listens, `REDIS_PORT` and `DATABASE_URL` connect.
  */
 export async function findDotenvPorts(ctx: ScanContext): Promise<PortRow[]> {
   return rowsOfFiles(ctx, isDotenv, (text, file) => {
@@ -25,7 +27,7 @@ export async function findDotenvPorts(ctx: ScanContext): Promise<PortRow[]> {
       if (port === undefined) return [];
       // Create React App reads PORT from its .env: the dev server listens there, not on 3000.
       const suppress = name === 'PORT' && basename(file) !== '.env.production' ? ['react-scripts:3000'] : undefined;
-      return [{ port, script_name: null, config_source: file, dir, ...(suppress ? { suppress } : {}) }];
+      return [{ port, script_name: null, config_source: file, dir, kind: envKind(name), ...(suppress ? { suppress } : {}) }];
     });
   });
 }

@@ -1,5 +1,5 @@
-import type { FindPorts } from '../scan/types.ts';
-import type { Finder } from './common.ts';
+import type { FindPorts, ScanContext } from '../scan/types.ts';
+import type { Finder, KindedPort } from './common.ts';
 import { findComposePorts } from './compose.ts';
 import { settleDefaults } from './defaults.ts';
 import { findDockerfilePorts } from './dockerfile.ts';
@@ -20,12 +20,13 @@ const FINDERS: readonly Finder[] = [
  * Ports named by a project's files: package.json scripts, dotenv files, framework configs, compose
  * files, Dockerfiles, Procfiles, Makefiles, Spring configs and Puma configs, anywhere in the tree.
  * Tool defaults appear only for scripts that run a dev server without a port (see defaults.ts).
- * Files that cannot be read or parsed are skipped. Rows are unsorted and may repeat; scan() sorts and dedupes.
+ * Files that cannot be read or parsed are skipped. Each row has a `kind` (listen or connect, see kind.ts);
+ * rows are unsorted, one per port, script and source; scan() sorts them.
  *
  * @example
  * const ports = await findPorts(ctx); // [{ port: 5174, script_name: null, config_source: 'vite.config.ts' }, ...]
  */
-export const findPorts: FindPorts = async (ctx) => {
+export const findPorts = async (ctx: ScanContext): Promise<KindedPort[]> => {
   // A finder that trips over a file it could not foresee loses its own rows, never the scan.
   const results = await Promise.all(FINDERS.map((find) => find(ctx).catch((error: unknown) => {
     ctx.note(`A port finder failed and was skipped: ${error instanceof Error ? error.message : String(error)}`);
@@ -33,3 +34,5 @@ export const findPorts: FindPorts = async (ctx) => {
   })));
   return settleDefaults(results.flat());
 };
+// Still a FindPorts: scan() keeps the rows' `kind` as it sorts them.
+findPorts satisfies FindPorts;

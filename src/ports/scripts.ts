@@ -30,6 +30,7 @@ export function linePorts(ctx: ScanContext, line: string, name: string | null, f
   const found = portsInCommand(line, scripts ? { scripts } : {});
   const dir = dirname(file);
   const rows: PortRow[] = found.ports.map((port) => ({ port, script_name: name, config_source: file, dir }));
+  for (const port of found.connect) rows.push({ port, script_name: name, config_source: file, dir, kind: 'connect' });
   for (const d of found.defaults) rows.push(defaultRow(d, name, dir));
   for (const value of found.unresolved) ctx.note(`Port ${value} in ${name === null ? '' : `"${name}" of `}${file} comes from a variable; it was not counted`);
   return rows;

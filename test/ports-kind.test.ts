@@ -1,0 +1,67 @@
+import assert from 'node:assert/strict';
+import { suite, test } from 'node:test';
+import { envKind } from '../src/ports/kind.ts';
+import { portsInCommand } from '../src/ports/command.ts';
+import { scan } from '../src/scan/index.ts';
+import { makeTree } from './helpers.ts';
+
+const rows = async (root: string): Promise<Array<[number, string | null, string, string]>> =>
+  (await scan(root)).ports.map((p) => [p.port, p.script_name, p.config_source, (p as { kind?: string }).kind ?? '']);
+
+suite('envKind()', () => {
+  const cases: Array<[string, string]> = [
+    ['PORT', 'listen'], ['APP_PORT', 'listen'], ['SERVER_PORT', 'listen'], ['DJANGO_PORT', 'listen'], ['API_PORT', 'listen'],
+    ['VITE_PORT', 'listen'], ['VITE_DEV_PORT', 'listen'], ['FLASK_RUN_PORT', 'listen'], ['LISTEN_ADDR', 'listen'],
+    ['APP_URL', 'listen'], ['NEXTAUTH_URL', 'listen'], ['NEXT_PUBLIC_APP_URL', 'listen'], ['ORIGIN', 'listen'],
+    ['DB_PORT', 'connect'], ['FORWARD_DB_PORT', 'connect'], ['REDIS_PORT', 'connect'], ['MAIL_PORT', 'connect'],
+    ['SMTP_PORT', 'connect'], ['POSTGRES_PORT', 'connect'], ['RABBITMQ_PORT', 'connect'], ['ELASTICSEARCH_PORT', 'connect'],
+    ['DATABASE_URL', 'connect'], ['MONGODB_URI', 'connect'], ['SENTRY_DSN', 'connect'], ['REDIS_HOST', 'connect'],
+    ['NEXT_PUBLIC_API_URL', 'connect'], ['VITE_API_PORT', 'connect'], ['REACT_APP_BACKEND_URL', 'connect'], ['API_URL', 'connect'],
+  ];
+  for (const [name, kind] of cases) test(`${name} -> ${kind}`, () => assert.equal(envKind(name), kind));
+});
+
+suite('listen or connect across sources', () => {
+  test('a script line: PORT= and flags listen, a client setting on the line connects', () => {
+    const found = portsInCommand('DB_PORT=5432 REDIS_PORT=${R:-6380} PORT=4000 node server.js');
+    assert.deepEqual([found.ports, found.connect], [[4000], [5432, 6380]]);
+  });
+
+  test('dotenv, compose environment and compose ports; a published host port turns connect into listen', async (t) => {
+    const root = makeTree(t, {
+      '.env': [
+        'APP_URL=http://localhost:8000', 'DB_PORT=3306', 'REDIS_PORT=6379', 'MAIL_PORT=2525',
+        'DATABASE_URL=mysql://root@127.0.0.1:3306/app', 'APP_URL_TYPO=not a url', '',
+      ].join('\n'),
+      'docker-compose.yml': [
+        'services:',
+        '  app:',
+        '    build: .',
+        '    ports: ["${APP_PORT:-8080}:80"]',
+        '    environment:',
+        '      PORT: 80',
+        '      MONGODB_URI: mongodb://mongo:27017/app',
+        '  mysql:',
+        '    image: mysql:8',
+        '    ports: ["${FORWARD_DB_PORT:-3306}:3306"]',
+        '',
+      ].join('\n'),
+    });
+    assert.deepEqual(await rows(root), [
+      [80, 'app', 'docker-compose.yml', 'listen'],
+      [2525, null, '.env', 'connect'],
+      // The repository's own compose file publishes 3306: its settings naming 3306 are the project's port.
+      [3306, null, '.env', 'listen'],
+      [3306, 'mysql', 'docker-compose.yml', 'listen'],
+      [6379, null, '.env', 'connect'],
+      [8000, null, '.env', 'listen'],
+      [8080, 'app', 'docker-compose.yml', 'listen'],
+      [27017, 'app', 'docker-compose.yml', 'connect'],
+    ]);
+  });
+
+  test('one row per port, script and source: listen wins over connect', async (t) => {
+    const root = makeTree(t, { '.env': 'REDIS_PORT=4000\nPORT=4000\nDB_PORT=4000\n' });
+    assert.deepEqual(await rows(root), [[4000, null, '.env', 'listen']]);
+  });
+});
