@@ -3,6 +3,7 @@ import { addressPort, isVariable, shDefaults, toPort } from './common.ts';
 import { GENERIC_FLAGS, TOOLS, type Mode, type Tool, type ValueKind } from './tools.ts';
 import { basename } from '../scan/paths.ts';
 import { envKind } from './kind.ts';
+import { scriptCalls } from './follow.ts';
 
 /** What one script line says about ports. */
 export interface CommandPorts {
@@ -20,11 +21,21 @@ export interface CommandPorts {
 }
 
 export interface CommandOptions {
-  /** Names of the package's own scripts, so `yarn serve` reads as a script, not the `serve` tool. */
-  readonly scripts?: ReadonlySet<string>;
+  /**
+   * The package's own scripts, so `yarn serve` reads as a script, not the `serve` tool. Given with their
+   * text (a Map), a call of one (`npm run dev -- -p 4000`, `pnpm with-env next dev`) is followed (follow.ts).
+   */
+  readonly scripts?: ReadonlySet<string> | ReadonlyMap<string, string>;
 }
 
-interface Acc extends CommandPorts { explicit: boolean; pending: Array<{ tool: string; key: string; port: number }> }
+interface Acc extends CommandPorts {
+  explicit: boolean;
+  pending: Array<{ tool: string; key: string; port: number }>;
+  /** Scripts being followed, outermost first: a script calling itself again is not followed (cycle guard). */
+  stack: string[];
+  /** Lines read so far, against MAX_STEPS. */
+  steps: number;
+}
 
 const PACKAGE_RUNNERS = new Set(['npx', 'pnpx', 'bunx']);
 const MANAGERS = new Set(['yarn', 'pnpm', 'bun', 'npm']);
@@ -33,7 +44,9 @@ const RUN_PREFIXES = new Set(['bundle', 'poetry', 'pipenv', 'uv', 'pdm', 'rye', 
 const INTERPRETERS = /^(python[\d.]*|py|ruby|node|php|tsx|ts-node)$/;
 const PASSTHROUGH = new Set(['sudo', 'exec', 'time', 'nohup', 'command']);
 const ENV_SETTERS = new Set(['cross-env', 'cross-env-shell', 'env', 'export']);
-const MAX_DEPTH = 3;
+/** How deep lines nest (`sh -c`, `concurrently`, followed scripts), and how many lines one script may read. */
+const MAX_DEPTH = 6;
+const MAX_STEPS = 200;
 
 /**
  * Reads the ports a shell line sets: tool flags (per-tool, see tools.ts), the generic `--port`,
@@ -45,15 +58,16 @@ const MAX_DEPTH = 3;
  * portsInCommand('cross-env PORT=4000 next dev').ports; // [4000]
  * portsInCommand('tsc -p tsconfig.json && vite').defaults; // [{ tool: 'vite', key: 'vite:5173', port: 5173 }]
  */
-export function portsInCommand(line: string, options: CommandOptions = {}): CommandPorts {
-  const acc: Acc = { ports: [], defaults: [], unresolved: [], connect: [], explicit: false, pending: [] };
+export function portsInCommand(line: string, options: CommandOptions = {}, self?: string): CommandPorts {
+  const acc: Acc = { ports: [], defaults: [], unresolved: [], connect: [], explicit: false, pending: [], stack: [], steps: 0 };
+  if (self !== undefined) acc.stack.push(self);
   scanLine(line, options, acc, 0);
   if (!acc.explicit) acc.defaults.push(...acc.pending);
   return { ports: acc.ports, defaults: acc.defaults, unresolved: acc.unresolved, connect: acc.connect };
 }
 
 function scanLine(line: string, options: CommandOptions, acc: Acc, depth: number): void {
-  if (depth > MAX_DEPTH) return;
+  if (depth > MAX_DEPTH || ++acc.steps > MAX_STEPS) return;
   for (const command of parseShell(line)) scanCommand(command, options, acc, depth);
 }
 
@@ -83,6 +97,16 @@ function scanCommand({ env, argv }: ShellCommand, options: CommandOptions, acc: 
   while (i < argv.length) {
     const word = basename(argv[i]!);
     const next = argv[i + 1];
+    const calls = options.scripts instanceof Map ? scriptCalls(argv.slice(i), options.scripts) : undefined;
+    if (calls) {
+      for (const call of calls) {
+        if (acc.stack.includes(call.name)) continue;
+        acc.stack.push(call.name);
+        scanLine(call.line, options, acc, depth + 1);
+        acc.stack.pop();
+      }
+      return;
+    }
     if (ENV_SETTERS.has(word)) {
       i++;
       while (i < argv.length && (/^[A-Za-z_][A-Za-z0-9_]*=/.test(argv[i]!) || argv[i]!.startsWith('-'))) {
