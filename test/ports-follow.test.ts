@@ -6,7 +6,7 @@ import { scan } from '../src/scan/index.ts';
 import { makeTree } from './helpers.ts';
 
 const found = (line: string, scripts: Record<string, string>, self?: string): [number[], string[]] => {
-  const r = portsInCommand(line, { scripts: new Map(Object.entries(scripts)) }, self);
+  const r = portsInCommand(line, { scripts: new Map(Object.entries(scripts)), ...(self ? { self } : {}) });
   return [r.ports, r.defaults.map((d) => `${d.tool}:${d.port}`)];
 };
 

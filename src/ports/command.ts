@@ -26,6 +26,10 @@ export interface CommandOptions {
    * text (a Map), a call of one (`npm run dev -- -p 4000`, `pnpm with-env next dev`) is followed (follow.ts).
    */
   readonly scripts?: ReadonlySet<string> | ReadonlyMap<string, string>;
+  /** composer.json scripts of the same directory, for `composer run X` and `@X` (composer.ts). */
+  readonly composer?: ReadonlyMap<string, string>;
+  /** The script this line is the text of (as follow.ts names it), so it is not re-entered. */
+  readonly self?: string;
 }
 
 interface Acc extends CommandPorts {
@@ -58,9 +62,9 @@ const MAX_STEPS = 200;
  * portsInCommand('cross-env PORT=4000 next dev').ports; // [4000]
  * portsInCommand('tsc -p tsconfig.json && vite').defaults; // [{ tool: 'vite', key: 'vite:5173', port: 5173 }]
  */
-export function portsInCommand(line: string, options: CommandOptions = {}, self?: string): CommandPorts {
+export function portsInCommand(line: string, options: CommandOptions = {}): CommandPorts {
   const acc: Acc = { ports: [], defaults: [], unresolved: [], connect: [], explicit: false, pending: [], stack: [], steps: 0 };
-  if (self !== undefined) acc.stack.push(self);
+  if (options.self !== undefined) acc.stack.push(options.self);
   scanLine(line, options, acc, 0);
   if (!acc.explicit) acc.defaults.push(...acc.pending);
   return { ports: acc.ports, defaults: acc.defaults, unresolved: acc.unresolved, connect: acc.connect };
@@ -97,7 +101,7 @@ function scanCommand({ env, argv }: ShellCommand, options: CommandOptions, acc: 
   while (i < argv.length) {
     const word = basename(argv[i]!);
     const next = argv[i + 1];
-    const calls = options.scripts instanceof Map ? scriptCalls(argv.slice(i), options.scripts) : undefined;
+    const calls = scriptCalls(argv.slice(i), options.scripts instanceof Map ? options.scripts : undefined, options.composer);
     if (calls) {
       for (const call of calls) {
         if (acc.stack.includes(call.name)) continue;

@@ -9,9 +9,10 @@ const NOT_DOTENV = /\.(?:[cm]?[jt]s|json|ya?ml|toml|md)$/;
 // scheme://[user[:pass]@]host:port[/...]: the port of a connection URL.
 const URL_PORT = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/(?:[^@/\s]*@)?(?:\[[^\]]*\]|[^:/?#\s]*):(\d{1,5})(?:[/?#,]|$)/;
 
-/** True for `.env`, `.env.local`, `.env.development`, `.env.production.local`, ... */
+/** True for `.env`, `.env.local`, `.env.development`, `.env.production.local`, `.flaskenv`, ... */
 export function isDotenv(base: string): boolean {
-  return base === '.env' || (base.startsWith('.env.') && !NOT_DOTENV.test(base));
+  // `.flaskenv` is the dotenv file `flask run` reads (FLASK_RUN_PORT).
+  return base === '.env' || base === '.flaskenv' || (base.startsWith('.env.') && !NOT_DOTENV.test(base));
 }
 
 /**
@@ -26,7 +27,9 @@ export async function findDotenvPorts(ctx: ScanContext): Promise<PortRow[]> {
       const port = valuePort(name, value);
       if (port === undefined) return [];
       // Create React App reads PORT from its .env: the dev server listens there, not on 3000.
-      const suppress = name === 'PORT' && basename(file) !== '.env.production' ? ['react-scripts:3000'] : undefined;
+      // Flask's `flask run` reads FLASK_RUN_PORT (from .flaskenv or .env) instead of its 5000.
+      const suppress = name === 'PORT' && basename(file) !== '.env.production' ? ['react-scripts:3000']
+        : name === 'FLASK_RUN_PORT' ? ['flask:5000'] : undefined;
       return [{ port, script_name: null, config_source: file, dir, kind: envKind(name), ...(suppress ? { suppress } : {}) }];
     });
   });

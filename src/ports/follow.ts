@@ -30,8 +30,12 @@ const MAX_MATCHES = 20;
  * scriptCalls(['pnpm', 'with-env', 'next', 'dev'], new Map([['with-env', 'dotenv -e ../../.env --']]));
  * // [{ name: 'with-env', line: "dotenv -e ../../.env -- 'next' 'dev'" }]
  */
-export function scriptCalls(argv: readonly string[], scripts: ReadonlyMap<string, string>): ScriptCall[] | undefined {
+export function scriptCalls(
+  argv: readonly string[], scripts: ReadonlyMap<string, string> | undefined, composer?: ReadonlyMap<string, string>,
+): ScriptCall[] | undefined {
   const word = argv[0] === undefined ? '' : argv[0].slice(argv[0].lastIndexOf('/') + 1);
+  if (word === 'composer') return composer ? composerCall(argv, composer) : undefined;
+  if (!scripts) return undefined;
   if (RUN_ALL.has(word)) return runAll(argv.slice(1), scripts);
   if (!MANAGERS.has(word)) return undefined;
   let i = 1;
@@ -53,6 +57,22 @@ export function scriptCalls(argv: readonly string[], scripts: ReadonlyMap<string
   let args = argv.slice(i + 1);
   if (args[0] === '--') args = args.slice(1);
   return [{ name, line: args.length === 0 ? text : `${text} ${args.map(quote).join(' ')}` }];
+}
+
+/** `composer run X args`, `composer run-script X`, `composer X`: named `composer:X` on the follow stack. */
+function composerCall(argv: readonly string[], composer: ReadonlyMap<string, string>): ScriptCall[] | undefined {
+  let i = 1;
+  while (i < argv.length && argv[i]!.startsWith('-')) {
+    if (/^(?:-d|--working-dir(?:=.*)?)$/.test(argv[i]!)) return undefined;
+    i++;
+  }
+  if (argv[i] === 'run' || argv[i] === 'run-script') for (i++; i < argv.length && argv[i]!.startsWith('-'); ) i++;
+  const name = argv[i];
+  const text = name === undefined ? undefined : composer.get(name);
+  if (text === undefined) return undefined;
+  let args = argv.slice(i + 1);
+  if (args[0] === '--') args = args.slice(1);
+  return [{ name: `composer:${name!}`, line: args.length === 0 ? text : `${text} ${args.map(quote).join(' ')}` }];
 }
 
 /** `run-p dev:api dev:web`, `npm-run-all --parallel "dev:*"`: the named scripts, flags and their values skipped. */

@@ -1,19 +1,22 @@
 import type { FindPorts, ScanContext } from '../scan/types.ts';
 import type { Finder, KindedPort } from './common.ts';
 import { findComposePorts } from './compose.ts';
+import { findComposerPorts } from './composer.ts';
 import { settleDefaults } from './defaults.ts';
 import { findDockerfilePorts } from './dockerfile.ts';
 import { findDotenvPorts } from './dotenv.ts';
 import { findFrameworkConfigPorts } from './framework-configs.ts';
 import { findJvmPorts } from './jvm.ts';
 import { findMakefilePorts } from './makefile.ts';
+import { findPlatformPorts } from './platforms.ts';
 import { findProcfilePorts } from './procfile.ts';
 import { findRubyPorts } from './ruby.ts';
 import { findScriptPorts } from './scripts.ts';
 
 const FINDERS: readonly Finder[] = [
   findScriptPorts, findDotenvPorts, findFrameworkConfigPorts, findComposePorts, findDockerfilePorts,
-  findProcfilePorts, findMakefilePorts, findJvmPorts, findRubyPorts,
+  findProcfilePorts, findMakefilePorts, findJvmPorts, findRubyPorts, findComposerPorts,
+  findPlatformPorts,
 ];
 
 /**

@@ -1,8 +1,8 @@
 import type { ScanContext } from '../scan/types.ts';
-import { portsInCommand } from './command.ts';
+import { portsInCommand, type CommandOptions } from './command.ts';
 import { isRecord, pick, type PortRow } from './common.ts';
 import { defaultRow } from './defaults.ts';
-import { dirname } from '../scan/paths.ts';
+import { dirname, joinPath } from '../scan/paths.ts';
 
 /**
  * Ports named by `scripts` of every package.json in the tree (monorepo packages included): port flags,
@@ -12,24 +12,34 @@ import { dirname } from '../scan/paths.ts';
 export async function findScriptPorts(ctx: ScanContext): Promise<PortRow[]> {
   const files = pick(ctx, (base) => base === 'package.json');
   const perFile = await Promise.all(files.map(async (file) => {
-    const pkg = await ctx.readJson(file);
-    const scripts = isRecord(pkg) && isRecord(pkg.scripts) ? pkg.scripts : undefined;
-    if (!scripts) return [];
-    const texts = new Map<string, string>();
-    for (const [name, line] of Object.entries(scripts)) if (typeof line === 'string') texts.set(name, line);
+    const texts = packageScripts(await ctx.readJson(file));
     const rows: PortRow[] = [];
-    for (const [name, line] of texts) rows.push(...linePorts(ctx, line, name, file, texts));
+    // The script itself is on the follow stack from the start, so a script calling itself is read once.
+    for (const [name, line] of texts) rows.push(...linePorts(ctx, line, name, file, { scripts: texts, self: name }));
     return rows;
   }));
   return perFile.flat();
 }
 
+/** The string-valued `scripts` of a parsed package.json, by name. */
+export function packageScripts(pkg: unknown): Map<string, string> {
+  const texts = new Map<string, string>();
+  if (isRecord(pkg) && isRecord(pkg.scripts)) for (const [name, line] of Object.entries(pkg.scripts)) if (typeof line === 'string') texts.set(name, line);
+  return texts;
+}
+
+/**
+ * The package.json scripts beside `file` (a Procfile, Makefile or composer.json), so `web: npm start` or
+ * `dev: ; yarn dev` is read through the script it calls; empty when there is no package.json there.
+ */
+export async function scriptsBeside(ctx: ScanContext, file: string): Promise<CommandOptions> {
+  const pkg = joinPath(dirname(file), 'package.json');
+  return ctx.has(pkg) ? { scripts: packageScripts(await ctx.readJson(pkg)) } : {};
+}
+
 /** Rows for one command line (a script, a Procfile process, a Makefile recipe) attributed to `name` in `file`. */
-export function linePorts(
-  ctx: ScanContext, line: string, name: string | null, file: string, scripts?: ReadonlyMap<string, string>,
-): PortRow[] {
-  // `name` is on the follow stack from the start, so a script calling itself is read once.
-  const found = portsInCommand(line, scripts ? { scripts } : {}, scripts && name !== null ? name : undefined);
+export function linePorts(ctx: ScanContext, line: string, name: string | null, file: string, options: CommandOptions = {}): PortRow[] {
+  const found = portsInCommand(line, options);
   const dir = dirname(file);
   const rows: PortRow[] = found.ports.map((port) => ({ port, script_name: name, config_source: file, dir }));
   for (const port of found.connect) rows.push({ port, script_name: name, config_source: file, dir, kind: 'connect' });
