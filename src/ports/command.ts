@@ -18,6 +18,8 @@ export interface CommandPorts {
   readonly unresolved: string[];
   /** Ports of client settings on the line (`DB_PORT=5432 node .`): connected to, not listened on (kind.ts). */
   readonly connect: number[];
+  /** Files the line runs (`node server.js`, `nodemon src/app.ts`, `python app.py`), as written: entry.ts reads them. */
+  readonly entries: string[];
 }
 
 export interface CommandOptions {
@@ -30,6 +32,8 @@ export interface CommandOptions {
   readonly composer?: ReadonlyMap<string, string>;
   /** The script this line is the text of (as follow.ts names it), so it is not re-entered. */
   readonly self?: string;
+  /** The package's `main`, the file `node .` runs (scripts.ts). */
+  readonly main?: string;
 }
 
 interface Acc extends CommandPorts {
@@ -63,11 +67,11 @@ const MAX_STEPS = 200;
  * portsInCommand('tsc -p tsconfig.json && vite').defaults; // [{ tool: 'vite', key: 'vite:5173', port: 5173 }]
  */
 export function portsInCommand(line: string, options: CommandOptions = {}): CommandPorts {
-  const acc: Acc = { ports: [], defaults: [], unresolved: [], connect: [], explicit: false, pending: [], stack: [], steps: 0 };
+  const acc: Acc = { ports: [], defaults: [], unresolved: [], connect: [], entries: [], explicit: false, pending: [], stack: [], steps: 0 };
   if (options.self !== undefined) acc.stack.push(options.self);
   scanLine(line, options, acc, 0);
   if (!acc.explicit) acc.defaults.push(...acc.pending);
-  return { ports: acc.ports, defaults: acc.defaults, unresolved: acc.unresolved, connect: acc.connect };
+  return { ports: acc.ports, defaults: acc.defaults, unresolved: acc.unresolved, connect: acc.connect, entries: acc.entries };
 }
 
 function scanLine(line: string, options: CommandOptions, acc: Acc, depth: number): void {
@@ -97,6 +101,7 @@ function readValue(value: string, kind: ValueKind, acc: Acc): void {
 function scanCommand({ env, argv }: ShellCommand, options: CommandOptions, acc: Acc, depth: number): void {
   for (const [name, value] of env) setEnv(name, value, acc);
   let i = 0;
+  let interpreted = false;
   // Look through wrappers to the word that names the tool.
   while (i < argv.length) {
     const word = basename(argv[i]!);
@@ -149,6 +154,7 @@ function scanCommand({ env, argv }: ShellCommand, options: CommandOptions, acc: 
       i++;
       while (i < argv.length && argv[i]!.startsWith('-') && argv[i] !== '-m') i++;
       if (argv[i] === '-m') i++;
+      else interpreted = true;
       break;
     } else {
       break;
@@ -156,6 +162,7 @@ function scanCommand({ env, argv }: ShellCommand, options: CommandOptions, acc: 
   }
   const words = argv.slice(i);
   if (words.length === 0) return;
+  acc.entries.push(...entryWords(words, interpreted));
   const tool = TOOLS.get(basename(words[0]!));
   const found = tool ? findMode(tool, words) : undefined;
   const flags: Record<string, ValueKind> = found ? { ...GENERIC_FLAGS, ...found.mode.flags } : GENERIC_FLAGS;
@@ -168,6 +175,20 @@ function scanCommand({ env, argv }: ShellCommand, options: CommandOptions, acc: 
   if (acc.ports.length + acc.unresolved.length > before || hasFlag(words, flags)) acc.explicit = true;
   else if (tool && found && found.mode.default !== undefined && !found.mode.config?.some((f) => hasFlag(words, { [f]: 'port' })))
     acc.pending.push({ tool: tool.name, key: `${tool.name}:${found.mode.default}`, port: found.mode.default });
+}
+
+/** Runners whose first file argument is a server entry (`nodemon src/index.ts`, `tsx watch src/index.ts`). */
+const ENTRY_RUNNERS = new Set(['nodemon', 'tsx', 'ts-node-dev', 'tsnd', 'node-dev', 'bun', 'supervisor']);
+
+/**
+ * Files the command may run: after an interpreter (`node -r dotenv/config server.js`), the first two
+ * words that are not flags (only one names a file in the tree); after an entry runner, the same past
+ * its `watch`/`run` word. entry.ts keeps the ones that exist.
+ */
+function entryWords(words: readonly string[], interpreted: boolean): string[] {
+  const from = interpreted ? 0 : ENTRY_RUNNERS.has(basename(words[0]!)) ? 1 : -1;
+  if (from === -1) return [];
+  return words.slice(from).filter((w) => !w.startsWith('-') && w !== 'watch' && w !== 'run').slice(0, 2);
 }
 
 /** The serving mode a tool runs in: the first subcommand word naming a mode (or a non-serving one), else the bare mode. */

@@ -55,6 +55,9 @@ export function scriptCalls(
   const text = scripts.get(name);
   if (text === undefined) return undefined;
   let args = argv.slice(i + 1);
+  // npm reads its own flags anywhere before `--`: `npm start --prefix client` runs client's script.
+  const dashes = args.indexOf('--');
+  if (word === 'npm' && (dashes === -1 ? args : args.slice(0, dashes)).some((a) => ELSEWHERE.test(a))) return undefined;
   if (args[0] === '--') args = args.slice(1);
   return [{ name, line: args.length === 0 ? text : `${text} ${args.map(quote).join(' ')}` }];
 }

@@ -8,6 +8,7 @@ import { findDotenvPorts } from './dotenv.ts';
 import { findFrameworkConfigPorts } from './framework-configs.ts';
 import { findJvmPorts } from './jvm.ts';
 import { findMakefilePorts } from './makefile.ts';
+import { entryPorts } from './entry.ts';
 import { findPlatformPorts } from './platforms.ts';
 import { findProcfilePorts } from './procfile.ts';
 import { findRubyPorts } from './ruby.ts';
@@ -35,7 +36,12 @@ export const findPorts = async (ctx: ScanContext): Promise<KindedPort[]> => {
     ctx.note(`A port finder failed and was skipped: ${error instanceof Error ? error.message : String(error)}`);
     return [];
   })));
-  return settleDefaults(results.flat());
+  // Entry files are read once every finder has named the ones its command lines run.
+  const entries = await entryPorts(ctx).catch((error: unknown) => {
+    ctx.note(`Reading server entry files failed and was skipped: ${error instanceof Error ? error.message : String(error)}`);
+    return [];
+  });
+  return settleDefaults([...results.flat(), ...entries]);
 };
 // Still a FindPorts: scan() keeps the rows' `kind` as it sorts them.
 findPorts satisfies FindPorts;

@@ -39,6 +39,17 @@ export function configPorts(source: string, keys: readonly string[]): ConfigPort
   return out;
 }
 
+/**
+ * The port a JS expression's source text gives: a literal, the literal default of a computed value
+ * (`process.env.PORT || 5000`), or an identifier's declaration in the same source followed.
+ *
+ * @example
+ * expressionPort('PORT', createLiteralReader('const PORT = process.env.PORT ?? 4000;')); // 4000
+ */
+export function expressionPort(expr: string, reader: LiteralReader): number | undefined {
+  return literalPort({ computed: expr.trim() }, reader, 0);
+}
+
 function literalPort(value: Lit, reader: LiteralReader, depth: number): number | undefined {
   if (typeof value === 'number') return Number.isInteger(value) && value >= 1 && value <= 65535 ? value : undefined;
   if (typeof value === 'string') return defaultPort(value);
@@ -53,7 +64,7 @@ function literalPort(value: Lit, reader: LiteralReader, depth: number): number |
 }
 
 /** The first number in 1..65535 standing alone in an expression's text; a parseInt radix is not a port. */
-function defaultPort(expr: string): number | undefined {
+export function defaultPort(expr: string): number | undefined {
   const withoutRadix = expr.replace(/,\s*(?:10|16|8|2)\s*\)/g, ')');
   for (const m of withoutRadix.matchAll(/(?<![\w$.])(\d{1,5})(?![\w.])/g)) {
     const n = Number(m[1]);

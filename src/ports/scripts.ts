@@ -1,8 +1,9 @@
 import type { ScanContext } from '../scan/types.ts';
 import { portsInCommand, type CommandOptions } from './command.ts';
-import { isRecord, pick, type PortRow } from './common.ts';
+import { addressPort, isRecord, pick, type PortRow } from './common.ts';
 import { defaultRow } from './defaults.ts';
 import { dirname, joinPath } from '../scan/paths.ts';
+import { noteEntry } from './entry.ts';
 
 /**
  * Ports named by `scripts` of every package.json in the tree (monorepo packages included): port flags,
@@ -12,13 +13,26 @@ import { dirname, joinPath } from '../scan/paths.ts';
 export async function findScriptPorts(ctx: ScanContext): Promise<PortRow[]> {
   const files = pick(ctx, (base) => base === 'package.json');
   const perFile = await Promise.all(files.map(async (file) => {
-    const texts = packageScripts(await ctx.readJson(file));
-    const rows: PortRow[] = [];
+    const pkg = await ctx.readJson(file);
+    const texts = packageScripts(pkg);
+    const main = isRecord(pkg) && typeof pkg.main === 'string' ? pkg.main : undefined;
+    if (main !== undefined) noteEntry(ctx, { path: main, dir: dirname(file), script: null });
+    const rows: PortRow[] = proxyRows(pkg, file);
     // The script itself is on the follow stack from the start, so a script calling itself is read once.
-    for (const [name, line] of texts) rows.push(...linePorts(ctx, line, name, file, { scripts: texts, self: name }));
+    for (const [name, line] of texts) rows.push(...linePorts(ctx, line, name, file, { scripts: texts, self: name, ...(main ? { main } : {}) }));
     return rows;
   }));
   return perFile.flat();
+}
+
+/**
+ * Create React App's `proxy` (`"http://localhost:5000"`): the dev server forwards unknown requests to a
+ * backend on that port. The backend is another process (usually a sibling package, with its own listen
+ * row), so this package only connects to it.
+ */
+function proxyRows(pkg: unknown, file: string): PortRow[] {
+  const port = isRecord(pkg) && typeof pkg.proxy === 'string' ? addressPort(pkg.proxy.replace(/\/+$/, '')) : undefined;
+  return port === undefined ? [] : [{ port, script_name: null, config_source: file, dir: dirname(file), kind: 'connect' }];
 }
 
 /** The string-valued `scripts` of a parsed package.json, by name. */
@@ -41,6 +55,8 @@ export async function scriptsBeside(ctx: ScanContext, file: string): Promise<Com
 export function linePorts(ctx: ScanContext, line: string, name: string | null, file: string, options: CommandOptions = {}): PortRow[] {
   const found = portsInCommand(line, options);
   const dir = dirname(file);
+  // `node .` runs the package's main.
+  for (const path of found.entries) noteEntry(ctx, { path: path === '.' || path === './' ? options.main ?? 'index.js' : path, dir, script: name });
   const rows: PortRow[] = found.ports.map((port) => ({ port, script_name: name, config_source: file, dir }));
   for (const port of found.connect) rows.push({ port, script_name: name, config_source: file, dir, kind: 'connect' });
   for (const d of found.defaults) rows.push(defaultRow(d, name, dir));
