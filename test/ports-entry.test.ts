@@ -96,4 +96,21 @@ suite('entry files on trees', () => {
     ]);
     assert.ok(result.notes.some((n) => n.includes('odd/src/main.ts') && n.includes('settings.port')), JSON.stringify(result.notes));
   });
+
+  test('nx serve reads the Nx project\'s build main; bare puma with a config/puma.rb takes its port', async (t) => {
+    const root = makeTree(t, {
+      'package.json': JSON.stringify({ scripts: { start: 'nx serve', api: 'nx serve api --configuration=development' } }),
+      'project.json': JSON.stringify({ name: 'app', targets: { build: { executor: '@nx/esbuild:esbuild', options: { main: 'src/main.ts' } }, serve: { executor: '@nx/js:node' } } }),
+      'src/main.ts': 'const PORT = process.env.PORT || 3000;\napp.listen(PORT, () => {});\n',
+      'apps/api/project.json': JSON.stringify({ targets: { build: { options: { main: 'apps/api/src/main.ts' } } } }),
+      'apps/api/src/main.ts': 'await app.listen(3333);',
+      'rb/Procfile': 'custom_web: bundle exec puma\n',
+      'rb/config/puma.rb': 'port ENV.fetch("PORT") { 3000 }\n',
+    });
+    assert.deepEqual((await scan(root)).ports.map((p) => [p.port, p.script_name, p.config_source]), [
+      [3000, null, 'rb/config/puma.rb'],
+      [3000, 'start', 'src/main.ts'],
+      [3333, 'api', 'apps/api/src/main.ts'],
+    ]);
+  });
 });

@@ -98,3 +98,22 @@ suite('script following on a tree', () => {
     ]);
   });
 });
+
+suite('cd in a line', () => {
+  test('`cd proxy && pnpm dev` is another package: not this one\'s dev script; entries are read from there', () => {
+    const r = portsInCommand('cd proxy && pnpm dev && node server.js', { scripts: new Map([['dev', 'nuxt dev']]) });
+    assert.deepEqual([r.ports, r.defaults, r.entries], [[], [], ['proxy/server.js']]);
+    const far = portsInCommand('cd $HOME && node app.js ; npm run dev', { scripts: new Map([['dev', 'vite']]) });
+    assert.deepEqual([far.defaults, far.entries], [[], []]);
+    const sub = portsInCommand('sh -c "cd web" && npm run dev', { scripts: new Map([['dev', 'vite']]) });
+    assert.deepEqual(sub.defaults.map((d) => d.key), ['vite:5173']);
+  });
+
+  test('nest start runs src/main.ts', async (t) => {
+    const root = makeTree(t, {
+      'package.json': JSON.stringify({ scripts: { start: 'nest start', 'start:prod': 'node dist/main' } }),
+      'src/main.ts': 'async function bootstrap() {\n  const app = await NestFactory.create(AppModule);\n  await app.listen(process.env.PORT ?? 3000);\n}\nbootstrap();\n',
+    });
+    assert.deepEqual((await scan(root)).ports.map((p) => [p.port, p.script_name, p.config_source]), [[3000, 'start', 'src/main.ts']]);
+  });
+});

@@ -1,7 +1,7 @@
 import { parseShell, type ShellCommand } from '../readers/shell.ts';
 import { addressPort, isVariable, shDefaults, toPort } from './common.ts';
 import { GENERIC_FLAGS, TOOLS, type Mode, type Tool, type ValueKind } from './tools.ts';
-import { basename } from '../scan/paths.ts';
+import { basename, joinPath } from '../scan/paths.ts';
 import { envKind } from './kind.ts';
 import { scriptCalls } from './follow.ts';
 
@@ -43,6 +43,8 @@ interface Acc extends CommandPorts {
   stack: string[];
   /** Lines read so far, against MAX_STEPS. */
   steps: number;
+  /** Directory a `cd` moved to, relative to the line's own ('' = not moved; '/' = somewhere unknown). */
+  cwd: string;
 }
 
 const PACKAGE_RUNNERS = new Set(['npx', 'pnpx', 'bunx']);
@@ -67,7 +69,7 @@ const MAX_STEPS = 200;
  * portsInCommand('tsc -p tsconfig.json && vite').defaults; // [{ tool: 'vite', key: 'vite:5173', port: 5173 }]
  */
 export function portsInCommand(line: string, options: CommandOptions = {}): CommandPorts {
-  const acc: Acc = { ports: [], defaults: [], unresolved: [], connect: [], entries: [], explicit: false, pending: [], stack: [], steps: 0 };
+  const acc: Acc = { ports: [], defaults: [], unresolved: [], connect: [], entries: [], explicit: false, pending: [], stack: [], steps: 0, cwd: '' };
   if (options.self !== undefined) acc.stack.push(options.self);
   scanLine(line, options, acc, 0);
   if (!acc.explicit) acc.defaults.push(...acc.pending);
@@ -76,7 +78,17 @@ export function portsInCommand(line: string, options: CommandOptions = {}): Comm
 
 function scanLine(line: string, options: CommandOptions, acc: Acc, depth: number): void {
   if (depth > MAX_DEPTH || ++acc.steps > MAX_STEPS) return;
-  for (const command of parseShell(line)) scanCommand(command, options, acc, depth);
+  const cwd = acc.cwd;
+  for (const command of parseShell(line)) {
+    // `cd proxy && pnpm dev`: what follows runs in another directory (its own package's scripts).
+    if (command.argv[0] === 'cd') {
+      const to = command.argv[1] ?? '/';
+      acc.cwd = to.startsWith('/') || to.startsWith('~') || to.includes('$') ? '/' : joinPath(acc.cwd, to);
+      continue;
+    }
+    scanCommand(command, options, acc, depth);
+  }
+  acc.cwd = cwd;
 }
 
 function setEnv(name: string, value: string, acc: Acc): void {
@@ -106,7 +118,7 @@ function scanCommand({ env, argv }: ShellCommand, options: CommandOptions, acc: 
   while (i < argv.length) {
     const word = basename(argv[i]!);
     const next = argv[i + 1];
-    const calls = scriptCalls(argv.slice(i), options.scripts instanceof Map ? options.scripts : undefined, options.composer);
+    const calls = acc.cwd !== '' ? undefined : scriptCalls(argv.slice(i), options.scripts instanceof Map ? options.scripts : undefined, options.composer);
     if (calls) {
       for (const call of calls) {
         if (acc.stack.includes(call.name)) continue;
@@ -162,7 +174,7 @@ function scanCommand({ env, argv }: ShellCommand, options: CommandOptions, acc: 
   }
   const words = argv.slice(i);
   if (words.length === 0) return;
-  acc.entries.push(...entryWords(words, interpreted));
+  if (acc.cwd !== '/') acc.entries.push(...entryWords(words, interpreted).map((w) => (acc.cwd === '' ? w : `${acc.cwd}/${w}`)));
   const tool = TOOLS.get(basename(words[0]!));
   const found = tool ? findMode(tool, words) : undefined;
   const flags: Record<string, ValueKind> = found ? { ...GENERIC_FLAGS, ...found.mode.flags } : GENERIC_FLAGS;
@@ -186,6 +198,13 @@ const ENTRY_RUNNERS = new Set(['nodemon', 'tsx', 'ts-node-dev', 'tsnd', 'node-de
  * its `watch`/`run` word. entry.ts keeps the ones that exist.
  */
 function entryWords(words: readonly string[], interpreted: boolean): string[] {
+  // Nest's CLI runs its entry file, src/main.ts by default (nest-cli.json `sourceRoot`/`entryFile`).
+  if (basename(words[0]!) === 'nest' && words[1] === 'start') return ['src/main.ts'];
+  // `nx serve [app]`: the Nx project's build `main` (entry.ts reads project.json).
+  if (basename(words[0]!) === 'nx' && words[1] === 'serve') {
+    const app = words.slice(2).find((w) => !w.startsWith('-'));
+    return app === undefined ? ['project.json'] : [`apps/${app}/project.json`, `${app}/project.json`];
+  }
   const from = interpreted ? 0 : ENTRY_RUNNERS.has(basename(words[0]!)) ? 1 : -1;
   if (from === -1) return [];
   return words.slice(from).filter((w) => !w.startsWith('-') && w !== 'watch' && w !== 'run').slice(0, 2);

@@ -9,7 +9,7 @@
  */
 import type { ScanContext } from '../scan/types.ts';
 import { joinPath } from '../scan/paths.ts';
-import type { PortRow } from './common.ts';
+import { isRecord, type PortRow } from './common.ts';
 import { defaultPort, expressionPort } from './js-config.ts';
 import { createLiteralReader } from '../readers/js-literal.ts';
 
@@ -40,7 +40,7 @@ const EXTENSIONS = ['', '.js', '.ts', '.mjs', '.cjs', '.mts', '.cts', '/index.js
 export async function entryPorts(ctx: ScanContext): Promise<PortRow[]> {
   const refs = pending.get(ctx) ?? [];
   pending.delete(ctx);
-  const resolved = refs.map((ref) => ({ ref, file: resolveEntry(ctx, ref) }));
+  const resolved = await Promise.all(refs.map(async (ref) => ({ ref, file: await resolveEntry(ctx, ref) })));
   // A `main` no script runs is read as is; one a script runs is attributed to that script only.
   const byScript = new Set(resolved.filter((r) => r.ref.script !== null).map((r) => r.file));
   const seen = new Set<string>();
@@ -56,9 +56,16 @@ export async function entryPorts(ctx: ScanContext): Promise<PortRow[]> {
   return rows.flat();
 }
 
-function resolveEntry(ctx: ScanContext, ref: EntryRef): string | undefined {
+async function resolveEntry(ctx: ScanContext, ref: EntryRef): Promise<string | undefined> {
   if (ref.path.startsWith('/') || ref.path.includes('$')) return undefined;
   const base = joinPath(ref.dir, ref.path);
+  // An Nx project: its build target's `main`, a path from the workspace root.
+  if (base.endsWith('project.json')) {
+    const json = ctx.has(base) ? await ctx.readJson(base) : undefined;
+    const main = isRecord(json) && isRecord(json.targets) && isRecord(json.targets.build) && isRecord(json.targets.build.options)
+      ? json.targets.build.options.main : undefined;
+    return typeof main === 'string' && !main.endsWith('project.json') ? resolveEntry(ctx, { ...ref, path: main }) : undefined;
+  }
   for (const ext of EXTENSIONS) if (ctx.has(base + ext) && ENTRY_FILE.test(base + ext)) return base + ext;
   return undefined;
 }
