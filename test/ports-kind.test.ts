@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { suite, test } from 'node:test';
-import { envKind } from '../src/ports/kind.ts';
+import { envKind, envKinds } from '../src/ports/kind.ts';
 import { portsInCommand } from '../src/ports/command.ts';
 import { scan } from '../src/scan/index.ts';
 import { makeTree } from './helpers.ts';
@@ -19,6 +19,27 @@ suite('envKind()', () => {
     ['NEXT_PUBLIC_API_URL', 'connect'], ['VITE_API_PORT', 'connect'], ['REACT_APP_BACKEND_URL', 'connect'], ['API_URL', 'connect'],
   ];
   for (const [name, kind] of cases) test(`${name} -> ${kind}`, () => assert.equal(envKind(name), kind));
+});
+
+suite('envKinds(): the sibling host rule', () => {
+  test('a *_PORT whose *_HOST names another machine is a client setting', () => {
+    assert.deepEqual(envKinds([
+      ['TRAC_HOST', 'db'], ['TRAC_PORT', '5432'], ['APP_HOST', '0.0.0.0'], ['APP_PORT', '80'],
+      ['API_HOSTNAME', '"api.example.com"'], ['API_PORT', '443'], ['WEB_HOST', '${HOST}'], ['WEB_PORT', '8080'], ['PORT', '3000'],
+    ]), ['connect', 'connect', 'listen', 'listen', 'connect', 'connect', 'connect', 'listen', 'listen']);
+  });
+
+  test('in a compose service: SQL_PORT beside SQL_HOST=db connects; the published port listens', async (t) => {
+    const root = makeTree(t, { 'docker-compose.yml': [
+      'services:', '  web:', '    command: python manage.py runserver 0.0.0.0:8000', '    ports:', '      - 8000:8000',
+      '    environment:', '      - SQL_HOST=db', '      - SQL_PORT=5432', '      - TRAC_HOST=db', '      - TRAC_PORT=5433', '',
+    ].join('\n') });
+    assert.deepEqual(await rows(root), [
+      [5432, 'web', 'docker-compose.yml', 'connect'],
+      [5433, 'web', 'docker-compose.yml', 'connect'],
+      [8000, 'web', 'docker-compose.yml', 'listen'],
+    ]);
+  });
 });
 
 suite('listen or connect across sources', () => {

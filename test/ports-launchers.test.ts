@@ -33,6 +33,7 @@ suite('launchers, each as its CLI documents it', () => {
     ['react-router dev', ['react-router:5173']], ['ionic serve', ['ionic:8100']], ['jupyter lab --port 8899', ['8899']],
     ['hardhat node', ['hardhat:8545']], ['anvil', ['anvil:8545']], ['func start', ['azure-functions:7071']],
     ['sam local start-api', ['sam:3000']], ['serverless offline --httpPort 4001', ['4001']],
+    ['fumadocs-mdx && next typegen && tsc --noEmit', []],
   ];
   for (const [line, expected] of cases) test(line, () => assert.deepEqual(summary(line), expected));
 });
@@ -106,6 +107,18 @@ suite('fixtures of launcher-heavy apps', () => {
       [5080, 'http', 'src/Api/Properties/launchSettings.json', 'listen'],
       [5080, 'https', 'src/Api/Properties/launchSettings.json', 'listen'],
       [7080, 'https', 'src/Api/Properties/launchSettings.json', 'listen'],
+    ]);
+  });
+
+  test('a vite.config server.port replaces the react-router dev default in its package', async (t) => {
+    const root = makeTree(t, {
+      'apps/remix/package.json': JSON.stringify({ scripts: { dev: 'react-router dev' } }),
+      'apps/remix/vite.config.ts': 'export default defineConfig({ server: { port: 3000, strictPort: true } })',
+      'apps/other/package.json': JSON.stringify({ scripts: { dev: 'react-router dev' } }),
+    });
+    assert.deepEqual(await rows(root), [
+      [3000, null, 'apps/remix/vite.config.ts', 'listen'],
+      [5173, 'dev', 'default:react-router', 'listen'],
     ]);
   });
 

@@ -4,7 +4,7 @@ import { valuePort } from './dotenv.ts';
 import { linePorts } from './scripts.ts';
 import { parseYaml } from '../readers/yaml.ts';
 import { dirname } from '../scan/paths.ts';
-import { envKind } from './kind.ts';
+import { envKinds } from './kind.ts';
 
 /** compose.yaml, docker-compose.yml and overrides such as docker-compose.dev.yml or compose.override.yaml. */
 const COMPOSE_FILE = /^(?:docker-)?compose(?:\.[\w.-]+)?\.ya?ml$/;
@@ -34,10 +34,12 @@ export async function findComposePorts(ctx: ScanContext): Promise<PortRow[]> {
           ports.slice(0, MAX_RANGE).forEach(add);
         }
       }
-      for (const [key, value] of environment(service.environment)) {
+      const env = environment(service.environment);
+      const kinds = envKinds(env);
+      env.forEach(([key, value], k) => {
         const port = valuePort(key, value);
-        if (port !== undefined) rows.push({ port, script_name: name, config_source: file, dir, kind: envKind(key) });
-      }
+        if (port !== undefined) rows.push({ port, script_name: name, config_source: file, dir, kind: kinds[k]! });
+      });
       for (const field of ['command', 'entrypoint']) {
         const line = commandLine(service[field]);
         // Only explicit ports: tool defaults come from scripts, Procfiles and Makefiles (see defaults.ts).

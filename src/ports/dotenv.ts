@@ -1,7 +1,7 @@
 import type { ScanContext } from '../scan/types.ts';
 import { addressPort, isVariable, rowsOfFiles, shDefaults, toPort, type PortRow } from './common.ts';
 import { basename, dirname } from '../scan/paths.ts';
-import { envKind } from './kind.ts';
+import { envKinds } from './kind.ts';
 
 const LINE = /^\s*(?:export\s+)?([A-Za-z_][A-Za-z0-9_.]*)\s*=\s*(.*)$/;
 // Files named like `.env.ts` or `.env.json` are code or data, not dotenv files.
@@ -23,14 +23,16 @@ export function isDotenv(base: string): boolean {
 export async function findDotenvPorts(ctx: ScanContext): Promise<PortRow[]> {
   return rowsOfFiles(ctx, isDotenv, (text, file) => {
     const dir = dirname(file);
-    return parseDotenv(text).flatMap(([name, value]): PortRow[] => {
+    const pairs = parseDotenv(text);
+    const kinds = envKinds(pairs);
+    return pairs.flatMap(([name, value], k): PortRow[] => {
       const port = valuePort(name, value);
       if (port === undefined) return [];
       // Create React App reads PORT from its .env: the dev server listens there, not on 3000.
       // Flask's `flask run` reads FLASK_RUN_PORT (from .flaskenv or .env) instead of its 5000.
       const suppress = name === 'PORT' && basename(file) !== '.env.production' ? ['react-scripts:3000']
         : name === 'FLASK_RUN_PORT' ? ['flask:5000'] : undefined;
-      return [{ port, script_name: null, config_source: file, dir, kind: envKind(name), ...(suppress ? { suppress } : {}) }];
+      return [{ port, script_name: null, config_source: file, dir, kind: kinds[k]!, ...(suppress ? { suppress } : {}) }];
     });
   });
 }

@@ -6,7 +6,8 @@ import { dirname } from '../scan/paths.ts';
 /** Object keys holding a dev-server `port` per config family, and the tool defaults each replaces. */
 interface Family { readonly keys: Readonly<Record<string, readonly string[]>> }
 
-const VITE: Family = { keys: { server: ['vite:5173'], preview: ['vite:4173'] } };
+// React Router's dev server is Vite's, configured by the same vite.config.
+const VITE: Family = { keys: { server: ['vite:5173', 'react-router:5173'], preview: ['vite:4173'] } };
 const FAMILIES: ReadonlyArray<readonly [RegExp, Family]> = [
   [/^vite\.config\.[cm]?[jt]s$/, VITE],
   // Vitest and SvelteKit configs can carry Vite server options too, but do not start `vite` itself.

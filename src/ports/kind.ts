@@ -11,6 +11,8 @@
  *   and listen addresses (`LISTEN_ADDR`, `BIND_ADDRESS`);
  * - a browser-exposed variable (`NEXT_PUBLIC_`, `VITE_`, `REACT_APP_`, ...) is a client setting unless its
  *   remaining name is one of the own-port names (`VITE_PORT`, `NEXT_PUBLIC_APP_URL`);
+ * - a `*_PORT` whose sibling `*_HOST`/`*_HOSTNAME`/`*_SERVER` in the same file or compose service names
+ *   another machine (`TRAC_HOST=db`, `FOO_HOST=api.example.com`) is a client setting too (envKinds);
  * - finally index.ts turns a connect port into a listen port when a compose service of the repository
  *   publishes that host port: the project itself then binds it.
  */
@@ -26,6 +28,7 @@ const CONNECT_WORDS = new Set([
   'INFLUXDB', 'NATS', 'MQTT', 'SENTRY', 'STATSD', 'JAEGER', 'OTEL', 'OTLP', 'ZIPKIN', 'CONSUL', 'VAULT', 'ETCD',
   'TEMPORAL', 'SQS', 'PUSHER', 'SFTP', 'FTP', 'SSH', 'QDRANT', 'WEAVIATE', 'CHROMA', 'MILVUS', 'KEYCLOAK', 'MAILHOG',
   'MAILPIT', 'MAILCATCHER', 'SMTP4DEV', 'BROKER', 'QUEUE', 'SEARCH', 'UPSTREAM', 'REMOTE', 'EXTERNAL', 'TARGET',
+  'SQL', 'MYSQLX', 'COUCHBASE', 'DYNAMODB', 'FIRESTORE', 'PUBSUB', 'SMB', 'NFS',
 ]);
 
 /** Names (after a browser prefix is removed) of the app's own base URL or listen address. */
@@ -59,3 +62,27 @@ export function envKind(name: string): PortKind {
   if (words[words.length - 1] === 'PORT') return !client || CLIENT_OWN_PORTS.has(bare) ? 'listen' : 'connect';
   return 'connect';
 }
+
+const LOCAL_HOSTS = new Set(['', 'localhost', '127.0.0.1', '0.0.0.0', '::', '::1', '[::]', '[::1]']);
+
+/**
+ * Kinds of the settings of one file or compose service, in order: envKind, plus the sibling rule: a
+ * `P_PORT` is connect when `P_HOST`, `P_HOSTNAME` or `P_SERVER` names a non-local host.
+ *
+ * @example
+ * envKinds([['TRAC_HOST', 'db'], ['TRAC_PORT', '5432'], ['APP_HOST', '0.0.0.0'], ['APP_PORT', '80']]);
+ * // ['connect', 'connect', 'listen', 'listen']
+ */
+export function envKinds(pairs: ReadonlyArray<readonly [string, string]>): PortKind[] {
+  const remote = new Set<string>();
+  for (const [name, value] of pairs) {
+    const m = /^(.*)_(?:HOST|HOSTNAME|SERVER)$/i.exec(name);
+    const host = value.trim().replace(/^["']|["']$/g, '').toLowerCase();
+    if (m && !LOCAL_HOSTS.has(host) && !host.includes('$') && !host.includes('/')) remote.add(m[1]!.toUpperCase());
+  }
+  return pairs.map(([name]) => {
+    const m = /^(.*)_PORT$/i.exec(name);
+    return m && remote.has(m[1]!.toUpperCase()) ? 'connect' : envKind(name);
+  });
+}
+

@@ -39,7 +39,7 @@ const vite: Tool = {
 const next: Tool = {
   name: 'next',
   modes: { '': { default: 3000, flags: { '-p': P, '--port': P } }, dev: { default: 3000, flags: { '-p': P, '--port': P } }, start: { default: 3000, flags: { '-p': P, '--port': P } } },
-  skip: ['build', 'lint', 'export', 'info', 'telemetry', 'experimental-compile'],
+  skip: ['build', 'lint', 'export', 'info', 'telemetry', 'experimental-compile', 'typegen'],
 };
 const nuxt: Tool = {
   name: 'nuxt',
