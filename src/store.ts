@@ -187,7 +187,8 @@ export function openStore(file: string, { now = Date.now }: StoreOptions = {}) {
 
     listTags: (): string[] => q.listTags.all().map((row) => String(row.tag)),
     listTests: (projectId: number): Test[] => q.listTests.all(projectId).map(toTest),
-    listPorts: (projectId: number, kind: PortKindFilter = 'listen'): ProjectPort[] => q.listPorts.all(projectId, kind, kind).map(toPort),
+    listPorts: (projectId: number, kind: PortKindFilter = 'listen'): ProjectPort[] =>
+      q.listPorts.all(projectId, kind, kind).map(toPort),
 
     /** The same lists as JSON bytes, ready to send; cached until the data changes. */
     projectsJson: (): Buffer => cachedBody('projects', () => q.projectsJson.get()?.body),

@@ -37,7 +37,8 @@ function conflictsOnly(raw: string | undefined): boolean {
  * Groups listen rows (sorted by port, then project id) into one entry per port.
  *
  * @example
- * groupPorts(rows); // [{ port: 3000, conflict: true, projects: [{ project_id: 1, name: 'web', scripts: ['dev'], sources: ['default:next'] }, ...] }]
+ * groupPorts(rows);
+ * // [{ port: 3000, conflict: true, projects: [{ project_id: 1, name: 'web', scripts: ['dev'], sources: ['default:next'] }, ...] }]
  */
 export function groupPorts(rows: readonly ListenRow[]): PortClaim[] {
   const out: PortClaim[] = [];

@@ -4,6 +4,7 @@ import { GENERIC_FLAGS, TOOLS, type Mode, type Tool, type ValueKind } from './to
 import { basename, joinPath } from '../scan/paths.ts';
 import { envKind } from './kind.ts';
 import { scriptCalls } from './follow.ts';
+import { entryWords } from './entry-words.ts';
 
 /** What one script line says about ports. */
 export interface CommandPorts {
@@ -69,7 +70,9 @@ const MAX_STEPS = 200;
  * portsInCommand('tsc -p tsconfig.json && vite').defaults; // [{ tool: 'vite', key: 'vite:5173', port: 5173 }]
  */
 export function portsInCommand(line: string, options: CommandOptions = {}): CommandPorts {
-  const acc: Acc = { ports: [], defaults: [], unresolved: [], connect: [], entries: [], explicit: false, pending: [], stack: [], steps: 0, cwd: '' };
+  const acc: Acc = {
+    ports: [], defaults: [], unresolved: [], connect: [], entries: [], explicit: false, pending: [], stack: [], steps: 0, cwd: '',
+  };
   if (options.self !== undefined) acc.stack.push(options.self);
   scanLine(line, options, acc, 0);
   if (!acc.explicit) acc.defaults.push(...acc.pending);
@@ -118,7 +121,8 @@ function scanCommand({ env, argv }: ShellCommand, options: CommandOptions, acc: 
   while (i < argv.length) {
     const word = basename(argv[i]!);
     const next = argv[i + 1];
-    const calls = acc.cwd !== '' ? undefined : scriptCalls(argv.slice(i), options.scripts instanceof Map ? options.scripts : undefined, options.composer);
+    const own = options.scripts instanceof Map ? options.scripts : undefined;
+    const calls = acc.cwd !== '' ? undefined : scriptCalls(argv.slice(i), own, options.composer);
     if (calls) {
       for (const call of calls) {
         if (acc.stack.includes(call.name)) continue;
@@ -187,27 +191,6 @@ function scanCommand({ env, argv }: ShellCommand, options: CommandOptions, acc: 
   if (acc.ports.length + acc.unresolved.length > before || hasFlag(words, flags)) acc.explicit = true;
   else if (tool && found && found.mode.default !== undefined && !found.mode.config?.some((f) => hasFlag(words, { [f]: 'port' })))
     acc.pending.push({ tool: tool.name, key: `${tool.name}:${found.mode.default}`, port: found.mode.default });
-}
-
-/** Runners whose first file argument is a server entry (`nodemon src/index.ts`, `tsx watch src/index.ts`). */
-const ENTRY_RUNNERS = new Set(['nodemon', 'tsx', 'ts-node-dev', 'tsnd', 'node-dev', 'bun', 'supervisor']);
-
-/**
- * Files the command may run: after an interpreter (`node -r dotenv/config server.js`), the first two
- * words that are not flags (only one names a file in the tree); after an entry runner, the same past
- * its `watch`/`run` word. entry.ts keeps the ones that exist.
- */
-function entryWords(words: readonly string[], interpreted: boolean): string[] {
-  // Nest's CLI runs its entry file, src/main.ts by default (nest-cli.json `sourceRoot`/`entryFile`).
-  if (basename(words[0]!) === 'nest' && words[1] === 'start') return ['src/main.ts'];
-  // `nx serve [app]`: the Nx project's build `main` (entry.ts reads project.json).
-  if (basename(words[0]!) === 'nx' && words[1] === 'serve') {
-    const app = words.slice(2).find((w) => !w.startsWith('-'));
-    return app === undefined ? ['project.json'] : [`apps/${app}/project.json`, `${app}/project.json`];
-  }
-  const from = interpreted ? 0 : ENTRY_RUNNERS.has(basename(words[0]!)) ? 1 : -1;
-  if (from === -1) return [];
-  return words.slice(from).filter((w) => !w.startsWith('-') && w !== 'watch' && w !== 'run').slice(0, 2);
 }
 
 /** The serving mode a tool runs in: the first subcommand word naming a mode (or a non-serving one), else the bare mode. */

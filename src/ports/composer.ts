@@ -15,7 +15,9 @@ export async function findComposerPorts(ctx: ScanContext): Promise<PortRow[]> {
     if (composer.size === 0) return [];
     const beside = await scriptsBeside(ctx, file);
     const rows: PortRow[] = [];
-    for (const [name, line] of composer) rows.push(...linePorts(ctx, line, name, file, { ...beside, composer, self: `composer:${name}` }));
+    for (const [name, line] of composer) {
+      rows.push(...linePorts(ctx, line, name, file, { ...beside, composer, self: `composer:${name}` }));
+    }
     return rows;
   }));
   return perFile.flat();
@@ -26,7 +28,8 @@ export function composerScripts(json: unknown): Map<string, string> {
   const out = new Map<string, string>();
   if (!isRecord(json) || !isRecord(json.scripts)) return out;
   for (const [name, value] of Object.entries(json.scripts)) {
-    const entries = typeof value === 'string' ? [value] : Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
+    const list: unknown[] = typeof value === 'string' ? [value] : Array.isArray(value) ? value : [];
+    const entries = list.filter((v): v is string => typeof v === 'string');
     const lines = entries.map(composerLine).filter((l) => l !== '');
     if (lines.length > 0) out.set(name, lines.join(' ; '));
   }

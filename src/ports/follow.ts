@@ -17,7 +17,8 @@ const RUN_VERBS = new Set(['run', 'run-script', 'rum', 'urn']);
 /** npm's own lifecycle shorthands: `npm start` runs the `start` script. */
 const NPM_SHORTHANDS = new Set(['start', 'stop', 'restart', 'test', 't', 'tst']);
 /** Flags that point the manager at another package: its scripts are not this package's. */
-const ELSEWHERE = /^(?:-F|--filter(?:=.*)?|-C|--dir(?:=.*)?|--prefix(?:=.*)?|--cwd(?:=.*)?|-w|--workspace(?:=.*)?|-r|--recursive|-ws|--workspaces)$/;
+const ELSEWHERE =
+  /^(?:-F|--filter(?:=.*)?|-C|--dir(?:=.*)?|--prefix(?:=.*)?|--cwd(?:=.*)?|-w|--workspace(?:=.*)?|-r|--recursive|-ws|--workspaces)$/;
 /** npm-run-all and its short forms: each argument names a script (`dev:*` a family of them). */
 const RUN_ALL = new Set(['npm-run-all', 'npm-run-all2', 'run-p', 'run-s']);
 /** How many scripts one `run-p pattern` may stand for. */

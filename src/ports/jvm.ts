@@ -25,11 +25,15 @@ export async function findJvmPorts(ctx: ScanContext): Promise<PortRow[]> {
     return rows;
   });
   const boots = rowsOfFiles(ctx, (base) => BUILD_FILE.test(base), (text, file): PortRow[] =>
-    isBootWebApp(text) ? [{ port: 8080, script_name: null, config_source: 'default:spring-boot', dir: dirname(file), key: 'spring-boot:8080' }] : []);
+    isBootWebApp(text)
+      ? [{ port: 8080, script_name: null, config_source: 'default:spring-boot', dir: dirname(file), key: 'spring-boot:8080' }]
+      : []);
   return (await Promise.all([configs, boots])).flat();
 }
 
 const RESOURCES = /(?:^|\/)src\/main\/resources(?:\/config)?\/[^/]+$/;
+/** Starters that bring an embedded web server (Boot 4 renamed `-web` to `-webmvc`). */
+const WEB_STARTER = /spring-boot-starter-(?:web|webflux|webmvc|jersey|websocket|tomcat|jetty|undertow|reactor-netty)\b/;
 const BUILD_FILE = /^(?:pom\.xml|build\.gradle(?:\.kts)?)$/;
 
 /**
@@ -37,7 +41,7 @@ const BUILD_FILE = /^(?:pom\.xml|build\.gradle(?:\.kts)?)$/;
  * Such an app listens on 8080 when no `server.port` is set (Spring Boot's documented default).
  */
 export function isBootWebApp(buildFile: string): boolean {
-  return /spring-boot/.test(buildFile) && /spring-boot-starter-(?:web|webflux|webmvc|jersey|websocket|tomcat|jetty|undertow|reactor-netty)\b/.test(buildFile);
+  return /spring-boot/.test(buildFile) && WEB_STARTER.test(buildFile);
 }
 
 /** A Spring value: a literal, or a `${VAR:default}` placeholder's default. */

@@ -19,7 +19,8 @@ const FIREBASE_DEFAULTS: Readonly<Record<string, number>> = {
  *   attributed to the launch profile.
  */
 export async function findPlatformPorts(ctx: ScanContext): Promise<PortRow[]> {
-  const files = pick(ctx, (base, path) => base === 'firebase.json' || (base === 'launchSettings.json' && path.endsWith('Properties/launchSettings.json')));
+  const files = pick(ctx, (base, path) =>
+    base === 'firebase.json' || (base === 'launchSettings.json' && path.endsWith('Properties/launchSettings.json')));
   const perFile = await Promise.all(files.map(async (file): Promise<PortRow[]> => {
     const json = await ctx.readJson(file);
     const dir = dirname(file);

@@ -19,7 +19,9 @@ export async function findScriptPorts(ctx: ScanContext): Promise<PortRow[]> {
     if (main !== undefined) noteEntry(ctx, { path: main, dir: dirname(file), script: null });
     const rows: PortRow[] = proxyRows(pkg, file);
     // The script itself is on the follow stack from the start, so a script calling itself is read once.
-    for (const [name, line] of texts) rows.push(...linePorts(ctx, line, name, file, { scripts: texts, self: name, ...(main ? { main } : {}) }));
+    for (const [name, line] of texts) {
+      rows.push(...linePorts(ctx, line, name, file, { scripts: texts, self: name, ...(main ? { main } : {}) }));
+    }
     return rows;
   }));
   return perFile.flat();
@@ -38,7 +40,8 @@ function proxyRows(pkg: unknown, file: string): PortRow[] {
 /** The string-valued `scripts` of a parsed package.json, by name. */
 export function packageScripts(pkg: unknown): Map<string, string> {
   const texts = new Map<string, string>();
-  if (isRecord(pkg) && isRecord(pkg.scripts)) for (const [name, line] of Object.entries(pkg.scripts)) if (typeof line === 'string') texts.set(name, line);
+  if (!isRecord(pkg) || !isRecord(pkg.scripts)) return texts;
+  for (const [name, line] of Object.entries(pkg.scripts)) if (typeof line === 'string') texts.set(name, line);
   return texts;
 }
 
@@ -56,7 +59,9 @@ export function linePorts(ctx: ScanContext, line: string, name: string | null, f
   const found = portsInCommand(line, options);
   const dir = dirname(file);
   // `node .` runs the package's main.
-  for (const path of found.entries) noteEntry(ctx, { path: path === '.' || path === './' ? options.main ?? 'index.js' : path, dir, script: name });
+  for (const path of found.entries) {
+    noteEntry(ctx, { path: path === '.' || path === './' ? options.main ?? 'index.js' : path, dir, script: name });
+  }
   const rows: PortRow[] = found.ports.map((port) => ({ port, script_name: name, config_source: file, dir }));
   for (const port of found.connect) rows.push({ port, script_name: name, config_source: file, dir, kind: 'connect' });
   for (const d of found.defaults) rows.push(defaultRow(d, name, dir));
