@@ -113,4 +113,24 @@ suite('entry files on trees', () => {
       [3333, 'api', 'apps/api/src/main.ts'],
     ]);
   });
+
+  test('shell scripts a line runs are read line by line; from a Dockerfile without tool defaults', async (t) => {
+    const root = makeTree(t, {
+      'Dockerfile': 'FROM python:slim\nCOPY boot.sh ./\nEXPOSE 5000\nENTRYPOINT ["./boot.sh"]\n',
+      'boot.sh': '#!/bin/bash\n# gunicorn -b :9999\nflask db upgrade\nexec gunicorn -b :5000 --access-logfile - \\\n  app:app\n',
+      'web/Dockerfile': 'FROM python\nCMD ["sh", "start.sh"]\n',
+      'web/start.sh': 'exec gunicorn app:app\n',
+      'php/package.json': JSON.stringify({ scripts: { start: 'sh scripts/start.sh', dev: 'bash scripts/dev.sh' } }),
+      'php/scripts/start.sh': 'php artisan migrate --force\nexec php artisan serve --host=0.0.0.0 --port="${PORT:-10000}"\n',
+      'php/scripts/dev.sh': 'DB_PORT=3307 php artisan serve\n',
+    });
+    assert.deepEqual(await rows(root), [
+      [3307, 'dev', 'php/scripts/dev.sh', 'connect'],
+      [5000, null, 'Dockerfile', 'listen'],
+      [5000, null, 'boot.sh', 'listen'],
+      [8000, 'dev', 'default:laravel', 'listen'],
+      [10000, 'start', 'php/scripts/start.sh', 'listen'],
+    ]);
+  });
 });
+

@@ -35,6 +35,8 @@ export interface CommandOptions {
   readonly self?: string;
   /** The package's `main`, the file `node .` runs (scripts.ts). */
   readonly main?: string;
+  /** Only ports the line (or a shell script it runs) writes down, no tool defaults: compose and Dockerfile lines. */
+  readonly explicitOnly?: boolean;
 }
 
 interface Acc extends CommandPorts {

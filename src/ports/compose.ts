@@ -43,7 +43,7 @@ export async function findComposePorts(ctx: ScanContext): Promise<PortRow[]> {
       for (const field of ['command', 'entrypoint']) {
         const line = commandLine(service[field]);
         // Only explicit ports: tool defaults come from scripts, Procfiles and Makefiles (see defaults.ts).
-        if (line !== undefined) rows.push(...linePorts(ctx, line, name, file).filter((r) => r.key === undefined));
+        if (line !== undefined) rows.push(...linePorts(ctx, line, name, file, { explicitOnly: true }));
       }
     }
     return rows;

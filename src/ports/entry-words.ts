@@ -5,7 +5,7 @@
 import { basename } from '../scan/paths.ts';
 
 /** Runners whose first file argument is a server entry (`nodemon src/index.ts`, `tsx watch src/index.ts`). */
-const ENTRY_RUNNERS = new Set(['nodemon', 'tsx', 'ts-node-dev', 'tsnd', 'node-dev', 'bun', 'supervisor']);
+const ENTRY_RUNNERS = new Set(['nodemon', 'tsx', 'ts-node-dev', 'tsnd', 'node-dev', 'bun', 'supervisor', 'sh', 'bash', 'zsh', 'dash']);
 
 /**
  * Files the command may run: after an interpreter (`node -r dotenv/config server.js`), the first two
@@ -13,6 +13,8 @@ const ENTRY_RUNNERS = new Set(['nodemon', 'tsx', 'ts-node-dev', 'tsnd', 'node-de
  * its `watch`/`run` word. entry.ts keeps the ones that exist.
  */
 export function entryWords(words: readonly string[], interpreted: boolean): string[] {
+  // `./boot.sh`, `sh scripts/start.sh`: entry.ts reads the script's own command lines.
+  if (words[0]!.endsWith('.sh')) return [words[0]!];
   // Nest's CLI runs its entry file, src/main.ts by default (nest-cli.json `sourceRoot`/`entryFile`).
   if (basename(words[0]!) === 'nest' && words[1] === 'start') return ['src/main.ts'];
   // `nx serve [app]`: the Nx project's build `main` (entry.ts reads project.json).

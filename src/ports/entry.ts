@@ -10,6 +10,8 @@
 import type { ScanContext } from '../scan/types.ts';
 import { joinPath } from '../scan/paths.ts';
 import { isRecord, type PortRow } from './common.ts';
+import { portsInCommand } from './command.ts';
+import { defaultRow } from './defaults.ts';
 import { defaultPort, expressionPort } from './js-config.ts';
 import { createLiteralReader } from '../readers/js-literal.ts';
 
@@ -19,6 +21,8 @@ export interface EntryRef {
   readonly path: string;
   readonly dir: string;
   readonly script: string | null;
+  /** Named by a compose or Dockerfile line: a shell script's tool defaults are not counted (as for the line). */
+  readonly explicitOnly?: boolean;
 }
 
 const pending = new WeakMap<ScanContext, EntryRef[]>();
@@ -33,7 +37,7 @@ export function noteEntry(ctx: ScanContext, ref: EntryRef): void {
 /** How many entry references one scan follows, and how much of an entry file is searched. */
 const MAX_ENTRIES = 200;
 const MAX_TEXT = 256 * 1024;
-const ENTRY_FILE = /\.(?:[cm]?[jt]sx?|py)$/;
+const ENTRY_FILE = /\.(?:[cm]?[jt]sx?|py|sh)$/;
 const EXTENSIONS = ['', '.js', '.ts', '.mjs', '.cjs', '.mts', '.cts', '/index.js', '/index.ts', '.py'];
 
 /** Rows of every entry file recorded for this scan: one per (file, script) whose port could be read. */
@@ -49,11 +53,29 @@ export async function entryPorts(ctx: ScanContext): Promise<PortRow[]> {
     seen.add(`${file}\0${ref.script}`);
     const text = await ctx.read(file);
     if (text === undefined) return [];
+    if (file.endsWith('.sh')) return shellScriptRows(text.slice(0, MAX_TEXT), ref, file);
     const found = file.endsWith('.py') ? pythonPorts(text.slice(0, MAX_TEXT)) : jsPorts(text.slice(0, MAX_TEXT));
     if (found.unread) ctx.note(`${file} starts a server whose port could not be read statically (${found.unread})`);
     return found.ports.map((port) => ({ port, script_name: ref.script, config_source: file, dir: ref.dir }));
   }));
   return rows.flat();
+}
+
+/**
+ * A shell script a line runs (`ENTRYPOINT ["./boot.sh"]`, `sh scripts/start.sh`): each of its command lines
+ * read with the same rules as a script (`exec gunicorn -b :5000 app:app`). Files it runs in turn are not followed.
+ */
+function shellScriptRows(text: string, { script, dir, explicitOnly }: EntryRef, file: string): PortRow[] {
+  const rows: PortRow[] = [];
+  for (const raw of text.replace(/\\\r?\n/g, ' ').split('\n')) {
+    const line = raw.trim();
+    if (line === '' || line.startsWith('#')) continue;
+    const found = portsInCommand(line);
+    for (const port of found.ports) rows.push({ port, script_name: script, config_source: file, dir });
+    for (const port of found.connect) rows.push({ port, script_name: script, config_source: file, dir, kind: 'connect' });
+    if (!explicitOnly) for (const d of found.defaults) rows.push(defaultRow(d, script, dir));
+  }
+  return rows;
 }
 
 async function resolveEntry(ctx: ScanContext, ref: EntryRef): Promise<string | undefined> {

@@ -60,11 +60,12 @@ export function linePorts(ctx: ScanContext, line: string, name: string | null, f
   const dir = dirname(file);
   // `node .` runs the package's main.
   for (const path of found.entries) {
-    noteEntry(ctx, { path: path === '.' || path === './' ? options.main ?? 'index.js' : path, dir, script: name });
+    const entry = path === '.' || path === './' ? options.main ?? 'index.js' : path;
+    noteEntry(ctx, { path: entry, dir, script: name, ...(options.explicitOnly ? { explicitOnly: true } : {}) });
   }
   const rows: PortRow[] = found.ports.map((port) => ({ port, script_name: name, config_source: file, dir }));
   for (const port of found.connect) rows.push({ port, script_name: name, config_source: file, dir, kind: 'connect' });
-  for (const d of found.defaults) rows.push(defaultRow(d, name, dir));
+  if (!options.explicitOnly) for (const d of found.defaults) rows.push(defaultRow(d, name, dir));
   for (const value of found.unresolved) ctx.note(`Port ${value} in ${name === null ? '' : `"${name}" of `}${file} comes from a variable; it was not counted`);
   return rows;
 }
