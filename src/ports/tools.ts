@@ -31,9 +31,11 @@ export interface Tool {
 const P = 'port' as const;
 const A = 'addr' as const;
 
+// `--config other/vite.config.ts`: the config finder reads that file's port, so no default is assumed.
+const viteDev: Mode = { default: 5173, flags: { '--port': P }, config: ['-c', '--config'] };
 const vite: Tool = {
   name: 'vite',
-  modes: { '': { default: 5173, flags: { '--port': P } }, dev: { default: 5173, flags: { '--port': P } }, serve: { default: 5173, flags: { '--port': P } }, preview: { default: 4173, flags: { '--port': P } } },
+  modes: { '': viteDev, dev: viteDev, serve: viteDev, preview: { default: 4173, flags: { '--port': P }, config: ['-c', '--config'] } },
   skip: ['build', 'optimize'],
 };
 const next: Tool = {
@@ -118,7 +120,7 @@ export const TOOLS: ReadonlyMap<string, Tool> = new Map<string, Tool>([
   ['sanity', { name: 'sanity', modes: { dev: { default: 3333, flags: { '--port': P } }, start: { default: 3333, flags: { '--port': P } }, preview: { default: 3333, flags: { '--port': P } } }, skip: ['build', 'deploy'] }],
   ['strapi', { name: 'strapi', modes: { develop: { default: 1337, flags: {} }, dev: { default: 1337, flags: {} }, start: { default: 1337, flags: {} } }, skip: ['build'] }],
   ['vitepress', { name: 'vitepress', modes: { dev: { default: 5173, flags: { '--port': P } }, preview: { default: 4173, flags: { '--port': P } } }, skip: ['build'] }],
-  ['react-router', { name: 'react-router', modes: { dev: { default: 5173, flags: { '--port': P } } }, skip: ['build', 'typegen'] }],
+  ['react-router', { name: 'react-router', modes: { dev: { ...viteDev } }, skip: ['build', 'typegen'] }],
   ['react-router-serve', { name: 'react-router-serve', modes: { '': { default: 3000, flags: {} } } }],
   ['vinxi', { name: 'vinxi', modes: { dev: { default: 3000, flags: { '--port': P } } }, skip: ['build'] }],
   ['ionic', { name: 'ionic', modes: { serve: { default: 8100, flags: { '--port': P } } } }],
