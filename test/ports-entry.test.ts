@@ -132,5 +132,16 @@ suite('entry files on trees', () => {
       [10000, 'start', 'php/scripts/start.sh', 'listen'],
     ]);
   });
+
+  test('express-generator: `node ./bin/www` reads the extensionless bin/www', async (t) => {
+    const root = makeTree(t, {
+      'package.json': JSON.stringify({ name: 'app', scripts: { start: 'node ./bin/www' } }),
+      'bin/www': "#!/usr/bin/env node\nvar app = require('../app');\nvar http = require('http');\n" +
+        "var port = normalizePort(process.env.PORT || '3000');\napp.set('port', port);\nvar server = http.createServer(app);\n" +
+        "server.listen(port);\nserver.on('error', onError);\n",
+      'app.js': 'module.exports = require("express")();\n',
+    });
+    assert.deepEqual(await rows(root), [[3000, 'start', 'bin/www', 'listen']]);
+  });
 });
 

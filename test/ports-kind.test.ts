@@ -85,4 +85,19 @@ suite('listen or connect across sources', () => {
     const root = makeTree(t, { '.env': 'REDIS_PORT=4000\nPORT=4000\nDB_PORT=4000\n' });
     assert.deepEqual(await rows(root), [[4000, null, '.env', 'listen']]);
   });
+
+  test('a container port alone (`"5432"`) gets a random host port: it does not turn a connect setting into listen', async (t) => {
+    const root = makeTree(t, {
+      '.env': 'DATABASE_URL="postgresql://app:pw@127.0.0.1:5432/app?serverVersion=16"\n',
+      'compose.override.yaml': 'services:\n  database:\n    ports:\n      - "5432"\n  mailer:\n    ports: ["1025", "8025"]\n',
+      'compose.yaml': 'services:\n  database:\n    image: postgres:16\n',
+    });
+    assert.deepEqual(await rows(root), [
+      [1025, 'mailer', 'compose.override.yaml', 'listen'],
+      [5432, null, '.env', 'connect'],
+      [5432, 'database', 'compose.override.yaml', 'listen'],
+      [8025, 'mailer', 'compose.override.yaml', 'listen'],
+    ]);
+  });
 });
+

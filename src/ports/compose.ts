@@ -26,12 +26,13 @@ export async function findComposePorts(ctx: ScanContext): Promise<PortRow[]> {
     const rows: PortRow[] = [];
     for (const [name, service] of Object.entries(services)) {
       if (!isRecord(service)) continue;
-      const add = (port: number): void => { rows.push({ port, script_name: name, config_source: file, dir, publishes: true }); };
       if (Array.isArray(service.ports)) {
         for (const entry of service.ports) {
           const ports = entryPorts(entry);
           if (ports.length > MAX_RANGE) ctx.note(`Port range of service "${name}" in ${file} has ${ports.length} ports; only the first ${MAX_RANGE} were kept`);
-          ports.slice(0, MAX_RANGE).forEach(add);
+          // Only a host port written down is published as itself (`"5432"` alone gets a random host port).
+          const publishes = hostGiven(entry);
+          for (const port of ports.slice(0, MAX_RANGE)) rows.push({ port, script_name: name, config_source: file, dir, publishes });
         }
       }
       const env = environment(service.environment);
@@ -72,6 +73,15 @@ export function entryPorts(entry: unknown): number[] {
   const container = parts[parts.length - 1]!;
   const host = parts.length >= 2 ? parts[parts.length - 2]! : '';
   return range(host !== '' ? host : container);
+}
+
+/** Whether a `ports:` entry names its host port (`"8080:80"`, `{ published: 8080 }`), not only the container's. */
+export function hostGiven(entry: unknown): boolean {
+  if (isRecord(entry)) return entry.published !== undefined && entry.published !== null && entry.published !== '';
+  if (typeof entry !== 'string') return false;
+  const text = entry.trim().replace(/^\[[^\]]*\]:?/, '');
+  const parts = shDefaults(text).split(':');
+  return parts.length >= 2 && parts[parts.length - 2] !== '';
 }
 
 /** `"9000-9002"` -> [9000, 9001, 9002]; `"8080"` -> [8080]; junk -> []. */

@@ -88,8 +88,13 @@ async function resolveEntry(ctx: ScanContext, ref: EntryRef): Promise<string | u
       ? json.targets.build.options.main : undefined;
     return typeof main === 'string' && !main.endsWith('project.json') ? resolveEntry(ctx, { ...ref, path: main }) : undefined;
   }
-  for (const ext of EXTENSIONS) if (ctx.has(base + ext) && ENTRY_FILE.test(base + ext)) return base + ext;
+  for (const ext of EXTENSIONS) if (ctx.has(base + ext) && isEntryFile(base + ext)) return base + ext;
   return undefined;
+}
+
+/** A JS/TS, Python or shell file, or an extensionless script such as express-generator's `bin/www` (read as JS). */
+function isEntryFile(file: string): boolean {
+  return ENTRY_FILE.test(file) || !file.slice(file.lastIndexOf('/') + 1).includes('.');
 }
 
 /** What an entry file says: its ports, and the source of a listen call that could not be read. */
