@@ -99,5 +99,25 @@ suite('listen or connect across sources', () => {
       [8025, 'mailer', 'compose.override.yaml', 'listen'],
     ]);
   });
+
+  test('compose ports interpolate the .env beside the file; the settings they publish listen', async (t) => {
+    const root = makeTree(t, {
+      '.env': 'FRONTEND_PORT=3001\nBACKEND_PORT=5001\nMONGO_PORT=27018\nREDIS_PORT=6380\nEMPTY=\n',
+      'docker-compose.yml': [
+        'services:', '  frontend:', '    ports: ["${FRONTEND_PORT}:3000"]', '  backend:', '    ports: ["$BACKEND_PORT:5000"]',
+        '  mongo:', '    ports: ["${MONGO_PORT:-27017}:27017"]', '  redis:', '    ports: ["${EMPTY:-6379}:6379", "${UNSET}:1"]', '',
+      ].join('\n'),
+    });
+    assert.deepEqual(await rows(root), [
+      [3001, null, '.env', 'listen'],
+      [3001, 'frontend', 'docker-compose.yml', 'listen'],
+      [5001, null, '.env', 'listen'],
+      [5001, 'backend', 'docker-compose.yml', 'listen'],
+      [6379, 'redis', 'docker-compose.yml', 'listen'],
+      [6380, null, '.env', 'connect'],
+      [27018, null, '.env', 'listen'],
+      [27018, 'mongo', 'docker-compose.yml', 'listen'],
+    ]);
+  });
 });
 
