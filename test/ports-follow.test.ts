@@ -117,3 +117,23 @@ suite('cd in a line', () => {
     assert.deepEqual((await scan(root)).ports.map((p) => [p.port, p.script_name, p.config_source]), [[3000, 'start', 'src/main.ts']]);
   });
 });
+
+suite('composer calls', () => {
+  const composer = new Map([['dev', 'php artisan serve'], ['serve', 'php -S localhost:8080 -t public']]);
+  const cases: Array<[string[], Array<[string, string]> | undefined]> = [
+    [['composer', 'run', 'dev'], [['composer:dev', 'php artisan serve']]],
+    [['composer', 'dev'], [['composer:dev', 'php artisan serve']]],
+    [['composer', 'run-script', '--timeout=0', 'dev', '--', '--port=8001'], [['composer:dev', "php artisan serve '--port=8001'"]]],
+    [['composer', '--no-interaction', 'serve'], [['composer:serve', 'php -S localhost:8080 -t public']]],
+    [['composer', '-d', 'api', 'run', 'dev'], undefined],
+    [['composer', 'install'], undefined],
+    [['composer'], undefined],
+  ];
+  for (const [argv, expected] of cases) {
+    test(argv.join(' '), () => assert.deepEqual(scriptCalls(argv, undefined, composer)?.map((c) => [c.name, c.line]), expected));
+  }
+
+  test('without composer scripts, composer is just a command', () => {
+    assert.equal(scriptCalls(['composer', 'run', 'dev'], new Map([['dev', 'vite']])), undefined);
+  });
+});
