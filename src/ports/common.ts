@@ -27,10 +27,19 @@ export interface KindedPort extends FoundPort {
 /** A finder over one family of files; same shape as FindPorts, with the internal row type. */
 export type Finder = (ctx: ScanContext) => Promise<PortRow[]>;
 
+// Perf: a dozen finders each pass over every walked file; the basenames are cut once per scan.
+const BASENAMES = new WeakMap<ScanContext, readonly string[]>();
+
 /** Files of the walk whose basename passes `test`, in one pass over `ctx.files`. */
 export function pick(ctx: ScanContext, test: (base: string, path: string) => boolean): string[] {
+  let names = BASENAMES.get(ctx);
+  if (names === undefined || names.length !== ctx.files.length) {
+    names = ctx.files.map(basename);
+    BASENAMES.set(ctx, names);
+  }
   const out: string[] = [];
-  for (const file of ctx.files) if (test(basename(file), file)) out.push(file);
+  const files = ctx.files;
+  for (let i = 0; i < files.length; i++) if (test(names[i]!, files[i]!)) out.push(files[i]!);
   return out;
 }
 
