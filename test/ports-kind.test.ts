@@ -17,6 +17,8 @@ suite('envKind()', () => {
     ['SMTP_PORT', 'connect'], ['POSTGRES_PORT', 'connect'], ['RABBITMQ_PORT', 'connect'], ['ELASTICSEARCH_PORT', 'connect'],
     ['DATABASE_URL', 'connect'], ['MONGODB_URI', 'connect'], ['SENTRY_DSN', 'connect'], ['REDIS_HOST', 'connect'],
     ['NEXT_PUBLIC_API_URL', 'connect'], ['VITE_API_PORT', 'connect'], ['REACT_APP_BACKEND_URL', 'connect'], ['API_URL', 'connect'],
+    ['TYPEORM_PORT', 'connect'], ['SERVER_URL', 'connect'], ['CORS_ORIGIN', 'connect'], ['FRONTEND_URL', 'connect'],
+    ['SERVER_ADDR', 'listen'], ['FRONTEND_PORT', 'listen'], ['BACKEND_PORT', 'listen'], ['ML_PORT', 'listen'],
   ];
   for (const [name, kind] of cases) test(`${name} -> ${kind}`, () => assert.equal(envKind(name), kind));
 });

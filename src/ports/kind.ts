@@ -29,13 +29,16 @@ const CONNECT_WORDS = new Set([
   'TEMPORAL', 'SQS', 'PUSHER', 'SFTP', 'FTP', 'SSH', 'QDRANT', 'WEAVIATE', 'CHROMA', 'MILVUS', 'KEYCLOAK', 'MAILHOG',
   'MAILPIT', 'MAILCATCHER', 'SMTP4DEV', 'BROKER', 'QUEUE', 'SEARCH', 'UPSTREAM', 'REMOTE', 'EXTERNAL', 'TARGET',
   'SQL', 'MYSQLX', 'COUCHBASE', 'DYNAMODB', 'FIRESTORE', 'PUBSUB', 'SMB', 'NFS',
+  // ORMs' connection settings (TYPEORM_PORT) and more stores and brokers.
+  'TYPEORM', 'SEQUELIZE', 'KNEX', 'ORM', 'PSQL', 'RMQ', 'MQ', 'SMTPS', 'IMAPS', 'ARANGO', 'ARANGODB', 'RETHINKDB',
+  'SURREAL', 'SURREALDB', 'COCKROACH', 'COCKROACHDB', 'TIDB', 'SCYLLA', 'DGRAPH', 'HAZELCAST', 'OLLAMA', 'SOLACE',
 ]);
 
 /** Names (after a browser prefix is removed) of the app's own base URL or listen address. */
 const OWN_ADDRESSES = new Set([
+  // Not SERVER_URL or WEB_URL: in a frontend or a backend they usually name the other side.
   'APP_URL', 'BASE_URL', 'APP_BASE_URL', 'SITE_URL', 'PUBLIC_URL', 'NEXTAUTH_URL', 'AUTH_URL', 'ORIGIN', 'APP_ORIGIN',
-  'SERVER_URL', 'HOST_URL', 'WEB_URL', 'APP_HOST', 'SERVER_HOST', 'SERVER_ADDR', 'SERVER_ADDRESS', 'HTTP_ADDR',
-  'ADDR', 'LISTEN', 'BIND',
+  'APP_HOST', 'SERVER_HOST', 'SERVER_ADDR', 'SERVER_ADDRESS', 'HTTP_ADDR', 'ADDR', 'LISTEN', 'BIND',
 ]);
 
 /** Own-port names a browser-prefixed variable may still carry (`VITE_PORT`, `VITE_DEV_PORT`). */
