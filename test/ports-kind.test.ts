@@ -121,5 +121,22 @@ suite('listen or connect across sources', () => {
       [27018, 'mongo', 'docker-compose.yml', 'listen'],
     ]);
   });
+
+  test('dev-server proxy targets are ports the project connects to', async (t) => {
+    const root = makeTree(t, {
+      'package.json': JSON.stringify({ scripts: { dev: 'vite' } }),
+      'vite.config.ts': "export default defineConfig({\n  server: {\n    port: 3000,\n    proxy: {\n" +
+        "      '/api': { target: 'http://localhost:8000', changeOrigin: true },\n      '/socket': { target: 'ws://127.0.0.1:8001', ws: true },\n" +
+        "      '/legacy': 'http://localhost:9000/old',\n      '/env': { target: process.env.API_TARGET },\n    },\n  },\n})\n",
+      'admin/vue.config.js': "module.exports = { devServer: { proxy: { '/api': { target: 'http://localhost:8000' } } } }\n",
+    });
+    assert.deepEqual(await rows(root), [
+      [3000, null, 'vite.config.ts', 'listen'],
+      [8000, null, 'admin/vue.config.js', 'connect'],
+      [8000, null, 'vite.config.ts', 'connect'],
+      [8001, null, 'vite.config.ts', 'connect'],
+      [9000, null, 'vite.config.ts', 'connect'],
+    ]);
+  });
 });
 

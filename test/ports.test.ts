@@ -19,11 +19,13 @@ suite('findPorts() on fixture projects', () => {
     ]);
   });
 
-  test('Vite app: server.port replaces the dev default, preview keeps its own, Storybook -p', async () => {
+  test('Vite app: server.port replaces the dev default, preview keeps its own, Storybook -p, proxy connects', async () => {
     assert.deepEqual(await ports(fixture('ports-vite')), [
       [4173, 'preview', 'default:vite', 'listen'],
       [5174, null, 'vite.config.ts', 'listen'],
       [6007, 'storybook', 'package.json', 'listen'],
+      // The proxy target is the backend the dev server forwards to: connected to, not listened on.
+      [8080, null, 'vite.config.ts', 'connect'],
     ]);
   });
 

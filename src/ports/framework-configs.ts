@@ -1,6 +1,6 @@
 import type { ScanContext } from '../scan/types.ts';
 import { isRecord, pick, toPort, type PortRow } from './common.ts';
-import { configPorts } from './js-config.ts';
+import { configPorts, proxyPorts } from './js-config.ts';
 import { dirname } from '../scan/paths.ts';
 
 /** Object keys holding a dev-server `port` per config family, and the tool defaults each replaces. */
@@ -30,6 +30,7 @@ function familyOf(base: string): Family | undefined {
  * Ports in framework configs, read as text: Vite/Vitest/SvelteKit/Astro `server.port` and
  * `preview.port`, Nuxt/webpack/Vue CLI `devServer.port`, and Angular's angular.json
  * `projects.*.architect.serve.options.port`. A config port replaces the tool's default (defaults.ts).
+ * Dev-server `proxy` targets (`'/api': 'http://localhost:8000'`) are connect rows: a backend elsewhere.
  */
 export async function findFrameworkConfigPorts(ctx: ScanContext): Promise<PortRow[]> {
   const files = pick(ctx, (base) => base === 'angular.json' || familyOf(base) !== undefined);
@@ -48,6 +49,8 @@ export async function findFrameworkConfigPorts(ctx: ScanContext): Promise<PortRo
       }
       rows.push({ port: found.port, script_name: null, config_source: file, dir, suppress: family.keys[found.key] ?? [] });
     }
+    // Only a config naming `proxy` is read for it (most do not).
+    if (text.includes('proxy')) for (const port of proxyPorts(text)) rows.push({ port, script_name: null, config_source: file, dir, kind: 'connect' });
     return rows;
   }));
   return perFile.flat();
