@@ -3,7 +3,7 @@ import { suite, test } from 'node:test';
 import { portsInCommand } from '../src/ports/command.ts';
 import { composerScripts } from '../src/ports/composer.ts';
 import { isBootWebApp } from '../src/ports/jvm.ts';
-import { firebasePorts, launchPorts } from '../src/ports/platforms.ts';
+import { firebasePorts, launchPorts, tomlPorts } from '../src/ports/platforms.ts';
 import { scan } from '../src/scan/index.ts';
 import { fixture, makeTree } from './helpers.ts';
 
@@ -139,4 +139,26 @@ suite('fixtures of launcher-heavy apps', () => {
       [5173, 'dev', 'default:vite', 'listen'],
     ]);
   });
+
+  test('netlify.toml and wrangler.toml [dev] ports replace the CLI defaults; supabase/config.toml sections', async (t) => {
+    const root = makeTree(t, {
+      'site/package.json': JSON.stringify({ scripts: { dev: 'netlify dev' } }),
+      'site/netlify.toml': '[build]\n  command = "npm run build"\n[dev]\n  port = 8890\n  targetPort = 3000\n',
+      'worker/package.json': JSON.stringify({ scripts: { dev: 'wrangler dev' } }),
+      'worker/wrangler.toml': 'name = "api"\nmain = "src/index.ts"\n[dev]\nport = 8790\n',
+      'supabase/config.toml': 'project_id = "app"\n[api]\nenabled = true\nport = 54321\n[db]\nport = 54322\nshadow_port = 54320\n' +
+        '[studio]\nport = 54323\n[analytics]\nenabled = false\nport = 54327\n',
+      'docs/config.toml': 'baseURL = "https://example.org"\n[api]\nport = 1313\n',
+    });
+    assert.deepEqual(await rows(root), [
+      [8790, 'dev', 'worker/wrangler.toml', 'listen'],
+      [8890, 'dev', 'site/netlify.toml', 'listen'],
+      [54321, 'supabase:api', 'supabase/config.toml', 'listen'],
+      [54322, 'supabase:db', 'supabase/config.toml', 'listen'],
+      [54323, 'supabase:studio', 'supabase/config.toml', 'listen'],
+    ]);
+    assert.deepEqual(tomlPorts('netlify.toml', '[dev\n'), []);
+    assert.deepEqual(tomlPorts('config.toml', '[api]\nport = 1\n'), []);
+  });
 });
+

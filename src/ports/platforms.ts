@@ -1,6 +1,7 @@
 import type { ScanContext } from '../scan/types.ts';
 import { addressPort, isRecord, pick, toPort, type PortRow } from './common.ts';
 import { dirname } from '../scan/paths.ts';
+import { parseToml, tomlGet, type TomlTable } from '../readers/toml.ts';
 
 /**
  * Emulator ports of the Firebase Local Emulator Suite when the emulator sets none (Firebase docs,
@@ -16,18 +17,58 @@ const FIREBASE_DEFAULTS: Readonly<Record<string, number>> = {
  * - `firebase.json` `emulators.<name>.port` (the emulator's default when it names none; `ui.enabled: false`
  *   means no UI), attributed to the emulator;
  * - .NET `Properties/launchSettings.json` `profiles.<name>.applicationUrl` (`https://localhost:7001;http://localhost:5000`),
- *   attributed to the launch profile.
+ *   attributed to the launch profile;
+ * - netlify.toml / wrangler.toml `[dev] port` and supabase/config.toml section ports (tomlPorts).
  */
 export async function findPlatformPorts(ctx: ScanContext): Promise<PortRow[]> {
-  const files = pick(ctx, (base, path) =>
-    base === 'firebase.json' || (base === 'launchSettings.json' && path.endsWith('Properties/launchSettings.json')));
+  const files = pick(ctx, (base, path) => base === 'firebase.json' || base === 'netlify.toml' || base === 'wrangler.toml'
+    || (base === 'config.toml' && path.endsWith('supabase/config.toml'))
+    || (base === 'launchSettings.json' && path.endsWith('Properties/launchSettings.json')));
   const perFile = await Promise.all(files.map(async (file): Promise<PortRow[]> => {
-    const json = await ctx.readJson(file);
+    const base = file.slice(file.lastIndexOf('/') + 1);
     const dir = dirname(file);
-    const found = file.endsWith('firebase.json') ? firebasePorts(json) : launchPorts(json);
+    if (TOML_CONFIGS.has(base)) {
+      const text = await ctx.read(file);
+      // supabase/config.toml belongs to the project holding the supabase/ directory.
+      const owner = base === 'config.toml' ? dirname(dir) : dir;
+      return text === undefined ? [] : tomlPorts(base, text).map(([name, port, suppress]) =>
+        ({ port, script_name: name, config_source: file, dir: owner, ...(suppress ? { suppress: [suppress] } : {}) }));
+    }
+    const json = await ctx.readJson(file);
+    const found = base === 'firebase.json' ? firebasePorts(json) : launchPorts(json);
     return found.map(([name, port]) => ({ port, script_name: name, config_source: file, dir }));
   }));
   return perFile.flat();
+}
+
+const TOML_CONFIGS: ReadonlySet<string> = new Set(['netlify.toml', 'wrangler.toml', 'config.toml']);
+/** Sections of supabase/config.toml whose `port` the local stack (`supabase start`) publishes on the host. */
+const SUPABASE_SECTIONS = ['api', 'db', 'studio', 'inbucket', 'analytics', 'realtime', 'pooler'];
+
+/**
+ * `[name, port, default it replaces]` of a TOML config: netlify.toml `[dev] port` (replacing `netlify dev`'s
+ * 8888), wrangler.toml `[dev] port` (replacing `wrangler dev`'s 8787), supabase/config.toml `[api|db|studio|...] port`.
+ */
+export function tomlPorts(base: string, text: string): Array<[string, number, string | undefined]> {
+  let doc: TomlTable;
+  try {
+    doc = parseToml(text);
+  } catch {
+    return [];
+  }
+  if (base === 'netlify.toml' || base === 'wrangler.toml') {
+    const port = toPort(tomlGet(doc, 'dev.port'));
+    return port === undefined ? [] : [['dev', port, base === 'netlify.toml' ? 'netlify:8888' : 'wrangler:8787']];
+  }
+  // A config.toml is Supabase's only when it says so (`project_id` and an `[api]` or `[db]` table).
+  if (tomlGet(doc, 'project_id') === undefined || (tomlGet(doc, 'api') === undefined && tomlGet(doc, 'db') === undefined)) return [];
+  const out: Array<[string, number, string | undefined]> = [];
+  for (const section of SUPABASE_SECTIONS) {
+    const enabled = tomlGet(doc, `${section}.enabled`);
+    const port = toPort(tomlGet(doc, `${section}.port`));
+    if (port !== undefined && enabled !== false) out.push([`supabase:${section}`, port, undefined]);
+  }
+  return out;
 }
 
 /** `[emulator, port]` of a firebase.json. */
