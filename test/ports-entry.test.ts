@@ -101,6 +101,7 @@ suite('entry files on trees', () => {
     const root = makeTree(t, {
       'package.json': JSON.stringify({ scripts: { start: 'nx serve', api: 'nx serve api --configuration=development' } }),
       'project.json': JSON.stringify({ name: 'app', targets: { build: { executor: '@nx/esbuild:esbuild', options: { main: 'src/main.ts' } }, serve: { executor: '@nx/js:node' } } }),
+      'apps/web/project.json': JSON.stringify({ targets: { serve: { executor: '@nx/angular:dev-server', options: { port: 4201 }, configurations: { production: { port: 4202 } } } } }),
       'src/main.ts': 'const PORT = process.env.PORT || 3000;\napp.listen(PORT, () => {});\n',
       'apps/api/project.json': JSON.stringify({ targets: { build: { options: { main: 'apps/api/src/main.ts' } } } }),
       'apps/api/src/main.ts': 'await app.listen(3333);',
@@ -111,6 +112,8 @@ suite('entry files on trees', () => {
       [3000, null, 'rb/config/puma.rb'],
       [3000, 'start', 'src/main.ts'],
       [3333, 'api', 'apps/api/src/main.ts'],
+      [4201, null, 'apps/web/project.json'],
+      [4202, null, 'apps/web/project.json'],
     ]);
   });
 

@@ -29,15 +29,17 @@ function familyOf(base: string): Family | undefined {
 /**
  * Ports in framework configs, read as text: Vite/Vitest/SvelteKit/Astro `server.port` and
  * `preview.port`, Nuxt/webpack/Vue CLI `devServer.port`, and Angular's angular.json
- * `projects.*.architect.serve.options.port`. A config port replaces the tool's default (defaults.ts).
+ * `projects.*.architect.serve.options.port` (and an Nx project.json's `targets.serve.options.port`). A config port replaces the tool's default (defaults.ts).
  * Dev-server `proxy` targets (`'/api': 'http://localhost:8000'`) are connect rows: a backend elsewhere.
  */
 export async function findFrameworkConfigPorts(ctx: ScanContext): Promise<PortRow[]> {
-  const files = pick(ctx, (base) => base === 'angular.json' || familyOf(base) !== undefined);
+  const files = pick(ctx, (base) => base === 'angular.json' || base === 'project.json' || familyOf(base) !== undefined);
   const perFile = await Promise.all(files.map(async (file): Promise<PortRow[]> => {
     const base = file.slice(file.lastIndexOf('/') + 1);
     const dir = dirname(file);
     if (base === 'angular.json') return angularPorts(await ctx.readJson(file)).map((port) => ({ port, script_name: null, config_source: file, dir, suppress: ['angular:4200'] }));
+    // An Nx project.json is one project of the same shape (`targets.serve.options.port`).
+    if (base === 'project.json') return angularPorts({ projects: { nx: await ctx.readJson(file) } }).map((port) => ({ port, script_name: null, config_source: file, dir }));
     const family = familyOf(base)!;
     const text = await ctx.read(file);
     if (text === undefined) return [];
