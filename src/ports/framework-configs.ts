@@ -29,7 +29,8 @@ function familyOf(base: string): Family | undefined {
 /**
  * Ports in framework configs, read as text: Vite/Vitest/SvelteKit/Astro `server.port` and
  * `preview.port`, Nuxt/webpack/Vue CLI `devServer.port`, and Angular's angular.json
- * `projects.*.architect.serve.options.port` (and an Nx project.json's `targets.serve.options.port`). A config port replaces the tool's default (defaults.ts).
+ * `projects.*.architect.serve.options.port` (and an Nx project.json's `targets.serve.options.port`). A config
+ * port replaces the tool's default (defaults.ts).
  * Dev-server `proxy` targets (`'/api': 'http://localhost:8000'`) are connect rows: a backend elsewhere.
  */
 export async function findFrameworkConfigPorts(ctx: ScanContext): Promise<PortRow[]> {
@@ -37,9 +38,10 @@ export async function findFrameworkConfigPorts(ctx: ScanContext): Promise<PortRo
   const perFile = await Promise.all(files.map(async (file): Promise<PortRow[]> => {
     const base = file.slice(file.lastIndexOf('/') + 1);
     const dir = dirname(file);
-    if (base === 'angular.json') return angularPorts(await ctx.readJson(file)).map((port) => ({ port, script_name: null, config_source: file, dir, suppress: ['angular:4200'] }));
+    const row = (port: number): PortRow => ({ port, script_name: null, config_source: file, dir });
+    if (base === 'angular.json') return angularPorts(await ctx.readJson(file)).map((port) => ({ ...row(port), suppress: ['angular:4200'] }));
     // An Nx project.json is one project of the same shape (`targets.serve.options.port`).
-    if (base === 'project.json') return angularPorts({ projects: { nx: await ctx.readJson(file) } }).map((port) => ({ port, script_name: null, config_source: file, dir }));
+    if (base === 'project.json') return angularPorts({ projects: { nx: await ctx.readJson(file) } }).map(row);
     const family = familyOf(base)!;
     const text = await ctx.read(file);
     if (text === undefined) return [];
@@ -49,10 +51,10 @@ export async function findFrameworkConfigPorts(ctx: ScanContext): Promise<PortRo
         ctx.note(`${found.key}.port in ${file} is computed (${found.expression}); no port was read from it`);
         continue;
       }
-      rows.push({ port: found.port, script_name: null, config_source: file, dir, suppress: family.keys[found.key] ?? [] });
+      rows.push({ ...row(found.port), suppress: family.keys[found.key] ?? [] });
     }
     // Only a config naming `proxy` is read for it (most do not).
-    if (text.includes('proxy')) for (const port of proxyPorts(text)) rows.push({ port, script_name: null, config_source: file, dir, kind: 'connect' });
+    if (text.includes('proxy')) for (const port of proxyPorts(text)) rows.push({ ...row(port), kind: 'connect' });
     return rows;
   }));
   return perFile.flat();
