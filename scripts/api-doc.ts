@@ -77,7 +77,7 @@ export function renderApiDoc(): string {
   for (const [name, schema] of Object.entries(SCHEMAS)) {
     out.push(`### ${name}`, '', `${String(schema.description ?? '')}`, '');
     if (schema.properties) out.push(fields(schema), '');
-    if (name === 'PortGroup') out.push('Each of `claims`:', '', fields((schema.properties as Record<string, Schema>).claims!.items as Schema), '');
+    if (name === 'PortGroup') out.push('Each of `projects`:', '', fields((schema.properties as Record<string, Schema>).projects!.items as Schema), '');
   }
   return `${out.join('\n').trimEnd()}\n`;
 }

@@ -40,7 +40,14 @@ const MIGRATIONS: readonly string[] = [
    );
    CREATE INDEX ports_by_project ON ports (project_id, port, script_name);
    CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);`,
+  // Ports: listen or connect (src/ports/kind.ts), and a generation so rows keep their id across rescans.
+  `ALTER TABLE ports ADD COLUMN kind TEXT NOT NULL DEFAULT 'listen';
+   ALTER TABLE ports ADD COLUMN scan_generation INTEGER NOT NULL DEFAULT 0;
+   CREATE INDEX ports_by_kind ON ports (kind, port);`,
 ];
+
+/** Which port rows a listing shows: the ones a project listens on (default), connects to, or both. */
+export type PortKindFilter = 'listen' | 'connect' | 'all';
 
 /** Largest serialised list kept between requests (a 10k-test list is about 1.6 MB). */
 const MAX_CACHED_BODY = 4 * 1024 * 1024;
@@ -62,7 +69,8 @@ export interface StoreOptions {
 
 export interface ScanRecord {
   readonly tests: readonly FoundTest[];
-  readonly ports: readonly FoundPort[];
+  /** A row without a kind is a listen row. */
+  readonly ports: ReadonlyArray<FoundPort & { readonly kind?: string }>;
   /** Stack the scan detected; written only while the project's framework is still null. */
   readonly framework: string | null;
 }
@@ -95,13 +103,21 @@ export function openStore(file: string, { now = Date.now }: StoreOptions = {}) {
     deleteProject: sql('DELETE FROM projects WHERE id = ?'),
     listTags: sql('SELECT DISTINCT j.value AS tag FROM projects, json_each(projects.tags) AS j ORDER BY tag'),
     listTests: sql('SELECT id, project_id, file_path, framework, status, last_run, cases, created_at FROM tests WHERE project_id = ? ORDER BY file_path'),
-    listPorts: sql('SELECT id, project_id, port, script_name, config_source, last_detected, created_at FROM ports WHERE project_id = ? ORDER BY port, script_name, config_source'),
+    listPorts: sql(`SELECT id, project_id, port, script_name, config_source, last_detected, created_at, kind FROM ports
+      WHERE project_id = ? AND (? = 'all' OR kind = ?) ORDER BY port, script_name, config_source`),
     nextGeneration: sql('UPDATE projects SET scan_generation = scan_generation + 1 WHERE id = ? RETURNING scan_generation'),
     upsertTest: sql(`INSERT INTO tests (project_id, file_path, framework, cases, created_at, scan_generation) VALUES (?, ?, ?, ?, ?, ?)
       ON CONFLICT (project_id, file_path) DO UPDATE SET framework = excluded.framework, cases = excluded.cases, scan_generation = excluded.scan_generation`),
     sweepTests: sql('DELETE FROM tests WHERE project_id = ? AND scan_generation <> ?'),
-    clearPorts: sql('DELETE FROM ports WHERE project_id = ?'),
-    insertPort: sql('INSERT INTO ports (project_id, port, script_name, config_source, last_detected, created_at) VALUES (?, ?, ?, ?, ?, ?)'),
+    findPort: sql('SELECT id FROM ports WHERE project_id = ? AND port = ? AND script_name IS ? AND config_source = ?'),
+    touchPort: sql('UPDATE ports SET kind = ?, last_detected = ?, scan_generation = ? WHERE id = ?'),
+    insertPort: sql(`INSERT INTO ports (project_id, port, script_name, config_source, kind, last_detected, created_at, scan_generation)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?)`),
+    sweepPorts: sql('DELETE FROM ports WHERE project_id = ? AND scan_generation <> ?'),
+    // Every listen row of every project, for GET /api/ports (grouped in JS: a few rows per project).
+    listenPorts: sql(`SELECT ports.port, ports.project_id, projects.name, ports.script_name, ports.config_source
+      FROM ports JOIN projects ON projects.id = ports.project_id WHERE ports.kind = 'listen'
+      ORDER BY ports.port, ports.project_id, ports.script_name, ports.config_source`),
     finishScan: sql('UPDATE projects SET last_scanned = ?, framework = COALESCE(framework, ?) WHERE id = ?'),
     listSettings: sql('SELECT key, value FROM settings ORDER BY key'),
     dataVersion: sql('PRAGMA data_version'),
@@ -110,8 +126,8 @@ export function openStore(file: string, { now = Date.now }: StoreOptions = {}) {
     testsJson: sql(`SELECT json_group_array(json_object('id', id, 'project_id', project_id, 'file_path', file_path, 'framework', framework,
       'status', status, 'last_run', last_run, 'cases', cases, 'created_at', created_at) ORDER BY file_path) AS body FROM tests WHERE project_id = ?`),
     portsJson: sql(`SELECT json_group_array(json_object('id', id, 'project_id', project_id, 'port', port, 'script_name', script_name,
-      'config_source', config_source, 'last_detected', last_detected, 'created_at', created_at) ORDER BY port, script_name, config_source) AS body
-      FROM ports WHERE project_id = ?`),
+      'config_source', config_source, 'last_detected', last_detected, 'created_at', created_at, 'kind', kind)
+      ORDER BY port, script_name, config_source) AS body FROM ports WHERE project_id = ? AND (? = 'all' OR kind = ?)`),
     getSetting: sql('SELECT value FROM settings WHERE key = ?'),
     deleteSetting: sql('DELETE FROM settings WHERE key = ?'),
     putSetting: sql('INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value'),
@@ -182,7 +198,8 @@ export function openStore(file: string, { now = Date.now }: StoreOptions = {}) {
 
     listTags: (): string[] => q.listTags.all().map((row) => String(row.tag)),
     listTests: (projectId: number): Test[] => q.listTests.all(projectId).map(toTest),
-    listPorts: (projectId: number): ProjectPort[] => q.listPorts.all(projectId).map(toPort),
+    listPorts: (projectId: number, kind: PortKindFilter = 'listen'): ProjectPort[] =>
+      q.listPorts.all(projectId, kind, kind).map(toPort),
 
     /**
      * The same lists as JSON bytes, ready to send; cached until the data changes. `filter` narrows the
@@ -205,11 +222,19 @@ export function openStore(file: string, { now = Date.now }: StoreOptions = {}) {
       return Buffer.from(text);
     },
     testsJson: (projectId: number): Buffer => cachedBody(`tests:${projectId}`, () => q.testsJson.get(projectId)?.body),
-    portsJson: (projectId: number): Buffer => cachedBody(`ports:${projectId}`, () => q.portsJson.get(projectId)?.body),
+    portsJson: (projectId: number, kind: PortKindFilter = 'listen'): Buffer =>
+      cachedBody(`ports:${projectId}:${kind}`, () => q.portsJson.get(projectId, kind, kind)?.body),
+    /**
+     * A body built by `build` from the listen rows of every project (sorted by port, project id, script
+     * name, source), cached under `key` until the data changes.
+     */
+    listenPortsJson: (key: string, build: (rows: ListenRow[]) => unknown): Buffer =>
+      cachedBody(`ports:all:${key}`, () => JSON.stringify(build(q.listenPorts.all().map(toListenRow)))),
 
     /**
      * Replaces a project's tests and ports with a scan's findings in one transaction. Tests keep their
-     * id while their file is still found. Returns false when the project no longer exists.
+     * id while their file is still found; ports while the same port, script and source are still found.
+     * Returns false when the project no longer exists.
      */
     saveScan(projectId: number, { tests, ports, framework }: ScanRecord): boolean {
       const at = seconds();
@@ -220,8 +245,13 @@ export function openStore(file: string, { now = Date.now }: StoreOptions = {}) {
         const generation = Number(row.scan_generation);
         for (const t of tests) q.upsertTest.run(projectId, t.file, t.framework, t.cases ?? null, at, generation);
         q.sweepTests.run(projectId, generation);
-        q.clearPorts.run(projectId);
-        for (const p of ports) q.insertPort.run(projectId, p.port, p.script_name, p.config_source, at, at);
+        for (const p of ports) {
+          const kind = p.kind === 'connect' ? 'connect' : 'listen';
+          const found = q.findPort.get(projectId, p.port, p.script_name, p.config_source);
+          if (found) q.touchPort.run(kind, at, generation, found.id as number);
+          else q.insertPort.run(projectId, p.port, p.script_name, p.config_source, kind, at, at, generation);
+        }
+        q.sweepPorts.run(projectId, generation);
         q.finishScan.run(at, framework, projectId);
         return true;
       });
@@ -307,6 +337,26 @@ function toPort(row: Row): ProjectPort {
     config_source: String(row.config_source),
     last_detected: Number(row.last_detected),
     created_at: Number(row.created_at),
+    kind: row.kind === 'connect' ? 'connect' : 'listen',
+  };
+}
+
+/** One listen row of some project, as GET /api/ports groups them. */
+export interface ListenRow {
+  readonly port: number;
+  readonly project_id: number;
+  readonly name: string;
+  readonly script_name: string | null;
+  readonly config_source: string;
+}
+
+function toListenRow(row: Row): ListenRow {
+  return {
+    port: Number(row.port),
+    project_id: Number(row.project_id),
+    name: String(row.name),
+    script_name: orNull(row.script_name, String),
+    config_source: String(row.config_source),
   };
 }
 

@@ -36,6 +36,8 @@ export interface ProjectPort {
   readonly config_source: string;
   readonly last_detected: number;
   readonly created_at: number;
+  /** `listen`: a process of the project binds it; `connect`: a client setting (src/ports/kind.ts). */
+  readonly kind: 'listen' | 'connect';
 }
 
 /** The fields `PUT /api/projects/:id` may change; absent means unchanged. */

@@ -71,8 +71,8 @@ suite('framework configs', () => {
 
 suite('JVM and Ruby', () => {
   test('Spring properties and YAML, placeholders with defaults', () => {
-    assert.deepEqual(propertiesValues('server.port=${PORT:8081}\nserver.port: 8082\nquarkus.http.port 8083\nother=1\n'), ['${PORT:8081}', '8082', '8083']);
-    assert.deepEqual(yamlValues('server:\n  port: 9090\n---\nserver.port: 9091\n'), [9090, 9091]);
+    assert.deepEqual(propertiesValues('server.port=${PORT:8081}\nserver.port: 8082\nquarkus.http.port 8083\nother=1\n').map(([, v]) => v), ['${PORT:8081}', '8082', '8083']);
+    assert.deepEqual(yamlValues('server:\n  port: 9090\n---\nmanagement.server.port: 9091\n'), [['server.port', 9090], ['management.server.port', 9091]]);
     assert.deepEqual(['${PORT:8081}', '${PORT}', 8080, 'x'].map(springPort), [8081, undefined, 8080, undefined]);
   });
   test('puma.rb port and bind forms', () => {

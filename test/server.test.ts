@@ -300,7 +300,7 @@ suite('scanning', () => {
     const order = ports.map((p: { port: number; script_name: string | null }) => [p.port, p.script_name ?? '']);
     assert.deepEqual(order, [...order].sort((a, b) => a[0] - b[0] || (a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0)));
     for (const p of ports) {
-      assert.deepEqual(Object.keys(p).sort(), ['config_source', 'created_at', 'id', 'last_detected', 'port', 'project_id', 'script_name']);
+      assert.deepEqual(Object.keys(p).sort(), ['config_source', 'created_at', 'id', 'kind', 'last_detected', 'port', 'project_id', 'script_name']);
       assert.ok(Number.isInteger(p.port) && p.port >= 1 && p.port <= 65535);
     }
   });

@@ -69,7 +69,11 @@ export const ROUTE_DOCS: Readonly<Record<string, RouteDoc>> = {
   },
   'DELETE /api/projects/:id': { summary: 'Unregister a project (its files are untouched), with its tests and ports', responses: { 204: ok('Removed'), ...idErrors } },
   'GET /api/projects/:id/tests': { summary: 'A project\'s test files, by file_path', responses: { 200: ok('The test files', 'Test[]'), ...idErrors } },
-  'GET /api/projects/:id/ports': { summary: 'A project\'s ports, by port then script name', responses: { 200: ok('The ports', 'ProjectPort[]'), ...idErrors } },
+  'GET /api/projects/:id/ports': {
+    summary: 'A project\'s ports, by port then script name',
+    query: { kind: '`listen` (default), `connect` or `all`.' },
+    responses: { 200: ok('The ports', 'ProjectPort[]'), 400: err('Bad input', INVALID_ID, 'Invalid kind: use listen, connect or all'), 404: idErrors[404] },
+  },
   'POST /api/projects/:id/scan': {
     summary: 'Scan a project: replaces its tests and ports with what is found, in one transaction',
     responses: {
@@ -88,9 +92,9 @@ export const ROUTE_DOCS: Readonly<Record<string, RouteDoc>> = {
   },
   'DELETE /api/settings/:key': { summary: 'Remove a setting', responses: { 204: ok('Removed'), 400: err('Bad key', 'Setting key must be 1 to 1024 characters of well-formed Unicode'), 404: err('No such key', 'Setting not found') } },
   'GET /api/ports': {
-    summary: 'Every port the projects name, grouped by port',
+    summary: 'Every listen port of every project, grouped by port',
     query: { conflicts: '`1`: only ports claimed by more than one project.' },
-    responses: { 200: ok('The groups, by port', 'PortGroup[]') },
+    responses: { 200: ok('The groups, by port', 'PortGroup[]'), 400: err('Bad input', 'Invalid conflicts: use 1 or 0') },
   },
   'GET /api/events': {
     summary: 'Live changes, as server-sent events',

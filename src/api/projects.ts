@@ -4,6 +4,7 @@ import type { Store } from '../store.ts';
 import type { Project } from '../types.ts';
 import { parseId, projectInput, projectUpdate, resolveProjectPath } from '../validate.ts';
 import type { Context } from './context.ts';
+import { portKind } from './ports.ts';
 
 /** Handlers of `/api/projects/**`, bound to one store and scanner. */
 export function projectHandlers(store: Store, scanner: Scanner) {
@@ -71,7 +72,7 @@ export function projectHandlers(store: Store, scanner: Scanner) {
     },
 
     tests: ({ params }: Context) => store.testsJson(find(params.id).id),
-    ports: ({ params }: Context) => store.portsJson(find(params.id).id),
+    ports: ({ params, query }: Context) => store.portsJson(find(params.id).id, portKind(query.kind)),
     scan: async ({ params }: Context) => jsonParts(scanBody(await scanner.scanProject(find(params.id)))),
 
     /**

@@ -5,6 +5,7 @@ import type { Handler } from './context.ts';
 import { readFileSync } from 'node:fs';
 import { discoverHandler } from './discover.ts';
 import { openApiDocument } from './openapi.ts';
+import { portHandlers } from './ports.ts';
 import { projectHandlers } from './projects.ts';
 import { settingsHandlers } from './settings.ts';
 
@@ -28,6 +29,7 @@ export function createRoutes(store: Store, scanner: Scanner, { now = Date.now } 
     route('GET', '/api/projects/:id/tests', projects.tests),
     route('GET', '/api/projects/:id/ports', projects.ports),
     route('POST', '/api/projects/:id/scan', projects.scan),
+    route('GET', '/api/ports', portHandlers(store).all),
     route('GET', '/api/settings', settings.list),
     route('GET', '/api/settings/:key', settings.get),
     route('PUT', '/api/settings/:key', settings.put),

@@ -39,7 +39,8 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = {
     script_name: nullable('string', 'The package.json script, compose service or Procfile process the port belongs to; null when none.'),
     config_source: str('File the port was read from, relative to the project (e.g. `package.json`, `vite.config.ts`, `.env`).'),
     last_detected: seconds('When the last scan found it'),
-    created_at: seconds('When the row was written'),
+    created_at: seconds('When the row was first written (kept across rescans while the port is still found)'),
+    kind: { type: 'string', enum: ['listen', 'connect'], description: '`listen`: a process of the project binds it (dev servers, published compose ports, `PORT=`); `connect`: a client setting pointing at another service (`DB_PORT`, `REDIS_PORT`, `*_URL`). See the README\'s ports rule.' },
   }, 'One port a project\'s scripts or config files name.'),
   Health: object({
     status: { type: 'string', enum: ['ok'], description: 'Always `ok` while the server runs.' },
@@ -96,16 +97,16 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = {
   }, 'What folder discovery found.'),
   PortGroup: object({
     port: int('TCP port number.', { minimum: 1, maximum: 65535 }),
-    conflict: { type: 'boolean', description: 'True when more than one project claims the port.' },
-    claims: {
+    conflict: { type: 'boolean', description: 'True when more than one project listens on the port.' },
+    projects: {
       type: 'array',
-      description: 'Who names the port.',
+      description: 'Every project that listens on the port, by project id.',
       items: object({
         project_id: int('The claiming project.', { minimum: 1 }),
-        project_name: str('Its name.'),
-        script_name: nullable('string', 'As in ProjectPort.'),
-        config_source: str('As in ProjectPort.'),
-      }, 'One claim on the port.'),
+        name: str('Its name.'),
+        scripts: { type: 'array', items: { type: 'string' }, description: 'Scripts, compose services or processes naming the port, sorted, unique.' },
+        sources: { type: 'array', items: { type: 'string' }, description: 'Files the port was read from (as ProjectPort.config_source), sorted, unique.' },
+      }, 'One project\'s claim on the port.'),
     },
   }, 'A port and every project that names it.'),
 };

@@ -1,7 +1,10 @@
 import { parseShell, type ShellCommand } from '../readers/shell.ts';
 import { addressPort, isVariable, shDefaults, toPort } from './common.ts';
 import { GENERIC_FLAGS, TOOLS, type Mode, type Tool, type ValueKind } from './tools.ts';
-import { basename } from '../scan/paths.ts';
+import { basename, joinPath } from '../scan/paths.ts';
+import { envKind } from './kind.ts';
+import { scriptCalls } from './follow.ts';
+import { entryWords } from './entry-words.ts';
 
 /** What one script line says about ports. */
 export interface CommandPorts {
@@ -14,14 +17,38 @@ export interface CommandPorts {
   readonly defaults: Array<{ readonly tool: string; readonly key: string; readonly port: number }>;
   /** Port values that name a variable (`-p $PORT`), for notes. */
   readonly unresolved: string[];
+  /** Ports of client settings on the line (`DB_PORT=5432 node .`): connected to, not listened on (kind.ts). */
+  readonly connect: number[];
+  /** Files the line runs (`node server.js`, `nodemon src/app.ts`, `python app.py`), as written: entry.ts reads them. */
+  readonly entries: string[];
 }
 
 export interface CommandOptions {
-  /** Names of the package's own scripts, so `yarn serve` reads as a script, not the `serve` tool. */
-  readonly scripts?: ReadonlySet<string>;
+  /**
+   * The package's own scripts, so `yarn serve` reads as a script, not the `serve` tool. Given with their
+   * text (a Map), a call of one (`npm run dev -- -p 4000`, `pnpm with-env next dev`) is followed (follow.ts).
+   */
+  readonly scripts?: ReadonlySet<string> | ReadonlyMap<string, string>;
+  /** composer.json scripts of the same directory, for `composer run X` and `@X` (composer.ts). */
+  readonly composer?: ReadonlyMap<string, string>;
+  /** The script this line is the text of (as follow.ts names it), so it is not re-entered. */
+  readonly self?: string;
+  /** The package's `main`, the file `node .` runs (scripts.ts). */
+  readonly main?: string;
+  /** Only ports the line (or a shell script it runs) writes down, no tool defaults: compose and Dockerfile lines. */
+  readonly explicitOnly?: boolean;
 }
 
-interface Acc extends CommandPorts { explicit: boolean; pending: Array<{ tool: string; key: string; port: number }> }
+interface Acc extends CommandPorts {
+  explicit: boolean;
+  pending: Array<{ tool: string; key: string; port: number }>;
+  /** Scripts being followed, outermost first: a script calling itself again is not followed (cycle guard). */
+  stack: string[];
+  /** Lines read so far, against MAX_STEPS. */
+  steps: number;
+  /** Directory a `cd` moved to, relative to the line's own ('' = not moved; '/' = somewhere unknown). */
+  cwd: string;
+}
 
 const PACKAGE_RUNNERS = new Set(['npx', 'pnpx', 'bunx']);
 const MANAGERS = new Set(['yarn', 'pnpm', 'bun', 'npm']);
@@ -30,7 +57,9 @@ const RUN_PREFIXES = new Set(['bundle', 'poetry', 'pipenv', 'uv', 'pdm', 'rye', 
 const INTERPRETERS = /^(python[\d.]*|py|ruby|node|php|tsx|ts-node)$/;
 const PASSTHROUGH = new Set(['sudo', 'exec', 'time', 'nohup', 'command']);
 const ENV_SETTERS = new Set(['cross-env', 'cross-env-shell', 'env', 'export']);
-const MAX_DEPTH = 3;
+/** How deep lines nest (`sh -c`, `concurrently`, followed scripts), and how many lines one script may read. */
+const MAX_DEPTH = 6;
+const MAX_STEPS = 200;
 
 /**
  * Reads the ports a shell line sets: tool flags (per-tool, see tools.ts), the generic `--port`,
@@ -43,22 +72,40 @@ const MAX_DEPTH = 3;
  * portsInCommand('tsc -p tsconfig.json && vite').defaults; // [{ tool: 'vite', key: 'vite:5173', port: 5173 }]
  */
 export function portsInCommand(line: string, options: CommandOptions = {}): CommandPorts {
-  const acc: Acc = { ports: [], defaults: [], unresolved: [], explicit: false, pending: [] };
+  const acc: Acc = {
+    ports: [], defaults: [], unresolved: [], connect: [], entries: [], explicit: false, pending: [], stack: [], steps: 0, cwd: '',
+  };
+  if (options.self !== undefined) acc.stack.push(options.self);
   scanLine(line, options, acc, 0);
   if (!acc.explicit) acc.defaults.push(...acc.pending);
-  return { ports: acc.ports, defaults: acc.defaults, unresolved: acc.unresolved };
+  return { ports: acc.ports, defaults: acc.defaults, unresolved: acc.unresolved, connect: acc.connect, entries: acc.entries };
 }
 
 function scanLine(line: string, options: CommandOptions, acc: Acc, depth: number): void {
-  if (depth > MAX_DEPTH) return;
-  for (const command of parseShell(line)) scanCommand(command, options, acc, depth);
+  if (depth > MAX_DEPTH || ++acc.steps > MAX_STEPS) return;
+  const cwd = acc.cwd;
+  for (const command of parseShell(line)) {
+    // `cd proxy && pnpm dev`: what follows runs in another directory (its own package's scripts).
+    if (command.argv[0] === 'cd') {
+      const to = command.argv[1] ?? '/';
+      acc.cwd = to.startsWith('/') || to.startsWith('~') || to.includes('$') ? '/' : joinPath(acc.cwd, to);
+      continue;
+    }
+    scanCommand(command, options, acc, depth);
+  }
+  acc.cwd = cwd;
 }
 
 function setEnv(name: string, value: string, acc: Acc): void {
   if (name !== 'PORT' && !name.endsWith('_PORT')) return;
   // Only PORT itself configures the server the line starts; DB_PORT and friends are still ports the project names.
   if (name === 'PORT') acc.explicit = true;
-  readValue(value, 'port', acc);
+  if (envKind(name) === 'connect') {
+    const port = toPort(shDefaults(value));
+    if (port !== undefined) acc.connect.push(port);
+  } else {
+    readValue(value, 'port', acc);
+  }
 }
 
 function readValue(value: string, kind: ValueKind, acc: Acc): void {
@@ -71,10 +118,22 @@ function readValue(value: string, kind: ValueKind, acc: Acc): void {
 function scanCommand({ env, argv }: ShellCommand, options: CommandOptions, acc: Acc, depth: number): void {
   for (const [name, value] of env) setEnv(name, value, acc);
   let i = 0;
+  let interpreted = false;
   // Look through wrappers to the word that names the tool.
   while (i < argv.length) {
     const word = basename(argv[i]!);
     const next = argv[i + 1];
+    const own = options.scripts instanceof Map ? options.scripts : undefined;
+    const calls = acc.cwd !== '' ? undefined : scriptCalls(argv.slice(i), own, options.composer);
+    if (calls) {
+      for (const call of calls) {
+        if (acc.stack.includes(call.name)) continue;
+        acc.stack.push(call.name);
+        scanLine(call.line, options, acc, depth + 1);
+        acc.stack.pop();
+      }
+      return;
+    }
     if (ENV_SETTERS.has(word)) {
       i++;
       while (i < argv.length && (/^[A-Za-z_][A-Za-z0-9_]*=/.test(argv[i]!) || argv[i]!.startsWith('-'))) {
@@ -113,6 +172,7 @@ function scanCommand({ env, argv }: ShellCommand, options: CommandOptions, acc: 
       i++;
       while (i < argv.length && argv[i]!.startsWith('-') && argv[i] !== '-m') i++;
       if (argv[i] === '-m') i++;
+      else interpreted = true;
       break;
     } else {
       break;
@@ -120,6 +180,7 @@ function scanCommand({ env, argv }: ShellCommand, options: CommandOptions, acc: 
   }
   const words = argv.slice(i);
   if (words.length === 0) return;
+  if (acc.cwd !== '/') acc.entries.push(...entryWords(words, interpreted).map((w) => (acc.cwd === '' ? w : `${acc.cwd}/${w}`)));
   const tool = TOOLS.get(basename(words[0]!));
   const found = tool ? findMode(tool, words) : undefined;
   const flags: Record<string, ValueKind> = found ? { ...GENERIC_FLAGS, ...found.mode.flags } : GENERIC_FLAGS;

@@ -1,5 +1,6 @@
 import type { FoundPort, ScanContext } from '../scan/types.ts';
 import { basename } from '../scan/paths.ts';
+import type { PortKind } from './kind.ts';
 
 /**
  * A port row as the finders produce it. `suppress`/`dir` let index.ts drop a tool default when the
@@ -12,15 +13,33 @@ export interface PortRow extends FoundPort {
   readonly key?: string;
   /** Config rows: the `tool:mode` default keys this explicit port replaces. */
   readonly suppress?: readonly string[];
+  /** Listen (the default when absent) or connect; see kind.ts. */
+  readonly kind?: PortKind;
+  /** Compose `ports:` rows: the repository publishes this host port, so a connect row of it is a listen row. */
+  readonly publishes?: boolean;
+}
+
+/** A port row as findPorts returns it: FoundPort plus its kind. */
+export interface KindedPort extends FoundPort {
+  readonly kind: PortKind;
 }
 
 /** A finder over one family of files; same shape as FindPorts, with the internal row type. */
 export type Finder = (ctx: ScanContext) => Promise<PortRow[]>;
 
+// Perf: a dozen finders each pass over every walked file; the basenames are cut once per scan.
+const BASENAMES = new WeakMap<ScanContext, readonly string[]>();
+
 /** Files of the walk whose basename passes `test`, in one pass over `ctx.files`. */
 export function pick(ctx: ScanContext, test: (base: string, path: string) => boolean): string[] {
+  let names = BASENAMES.get(ctx);
+  if (names === undefined || names.length !== ctx.files.length) {
+    names = ctx.files.map(basename);
+    BASENAMES.set(ctx, names);
+  }
   const out: string[] = [];
-  for (const file of ctx.files) if (test(basename(file), file)) out.push(file);
+  const files = ctx.files;
+  for (let i = 0; i < files.length; i++) if (test(names[i]!, files[i]!)) out.push(files[i]!);
   return out;
 }
 

@@ -1,9 +1,10 @@
 import type { ScanContext } from '../scan/types.ts';
-import { isRecord, rowsOfFiles, shDefaults, toPort, type PortRow } from './common.ts';
-import { valuePort } from './dotenv.ts';
+import { isRecord, pick, shDefaults, toPort, type PortRow } from './common.ts';
+import { parseDotenv, valuePort } from './dotenv.ts';
 import { linePorts } from './scripts.ts';
 import { parseYaml } from '../readers/yaml.ts';
-import { dirname } from '../scan/paths.ts';
+import { dirname, joinPath } from '../scan/paths.ts';
+import { envKinds } from './kind.ts';
 
 /** compose.yaml, docker-compose.yml and overrides such as docker-compose.dev.yml or compose.override.yaml. */
 const COMPOSE_FILE = /^(?:docker-)?compose(?:\.[\w.-]+)?\.ya?ml$/;
@@ -13,37 +14,67 @@ const MAX_RANGE = 100;
 /**
  * Ports of compose services, attributed to the service: `ports:` in short syntax (`"8080:80"`, `"3000"`,
  * `"127.0.0.1:8080:80/udp"`, ranges) and long syntax (`published`, else `target`): the host side, the port
- * a developer opens; `PORT`/`*_PORT` in `environment`; and ports in `command`/`entrypoint`.
+ * a developer opens, always `listen` and marked as published; `PORT`/`*_PORT` and URLs in `environment`, with
+ * the kind their name gives (kind.ts); and ports in `command`/`entrypoint` (listen).
  */
 export async function findComposePorts(ctx: ScanContext): Promise<PortRow[]> {
-  return rowsOfFiles(ctx, (base) => COMPOSE_FILE.test(base), (text, file) => {
-    const doc = parseYaml(text);
-    const services = isRecord(doc) && isRecord(doc.services) ? doc.services : undefined;
-    if (!services) return [];
-    const dir = dirname(file);
-    const rows: PortRow[] = [];
-    for (const [name, service] of Object.entries(services)) {
-      if (!isRecord(service)) continue;
-      const add = (port: number): void => { rows.push({ port, script_name: name, config_source: file, dir }); };
-      if (Array.isArray(service.ports)) {
-        for (const entry of service.ports) {
-          const ports = entryPorts(entry);
-          if (ports.length > MAX_RANGE) ctx.note(`Port range of service "${name}" in ${file} has ${ports.length} ports; only the first ${MAX_RANGE} were kept`);
-          ports.slice(0, MAX_RANGE).forEach(add);
-        }
-      }
-      for (const [key, value] of environment(service.environment)) {
-        const port = valuePort(key, value);
-        if (port !== undefined) add(port);
-      }
-      for (const field of ['command', 'entrypoint']) {
-        const line = commandLine(service[field]);
-        // Only explicit ports: tool defaults come from scripts, Procfiles and Makefiles (see defaults.ts).
-        if (line !== undefined) rows.push(...linePorts(ctx, line, name, file).filter((r) => r.key === undefined));
+  const files = pick(ctx, (base) => COMPOSE_FILE.test(base));
+  const perFile = await Promise.all(files.map(async (file) => {
+    const text = await ctx.read(file);
+    if (text === undefined) return [];
+    // Compose interpolates `${VAR}` from the `.env` beside the file: `"${MONGO_PORT}:27017"` with MONGO_PORT=27018.
+    const envFile = joinPath(dirname(file), '.env');
+    const envText = ctx.has(envFile) ? await ctx.read(envFile) : undefined;
+    return composeRows(ctx, text, file, new Map(envText === undefined ? [] : parseDotenv(envText)));
+  }));
+  return perFile.flat();
+}
+
+function composeRows(ctx: ScanContext, text: string, file: string, vars: ReadonlyMap<string, string>): PortRow[] {
+  const doc = parseYaml(text);
+  const services = isRecord(doc) && isRecord(doc.services) ? doc.services : undefined;
+  if (!services) return [];
+  const dir = dirname(file);
+  const rows: PortRow[] = [];
+  for (const [name, service] of Object.entries(services)) {
+    if (!isRecord(service)) continue;
+    if (Array.isArray(service.ports)) {
+      for (const raw of service.ports) {
+        const entry = typeof raw === 'string' ? interpolate(raw, vars) : raw;
+        const ports = entryPorts(entry);
+        if (ports.length > MAX_RANGE) ctx.note(`Port range of service "${name}" in ${file} has ${ports.length} ports; only the first ${MAX_RANGE} were kept`);
+        // Only a host port written down is published as itself (`"5432"` alone gets a random host port).
+        const publishes = hostGiven(entry);
+        for (const port of ports.slice(0, MAX_RANGE)) rows.push({ port, script_name: name, config_source: file, dir, publishes });
       }
     }
-    return rows;
-  });
+    const env = environment(service.environment);
+    const kinds = envKinds(env);
+    env.forEach(([key, value], k) => {
+      const port = valuePort(key, value);
+      if (port !== undefined) rows.push({ port, script_name: name, config_source: file, dir, kind: kinds[k]! });
+    });
+    for (const field of ['command', 'entrypoint']) {
+      const line = commandLine(service[field]);
+      // Only explicit ports: tool defaults come from scripts, Procfiles and Makefiles (see defaults.ts).
+      if (line !== undefined) rows.push(...linePorts(ctx, line, name, file, { explicitOnly: true }));
+    }
+  }
+  return rows;
+}
+
+/**
+ * `${VAR}`, `${VAR:-default}`, `${VAR-default}` and `$VAR` with the values of the `.env` beside the compose
+ * file (Compose's own interpolation); an unset variable keeps its default, or stays as written.
+ */
+export function interpolate(text: string, vars: ReadonlyMap<string, string>): string {
+  if (!text.includes('$')) return text;
+  return text.replace(/\$\{([A-Za-z_]\w*)(?:(:?)[-=]([^}]*))?\}|\$([A-Za-z_]\w*)/g,
+    (whole, name: string | undefined, colon: string | undefined, dflt: string | undefined, bare: string | undefined) => {
+      const value = vars.get((name ?? bare)!);
+      if (value !== undefined && (value !== '' || colon !== ':')) return value;
+      return dflt ?? whole;
+    });
 }
 
 /**
@@ -68,6 +99,15 @@ export function entryPorts(entry: unknown): number[] {
   const container = parts[parts.length - 1]!;
   const host = parts.length >= 2 ? parts[parts.length - 2]! : '';
   return range(host !== '' ? host : container);
+}
+
+/** Whether a `ports:` entry names its host port (`"8080:80"`, `{ published: 8080 }`), not only the container's. */
+export function hostGiven(entry: unknown): boolean {
+  if (isRecord(entry)) return entry.published !== undefined && entry.published !== null && entry.published !== '';
+  if (typeof entry !== 'string') return false;
+  const text = entry.trim().replace(/^\[[^\]]*\]:?/, '');
+  const parts = shDefaults(text).split(':');
+  return parts.length >= 2 && parts[parts.length - 2] !== '';
 }
 
 /** `"9000-9002"` -> [9000, 9001, 9002]; `"8080"` -> [8080]; junk -> []. */

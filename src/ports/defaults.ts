@@ -11,7 +11,7 @@
  * vite.config.ts, `serve.options.port` in angular.json, `PORT=` in a Create React App's `.env`), since
  * the server will listen there instead.
  */
-import type { PortRow } from './common.ts';
+import type { KindedPort, PortRow } from './common.ts';
 
 /** A default row for `tool` run by `script` in the package at `dir`. */
 export function defaultRow(d: { readonly tool: string; readonly key: string; readonly port: number }, script: string | null, dir: string): PortRow {
@@ -19,16 +19,24 @@ export function defaultRow(d: { readonly tool: string; readonly key: string; rea
 }
 
 /**
- * Drops default rows replaced by an explicit config port of the same tool and package directory, and
- * strips the internal bookkeeping fields.
+ * Drops default rows replaced by an explicit config port of the same tool and package directory, gives
+ * each row its kind (a connect port the repository's compose file publishes is a listen port: the project
+ * binds it), keeps one row per port, script and source (listen wins), and strips the bookkeeping fields.
  */
-export function settleDefaults(rows: readonly PortRow[]): Array<{ port: number; script_name: string | null; config_source: string }> {
+export function settleDefaults(rows: readonly PortRow[]): KindedPort[] {
   const replaced = new Set<string>();
-  for (const row of rows) for (const key of row.suppress ?? []) replaced.add(`${row.dir ?? ''}\0${key}`);
-  const out: Array<{ port: number; script_name: string | null; config_source: string }> = [];
+  const published = new Set<number>();
+  for (const row of rows) {
+    for (const key of row.suppress ?? []) replaced.add(`${row.dir ?? ''}\0${key}`);
+    if (row.publishes) published.add(row.port);
+  }
+  const byKey = new Map<string, KindedPort>();
   for (const row of rows) {
     if (row.key !== undefined && replaced.has(`${row.dir ?? ''}\0${row.key}`)) continue;
-    out.push({ port: row.port, script_name: row.script_name, config_source: row.config_source });
+    const kind = row.kind === 'connect' && !published.has(row.port) ? 'connect' : 'listen';
+    const id = `${row.port}\0${row.script_name}\0${row.config_source}`;
+    if (byKey.get(id)?.kind === 'listen') continue;
+    byKey.set(id, { port: row.port, script_name: row.script_name, config_source: row.config_source, kind });
   }
-  return out;
+  return [...byKey.values()];
 }

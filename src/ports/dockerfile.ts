@@ -17,7 +17,7 @@ export async function findDockerfilePorts(ctx: ScanContext): Promise<PortRow[]> 
     const dir = dirname(file);
     const { exposed, commands } = parseDockerfile(text);
     const rows: PortRow[] = exposed.map((port) => ({ port, script_name: null, config_source: file, dir }));
-    for (const line of commands) rows.push(...linePorts(ctx, line, null, file).filter((r) => r.key === undefined));
+    for (const line of commands) rows.push(...linePorts(ctx, line, null, file, { explicitOnly: true }));
     return rows;
   });
 }

@@ -1,6 +1,7 @@
 import type { ScanContext } from '../scan/types.ts';
 import { addressPort, isVariable, rowsOfFiles, shDefaults, toPort, type PortRow } from './common.ts';
 import { basename, dirname } from '../scan/paths.ts';
+import { envKinds } from './kind.ts';
 
 const LINE = /^\s*(?:export\s+)?([A-Za-z_][A-Za-z0-9_.]*)\s*=\s*(.*)$/;
 // Files named like `.env.ts` or `.env.json` are code or data, not dotenv files.
@@ -8,24 +9,30 @@ const NOT_DOTENV = /\.(?:[cm]?[jt]s|json|ya?ml|toml|md)$/;
 // scheme://[user[:pass]@]host:port[/...]: the port of a connection URL.
 const URL_PORT = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/(?:[^@/\s]*@)?(?:\[[^\]]*\]|[^:/?#\s]*):(\d{1,5})(?:[/?#,]|$)/;
 
-/** True for `.env`, `.env.local`, `.env.development`, `.env.production.local`, ... */
+/** True for `.env`, `.env.local`, `.env.development`, `.env.production.local`, `.flaskenv`, ... */
 export function isDotenv(base: string): boolean {
-  return base === '.env' || (base.startsWith('.env.') && !NOT_DOTENV.test(base));
+  // `.flaskenv` is the dotenv file `flask run` reads (FLASK_RUN_PORT).
+  return base === '.env' || base === '.flaskenv' || (base.startsWith('.env.') && !NOT_DOTENV.test(base));
 }
 
 /**
  * Ports in dotenv files anywhere in the tree: `PORT=`, `*_PORT=` and the port of URL values
- * (`DATABASE_URL=postgres://u:p@localhost:5432/db`). `${PORT:-3000}` yields its default.
+ * (`DATABASE_URL=postgres://u:p@localhost:5432/db`). `${PORT:-3000}` yields its default. Each row's kind
+ * comes from the variable's name (kind.ts): `PORT` listens, `REDIS_PORT` and `DATABASE_URL` connect.
  */
 export async function findDotenvPorts(ctx: ScanContext): Promise<PortRow[]> {
   return rowsOfFiles(ctx, isDotenv, (text, file) => {
     const dir = dirname(file);
-    return parseDotenv(text).flatMap(([name, value]): PortRow[] => {
+    const pairs = parseDotenv(text);
+    const kinds = envKinds(pairs);
+    return pairs.flatMap(([name, value], k): PortRow[] => {
       const port = valuePort(name, value);
       if (port === undefined) return [];
       // Create React App reads PORT from its .env: the dev server listens there, not on 3000.
-      const suppress = name === 'PORT' && basename(file) !== '.env.production' ? ['react-scripts:3000'] : undefined;
-      return [{ port, script_name: null, config_source: file, dir, ...(suppress ? { suppress } : {}) }];
+      // Flask's `flask run` reads FLASK_RUN_PORT (from .flaskenv or .env) instead of its 5000.
+      const suppress = name === 'PORT' && basename(file) !== '.env.production' ? ['react-scripts:3000']
+        : name === 'FLASK_RUN_PORT' ? ['flask:5000'] : undefined;
+      return [{ port, script_name: null, config_source: file, dir, kind: kinds[k]!, ...(suppress ? { suppress } : {}) }];
     });
   });
 }

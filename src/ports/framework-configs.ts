@@ -1,12 +1,13 @@
 import type { ScanContext } from '../scan/types.ts';
 import { isRecord, pick, toPort, type PortRow } from './common.ts';
-import { configPorts } from './js-config.ts';
+import { configPorts, proxyPorts } from './js-config.ts';
 import { dirname } from '../scan/paths.ts';
 
 /** Object keys holding a dev-server `port` per config family, and the tool defaults each replaces. */
 interface Family { readonly keys: Readonly<Record<string, readonly string[]>> }
 
-const VITE: Family = { keys: { server: ['vite:5173'], preview: ['vite:4173'] } };
+// React Router's dev server is Vite's, configured by the same vite.config.
+const VITE: Family = { keys: { server: ['vite:5173', 'react-router:5173'], preview: ['vite:4173'] } };
 const FAMILIES: ReadonlyArray<readonly [RegExp, Family]> = [
   [/^vite\.config\.[cm]?[jt]s$/, VITE],
   // Vitest and SvelteKit configs can carry Vite server options too, but do not start `vite` itself.
@@ -19,6 +20,8 @@ const FAMILIES: ReadonlyArray<readonly [RegExp, Family]> = [
 ];
 
 function familyOf(base: string): Family | undefined {
+  // Perf: every family's name holds `config` or starts with `webpack`; most files are neither.
+  if (!base.includes('config') && !base.startsWith('webpack')) return undefined;
   for (const [pattern, family] of FAMILIES) if (pattern.test(base)) return family;
   return undefined;
 }
@@ -26,14 +29,19 @@ function familyOf(base: string): Family | undefined {
 /**
  * Ports in framework configs, read as text: Vite/Vitest/SvelteKit/Astro `server.port` and
  * `preview.port`, Nuxt/webpack/Vue CLI `devServer.port`, and Angular's angular.json
- * `projects.*.architect.serve.options.port`. A config port replaces the tool's default (defaults.ts).
+ * `projects.*.architect.serve.options.port` (and an Nx project.json's `targets.serve.options.port`). A config
+ * port replaces the tool's default (defaults.ts).
+ * Dev-server `proxy` targets (`'/api': 'http://localhost:8000'`) are connect rows: a backend elsewhere.
  */
 export async function findFrameworkConfigPorts(ctx: ScanContext): Promise<PortRow[]> {
-  const files = pick(ctx, (base) => base === 'angular.json' || familyOf(base) !== undefined);
+  const files = pick(ctx, (base) => base === 'angular.json' || base === 'project.json' || familyOf(base) !== undefined);
   const perFile = await Promise.all(files.map(async (file): Promise<PortRow[]> => {
     const base = file.slice(file.lastIndexOf('/') + 1);
     const dir = dirname(file);
-    if (base === 'angular.json') return angularPorts(await ctx.readJson(file)).map((port) => ({ port, script_name: null, config_source: file, dir, suppress: ['angular:4200'] }));
+    const row = (port: number): PortRow => ({ port, script_name: null, config_source: file, dir });
+    if (base === 'angular.json') return angularPorts(await ctx.readJson(file)).map((port) => ({ ...row(port), suppress: ['angular:4200'] }));
+    // An Nx project.json is one project of the same shape (`targets.serve.options.port`).
+    if (base === 'project.json') return angularPorts({ projects: { nx: await ctx.readJson(file) } }).map(row);
     const family = familyOf(base)!;
     const text = await ctx.read(file);
     if (text === undefined) return [];
@@ -43,8 +51,10 @@ export async function findFrameworkConfigPorts(ctx: ScanContext): Promise<PortRo
         ctx.note(`${found.key}.port in ${file} is computed (${found.expression}); no port was read from it`);
         continue;
       }
-      rows.push({ port: found.port, script_name: null, config_source: file, dir, suppress: family.keys[found.key] ?? [] });
+      rows.push({ ...row(found.port), suppress: family.keys[found.key] ?? [] });
     }
+    // Only a config naming `proxy` is read for it (most do not).
+    if (text.includes('proxy')) for (const port of proxyPorts(text)) rows.push({ ...row(port), kind: 'connect' });
     return rows;
   }));
   return perFile.flat();

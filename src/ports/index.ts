@@ -1,35 +1,47 @@
-import type { FindPorts } from '../scan/types.ts';
-import type { Finder } from './common.ts';
+import type { FindPorts, ScanContext } from '../scan/types.ts';
+import type { Finder, KindedPort } from './common.ts';
 import { findComposePorts } from './compose.ts';
+import { findComposerPorts } from './composer.ts';
 import { settleDefaults } from './defaults.ts';
 import { findDockerfilePorts } from './dockerfile.ts';
 import { findDotenvPorts } from './dotenv.ts';
 import { findFrameworkConfigPorts } from './framework-configs.ts';
 import { findJvmPorts } from './jvm.ts';
 import { findMakefilePorts } from './makefile.ts';
+import { entryPorts } from './entry.ts';
+import { findPlatformPorts } from './platforms.ts';
 import { findProcfilePorts } from './procfile.ts';
 import { findRubyPorts } from './ruby.ts';
 import { findScriptPorts } from './scripts.ts';
 
 const FINDERS: readonly Finder[] = [
   findScriptPorts, findDotenvPorts, findFrameworkConfigPorts, findComposePorts, findDockerfilePorts,
-  findProcfilePorts, findMakefilePorts, findJvmPorts, findRubyPorts,
+  findProcfilePorts, findMakefilePorts, findJvmPorts, findRubyPorts, findComposerPorts,
+  findPlatformPorts,
 ];
 
 /**
  * Ports named by a project's files: package.json scripts, dotenv files, framework configs, compose
  * files, Dockerfiles, Procfiles, Makefiles, Spring configs and Puma configs, anywhere in the tree.
  * Tool defaults appear only for scripts that run a dev server without a port (see defaults.ts).
- * Files that cannot be read or parsed are skipped. Rows are unsorted and may repeat; scan() sorts and dedupes.
+ * Files that cannot be read or parsed are skipped. Each row has a `kind` (listen or connect, see kind.ts);
+ * rows are unsorted, one per port, script and source; scan() sorts them.
  *
  * @example
  * const ports = await findPorts(ctx); // [{ port: 5174, script_name: null, config_source: 'vite.config.ts' }, ...]
  */
-export const findPorts: FindPorts = async (ctx) => {
+export const findPorts = async (ctx: ScanContext): Promise<KindedPort[]> => {
   // A finder that trips over a file it could not foresee loses its own rows, never the scan.
   const results = await Promise.all(FINDERS.map((find) => find(ctx).catch((error: unknown) => {
     ctx.note(`A port finder failed and was skipped: ${error instanceof Error ? error.message : String(error)}`);
     return [];
   })));
-  return settleDefaults(results.flat());
+  // Entry files are read once every finder has named the ones its command lines run.
+  const entries = await entryPorts(ctx).catch((error: unknown) => {
+    ctx.note(`Reading server entry files failed and was skipped: ${error instanceof Error ? error.message : String(error)}`);
+    return [];
+  });
+  return settleDefaults([...results.flat(), ...entries]);
 };
+// Still a FindPorts: scan() keeps the rows' `kind` as it sorts them.
+findPorts satisfies FindPorts;

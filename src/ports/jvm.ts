@@ -12,15 +12,36 @@ const APP_CONFIG = /^application(?:-[\w.-]+)?\.(properties|ya?ml)$/;
  * `application*.yml` under `src/main/resources` (profiles included). `${PORT:8080}` yields 8080.
  */
 export async function findJvmPorts(ctx: ScanContext): Promise<PortRow[]> {
-  return rowsOfFiles(ctx, (base, path) => APP_CONFIG.test(base) && /(?:^|\/)src\/main\/resources(?:\/config)?\/[^/]+$/.test(path), (text, file) => {
+  const configs = rowsOfFiles(ctx, (base, path) => APP_CONFIG.test(base) && RESOURCES.test(path), (text, file) => {
     const values = file.endsWith('.properties') ? propertiesValues(text) : yamlValues(text);
+    // The module is the directory holding src/main/resources: its Boot default is replaced by this port.
+    const dir = file.slice(0, Math.max(0, file.lastIndexOf('src/main/resources') - 1));
     const rows: PortRow[] = [];
-    for (const value of values) {
+    for (const [key, value] of values) {
       const port = springPort(value);
-      if (port !== undefined) rows.push({ port, script_name: null, config_source: file, dir: dirname(file) });
+      const suppress = key === 'server.port' ? ['spring-boot:8080'] : [];
+      if (port !== undefined) rows.push({ port, script_name: null, config_source: file, dir, suppress });
     }
     return rows;
   });
+  const boots = rowsOfFiles(ctx, (base) => BUILD_FILE.test(base), (text, file): PortRow[] =>
+    isBootWebApp(text)
+      ? [{ port: 8080, script_name: null, config_source: 'default:spring-boot', dir: dirname(file), key: 'spring-boot:8080' }]
+      : []);
+  return (await Promise.all([configs, boots])).flat();
+}
+
+const RESOURCES = /(?:^|\/)src\/main\/resources(?:\/config)?\/[^/]+$/;
+/** Starters that bring an embedded web server (Boot 4 renamed `-web` to `-webmvc`). */
+const WEB_STARTER = /spring-boot-starter-(?:web|webflux|webmvc|jersey|websocket|tomcat|jetty|undertow|reactor-netty)\b/;
+const BUILD_FILE = /^(?:pom\.xml|build\.gradle(?:\.kts)?)$/;
+
+/**
+ * A Spring Boot web application's build file: the Boot plugin or parent and a web starter in the same file.
+ * Such an app listens on 8080 when no `server.port` is set (Spring Boot's documented default).
+ */
+export function isBootWebApp(buildFile: string): boolean {
+  return /spring-boot/.test(buildFile) && WEB_STARTER.test(buildFile);
 }
 
 /** A Spring value: a literal, or a `${VAR:default}` placeholder's default. */
@@ -31,22 +52,22 @@ export function springPort(value: unknown): number | undefined {
   return toPort(placeholder ? placeholder[1] : value);
 }
 
-/** Values of the port keys in a .properties file (`key=value`, `key: value`, `key value`). */
-export function propertiesValues(text: string): string[] {
-  const out: string[] = [];
+/** `[key, value]` of the port keys in a .properties file (`key=value`, `key: value`, `key value`). */
+export function propertiesValues(text: string): Array<[key: string, value: string]> {
+  const out: Array<[string, string]> = [];
   for (const raw of text.split('\n')) {
     const m = /^\s*([\w.-]+)\s*[=:\s]\s*(.*?)\s*$/.exec(raw);
-    if (m && PORT_KEYS.includes(m[1]!)) out.push(m[2]!);
+    if (m && PORT_KEYS.includes(m[1]!)) out.push([m[1]!, m[2]!]);
   }
   return out;
 }
 
-/** Values of the port keys in a YAML config, nested (`server:\n  port:`) or dotted (`server.port:`), every document. */
-export function yamlValues(text: string): unknown[] {
-  const out: unknown[] = [];
+/** `[key, value]` of the port keys in a YAML config, nested (`server:\n  port:`) or dotted (`server.port:`), every document. */
+export function yamlValues(text: string): Array<[key: string, value: unknown]> {
+  const out: Array<[string, unknown]> = [];
   const visit = (node: unknown, prefix: string): void => {
     if (typeof node !== 'object' || node === null || Array.isArray(node)) {
-      if (PORT_KEYS.includes(prefix)) out.push(node);
+      if (PORT_KEYS.includes(prefix)) out.push([prefix, node]);
       return;
     }
     for (const [k, v] of Object.entries(node)) visit(v, prefix === '' ? k : `${prefix}.${k}`);

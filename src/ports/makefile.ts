@@ -1,6 +1,6 @@
 import type { ScanContext } from '../scan/types.ts';
-import { rowsOfFiles, type PortRow } from './common.ts';
-import { linePorts } from './scripts.ts';
+import { pick, type PortRow } from './common.ts';
+import { linePorts, scriptsBeside } from './scripts.ts';
 
 const VARIABLE = /^([A-Za-z_][A-Za-z0-9_]*)\s*(?:\?|:|::|!)?=\s*(.*)$/;
 const TARGET = /^([A-Za-z0-9_.\/%-]+(?:\s+[A-Za-z0-9_.\/%-]+)*)\s*:(?!=)/;
@@ -10,8 +10,15 @@ const TARGET = /^([A-Za-z0-9_.\/%-]+(?:\s+[A-Za-z0-9_.\/%-]+)*)\s*:(?!=)/;
  * target. Simple variable definitions in the same file are substituted, so `PORT ?= 8000` resolves.
  */
 export async function findMakefilePorts(ctx: ScanContext): Promise<PortRow[]> {
-  return rowsOfFiles(ctx, (base) => base === 'Makefile' || base === 'makefile' || base === 'GNUmakefile', (text, file) =>
-    parseMakefile(text).flatMap(([target, command]) => linePorts(ctx, command, target, file)));
+  const files = pick(ctx, (base) => base === 'Makefile' || base === 'makefile' || base === 'GNUmakefile');
+  const perFile = await Promise.all(files.map(async (file) => {
+    const text = await ctx.read(file);
+    if (text === undefined) return [];
+    // `dev: ; npm run dev` runs the package.json script beside the Makefile.
+    const options = await scriptsBeside(ctx, file);
+    return parseMakefile(text).flatMap(([target, command]) => linePorts(ctx, command, target, file, options));
+  }));
+  return perFile.flat();
 }
 
 /** `[target, recipe line]` pairs with `$(VAR)`/`${VAR}` replaced by the file's own simple definitions. */

@@ -5,13 +5,14 @@ import { dirname } from '../scan/paths.ts';
 /**
  * Ports in Puma configs (`config/puma.rb`, `config/puma/<env>.rb`): `port 3000`,
  * `port ENV.fetch("PORT") { 3000 }`, `port ENV.fetch("PORT", 3000)`, `port ENV["PORT"] || 3000` and
- * `bind "tcp://0.0.0.0:9292"`. They replace the `rails s` default.
+ * `bind "tcp://0.0.0.0:9292"`. They replace the `rails s` default, and a bare `puma`'s 9292 (Puma loads
+ * config/puma.rb by itself when it exists).
  */
 export async function findRubyPorts(ctx: ScanContext): Promise<PortRow[]> {
   return rowsOfFiles(ctx, (base, path) => base.endsWith('.rb') && /(?:^|\/)config\/(?:puma\.rb|puma\/[\w-]+\.rb)$/.test(path), (text, file) => {
     // The app root is the directory holding config/.
     const dir = dirname(file.slice(0, file.lastIndexOf('config/') + 'config'.length));
-    return pumaPorts(text).map((port): PortRow => ({ port, script_name: null, config_source: file, dir, suppress: ['rails:3000'] }));
+    return pumaPorts(text).map((port): PortRow => ({ port, script_name: null, config_source: file, dir, suppress: ['rails:3000', 'puma:9292'] }));
   });
 }
 

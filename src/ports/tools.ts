@@ -31,15 +31,17 @@ export interface Tool {
 const P = 'port' as const;
 const A = 'addr' as const;
 
+// `--config other/vite.config.ts`: the config finder reads that file's port, so no default is assumed.
+const viteDev: Mode = { default: 5173, flags: { '--port': P }, config: ['-c', '--config'] };
 const vite: Tool = {
   name: 'vite',
-  modes: { '': { default: 5173, flags: { '--port': P } }, dev: { default: 5173, flags: { '--port': P } }, serve: { default: 5173, flags: { '--port': P } }, preview: { default: 4173, flags: { '--port': P } } },
+  modes: { '': viteDev, dev: viteDev, serve: viteDev, preview: { default: 4173, flags: { '--port': P }, config: ['-c', '--config'] } },
   skip: ['build', 'optimize'],
 };
 const next: Tool = {
   name: 'next',
   modes: { '': { default: 3000, flags: { '-p': P, '--port': P } }, dev: { default: 3000, flags: { '-p': P, '--port': P } }, start: { default: 3000, flags: { '-p': P, '--port': P } } },
-  skip: ['build', 'lint', 'export', 'info', 'telemetry', 'experimental-compile'],
+  skip: ['build', 'lint', 'export', 'info', 'telemetry', 'experimental-compile', 'typegen'],
 };
 const nuxt: Tool = {
   name: 'nuxt',
@@ -50,6 +52,10 @@ const webpackServe: Mode = { default: 8080, flags: { '--port': P }, config: ['-c
 const djangoServe: Mode = { default: 8000, flags: {}, positional: A };
 const rails: Mode = { default: 3000, flags: { '-p': P, '--port': P } };
 const ngServe: Mode = { default: 4200, flags: { '--port': P } };
+// Metro, the bundler of Expo and React Native, listens on 8081 for `expo start` and the run commands.
+const metro: Mode = { default: 8081, flags: { '-p': P, '--port': P } };
+const netlifyDev: Mode = { default: 8888, flags: { '-p': P, '--port': P } };
+const slsOffline: Mode = { default: 3000, flags: { '--httpPort': P } };
 
 /** Tools by the command word that runs them (basename, so `./node_modules/.bin/vite` and `bin/rails` match). */
 export const TOOLS: ReadonlyMap<string, Tool> = new Map<string, Tool>([
@@ -101,6 +107,31 @@ export const TOOLS: ReadonlyMap<string, Tool> = new Map<string, Tool>([
   ['puma', { name: 'puma', modes: { '': { default: 9292, flags: { '-p': P, '--port': P, '-b': A, '--bind': A }, config: ['-C', '--config'] } } }],
   ['artisan', { name: 'laravel', modes: { serve: { default: 8000, flags: { '--port': P } } } }],
   ['php', { name: 'php', modes: { '': { flags: { '-S': A } } } }],
+  ['symfony', { name: 'symfony', modes: { serve: { default: 8000, flags: { '--port': P } }, 'server:start': { default: 8000, flags: { '--port': P } } } }],
+  ['mix', { name: 'phoenix', modes: { 'phx.server': { default: 4000, flags: {} } } }],
+  // Mobile and tools that serve a UI or an API on a fixed port (each from its CLI reference).
+  ['expo', { name: 'expo', modes: { start: metro, 'run:ios': metro, 'run:android': metro }, skip: ['install', 'prebuild', 'export', 'login'] }],
+  ['react-native', { name: 'react-native', modes: { start: metro, 'run-ios': metro, 'run-android': metro } }],
+  ['prisma', { name: 'prisma', modes: { studio: { default: 5555, flags: { '-p': P, '--port': P } } }, skip: ['generate', 'migrate', 'db', 'format', 'validate'] }],
+  ['drizzle-kit', { name: 'drizzle-kit', modes: { studio: { default: 4983, flags: { '--port': P } } }, skip: ['generate', 'migrate', 'push', 'pull', 'check', 'up'] }],
+  ['netlify', { name: 'netlify', modes: { dev: netlifyDev }, skip: ['deploy', 'build', 'link', 'login'] }],
+  ['ntl', { name: 'netlify', modes: { dev: netlifyDev }, skip: ['deploy', 'build', 'link', 'login'] }],
+  ['vercel', { name: 'vercel', modes: { dev: { default: 3000, flags: { '-l': A, '--listen': A } } }, skip: ['deploy', 'build', 'pull', 'env', 'link'] }],
+  ['sanity', { name: 'sanity', modes: { dev: { default: 3333, flags: { '--port': P } }, start: { default: 3333, flags: { '--port': P } }, preview: { default: 3333, flags: { '--port': P } } }, skip: ['build', 'deploy'] }],
+  ['strapi', { name: 'strapi', modes: { develop: { default: 1337, flags: {} }, dev: { default: 1337, flags: {} }, start: { default: 1337, flags: {} } }, skip: ['build'] }],
+  ['vitepress', { name: 'vitepress', modes: { dev: { default: 5173, flags: { '--port': P } }, preview: { default: 4173, flags: { '--port': P } } }, skip: ['build'] }],
+  ['react-router', { name: 'react-router', modes: { dev: { ...viteDev } }, skip: ['build', 'typegen'] }],
+  ['react-router-serve', { name: 'react-router-serve', modes: { '': { default: 3000, flags: {} } } }],
+  ['vinxi', { name: 'vinxi', modes: { dev: { default: 3000, flags: { '--port': P } } }, skip: ['build'] }],
+  ['ionic', { name: 'ionic', modes: { serve: { default: 8100, flags: { '--port': P } } } }],
+  ['browser-sync', { name: 'browser-sync', modes: { start: { default: 3000, flags: { '--port': P } } } }],
+  ['jupyter', { name: 'jupyter', modes: { lab: { default: 8888, flags: { '--port': P } }, notebook: { default: 8888, flags: { '--port': P } } } }],
+  ['hardhat', { name: 'hardhat', modes: { node: { default: 8545, flags: { '--port': P } } } }],
+  ['anvil', { name: 'anvil', modes: { '': { default: 8545, flags: { '-p': P, '--port': P } } } }],
+  ['func', { name: 'azure-functions', modes: { start: { default: 7071, flags: { '-p': P, '--port': P } } } }],
+  ['sam', { name: 'sam', modes: { 'local start-api': { default: 3000, flags: { '-p': P, '--port': P } } } }],
+  ['serverless', { name: 'serverless-offline', modes: { offline: slsOffline } }],
+  ['sls', { name: 'serverless-offline', modes: { offline: slsOffline } }],
 ]);
 
 /** Flags that are a port for any command, known or not. */

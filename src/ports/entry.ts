@@ -1,0 +1,194 @@
+/**
+ * Server entry points, read statically: the file a script runs (`node backend/server`, `nodemon src/app.ts`,
+ * `tsx watch src/index.ts`, `python app.py`) and a package's `main`, for the port its server binds:
+ * `app.listen(5000)`, `listen(process.env.PORT || 5000)`, `listen(PORT)` with `const PORT = ...` in the same
+ * file, `app.set('port', ...)`, `serve({ fetch, port: 8787 })`, `Bun.serve({ port })`; in Python
+ * `app.run(port=5001)` (Flask's 5000 when a Flask app runs without one), `uvicorn.run(app, port=...)`
+ * (8000), `web.run_app(app, port=...)` (8080). Nothing is executed; a `listen` whose port cannot be read
+ * statically is a note.
+ */
+import type { ScanContext } from '../scan/types.ts';
+import { joinPath } from '../scan/paths.ts';
+import { isRecord, type PortRow } from './common.ts';
+import { portsInCommand } from './command.ts';
+import { defaultRow } from './defaults.ts';
+import { defaultPort, expressionPort } from './js-config.ts';
+import { createLiteralReader } from '../readers/js-literal.ts';
+
+/** A file some command line or `main` runs, with what to attribute its port to. */
+export interface EntryRef {
+  /** Path as written (`backend/server`, `./dist/index.js`), relative to `dir`. */
+  readonly path: string;
+  readonly dir: string;
+  readonly script: string | null;
+  /** Named by a compose or Dockerfile line: a shell script's tool defaults are not counted (as for the line). */
+  readonly explicitOnly?: boolean;
+}
+
+const pending = new WeakMap<ScanContext, EntryRef[]>();
+
+/** Records an entry file seen by a finder; read once all finders are done (findPorts calls entryPorts). */
+export function noteEntry(ctx: ScanContext, ref: EntryRef): void {
+  let list = pending.get(ctx);
+  if (!list) pending.set(ctx, (list = []));
+  if (list.length < MAX_ENTRIES) list.push(ref);
+}
+
+/** How many entry references one scan follows, and how much of an entry file is searched. */
+const MAX_ENTRIES = 200;
+const MAX_TEXT = 256 * 1024;
+const ENTRY_FILE = /\.(?:[cm]?[jt]sx?|py|sh)$/;
+const EXTENSIONS = ['', '.js', '.ts', '.mjs', '.cjs', '.mts', '.cts', '/index.js', '/index.ts', '.py'];
+
+/** Rows of every entry file recorded for this scan: one per (file, script) whose port could be read. */
+export async function entryPorts(ctx: ScanContext): Promise<PortRow[]> {
+  const refs = pending.get(ctx) ?? [];
+  pending.delete(ctx);
+  const resolved = await Promise.all(refs.map(async (ref) => ({ ref, file: await resolveEntry(ctx, ref) })));
+  // A `main` no script runs is read as is; one a script runs is attributed to that script only.
+  const byScript = new Set(resolved.filter((r) => r.ref.script !== null).map((r) => r.file));
+  const seen = new Set<string>();
+  const rows = await Promise.all(resolved.map(async ({ ref, file }): Promise<PortRow[]> => {
+    if (file === undefined || seen.has(`${file}\0${ref.script}`) || (ref.script === null && byScript.has(file))) return [];
+    seen.add(`${file}\0${ref.script}`);
+    const text = await ctx.read(file);
+    if (text === undefined) return [];
+    if (file.endsWith('.sh')) return shellScriptRows(text.slice(0, MAX_TEXT), ref, file);
+    const found = file.endsWith('.py') ? pythonPorts(text.slice(0, MAX_TEXT)) : jsPorts(text.slice(0, MAX_TEXT));
+    if (found.unread) ctx.note(`${file} starts a server whose port could not be read statically (${found.unread})`);
+    return found.ports.map((port) => ({ port, script_name: ref.script, config_source: file, dir: ref.dir }));
+  }));
+  return rows.flat();
+}
+
+/**
+ * A shell script a line runs (`ENTRYPOINT ["./boot.sh"]`, `sh scripts/start.sh`): each of its command lines
+ * read with the same rules as a script (`exec gunicorn -b :5000 app:app`). Files it runs in turn are not followed.
+ */
+function shellScriptRows(text: string, { script, dir, explicitOnly }: EntryRef, file: string): PortRow[] {
+  const rows: PortRow[] = [];
+  for (const raw of text.replace(/\\\r?\n/g, ' ').split('\n')) {
+    const line = raw.trim();
+    if (line === '' || line.startsWith('#')) continue;
+    const found = portsInCommand(line);
+    for (const port of found.ports) rows.push({ port, script_name: script, config_source: file, dir });
+    for (const port of found.connect) rows.push({ port, script_name: script, config_source: file, dir, kind: 'connect' });
+    if (!explicitOnly) for (const d of found.defaults) rows.push(defaultRow(d, script, dir));
+  }
+  return rows;
+}
+
+async function resolveEntry(ctx: ScanContext, ref: EntryRef): Promise<string | undefined> {
+  if (ref.path.startsWith('/') || ref.path.includes('$')) return undefined;
+  const base = joinPath(ref.dir, ref.path);
+  // An Nx project: its build target's `main`, a path from the workspace root.
+  if (base.endsWith('project.json')) {
+    const json = ctx.has(base) ? await ctx.readJson(base) : undefined;
+    const main = isRecord(json) && isRecord(json.targets) && isRecord(json.targets.build) && isRecord(json.targets.build.options)
+      ? json.targets.build.options.main : undefined;
+    return typeof main === 'string' && !main.endsWith('project.json') ? resolveEntry(ctx, { ...ref, path: main }) : undefined;
+  }
+  for (const ext of EXTENSIONS) if (ctx.has(base + ext) && isEntryFile(base + ext)) return base + ext;
+  return undefined;
+}
+
+/** A JS/TS, Python or shell file, or an extensionless script such as express-generator's `bin/www` (read as JS). */
+function isEntryFile(file: string): boolean {
+  return ENTRY_FILE.test(file) || !file.slice(file.lastIndexOf('/') + 1).includes('.');
+}
+
+/** What an entry file says: its ports, and the source of a listen call that could not be read. */
+export interface EntryFound { readonly ports: number[]; readonly unread?: string }
+
+const LISTEN = /\.listen\(/g;
+const SERVE_OPTIONS = /\b(?:Bun\.serve|serve)\(\s*\{/g;
+const SET_PORT = /\.set\(\s*['"]port['"]\s*,/;
+
+/**
+ * The arguments of the call whose `(` ends at `from`, split at top-level commas (strings and nesting
+ * respected), reading at most 400 characters.
+ */
+export function callArgs(text: string, from: number): string[] {
+  const args: string[] = [];
+  let depth = 0;
+  let quote = '';
+  let start = from;
+  const end = Math.min(text.length, from + 400);
+  for (let i = from; i < end; i++) {
+    const c = text[i]!;
+    if (quote !== '') {
+      if (c === '\\') i++;
+      else if (c === quote) quote = '';
+    } else if (c === '"' || c === "'" || c === '`') {
+      quote = c;
+    } else if (c === '(' || c === '[' || c === '{') {
+      depth++;
+    } else if (c === ')' || c === ']' || c === '}') {
+      if (depth === 0) return [...args, text.slice(start, i).trim()].filter((a) => a !== '');
+      depth--;
+    } else if (c === ',' && depth === 0) {
+      args.push(text.slice(start, i).trim());
+      start = i + 1;
+    }
+  }
+  return args;
+}
+
+/** Ports of a JS/TS server entry. */
+export function jsPorts(source: string): EntryFound {
+  const text = source.replace(/\/\*[^]*?\*\//g, '').replace(/(^|[^:'"`\\])\/\/.*$/gm, '$1');
+  const ports: number[] = [];
+  let unread: string | undefined;
+  let reader: ReturnType<typeof createLiteralReader> | undefined;
+  const read = (expr: string, depth = 0): number | undefined => {
+    if (/\bget\(\s*['"]port['"]\s*\)/.test(expr)) {
+      const set = SET_PORT.exec(text);
+      return set && depth === 0 ? read(callArgs(text, set.index + set[0].length)[0] ?? '', 1) : undefined;
+    }
+    if (/^\d+$/.test(expr)) return defaultPort(expr);
+    reader ??= createLiteralReader(text);
+    return expressionPort(expr, reader);
+  };
+  const exprs: string[] = [];
+  for (const m of text.matchAll(LISTEN)) exprs.push(callArgs(text, m.index + m[0].length)[0] ?? '');
+  for (const m of text.matchAll(SERVE_OPTIONS)) {
+    const port = /(?:^|[{,\s])port\s*(?::\s*([^,}\n]+))?(?=[,}\n])/.exec(callArgs(text, m.index + m[0].length - 1)[0] ?? '');
+    // `{ fetch, port }` shorthand names a variable of the same name.
+    if (port) exprs.push((port[1] ?? 'port').trim());
+  }
+  for (const expr of exprs) {
+    // A path or a socket, or a bare callback: not a port.
+    if (expr === '' || /^(?:\(|async\b|function\b|['"`])/.test(expr)) continue;
+    const port = read(expr);
+    if (port !== undefined) ports.push(port);
+    else unread ??= expr.slice(0, 60);
+  }
+  return { ports, ...(ports.length === 0 && unread !== undefined ? { unread } : {}) };
+}
+
+const PY_CALL = /\b(uvicorn\.run|web\.run_app|socketio\.run|[A-Za-z_]\w*\.run)\(/g;
+
+/** Ports of a Python entry (`python app.py`). */
+export function pythonPorts(source: string): EntryFound {
+  const text = source.replace(/#.*$/gm, '');
+  // `app = Flask(__name__)`: the names whose `.run()` starts Flask's server (5000 unless told).
+  const flaskApps = new Set([...text.matchAll(/^\s*([A-Za-z_]\w*)\s*=\s*(?:flask\.)?Flask\(/gm)].map((m) => m[1]!));
+  const ports: number[] = [];
+  for (const m of text.matchAll(PY_CALL)) {
+    const callee = m[1]!;
+    const object = callee.slice(0, callee.indexOf('.'));
+    const fallback = callee === 'uvicorn.run' ? 8000 : callee === 'web.run_app' ? 8080
+      : callee === 'socketio.run' || flaskApps.has(object) ? 5000 : undefined;
+    if (fallback === undefined) continue;
+    const kw = callArgs(text, m.index + m[0].length).map((a) => /^port\s*=\s*([^]+)$/.exec(a)?.[1]).find((v) => v !== undefined);
+    if (kw === undefined) {
+      ports.push(fallback);
+      continue;
+    }
+    const value = kw.trim();
+    const assigned = /^[A-Za-z_]\w*$/.test(value) ? new RegExp(`^\\s*${value}\\s*=\\s*(.+)$`, 'm').exec(text)?.[1] : value;
+    const port = assigned === undefined ? undefined : defaultPort(assigned);
+    if (port !== undefined) ports.push(port);
+  }
+  return { ports };
+}
