@@ -1,8 +1,8 @@
 import type { ScanContext } from '../../scan/types.ts';
 import { compileGlobs, isGlob } from '../glob.ts';
 import { flagValues, hasFlag, positionals } from './args.ts';
-import { boolKey, firstExisting, readConfigFile, stringKey, stringList, where, type ConfigObject } from './config.ts';
-import { isComputed, isObject, readConfigText, type Lit } from '../../readers/js-literal.ts';
+import { boolKey, firstExisting, readConfigFile, readConfigValue, stringKey, stringList, where, type ConfigObject } from './config.ts';
+import { isComputed, isObject, type Lit } from '../../readers/js-literal.ts';
 import { depsOf, majorOf, type Pkg, type RunnerRule } from './types.ts';
 import { dirname, joinPath } from '../../scan/paths.ts';
 
@@ -64,8 +64,7 @@ async function projectList(ctx: ScanContext, pkg: Pkg, config: Lit | undefined, 
   if (entries === undefined) {
     const ws = firstExisting(pkg, root, WORKSPACE_NAMES);
     if (ws) {
-      const text = await pkg.read(ws) ?? '';
-      entries = ws.endsWith('.json') ? JSON.parse(text) as Lit : readConfigText(text);
+      entries = await readConfigValue(ctx, pkg, ws);
       from = where(pkg, ws);
     }
   }

@@ -1,0 +1,359 @@
+/**
+ * Expressions of the static evaluator: parsed from tokens and evaluated in one pass, over a scope of
+ * known values. Anything it cannot know (a package's export, a computed key, an unknown call) becomes an
+ * unknown carrying its source text; operators on unknowns stay unknown, while objects and arrays around
+ * them keep their known parts. A branch that does not run is read "dry": skipped, no calls, no notes.
+ */
+
+import { isComputed, isObject, isRegex, type Lit } from './js-literal.ts';
+import { tokenize } from './js-tokens.ts';
+import { dirOf, method, urlCtor } from './js-eval-builtins.ts';
+import { deeper, isFn, lookup, step, strictEquals, toText, truthy, unknown, type Env, type FnVal, type Obj, type Param, type Scope, type Val } from './js-eval-value.ts';
+import { callFn, parseArrowOrFunction } from './js-eval-fn.ts';
+
+/** A position in one module's tokens. */
+export interface Cur { readonly env: Env; pos: number }
+
+export const ENV_MARK = 'process.env';
+const peek = (c: Cur, k = 0): string | undefined => c.env.toks[c.pos + k]?.t;
+export const textFrom = (c: Cur, from: number): string => {
+  const a = c.env.toks[from]; const b = c.env.toks[Math.max(from, c.pos - 1)];
+  return a && b ? c.env.src.slice(a.start, b.end) : '';
+};
+
+/** Index of the token closing the bracket at `i` (or the last token when unbalanced). */
+export function matchClose(c: Cur, i: number): number {
+  let depth = 0;
+  const toks = c.env.toks;
+  for (let j = i; j < toks.length; j++) {
+    step(c.env.budget);
+    const t = toks[j]!;
+    if (t.kind !== 'punct') continue;
+    if (t.t === '(' || t.t === '[' || t.t === '{') depth++;
+    else if (t.t === ')' || t.t === ']' || t.t === '}') { if (--depth === 0) return j; }
+  }
+  return toks.length - 1;
+}
+
+/** Parses one expression (no comma operator) at `c.pos` and evaluates it in `scope`. */
+export function expr(c: Cur, scope: Scope): Val {
+  return deeper(c.env.budget, () => conditional(c, scope));
+}
+
+/** Parses an expression without evaluating it (a branch that does not run). */
+export function dryExpr(c: Cur, scope: Scope): void {
+  c.env.dry++;
+  try { expr(c, scope); } finally { c.env.dry--; }
+}
+
+function conditional(c: Cur, scope: Scope): Val {
+  const from = c.pos;
+  const test = binary(c, scope, 0);
+  if (peek(c) !== '?') return test;
+  c.pos++;
+  const t = truthy(test);
+  const pick = (run: boolean | undefined): Val => (run ? expr(c, scope) : (dryExpr(c, scope), undefined));
+  const a = pick(t === true);
+  if (peek(c) === ':') c.pos++;
+  const b = pick(t === false);
+  if (t === undefined) return unknown(textFrom(c, from));
+  return t ? a : b;
+}
+
+const LEVELS: ReadonlyArray<ReadonlySet<string>> = [
+  new Set(['??', '||']), new Set(['&&']), new Set(['===', '!==', '==', '!=']),
+  new Set(['<', '>', 'instanceof', 'in']), new Set(['+', '-']), new Set(['*', '/', '%']),
+];
+
+function binary(c: Cur, scope: Scope, level: number): Val {
+  if (level === LEVELS.length) return unary(c, scope);
+  const from = c.pos;
+  let left = binary(c, scope, level + 1);
+  for (let op = peek(c); op !== undefined && LEVELS[level]!.has(op) && c.env.toks[c.pos]!.kind !== 'str'; op = peek(c)) {
+    c.pos++;
+    if (peek(c) === '=' && (op === '<' || op === '>')) c.pos++;
+    const lt = truthy(left);
+    // Short circuit: the right side of `a || b` does not run when `a` is truthy.
+    const skip = (op === '||' && lt === true) || (op === '&&' && lt === false) || (op === '??' && !isComputed(left) && left !== null && left !== undefined);
+    if (skip) { c.env.dry++; try { binary(c, scope, level + 1); } finally { c.env.dry--; } continue; }
+    const right = binary(c, scope, level + 1);
+    left = apply(op, left, right, textFrom(c, from));
+  }
+  return left;
+}
+
+function apply(op: string, a: Val, b: Val, text: string): Val {
+  if (op === '||' || op === '&&' || op === '??') {
+    if (op === '??') return isComputed(a) ? unknown(text) : a === null || a === undefined ? b : a;
+    const t = truthy(a);
+    return t === undefined ? unknown(text) : (op === '||') === t ? a : b;
+  }
+  if (op === '===' || op === '!==' || op === '==' || op === '!=') {
+    const eq = op.length === 3 ? strictEquals(a, b) : looseEquals(a, b);
+    return eq === undefined ? unknown(text) : op.startsWith('!') ? !eq : eq;
+  }
+  if (op === '+' && (typeof a === 'string' || typeof b === 'string')) {
+    const x = toText(a); const y = toText(b);
+    return x === undefined || y === undefined ? unknown(text) : x + y;
+  }
+  if (typeof a !== 'number' || typeof b !== 'number') return unknown(text);
+  switch (op) {
+    case '+': return a + b; case '-': return a - b; case '*': return a * b; case '/': return a / b; case '%': return a % b;
+    case '<': return a < b; case '>': return a > b;
+  }
+  return unknown(text);
+}
+
+function looseEquals(a: Val, b: Val): boolean | undefined {
+  if ((a === null || a === undefined) && (b === null || b === undefined)) return true;
+  return strictEquals(a, b);
+}
+
+function unary(c: Cur, scope: Scope): Val {
+  const from = c.pos;
+  const t = peek(c);
+  if (t === '!' || t === '-' || t === '+' || t === 'typeof' || t === 'void' || t === 'await') {
+    c.pos++;
+    const v = unary(c, scope);
+    if (t === 'await') return v;
+    if (t === 'void') return undefined;
+    if (t === '!') { const b = truthy(v); return b === undefined ? unknown(textFrom(c, from)) : !b; }
+    if (t === 'typeof') return isComputed(v) ? unknown(textFrom(c, from)) : v === null ? 'object' : Array.isArray(v) ? 'object' : typeof v;
+    return typeof v === 'number' ? (t === '-' ? -v : v) : unknown(textFrom(c, from));
+  }
+  if (t === 'new') {
+    c.pos++;
+    return postfix(c, scope, from);
+  }
+  return postfix(c, scope, from);
+}
+
+function postfix(c: Cur, scope: Scope, from: number): Val {
+  let v = primary(c, scope);
+  let self: Val = undefined;
+  for (;;) {
+    step(c.env.budget);
+    const t = peek(c);
+    if (t === '.' || t === '?.') {
+      c.pos++;
+      if (peek(c) === '(' || peek(c) === '[') continue; // `f?.()` / `a?.[k]`
+      const name = peek(c) ?? '';
+      c.pos++;
+      self = v;
+      v = member(c, v, name, textFrom(c, from));
+    } else if (t === '[') {
+      c.pos++;
+      const key = expr(c, scope);
+      if (peek(c) === ']') c.pos++;
+      self = v;
+      v = typeof key === 'string' || typeof key === 'number' ? member(c, v, String(key), textFrom(c, from)) : unknown(textFrom(c, from));
+    } else if (t === '(') {
+      const args = argList(c, scope);
+      v = call(c, v, self, args, textFrom(c, from));
+      self = undefined;
+    } else if (t === '!' && c.env.toks[c.pos + 1]?.t !== '=') {
+      c.pos++; // TypeScript non-null assertion
+    } else if (t === 'as' || t === 'satisfies') {
+      c.pos++;
+      skipType(c);
+    } else return v;
+  }
+}
+
+/** Skips a type after `as`/`satisfies`: `const`, `Foo.Bar<Baz>[]`, `{ ... }`. */
+function skipType(c: Cur): void {
+  if (peek(c) === '{' || peek(c) === '(' || peek(c) === '[') { c.pos = matchClose(c, c.pos) + 1; return; }
+  c.pos++;
+  while (peek(c) === '.') c.pos += 2;
+  if (peek(c) === '<') {
+    let depth = 0;
+    for (; c.pos < c.env.toks.length; c.pos++) {
+      const t = peek(c);
+      if (t === '<') depth++;
+      else if (t === '>' && --depth === 0) { c.pos++; break; }
+      else if (t === '=>' ) depth--;
+    }
+  }
+  while (peek(c) === '[' && peek(c, 1) === ']') c.pos += 2;
+}
+
+function argList(c: Cur, scope: Scope): Val[] {
+  c.pos++;
+  const args: Val[] = [];
+  while (c.pos < c.env.toks.length && peek(c) !== ')') {
+    const at = c.pos;
+    if (peek(c) === '...') {
+      c.pos++;
+      const v = expr(c, scope);
+      if (Array.isArray(v)) args.push(...v); else args.push(unknown(textFrom(c, at)));
+    } else args.push(expr(c, scope));
+    if (peek(c) === ',') c.pos++;
+    else if (peek(c) !== ')') c.pos = Math.max(c.pos, at + 1);
+  }
+  c.pos++;
+  return args;
+}
+
+export function member(c: Cur, target: Val, name: string, text: string): Val {
+  if (isComputed(target)) {
+    if ((target as { computed: string }).computed === ENV_MARK) {
+      if (!c.env.dry) c.env.note(`assumed process.env.${name} is unset, as in a plain \`npm test\``);
+      return undefined;
+    }
+    const members = (target as unknown as { members?: Obj }).members;
+    return members ? (members[name] ?? unknown(text)) : unknown(text);
+  }
+  if (isObject(target)) {
+    if (name in target) return target[name];
+    return Object.keys(target).some((k) => k.startsWith('...')) ? unknown(text) : undefined;
+  }
+  if (Array.isArray(target)) {
+    if (name === 'length') return target.length;
+    if (/^\d+$/.test(name)) return target[Number(name)];
+  }
+  if (typeof target === 'string') {
+    if (name === 'length') return target.length;
+    if (target.startsWith('file://') && name === 'pathname') return decodeURIComponent(target.slice(7));
+    if (target.startsWith('file://') && name === 'href') return target;
+  }
+  if (isRegex(target) && name === 'source') return target.regex;
+  return unknown(text);
+}
+
+function call(c: Cur, callee: Val, self: Val, args: Val[], text: string): Val {
+  if (c.env.dry) return undefined;
+  if (isFn(callee)) {
+    if (callee.native) return callee.native(args, text);
+    if (callee.fn) return callFn(callee.fn, args);
+  }
+  const m = typeof (callee as { computed?: unknown })?.computed === 'string' ? /\.(\w+)$/.exec((callee as { computed: string }).computed) : null;
+  const viaMethod = m && !isComputed(self) ? method(self, m[1]!, (f, a) => (f.native ? f.native(a, text) : f.fn ? callFn(f.fn, a) : unknown(text))) : undefined;
+  if (viaMethod?.native) return viaMethod.native(args, text);
+  return unknown(text);
+}
+
+function primary(c: Cur, scope: Scope): Val {
+  step(c.env.budget);
+  const from = c.pos;
+  const tok = c.env.toks[c.pos];
+  if (!tok) return unknown('');
+  c.pos++;
+  switch (tok.kind) {
+    case 'str': return tok.value!;
+    case 'num': return Number(tok.t.replace(/_/g, ''));
+    case 'regex': { const [regex, flags] = tok.value!.split('\0'); return { regex: regex!, flags: flags! }; }
+    case 'tmpl': return template(c, scope, tok.value!);
+  }
+  const t = tok.t;
+  if (tok.kind === 'id') {
+    if (t === 'true' || t === 'false') return t === 'true';
+    if (t === 'null') return null;
+    if (t === 'undefined') return undefined;
+    if (t === 'function' || t === 'async' || (c.env.toks[c.pos]?.t === '=>')) { c.pos = from; return parseArrowOrFunction(c, scope); }
+    if (t === 'import' && peek(c) === '.' && peek(c, 1) === 'meta') { c.pos += 2; return importMeta(c); }
+    const found = lookup(scope, t);
+    if (found.has) return found.value;
+    return unknown(t);
+  }
+  if (t === '(') {
+    const close = matchClose(c, from);
+    if (c.env.toks[close + 1]?.t === '=>') { c.pos = from; return parseArrowOrFunction(c, scope); }
+    const v = expr(c, scope);
+    while (peek(c) === ',') { c.pos++; expr(c, scope); }
+    if (peek(c) === ')') c.pos++;
+    return v;
+  }
+  if (t === '[') return arrayLit(c, scope);
+  if (t === '{') return objectLit(c, scope);
+  return unknown(t);
+}
+
+function importMeta(c: Cur): Val {
+  if (peek(c) !== '.') return unknown('import.meta');
+  const name = peek(c, 1);
+  c.pos += 2;
+  const file = c.env.file;
+  if (name === 'url') return 'file://' + file;
+  if (name === 'dirname') return dirOf(file);
+  if (name === 'filename') return file;
+  return unknown(`import.meta.${name}`);
+}
+
+/** A template literal: each `${...}` is read as an expression of its own. */
+function template(c: Cur, scope: Scope, raw: string): Val {
+  let out = '';
+  for (let i = 0; i < raw.length; i++) {
+    if (raw[i] !== '$' || raw[i + 1] !== '{') { out += raw[i]; continue; }
+    let depth = 0;
+    let j = i + 1;
+    for (; j < raw.length; j++) { if (raw[j] === '{') depth++; else if (raw[j] === '}' && --depth === 0) break; }
+    const inner = raw.slice(i + 2, j);
+    const sub: Env = Object.assign(Object.create(c.env) as Env, { toks: tokenize(inner), src: inner });
+    const v = expr({ env: sub, pos: 0 }, scope);
+    const s = toText(v);
+    if (s === undefined) return unknown('`' + raw + '`');
+    out += s;
+    i = j;
+  }
+  return out;
+}
+
+function arrayLit(c: Cur, scope: Scope): Val {
+  const out: Lit[] = [];
+  while (c.pos < c.env.toks.length && peek(c) !== ']') {
+    const at = c.pos;
+    if (peek(c) === ',') { c.pos++; out.push(null); continue; }
+    if (peek(c) === '...') {
+      c.pos++;
+      const v = expr(c, scope);
+      if (Array.isArray(v)) out.push(...v);
+      else out.push({ computed: isComputed(v) ? v.computed : textFrom(c, at + 1), spread: true });
+    } else out.push((expr(c, scope) ?? null) as Lit);
+    if (peek(c) === ',') c.pos++;
+    else if (peek(c) !== ']') c.pos = Math.max(c.pos, at + 1);
+  }
+  c.pos++;
+  return out;
+}
+
+function objectLit(c: Cur, scope: Scope): Val {
+  const out: Obj = Object.create(null);
+  let unknowns = 0;
+  while (c.pos < c.env.toks.length && peek(c) !== '}') {
+    const at = c.pos;
+    const tok = c.env.toks[c.pos]!;
+    if (tok.t === '...') {
+      c.pos++;
+      const v = expr(c, scope);
+      if (isObject(v)) Object.assign(out, v);
+      else if (isComputed(v)) out[`...${unknowns++}`] = unknown(v.computed);
+    } else if (tok.t === '[') {
+      c.pos++;
+      const key = expr(c, scope);
+      c.pos = matchClose(c, at) + 1;
+      if (peek(c) === ':') c.pos++;
+      const v = expr(c, scope);
+      if (typeof key === 'string' || typeof key === 'number') out[String(key)] = (v ?? null) as Lit;
+      else out[`...${unknowns++}`] = unknown(textFrom(c, at));
+    } else if (tok.kind === 'id' || tok.kind === 'str' || tok.kind === 'num') {
+      const key = tok.kind === 'str' ? tok.value! : tok.t;
+      const next = peek(c, 1);
+      if ((key === 'async' || key === 'get' || key === 'set') && next !== ':' && next !== ',' && next !== '}' && next !== '(') { c.pos++; continue; }
+      if (next === ':') { c.pos += 2; const v = expr(c, scope); if (v !== undefined) out[key] = v; }
+      else if (next === '(') { c.pos++; out[key] = parseMethod(c, scope, key) as Lit; }
+      else { c.pos++; const f = lookup(scope, key); const v = f.has ? f.value : unknown(key); if (v !== undefined) out[key] = v; }
+    } else c.pos++;
+    if (peek(c) === ',') c.pos++;
+    else if (peek(c) !== '}') c.pos = Math.max(c.pos, at + 1);
+  }
+  c.pos++;
+  return out;
+}
+
+/** `key(params) { body }` inside an object literal. */
+function parseMethod(c: Cur, scope: Scope, name: string): Val {
+  const fn = parseArrowOrFunction(c, scope, true);
+  return isFn(fn) ? ({ ...fn, computed: `${name}()` } as FnVal) : unknown(`${name}()`);
+}
+
+export type { Param };
