@@ -5,10 +5,10 @@
  * them keep their known parts. A branch that does not run is read "dry": skipped, no calls, no notes.
  */
 
-import { isComputed, isObject, isRegex, type Lit } from './js-literal.ts';
-import { tokenize } from './js-tokens.ts';
-import { dirOf, method, urlCtor } from './js-eval-builtins.ts';
-import { deeper, isFn, lookup, step, strictEquals, toText, truthy, unknown, type Env, type FnVal, type Obj, type Param, type Scope, type Val } from './js-eval-value.ts';
+import { isComputed, isObject, isRegex } from './js-literal.ts';
+import { method } from './js-eval-builtins.ts';
+import { arrayLit, importMeta, objectLit, template } from './js-eval-literals.ts';
+import { deeper, isFn, lookup, step, strictEquals, toText, truthy, unknown, type Env, type Obj, type Param, type Scope, type Val } from './js-eval-value.ts';
 import { callFn, parseArrowOrFunction } from './js-eval-fn.ts';
 
 /** A position in one module's tokens. */
@@ -266,94 +266,6 @@ function primary(c: Cur, scope: Scope): Val {
   if (t === '[') return arrayLit(c, scope);
   if (t === '{') return objectLit(c, scope);
   return unknown(t);
-}
-
-function importMeta(c: Cur): Val {
-  if (peek(c) !== '.') return unknown('import.meta');
-  const name = peek(c, 1);
-  c.pos += 2;
-  const file = c.env.file;
-  if (name === 'url') return 'file://' + file;
-  if (name === 'dirname') return dirOf(file);
-  if (name === 'filename') return file;
-  return unknown(`import.meta.${name}`);
-}
-
-/** A template literal: each `${...}` is read as an expression of its own. */
-function template(c: Cur, scope: Scope, raw: string): Val {
-  let out = '';
-  for (let i = 0; i < raw.length; i++) {
-    if (raw[i] !== '$' || raw[i + 1] !== '{') { out += raw[i]; continue; }
-    let depth = 0;
-    let j = i + 1;
-    for (; j < raw.length; j++) { if (raw[j] === '{') depth++; else if (raw[j] === '}' && --depth === 0) break; }
-    const inner = raw.slice(i + 2, j);
-    const sub: Env = Object.assign(Object.create(c.env) as Env, { toks: tokenize(inner), src: inner });
-    const v = expr({ env: sub, pos: 0 }, scope);
-    const s = toText(v);
-    if (s === undefined) return unknown('`' + raw + '`');
-    out += s;
-    i = j;
-  }
-  return out;
-}
-
-function arrayLit(c: Cur, scope: Scope): Val {
-  const out: Lit[] = [];
-  while (c.pos < c.env.toks.length && peek(c) !== ']') {
-    const at = c.pos;
-    if (peek(c) === ',') { c.pos++; out.push(null); continue; }
-    if (peek(c) === '...') {
-      c.pos++;
-      const v = expr(c, scope);
-      if (Array.isArray(v)) out.push(...v);
-      else out.push({ computed: isComputed(v) ? v.computed : textFrom(c, at + 1), spread: true });
-    } else out.push((expr(c, scope) ?? null) as Lit);
-    if (peek(c) === ',') c.pos++;
-    else if (peek(c) !== ']') c.pos = Math.max(c.pos, at + 1);
-  }
-  c.pos++;
-  return out;
-}
-
-function objectLit(c: Cur, scope: Scope): Val {
-  const out: Obj = Object.create(null);
-  let unknowns = 0;
-  while (c.pos < c.env.toks.length && peek(c) !== '}') {
-    const at = c.pos;
-    const tok = c.env.toks[c.pos]!;
-    if (tok.t === '...') {
-      c.pos++;
-      const v = expr(c, scope);
-      if (isObject(v)) Object.assign(out, v);
-      else if (isComputed(v)) out[`...${unknowns++}`] = unknown(v.computed);
-    } else if (tok.t === '[') {
-      c.pos++;
-      const key = expr(c, scope);
-      c.pos = matchClose(c, at) + 1;
-      if (peek(c) === ':') c.pos++;
-      const v = expr(c, scope);
-      if (typeof key === 'string' || typeof key === 'number') out[String(key)] = (v ?? null) as Lit;
-      else out[`...${unknowns++}`] = unknown(textFrom(c, at));
-    } else if (tok.kind === 'id' || tok.kind === 'str' || tok.kind === 'num') {
-      const key = tok.kind === 'str' ? tok.value! : tok.t;
-      const next = peek(c, 1);
-      if ((key === 'async' || key === 'get' || key === 'set') && next !== ':' && next !== ',' && next !== '}' && next !== '(') { c.pos++; continue; }
-      if (next === ':') { c.pos += 2; const v = expr(c, scope); if (v !== undefined) out[key] = v; }
-      else if (next === '(') { c.pos++; out[key] = parseMethod(c, scope, key) as Lit; }
-      else { c.pos++; const f = lookup(scope, key); const v = f.has ? f.value : unknown(key); if (v !== undefined) out[key] = v; }
-    } else c.pos++;
-    if (peek(c) === ',') c.pos++;
-    else if (peek(c) !== '}') c.pos = Math.max(c.pos, at + 1);
-  }
-  c.pos++;
-  return out;
-}
-
-/** `key(params) { body }` inside an object literal. */
-function parseMethod(c: Cur, scope: Scope, name: string): Val {
-  const fn = parseArrowOrFunction(c, scope, true);
-  return isFn(fn) ? ({ ...fn, computed: `${name}()` } as FnVal) : unknown(`${name}()`);
 }
 
 export type { Param };

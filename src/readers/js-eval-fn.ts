@@ -7,7 +7,7 @@
 
 import { isComputed, isObject, type Lit } from './js-literal.ts';
 import { dryExpr, expr, matchClose, textFrom, type Cur } from './js-eval-expr.ts';
-import { deeper, isFn, step, strictEquals, truthy, unknown, type FnVal, type Obj, type Param, type Scope, type Val } from './js-eval-value.ts';
+import { deeper, step, strictEquals, truthy, unknown, type FnVal, type Obj, type Param, type Scope, type Val } from './js-eval-value.ts';
 
 const peek = (c: Cur, k = 0): string | undefined => c.env.toks[c.pos + k]?.t;
 
