@@ -21,6 +21,8 @@ export interface EvalOptions {
   readonly cwd: string;
   /** Reads an absolute path (undefined when absent or outside what may be read). */
   read(path: string): Promise<string | undefined>;
+  /** Values of package modules the caller knows (presets: `kcd-scripts/jest`), by specifier. */
+  readonly known?: Readonly<Record<string, Lit>>;
   /** Bare specifiers (`kcd-scripts/jest`) that may be looked up under node_modules. */
   readonly followPackage?: (spec: string) => boolean;
   readonly maxImportDepth?: number;
@@ -79,6 +81,8 @@ export async function evaluateModule(src: string, opts: EvalOptions): Promise<Ev
         if (as === 'namespace') return rec.exports !== undefined && !rec.default ? withDefault(rec.exports) : { ...rec.named, ...(rec.default !== undefined ? { default: rec.default as Lit } : {}) };
         return rec.exports ?? rec.default ?? rec.named;
       }
+      const known = opts.known?.[spec];
+      if (known !== undefined) return as === 'namespace' ? withDefault(known) : known;
       const builtin = builtinModule(spec, opts.cwd);
       if (builtin) return as === 'namespace' ? builtin : builtin.default;
       if (/^\.\.?\//.test(spec)) { note(`${short(opts, file)}: ${spec} could not be read; its value is unknown`); return unknown(text); }

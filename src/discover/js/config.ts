@@ -25,6 +25,7 @@ export async function readConfigFile(ctx: ScanContext, pkg: Pkg, file: string): 
 export async function readConfigValue(ctx: ScanContext, pkg: Pkg, file: string): Promise<Lit | undefined> {
   const text = await pkg.read(file);
   if (text === undefined) return undefined;
+  listeners.get(ctx)?.(where(pkg, file));
   if (/\.jsonc?$|(^|\/)\.[\w-]+rc$/.test(file)) return parseJsonc(text) as Lit;
   if (/\.ya?ml$/.test(file)) return parseYaml(text) as Lit;
   const rootAbs = ctx.root;
@@ -33,11 +34,31 @@ export async function readConfigValue(ctx: ScanContext, pkg: Pkg, file: string):
     file: `${pkgAbs}/${file}`,
     cwd: pkgAbs,
     read: (abs) => (abs.startsWith(rootAbs + '/') ? ctx.read(abs.slice(rootAbs.length + 1)) : Promise.resolve(undefined)),
+    known: PRESETS,
   });
   for (const n of result.notes) ctx.note(n.startsWith(file + ':') ? `${where(pkg, file)}${n.slice(file.length)}` : `${where(pkg, file)}: ${n}`);
   if (result.value === undefined) return undefined;
   return relativize(result.value, pkgAbs, dirname(file), 0);
 }
+
+const listeners = new WeakMap<object, (file: string) => void>();
+
+/** Calls `f` with each config file read through `ctx` (the scan's `runs` name the config followed). */
+export function onConfigRead(ctx: ScanContext, f: (file: string) => void): void {
+  listeners.set(ctx, f);
+}
+
+/**
+ * Presets configs spread or require from packages, as their packages define them (node_modules is not
+ * walked, so it is never read): kcd-scripts' Jest config (kcd-scripts src/config/jest.config.js).
+ */
+export const KCD_JEST: ConfigObject = {
+  roots: ['<rootDir>/src'],
+  moduleFileExtensions: ['js', 'jsx', 'json', 'ts', 'tsx'],
+  testMatch: ['**/__tests__/**/*.+(js|jsx|ts|tsx)'],
+  testPathIgnorePatterns: ['/node_modules/', '/fixtures/', '/__tests__/helpers/', '__mocks__'],
+};
+const PRESETS: Record<string, Lit> = { 'kcd-scripts/jest': KCD_JEST, 'kcd-scripts/dist/config/jest.config': KCD_JEST };
 
 // Keys that hold a directory: an absolute path there (`path.join(__dirname, 'e2e')`) is made relative to
 // the config's directory, which is what each runner resolves a relative one against.
