@@ -39,6 +39,11 @@ const EXPECTED: Record<string, Record<string, string>> = {
   'js-jest-shared-config': all('jest', ['src/a.spec.js', 'src/b.spec.ts', 'test/e.test.js', 'test/slow/g.test.js']),
   'js-playwright-computed': all('playwright', ['tests/e2e/cart.flow.ts', 'tests/e2e/local-only/debug.e2e.ts', 'tests/e2e/login.e2e.ts']),
   'js-vitest-merge': all('vitest', ['src/a.test.ts', 'src/b.test.tsx', 'tests/x.spec.ts']),
+  'js-script-chain': all('jest', ['server/a.test.js']),
+  'js-run-s-glob': all('node-test', ['src/util.test.js', 'test/index.js']),
+  'js-pnpm-filter': { 'packages/cli/test/run.test.js': 'node-test', 'packages/core/src/sum.test.ts': 'vitest' },
+  'js-no-root-test': all('jest', ['packages/a/a.test.js']),
+  'js-lerna-scope': all('mocha', ['packages/one/test/one.spec.js']),
   'js-monorepo-mixed': { 'apps/e2e/tests/flow.spec.ts': 'playwright', 'apps/web/src/a.test.tsx': 'vitest' },
 };
 

@@ -25,7 +25,13 @@ export interface Program {
   readonly notes: string[];
 }
 
-export interface ProgramOptions { readonly maxBytes?: number; readonly maxWords?: number; readonly maxDepth?: number }
+export interface ProgramOptions {
+  readonly maxBytes?: number;
+  readonly maxWords?: number;
+  readonly maxDepth?: number;
+  /** Decides file tests (`-f`, `-d`, `-e` and a path); undefined when it cannot tell. */
+  readonly fileTest?: (op: string, path: string) => boolean | undefined;
+}
 
 interface Word { readonly text: string; readonly quoted: boolean; readonly op?: string }
 
@@ -120,7 +126,9 @@ export function readProgram(script: string, options: ProgramOptions = {}): Progr
   const condition = (stops: string[]): boolean | undefined => {
     const parts: Word[] = [];
     while (pos < words.length && !isKw(peek(), ...stops)) { const w = words[pos++]!; if (!w.op) parts.push(w); }
-    return decide(parts.map((w) => ({ ...w, text: expand(w.text) })));
+    // An unquoted variable that expands to nothing is no word at all: `[ -e $TRAVIS ]` is `[ -e ]`.
+    const expanded = parts.map((w) => ({ ...w, text: expand(w.text) })).filter((w, i) => w.quoted || w.text !== '' || !parts[i]!.text.includes('$'));
+    return decide(expanded, options.fileTest);
   };
 
   const caseClause = (run: boolean, depth: number): void => {
@@ -154,7 +162,7 @@ export function readProgram(script: string, options: ProgramOptions = {}): Progr
 }
 
 /** `[ -n X ]`, `[ -z X ]`, `[ A = B ]`, `[ A != B ]`, `! ...`, `true`/`false`; undefined when not decidable. */
-function decide(parts: Word[]): boolean | undefined {
+function decide(parts: Word[], fileTest?: ProgramOptions['fileTest']): boolean | undefined {
   let words = parts.map((p) => p.text);
   let negate = false;
   if (words[0] === '!') { negate = true; words = words.slice(1); }
@@ -169,6 +177,7 @@ function decide(parts: Word[]): boolean | undefined {
   else if (words.length === 0) r = false;
   else if (words.length === 3 && (words[1] === '=' || words[1] === '==')) r = words[0] === words[2];
   else if (words.length === 3 && words[1] === '!=') r = words[0] !== words[2];
+  else if (words.length === 2 && /^-[fde]$/.test(words[0]!)) r = fileTest?.(words[0]!, words[1]!);
   return r === undefined ? undefined : r !== negate;
 }
 

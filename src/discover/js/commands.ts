@@ -10,7 +10,7 @@ import type { JsRunner } from './types.ts';
 
 export type Step =
   | { kind: 'runner'; runner: JsRunner; args: string[]; quoted: boolean[] }
-  | { kind: 'script'; names: string[] | RegExp; args: string[]; quoted: boolean[] }
+  | { kind: 'script'; names: string[] | RegExp; args: string[]; quoted: boolean[]; dir?: string }
   | { kind: 'delegate'; tool: string; scripts: string[]; filters: string[] | null; args: string[] }
   | { kind: 'wrapped'; argv: string[]; quoted: boolean[] }
   | { kind: 'program'; text: string }
@@ -90,12 +90,16 @@ function unwrap(name: string, rest: string[], restQ: boolean[]): Step {
 function packageManager(name: string, rest: string[], restQ: boolean[], hasScript: (n: string) => boolean): Step {
   const filters: string[] = [];
   let all = false;
+  let dir: string | undefined;
   // Each word after the package manager's own flags; `raw` marks those after `--`.
   const words: Array<{ a: string; q: boolean; raw: boolean }> = [];
   for (let i = 0; i < rest.length; i++) {
     const a = rest[i]!;
     if (a === '--') { for (let j = i + 1; j < rest.length; j++) words.push({ a: rest[j]!, q: restQ[j]!, raw: true }); break; }
     if (a === '-r' || a === '--recursive' || a === '--workspaces' || a === '-ws') { all = true; continue; }
+    // `npm --prefix dir test`, `pnpm -C dir test`, `yarn --cwd dir test`: the script of another directory.
+    const d = /^(?:--prefix|-C|--dir|--cwd)(?:=(.*))?$/.exec(a);
+    if (d) { dir = d[1] ?? rest[++i] ?? ''; continue; }
     const f = /^(?:--filter|-F|--workspace|-w)(?:=(.*))?$/.exec(a);
     if (f && (name === 'npm' || name === 'pnpm' || (name === 'bun' && a.startsWith('--filter')))) { filters.push(f[1] ?? rest[++i] ?? ''); continue; }
     if (a.startsWith('-') && words.length === 0) continue;
@@ -118,8 +122,9 @@ function packageManager(name: string, rest: string[], restQ: boolean[], hasScrip
   if (name === 'npm') args = args.filter((w) => w.raw || !w.a.startsWith('-'));
   const argv = args.map((w) => w.a);
   const argq = args.map((w) => w.q);
-  if (all || filters.length > 0) return { kind: 'delegate', tool: `${name} ${all ? '--recursive' : '--filter'}`, scripts: [cmd], filters: all ? null : filters, args: argv };
+  if (all || filters.length > 0) return { kind: 'delegate', tool: `${name} ${all ? '--recursive' : '--filter'}`, scripts: [cmd], filters: filters.length > 0 ? filters : null, args: argv };
   const re = /^\/(.+)\/$/.exec(cmd);
+  if (dir !== undefined) return { kind: 'script', names: [cmd], args: argv, quoted: argq, dir };
   if (re && name === 'pnpm') { try { return { kind: 'script', names: new RegExp(re[1]!), args: argv, quoted: argq }; } catch { return { kind: 'unknown', name: cmd }; } }
   if (name === 'npm' && !hasScript(cmd) && cmd !== 'test') return { kind: 'quiet' };
   // `yarn jest` runs the script `jest` if there is one, else the binary.

@@ -38,7 +38,7 @@ export const jest: RunnerRule = {
   async discover(ctx, pkg, inv) {
     const resolved = await resolveConfig(ctx, pkg, inv);
     const major = majorOf(depsOf(pkg.json).jest) ?? 30;
-    let files = await run(ctx, pkg, resolved, major);
+    let files = await run(ctx, pkg, resolved, major, 0, flagValues(inv, '--selectProjects'));
     const filters = positionals(inv, VALUE_FLAGS).map((p) => safeRegex(p.arg)).filter((r): r is RegExp => r !== null);
     if (filters.length > 0) files = files.filter((f) => filters.some((r) => r.test(abs(ctx, pkg, f))));
     return files;
@@ -92,7 +92,8 @@ async function fromFile(ctx: ScanContext, pkg: Pkg, file: string): Promise<Resol
   return { config: isObject(config) ? config : {}, dir: dirname(file), source: where(pkg, file) };
 }
 
-async function run(ctx: ScanContext, pkg: Pkg, { config: own, dir, source }: Resolved, major: number, depth = 0): Promise<string[]> {
+async function run(ctx: ScanContext, pkg: Pkg, { config: own, dir, source }: Resolved, major: number, depth = 0,
+  select: readonly string[] = []): Promise<string[]> {
   const known = typeof own.preset === 'string' ? KNOWN_PRESETS[own.preset] : undefined;
   const config: ConfigObject = known ? { ...known, ...own } : own;
   const rootDir = joinPath(dir, stringKey(ctx, config, 'rootDir', source) ?? '');
@@ -105,7 +106,13 @@ async function run(ctx: ScanContext, pkg: Pkg, { config: own, dir, source }: Res
   const projects = config.projects;
   if (Array.isArray(projects) && projects.length > 0 && depth === 0) {
     const out = new Set<string>();
-    for (const p of await expandProjects(ctx, pkg, projects, rootDir, sub, source)) for (const f of await run(ctx, pkg, p, major, 1)) out.add(f);
+    for (const p of await expandProjects(ctx, pkg, projects, rootDir, sub, source)) {
+      // `--selectProjects name`: only projects whose displayName (a string or `{ name }`) is named.
+      const dn = p.config.displayName;
+      const name = typeof dn === 'string' ? dn : isObject(dn) && typeof dn.name === 'string' ? dn.name : undefined;
+      if (select.length > 0 && (name === undefined || !select.includes(name))) continue;
+      for (const f of await run(ctx, pkg, p, major, 1)) out.add(f);
+    }
     return [...out];
   }
   const roots = (stringList(ctx, config, 'roots', source) ?? ['<rootDir>']).map((r) => {

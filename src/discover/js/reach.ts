@@ -46,7 +46,7 @@ export function reachScripts(pkgs: readonly Pkg[]): Reach {
   }
   while (queue.length > 0) {
     const { pkg, script, via } = queue.shift()!;
-    const plan = planScript(pkg.json.scripts as Record<string, unknown> | undefined, script);
+    const plan = planScript(pkg.json.scripts as Record<string, unknown> | undefined, script, { fileTest: (op, p) => fileTest(pkg, op, p) });
     if (plan.missing && via !== null) { notes.push(`${label(pkg)} has no \`${script}\` script, so ${via} skips it`); continue; }
     runs.push({ pkg, script, plan, via });
     for (const d of plan.delegations) {
@@ -82,6 +82,13 @@ function matches(pkg: Pkg, d: Delegation): boolean {
     else if (negate && !d.filters.some((x) => !x.startsWith('!'))) hit = true;
   }
   return hit;
+}
+
+function fileTest(pkg: Pkg, op: string, path: string): boolean | undefined {
+  if (path.startsWith('/') || path.includes('$')) return undefined;
+  const p = joinPath(path);
+  const isDir = p === '' || pkg.dirs.has(p);
+  return op === '-d' ? isDir : op === '-f' ? pkg.has(p) : isDir || pkg.has(p);
 }
 
 export function label(pkg: Pkg): string {

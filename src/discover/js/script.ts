@@ -1,4 +1,4 @@
-import { readProgram } from '../../readers/shell-program.ts';
+import { readProgram, type ProgramOptions } from '../../readers/shell-program.ts';
 import { globToRegExp } from '../glob.ts';
 import { classify } from './commands.ts';
 import type { Invocation } from './types.ts';
@@ -37,7 +37,7 @@ const MAX_SCRIPTS = 64;
  * planScript({ test: 'cross-env CI=1 npm run unit -- src', unit: 'jest --ci' }).invocations;
  * // [{ runner: 'jest', args: ['--ci', 'src'], quoted: [false, false] }]
  */
-export function planScript(scripts: Record<string, unknown> | undefined, entry = 'test'): ScriptPlan {
+export function planScript(scripts: Record<string, unknown> | undefined, entry = 'test', options: ProgramOptions = {}): ScriptPlan {
   const text = scripts?.[entry];
   const plan = { missing: false, command: null as string | null, invocations: [] as Invocation[], delegations: [] as Delegation[],
     dirs: [] as Array<{ dir: string; script: string }>, unknown: [] as string[], notes: [] as string[] };
@@ -57,7 +57,7 @@ export function planScript(scripts: Record<string, unknown> | undefined, entry =
   };
 
   const runText = (body: string): void => {
-    const program = readProgram(body);
+    const program = readProgram(body, options);
     plan.notes.push(...program.notes);
     for (const cmd of program.commands) {
       if (cmd.cwd !== '' && /^(npm|yarn|pnpm|bun)$/.test(cmd.argv[0] ?? '')) {
@@ -80,6 +80,7 @@ export function planScript(scripts: Record<string, unknown> | undefined, entry =
       case 'unknown': plan.unknown.push(step.name); return;
       case 'quiet': return;
       case 'script': {
+        if (step.dir !== undefined) { for (const n of step.names as string[]) plan.dirs.push({ dir: step.dir, script: n }); return; }
         if (step.names instanceof RegExp) {
           for (const s of Object.keys(scripts ?? {})) if ((step.names as RegExp).test(s)) runScript(s, step.args);
           return;
