@@ -4,6 +4,7 @@ import { readConfigFile, stringKey, stringList, where } from './config.ts';
 import { depsOf, majorOf, type Pkg, type RunnerRule } from './types.ts';
 import { joinPath } from '../../scan/paths.ts';
 import type { Lit } from '../../readers/js-literal.ts';
+import { parseYaml } from '../../readers/yaml.ts';
 
 const TAP_EXT = '{js,cjs,mjs,jsx,ts,cts,mts,tsx}';
 const TAP_INCLUDE = `**/{@(test?(s)|__test?(s)__)/**/*,*.@(test?(s)|spec),test?(s)}.${TAP_EXT}`;
@@ -23,7 +24,9 @@ const TAP_VALUE_FLAGS = new Set(['--include', '-i', '--exclude', '--before', '--
 export const tap: RunnerRule = {
   framework: 'tap',
   async discover(ctx, pkg, inv) {
-    const rc = pkg.has('.taprc') ? await readConfigFile(ctx, pkg, '.taprc') : undefined;
+    // .taprc is YAML (tap 18+ writes it; older taps read YAML too).
+    const rcText = await pkg.read('.taprc');
+    const rc = rcText === undefined ? undefined : (parseYaml(rcText) as Lit | undefined) ?? undefined;
     const config = (rc ?? pkg.json.tap) as Lit | undefined;
     const source = rc ? where(pkg, '.taprc') : where(pkg, 'package.json');
     const major = majorOf(depsOf(pkg.json).tap) ?? 21;
