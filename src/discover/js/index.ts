@@ -56,6 +56,11 @@ export const discoverJs: Discover = async (ctx) => {
     for (const n of plan.notes) ctx.note(`${label(pkg)}: ${n}`);
     let invocations = plan.invocations;
     if (invocations.length === 0 && plan.delegations.length === 0 && plan.dirs.length === 0) invocations = fallback(ctx, run, runNotes);
+    else if (plan.unknown.length > 0) {
+      const msg = `${label(pkg)}: the test script also runs ${[...new Set(plan.unknown)].map((u) => `\`${u}\``).join(', ')}, which projdex cannot follow`;
+      ctx.note(msg);
+      runNotes.push(msg);
+    }
     for (const inv of invocations) {
       const rule = RULES[inv.runner];
       const info = { config: null as string | null, notes: [...runNotes] };
