@@ -44,7 +44,7 @@ const EXPECTED: Record<string, Record<string, string>> = {
   'js-pnpm-filter': { 'packages/cli/test/run.test.js': 'node-test', 'packages/core/src/sum.test.ts': 'vitest' },
   'js-no-root-test': all('jest', ['packages/a/a.test.js']),
   'js-lerna-scope': all('mocha', ['packages/one/test/one.spec.js']),
-  'js-tap': all('tap', ['lib/test.js', 'src/b.spec.ts', 'src/c.test.mjs', 'test/a.test.js', 'test/helpers/util.js']),
+  'js-tap': all('tap', ['dist/built.test.js', 'lib/test.js', 'src/b.spec.ts', 'src/c.test.mjs', 'test/a.test.js', 'test/helpers/util.js']),
   'js-uvu': all('uvu', ['tests/index.js', 'tests/parse/basic.js', 'tests/setup.mjs']),
   'js-borp': all('borp', ['test/a.test.js', 'test/deep/b.test.js']),
   'js-monorepo-mixed': { 'apps/e2e/tests/flow.spec.ts': 'playwright', 'apps/web/src/a.test.tsx': 'vitest' },

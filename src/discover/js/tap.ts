@@ -8,6 +8,7 @@ import { parseYaml } from '../../readers/yaml.ts';
 
 const TAP_EXT = '{js,cjs,mjs,jsx,ts,cts,mts,tsx}';
 const TAP_INCLUDE = `**/{@(test?(s)|__test?(s)__)/**/*,*.@(test?(s)|spec),test?(s)}.${TAP_EXT}`;
+const TAP_EXCLUDE = '**/@(fixture*(s)|dist)/**';
 const TAP_ALWAYS_EXCLUDE = '**/@(.tap|.nyc_output|.git|.hg|node_modules|tap-snapshots)/**';
 // tap 16 and earlier: a regex over the path relative to the package.
 const TAP_16 = /((\/|^)(tests?|__tests?__)\/.*|\.(tests?|spec)|^\/?tests?)\.([mc]js|[jt]sx?)$/;
@@ -35,27 +36,29 @@ export const tap: RunnerRule = {
     const args = positionals(inv, TAP_VALUE_FLAGS).flatMap((p) => shellExpand(pkg, p.arg, p.quoted)).map((a) => joinPath(a));
     const given = args.length > 0 ? args : stringList(ctx, config, 'files', source)?.map((f) => joinPath(f)) ?? [];
     const always = compileGlobs([TAP_ALWAYS_EXCLUDE], { dot: true });
-    if (given.length > 0) files = expand(pkg, given, `**/*.${TAP_EXT}`).filter((f) => !always.match(f));
+    // `exclude` (default: fixture and dist folders) filters the include walk and directory arguments,
+    // never a file named on the command line.
+    const configured = [...flagValues(inv, '--exclude'), ...(stringList(ctx, config, 'exclude', source) ?? [])];
+    const skip = compileGlobs((configured.length > 0 ? configured : [TAP_EXCLUDE]).map((g) => joinPath(g)));
+    if (given.length > 0) files = expand(pkg, given, `**/*.${TAP_EXT}`, (f) => !always.match(f) && !skip.match(f));
     else if (major <= 16) files = pkg.files.filter((f) => TAP_16.test(f) && !f.includes('node_modules/') && noDot(f));
     else {
       const include = [...flagValues(inv, '--include', '-i'), ...(stringList(ctx, config, 'include', source) ?? [])];
       const m = compileGlobs((include.length > 0 ? include : [TAP_INCLUDE]).map((g) => g.replaceAll('__EXTENSIONS__', TAP_EXT)));
-      files = pkg.files.filter((f) => m.match(f) && !always.match(f));
+      files = pkg.files.filter((f) => m.match(f) && !always.match(f) && !skip.match(f));
     }
-    const exclude = [...flagValues(inv, '--exclude'), ...(stringList(ctx, config, 'exclude', source) ?? [])];
-    const skip = compileGlobs(exclude.map((g) => joinPath(g)));
     const hooks = new Set([stringKey(ctx, config, 'before', source), stringKey(ctx, config, 'after', source)].filter((x) => x !== undefined).map((x) => joinPath(x!)));
-    return files.filter((f) => !skip.match(f) && !hooks.has(f));
+    return files.filter((f) => !hooks.has(f));
   },
 };
 
 /** Paths, directories (every file matching `inDir` in them) and globs, as the runner expands them. */
-function expand(pkg: Pkg, given: string[], inDir: string): string[] {
+function expand(pkg: Pkg, given: string[], inDir: string, keepInDir: (f: string) => boolean): string[] {
   const out = new Set<string>();
   const inside = compileGlobs([inDir]);
   for (const g of given) {
     if (isGlob(g)) { const m = compileGlobs([g]); for (const f of pkg.files) if (m.match(f)) out.add(f); }
-    else if (pkg.dirs.has(g) || g === '') { const p = g === '' ? '' : g + '/'; for (const f of pkg.files) if (f.startsWith(p) && inside.match(f.slice(p.length))) out.add(f); }
+    else if (pkg.dirs.has(g) || g === '') { const p = g === '' ? '' : g + '/'; for (const f of pkg.files) if (f.startsWith(p) && inside.match(f.slice(p.length)) && keepInDir(f)) out.add(f); }
     else if (pkg.has(g)) out.add(g);
   }
   return [...out];
