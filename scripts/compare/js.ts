@@ -112,11 +112,11 @@ export const runners: Adapter[] = [
       writeFileSync(script, `
         const m = ${JSON.stringify(join(MODULES, 'mocha/lib/cli/'))};
         const args = require(m + 'options.cjs').loadOptions(process.argv.slice(2));
-        const spec = args._ && args._.length ? args._ : ['test'];
+        const spec = args._ && args._.length ? args._ : (args.spec || ['test']);
         const r = require(m + 'collect-files.cjs')({ ignore: args.ignore || [], extension: args.extension || [], file: args.file || [],
           recursive: args.recursive, sort: false, spec, allowEmpty: true });
         console.log(JSON.stringify(r.files || r));`);
-      return inPlaceOrCopy(dir, async (cwd) => json(await run(script, [], cwd)) as string[] ?? []);
+      return inPlaceOrCopy(dir, async (cwd) => json(await run(script, scriptArgs(dir, 'mocha'), cwd)) as string[] ?? []);
     },
   },
   {
