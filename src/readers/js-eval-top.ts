@@ -6,7 +6,7 @@
 
 import { isObject, type Lit } from './js-literal.ts';
 import { dryExpr, expr, matchClose, type Cur } from './js-eval-expr.ts';
-import { declare, runStatement } from './js-eval-fn.ts';
+import { declare, runStatement } from './js-eval-stmt.ts';
 import { step, unknown, type Obj, type Scope, type Val } from './js-eval-value.ts';
 
 /** What a module exports: ESM named and default exports, and CommonJS `module.exports` once assigned. */
