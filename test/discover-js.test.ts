@@ -47,6 +47,7 @@ const EXPECTED: Record<string, Record<string, string>> = {
   'js-tap': all('tap', ['dist/built.test.js', 'lib/test.js', 'src/b.spec.ts', 'src/c.test.mjs', 'test/a.test.js', 'test/helpers/util.js']),
   'js-uvu': all('uvu', ['tests/index.js', 'tests/parse/basic.js', 'tests/setup.mjs']),
   'js-borp': all('borp', ['test/a.test.js', 'test/deep/b.test.js']),
+  'js-angular-karma': all('karma', ['src/app/app.component.spec.ts', 'src/app/util/format.spec.ts']),
   'js-monorepo-mixed': { 'apps/e2e/tests/flow.spec.ts': 'playwright', 'apps/web/src/a.test.tsx': 'vitest' },
 };
 

@@ -63,7 +63,7 @@ export function classify(argv: readonly string[], quoted: readonly boolean[], ha
   if (direct) return { kind: 'runner', runner: direct, args: rest, quoted: restQ };
   const sub = SUBCOMMANDS[name]?.[rest[0] ?? ''];
   if (sub) return { kind: 'runner', runner: sub, args: rest.slice(1), quoted: restQ.slice(1) };
-  if (name === 'ng' && rest[0] === 'test') return { kind: 'unknown', name: 'ng test' };
+  if (name === 'ng' && (rest[0] === 'test' || rest[0] === 't')) return { kind: 'runner', runner: 'angular', args: rest.slice(1), quoted: restQ.slice(1) };
   if (QUIET.has(name)) return { kind: 'quiet' };
   return { kind: 'unknown', name };
 }

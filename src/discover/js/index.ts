@@ -1,5 +1,6 @@
 import type { Discover, FoundTest, ScanContext, TestFramework } from '../../scan/types.ts';
 import { withCases } from '../../scan/with-cases.ts';
+import { angular } from './angular.ts';
 import { ava } from './ava.ts';
 import { bun } from './bun.ts';
 import { countCases } from './cases.ts';
@@ -20,7 +21,7 @@ import { wtr } from './wtr.ts';
 import { joinPath } from '../../scan/paths.ts';
 
 const RULES: Partial<Record<JsRunner, RunnerRule>> = {
-  jest, cra, kcd, vitest, mocha, 'node-test': nodeTest, playwright, cypress, ava, jasmine, bun, 'web-test-runner': wtr, tap, uvu, borp,
+  jest, cra, kcd, vitest, mocha, 'node-test': nodeTest, playwright, cypress, ava, jasmine, bun, 'web-test-runner': wtr, tap, uvu, borp, angular,
 };
 const READ_CONCURRENCY = 16;
 const MAX_LISTED = 8;
