@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { suite, test } from 'node:test';
 import { evaluateModule, type EvalOptions } from '../src/readers/js-eval-module.ts';
+import { readProgram } from '../src/readers/shell-program.ts';
+import { seededRandom } from './helpers.ts';
 
 /** Evaluates `src` as /p/cfg.ts with the given neighbour files (absolute paths). */
 async function run(src: string, files: Record<string, string> = {}, extra: Partial<EvalOptions> = {}) {
@@ -121,5 +123,22 @@ suite('static evaluator of config modules', () => {
       'export default config satisfies Config;',
     ].join('\n'));
     assert.deepEqual(plain(r.value), { roots: ['<rootDir>/src'], n: 1 });
+  });
+
+  test('token soup never throws, in the evaluator or the shell reader', async () => {
+    const rnd = seededRandom(9);
+    const js = ['const', 'x', '=', '(', ')', '{', '}', '[', ']', ',', ';', '=>', '...', 'export', 'default', 'import', 'from', "'./a'",
+      'require', 'module', '.', 'exports', 'function', 'return', 'if', 'else', 'switch', 'case', ':', '?', '`${x}`', '1', '/re/', 'process',
+      'env', 'new', 'URL', 'as', 'type', '!', '&&', '??', '+', 'try', 'catch', 'throw', 'import.meta.url'];
+    const sh = ['if', 'then', 'else', 'fi', 'case', 'esac', 'in', ';;', ')', '(', '{', '}', '&&', '||', '|', ';', 'npm', 'run', 'jest', '$X',
+      '"$Y"', 'cd', '--', 'for', 'do', 'done', '[', ']', '-n', '2>&1', '$(', '#'];
+    const pick = (list: string[]) => list[Math.floor(rnd() * list.length)]!;
+    for (let i = 0; i < 400; i++) {
+      const n = Math.floor(rnd() * 60);
+      const src = Array.from({ length: n }, () => pick(js)).join(' ');
+      const r = await run(src, { '/p/a.ts': src });
+      assert.ok(Array.isArray(r.notes));
+      assert.ok(Array.isArray(readProgram(Array.from({ length: n }, () => pick(sh)).join(' ')).commands));
+    }
   });
 });
