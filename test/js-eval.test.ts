@@ -82,6 +82,8 @@ suite('static evaluator of config modules', () => {
     assert.deepEqual(plain(fn.value), { test: { include: ['test/**'] } });
     const later = await run('const config: Config = { a: 1 };\nconfig.b = [2];\nexport { config as default };');
     assert.deepEqual(plain(later.value), { a: 1, b: [2] });
+    const asyncFn = await run("module.exports = async () => {\n  const base = { roots: ['<rootDir>/src'] };\n  return { ...base, verbose: true };\n};");
+    assert.deepEqual(plain(asyncFn.value), { roots: ['<rootDir>/src'], verbose: true });
     const cjs = await run("exports.testDir = 'x';\nmodule.exports.retries = 1;");
     assert.deepEqual(plain(cjs.value), { testDir: 'x', retries: 1 });
   });

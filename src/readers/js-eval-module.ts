@@ -12,7 +12,7 @@ import { tokenize } from './js-tokens.ts';
 import { builtinModule, dirOf, identityHelper, mergeConfig, normalize, objectStatics, pathModule, urlCtor } from './js-eval-builtins.ts';
 import { type Cur } from './js-eval-expr.ts';
 import { callFn } from './js-eval-fn.ts';
-import { BudgetError, createBudget, native, unknown, type Env, type FnVal, type Obj, type Val } from './js-eval-value.ts';
+import { BudgetError, createBudget, isFn, native, unknown, type Env, type FnVal, type Obj, type Val } from './js-eval-value.ts';
 import { runTopLevel, type ModuleRecord } from './js-eval-top.ts';
 
 export interface EvalOptions {
@@ -97,7 +97,9 @@ export async function evaluateModule(src: string, opts: EvalOptions): Promise<Ev
   };
   try {
     const rec = evaluate(opts.file);
-    const value = rec ? (rec.default ?? rec.exports) : undefined;
+    let value = rec ? (rec.default ?? rec.exports) : undefined;
+    // Jest and Vitest accept a config function (`module.exports = async () => ({...})`): it is called with no arguments.
+    if (isFn(value) && value.fn) value = callFn(value.fn, []);
     return { value: value === undefined ? undefined : toLit(value, 0), notes: [...notes], files: [...sources.keys()] };
   } catch (e) {
     if (!(e instanceof BudgetError)) throw e;
