@@ -82,6 +82,12 @@ suite('static evaluator of config modules', () => {
     assert.deepEqual(plain(fn.value), { test: { include: ['test/**'] } });
     const later = await run('const config: Config = { a: 1 };\nconfig.b = [2];\nexport { config as default };');
     assert.deepEqual(plain(later.value), { a: 1, b: [2] });
+    const built = await run([
+      'const ignores = [];', "let dir = 'src';", 'const prod = process.env.NODE_ENV === "production";',
+      "if (prod) { ignores.push('unit/'); dir = 'dist'; } else { ignores.push('bundle.js'); }",
+      'export default { roots: [dir], testPathIgnorePatterns: ignores.map((f) => `<rootDir>/${f}`) };',
+    ].join('\n'));
+    assert.deepEqual(plain(built.value), { roots: ['src'], testPathIgnorePatterns: ['<rootDir>/bundle.js'] });
     const asyncFn = await run("module.exports = async () => {\n  const base = { roots: ['<rootDir>/src'] };\n  return { ...base, verbose: true };\n};");
     assert.deepEqual(plain(asyncFn.value), { roots: ['<rootDir>/src'], verbose: true });
     const cjs = await run("exports.testDir = 'x';\nmodule.exports.retries = 1;");

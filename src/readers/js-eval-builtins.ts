@@ -144,6 +144,12 @@ export function method(target: Val, name: string, call: (f: FnVal, args: Val[], 
       case 'slice': return native('slice', (a) => arr.slice(a[0] as number | undefined, a[1] as number | undefined));
       case 'join': return native('join', (a, t) => (arr.every((x) => typeof x === 'string' || typeof x === 'number') ? arr.join(typeof a[0] === 'string' ? a[0] : ',') : unknown(t)));
       case 'includes': return native('includes', (a) => arr.includes(a[0] as Lit));
+      // Configs build lists with `list.push(...)` before exporting them: the known list grows in place.
+      case 'push': case 'unshift': return native(name, (a) => {
+        const items = a.map((x) => (x ?? null) as Lit);
+        if (name === 'push') arr.push(...items); else arr.unshift(...items);
+        return arr.length;
+      });
     }
   }
   if (typeof target === 'string') {

@@ -174,11 +174,16 @@ function assignment(c: Cur, scope: Scope): boolean {
   let j = c.pos + 1;
   const path: string[] = [];
   while (toks[j]?.t === '.' && toks[j + 1]?.kind === 'id') { path.push(toks[j + 1]!.t); j += 2; }
-  if (toks[j]?.t !== '=' || path.length === 0) return false;
+  if (toks[j]?.t !== '=') return false;
   const name = toks[c.pos]!.t;
   c.pos = j + 1;
   const v = expr(c, scope);
   if (c.env.dry) return true;
+  if (path.length === 0) {
+    // `x = value` on a `let`: the binding where it was declared changes.
+    for (let s: Scope | undefined = scope; s; s = s.parent) if (s.vars.has(name)) { s.vars.set(name, v); break; }
+    return true;
+  }
   let target: Val = name === 'module' || name === 'exports' ? undefined : scopeValue(scope, name);
   for (const p of path.slice(0, -1)) target = isObject(target) ? target[p] : undefined;
   if (isObject(target)) (target as Obj)[path[path.length - 1]!] = (v ?? null) as Lit;
