@@ -88,6 +88,9 @@ suite('static evaluator of config modules', () => {
       'export default { roots: [dir], testPathIgnorePatterns: ignores.map((f) => `<rootDir>/${f}`) };',
     ].join('\n'));
     assert.deepEqual(plain(built.value), { roots: ['src'], testPathIgnorePatterns: ['<rootDir>/bundle.js'] });
+    const loop = await run("const aliases = {};\nfor (const p of readdirSync('x')) { aliases[p] = p; }\nexport default { test: { include: ['a'] }, alias: aliases };");
+    assert.deepEqual(plain(loop.value), { test: { include: ['a'] }, alias: {} });
+    assert.deepEqual(loop.notes, ['a `for` loop was not run; values it builds are left as they were before it']);
     const asyncFn = await run("module.exports = async () => {\n  const base = { roots: ['<rootDir>/src'] };\n  return { ...base, verbose: true };\n};");
     assert.deepEqual(plain(asyncFn.value), { roots: ['<rootDir>/src'], verbose: true });
     const cjs = await run("exports.testDir = 'x';\nmodule.exports.retries = 1;");

@@ -43,6 +43,7 @@ export function runStatement(c: Cur, scope: Scope): Outcome {
     return { value: expr(c, scope) };
   }
   if (t === 'if') return runIf(c, scope);
+  if (kind === 'id' && (t === 'for' || t === 'while' || t === 'do')) return skipLoop(c, scope);
   if (t === 'switch') return runSwitch(c, scope);
   if (t === 'throw') { c.pos++; dryExpr(c, scope); return c.env.dry ? undefined : { value: unknown('throw') }; }
   if (t === 'try') {
@@ -58,6 +59,17 @@ export function runStatement(c: Cur, scope: Scope): Outcome {
   if (kind === 'id' && assignment(c, scope)) return undefined;
   expr(c, scope);
   if (c.pos === at) c.pos++;
+  return undefined;
+}
+
+/** Loops are not run: their body is read dry, and what they would have built stays as it was (noted). */
+function skipLoop(c: Cur, scope: Scope): Outcome {
+  const kw = peek(c);
+  c.pos++;
+  if (kw !== 'do' && peek(c) === '(') c.pos = matchClose(c, c.pos) + 1;
+  if (!c.env.dry) c.env.note(`a \`${kw}\` loop was not run; values it builds are left as they were before it`);
+  dry(c, () => runStatement(c, scope));
+  if (kw === 'do' && peek(c) === 'while') { c.pos++; if (peek(c) === '(') c.pos = matchClose(c, c.pos) + 1; }
   return undefined;
 }
 
