@@ -89,3 +89,23 @@ suite('wrapper CLIs and presets', () => {
     assert.deepEqual((await discover(root)).notes, ['jest.config.js: preset jest-expo was not read; any testMatch/roots it sets are not applied']);
   });
 });
+
+suite('vitest projects that extend a config file', () => {
+  test('extends: a local file is read and merged; a package is noted', async (t) => {
+    const root = makeTree(t, {
+      'package.json': JSON.stringify({ scripts: { test: 'vitest run' } }),
+      'vitest.shared.ts': "export default { test: { include: ['**/*.check.ts'] } };",
+      'vitest.config.ts': [
+        "import { defineConfig } from 'vitest/config';",
+        'export default defineConfig({ test: { projects: [',
+        "  { extends: './vitest.shared.ts', test: { name: 'unit', dir: 'unit' } },",
+        "  { extends: '@acme/vitest-preset', test: { name: 'e2e', include: ['e2e/**/*.e2e.ts'] } },",
+        '] } });',
+      ].join('\n'),
+      'unit/a.check.ts': '', 'unit/b.test.ts': '', 'e2e/c.e2e.ts': '', 'other/d.check.ts': '',
+    });
+    const { files, notes } = await discover(root);
+    assert.deepEqual(files, { 'e2e/c.e2e.ts': 'vitest', 'unit/a.check.ts': 'vitest' });
+    assert.deepEqual(notes, ['vitest.config.ts: a project extends @acme/vitest-preset, which projdex cannot read; its keys are not applied']);
+  });
+});
