@@ -109,3 +109,22 @@ suite('vitest projects that extend a config file', () => {
     assert.deepEqual(notes, ['vitest.config.ts: a project extends @acme/vitest-preset, which projdex cannot read; its keys are not applied']);
   });
 });
+
+suite('workspace lists and filters', () => {
+  test('lerna.json packages without npm workspaces; npm -w with a directory', async (t) => {
+    const lerna = makeTree(t, {
+      'package.json': JSON.stringify({ private: true, scripts: { test: 'lerna run test' } }),
+      'lerna.json': JSON.stringify({ packages: ['modules/*'], version: '1.0.0' }),
+      'modules/a/package.json': JSON.stringify({ name: 'a', scripts: { test: 'mocha' } }), 'modules/a/test/x.js': '',
+    });
+    assert.deepEqual((await discover(lerna)).files, { 'modules/a/test/x.js': 'mocha' });
+    const npmW = makeTree(t, {
+      'package.json': JSON.stringify({ private: true, workspaces: ['packages/*'], scripts: { test: 'npm test -w packages/a' } }),
+      'packages/a/package.json': JSON.stringify({ name: '@s/a', scripts: { test: 'node --test' } }), 'packages/a/test/x.js': '',
+      'packages/b/package.json': JSON.stringify({ name: '@s/b', scripts: { test: 'node --test' } }), 'packages/b/test/y.js': '',
+    });
+    const r = await discover(npmW);
+    assert.deepEqual(r.files, { 'packages/a/test/x.js': 'node-test' });
+    assert.deepEqual(r.notes, ['not reached by the test command, so not listed: packages/b']);
+  });
+});

@@ -77,7 +77,10 @@ function matches(pkg: Pkg, d: Delegation): boolean {
     // pnpm/turbo: `pkg...`, `...pkg`, `...^pkg`, `{dir}`, `./dir`, `[main]` (changed since).
     const f = raw.replace(/^!/, '').replace(/^\.\.\.\^?|\^?\.\.\.$/g, '').replace(/\[.*\]$/, '');
     const dir = /^\{(.*)\}$/.exec(f)?.[1] ?? (f.startsWith('./') || f.startsWith('../') ? f : undefined);
-    const ok = dir !== undefined ? compileGlobs([joinPath(dir)]).match(pkg.dir) : f !== '' && (f === name || compileGlobs([f]).match(name) || pkg.dir.split('/').pop() === f);
+    // npm `-w packages/a` names a directory without `./`; a scoped name (`@x/y`) is a name.
+    const asDir = dir ?? (f.includes('/') && !f.startsWith('@') ? f : undefined);
+    const ok = (asDir !== undefined && compileGlobs([joinPath(asDir)]).match(pkg.dir))
+      || (dir === undefined && f !== '' && (f === name || compileGlobs([f]).match(name) || pkg.dir.split('/').pop() === f));
     if (ok) hit = !negate;
     else if (negate && !d.filters.some((x) => !x.startsWith('!'))) hit = true;
   }
