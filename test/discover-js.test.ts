@@ -36,6 +36,18 @@ const EXPECTED: Record<string, Record<string, string>> = {
   'js-cypress': all('cypress', ['cypress/e2e/login.cy.ts', 'cypress/e2e/nested/x.cy.js']),
   'js-ava': all('ava', ['src/x.spec.mjs', 'test.js', 'test/a.js']),
   'js-jasmine': all('jasmine', ['spec/aSpec.js', 'spec/unit/b.spec.mjs']),
+  'js-jest-shared-config': all('jest', ['src/a.spec.js', 'src/b.spec.ts', 'test/e.test.js', 'test/slow/g.test.js']),
+  'js-playwright-computed': all('playwright', ['tests/e2e/cart.flow.ts', 'tests/e2e/local-only/debug.e2e.ts', 'tests/e2e/login.e2e.ts']),
+  'js-vitest-merge': all('vitest', ['src/a.test.ts', 'src/b.test.tsx', 'tests/x.spec.ts']),
+  'js-script-chain': all('jest', ['server/a.test.js']),
+  'js-run-s-glob': all('node-test', ['src/util.test.js', 'test/index.js']),
+  'js-pnpm-filter': { 'packages/cli/test/run.test.js': 'node-test', 'packages/core/src/sum.test.ts': 'vitest' },
+  'js-no-root-test': all('jest', ['packages/a/a.test.js']),
+  'js-lerna-scope': all('mocha', ['packages/one/test/one.spec.js']),
+  'js-tap': all('tap', ['dist/built.test.js', 'lib/test.js', 'src/b.spec.ts', 'src/c.test.mjs', 'test/a.test.js', 'test/helpers/util.js']),
+  'js-uvu': all('uvu', ['tests/index.js', 'tests/parse/basic.js', 'tests/setup.mjs']),
+  'js-borp': all('borp', ['test/a.test.js', 'test/deep/b.test.js']),
+  'js-angular-karma': all('karma', ['src/app/app.component.spec.ts', 'src/app/util/format.spec.ts']),
   'js-monorepo-mixed': { 'apps/e2e/tests/flow.spec.ts': 'playwright', 'apps/web/src/a.test.tsx': 'vitest' },
 };
 
@@ -54,14 +66,24 @@ suite('discoverJs on fixtures', () => {
     const jas = await discover(fixture('js-jasmine'));
     assert.equal(jas.cases['spec/aSpec.js'], 2);
   });
-  test('a fully literal config produces no notes', async () => {
+  test('a literal config produces no notes beyond the environment it assumed', async () => {
     const { notes } = await discover(fixture('js-playwright'));
-    assert.deepEqual(notes, []);
+    assert.deepEqual(notes, ['playwright.config.ts: assumed process.env.CI is unset, as in a plain `npm test`']);
   });
-  test('a computed key falls back to the default and is noted', async (t) => {
+  test('a condition on process.env takes the unset branch and says so', async (t) => {
     const root = makeTree(t, {
       'package.json': JSON.stringify({ scripts: { test: 'jest' }, devDependencies: { jest: '^30.0.0' } }),
       'jest.config.js': 'module.exports = { testMatch: process.env.CI ? ["**/*.ci.js"] : ["**/*.test.js"] };',
+      'src/a.test.js': '', 'src/b.ci.js': '',
+    });
+    const { files, notes } = await discover(root);
+    assert.deepEqual(files, { 'src/a.test.js': 'jest' });
+    assert.deepEqual(notes, ['jest.config.js: assumed process.env.CI is unset, as in a plain `npm test`']);
+  });
+  test('a key that stays unknown falls back to the default and is noted', async (t) => {
+    const root = makeTree(t, {
+      'package.json': JSON.stringify({ scripts: { test: 'jest' }, devDependencies: { jest: '^30.0.0' } }),
+      'jest.config.js': 'const { patterns } = require("some-preset");\nmodule.exports = { testMatch: patterns };',
       'src/a.test.js': '', 'src/b.ci.js': '',
     });
     const { files, notes } = await discover(root);

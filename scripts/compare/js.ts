@@ -1,7 +1,7 @@
 /**
  * Adapters that ask the real JS runners which files they would run, for comparison with projdex's scan.
  * Runners come from /tmp/projdex-runners (env PROJDEX_RUNNERS_DIR overrides), installed with
- * `npm i jest ts-jest typescript vitest mocha @playwright/test` (PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1).
+ * `npm i jest ts-jest typescript vitest mocha @playwright/test tap uvu borp` (PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1).
  * A project whose dependency range pins another major (`"vitest": "^3.2.0"`) is listed by an install
  * of that major in RUNNERS/v<major> when there is one (`cd RUNNERS/v3 && npm i vitest@3`). A directory without
  * its own node_modules is copied to a temp dir with node_modules linked to the runners' install, so
@@ -42,7 +42,10 @@ interface Adapter { framework: string; list(dir: string): Promise<string[] | nul
 /** Output of a command (stdout), whatever its exit code; the runners exit non-zero on load errors. */
 function run(file: string, args: string[], cwd: string): Promise<string> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [file, ...args], { cwd, maxBuffer: 64 << 20, env: { ...process.env, CI: '1', FORCE_COLOR: '0' } },
+    // No CI variable: projdex reads configs as a plain `npm test` runs them, with the environment unset.
+    const env: NodeJS.ProcessEnv = { ...process.env, FORCE_COLOR: '0' };
+    delete env.CI;
+    execFile(process.execPath, [file, ...args], { cwd, maxBuffer: 64 << 20, env },
       (_err, stdout) => resolve(String(stdout)));
   });
 }
@@ -109,11 +112,11 @@ export const runners: Adapter[] = [
       writeFileSync(script, `
         const m = ${JSON.stringify(join(MODULES, 'mocha/lib/cli/'))};
         const args = require(m + 'options.cjs').loadOptions(process.argv.slice(2));
-        const spec = args._ && args._.length ? args._ : ['test'];
+        const spec = args._ && args._.length ? args._ : (args.spec || ['test']);
         const r = require(m + 'collect-files.cjs')({ ignore: args.ignore || [], extension: args.extension || [], file: args.file || [],
           recursive: args.recursive, sort: false, spec, allowEmpty: true });
         console.log(JSON.stringify(r.files || r));`);
-      return inPlaceOrCopy(dir, async (cwd) => json(await run(script, [], cwd)) as string[] ?? []);
+      return inPlaceOrCopy(dir, async (cwd) => json(await run(script, scriptArgs(dir, 'mocha'), cwd)) as string[] ?? []);
     },
   },
   {
@@ -130,4 +133,51 @@ export const runners: Adapter[] = [
       });
     },
   },
+  {
+    framework: 'tap',
+    async list(dir) {
+      if (!existsSync(join(MODULES, 'tap')) || !applicable(dir, ['tap'], /^\.taprc$/)) return null;
+      return inPlaceOrCopy(dir, async (cwd) => (await run(join(MODULES, 'tap/dist/esm/run.mjs'), ['list', ...scriptArgs(cwd, 'tap')], cwd))
+        .split('\n').map((l) => l.trim()).filter((l) => l !== '' && !l.startsWith('No files')));
+    },
+  },
+  {
+    framework: 'uvu',
+    async list(dir) {
+      if (!existsSync(join(MODULES, 'uvu')) || !applicable(dir, ['uvu'], /^$/)) return null;
+      // uvu has no listing mode: its own collector (uvu/parse) with the script's dir, pattern and `-i` ignores.
+      const args = scriptArgs(dir, 'uvu');
+      const ignore: string[] = []; const pos: string[] = [];
+      for (let i = 0; i < args.length; i++) {
+        if (args[i] === '-i' || args[i] === '--ignore') ignore.push(args[++i]!);
+        else if (/^-(r|c|-require|-cwd)$/.test(args[i]!)) i++;
+        else if (!args[i]!.startsWith('-')) pos.push(args[i]!);
+      }
+      const script = join(tmpdir(), 'projdex-uvu-list.cjs');
+      writeFileSync(script, `require(${JSON.stringify(join(MODULES, 'uvu/parse'))}).parse(process.argv[2] || undefined, process.argv[3] || undefined,
+        { ignore: JSON.parse(process.argv[4]), cwd: process.cwd() }).then((r) => console.log(JSON.stringify(r.suites.map((s) => s.file))));`);
+      return inPlaceOrCopy(dir, async (cwd) => json(await run(script, [pos[0] ?? '', pos[1] ?? '', JSON.stringify(ignore)], cwd)) as string[] ?? []);
+    },
+  },
+  {
+    framework: 'borp',
+    async list(dir) {
+      if (!existsSync(join(MODULES, 'borp')) || !applicable(dir, ['borp'], /^\.borp\.ya?ml$/)) return null;
+      // borp runs the files it collects; a reporter that prints each enqueued file lists them.
+      const reporter = join(tmpdir(), 'projdex-borp-files.mjs');
+      writeFileSync(reporter, 'export default async function* (source) { for await (const e of source) if (e.type === "test:enqueue" && e.data.file) yield "FILE " + e.data.file + "\\n"; }');
+      const args = scriptArgs(dir, 'borp').filter((a) => !/^--(coverage|check-coverage)$|^-C$/.test(a));
+      return inPlaceOrCopy(dir, async (cwd) => [...new Set((await run(join(MODULES, 'borp/borp.js'), ['--reporter', reporter, ...args], cwd))
+        .split('\n').filter((l) => l.startsWith('FILE ')).map((l) => l.slice(5)))]);
+    },
+  },
 ];
+
+/** Words after `runner` in the package's test script (split on spaces; enough for the fixtures' scripts). */
+function scriptArgs(dir: string, runner: string): string[] {
+  const words = (manifest(dir).scripts?.test ?? '').split(/\s+/).map((w) => w.replace(/^['"]|['"]$/g, ''));
+  const at = words.indexOf(runner);
+  if (at === -1) return [];
+  const end = words.findIndex((w, i) => i > at && /^(&&|\|\||;|\|)$/.test(w));
+  return words.slice(at + 1, end === -1 ? undefined : end);
+}

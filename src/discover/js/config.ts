@@ -1,26 +1,86 @@
 import type { ScanContext } from '../../scan/types.ts';
-import { getKey, isComputed, isObject, isRegex, readConfigText, type Lit } from '../../readers/js-literal.ts';
+import { evaluateModule } from '../../readers/js-eval-module.ts';
+import { getKey, isComputed, isObject, isRegex, type Lit } from '../../readers/js-literal.ts';
 import { parseJsonc } from '../../readers/jsonc.ts';
 import { parseYaml } from '../../readers/yaml.ts';
 import type { Pkg } from './types.ts';
+import { dirname } from '../../scan/paths.ts';
 
 export type ConfigObject = { [key: string]: Lit };
 
 /**
- * Reads a config file (package-relative) as a literal object: JSON/JSONC and YAML as data,
- * JS/TS as text (see readers/js-literal.ts). `undefined` when absent or when no exported object was found.
+ * Reads a config file (package-relative) as a literal object: JSON/JSONC and YAML as data, JS/TS through
+ * the static evaluator (readers/js-eval-module.ts: local imports followed, `process.env` unset, unknowns
+ * kept as such and noted). `undefined` when absent or when no exported object was found.
  */
 export async function readConfigFile(ctx: ScanContext, pkg: Pkg, file: string): Promise<ConfigObject | undefined> {
+  const value = await readConfigValue(ctx, pkg, file);
+  if (value === undefined) return undefined;
+  if (isObject(value)) return value as ConfigObject;
+  ctx.note(`${where(pkg, file)}: could not read the config statically; used the runner's defaults`);
+  return undefined;
+}
+
+/** Any exported value of a config file (an array for a Vitest workspace file), `undefined` when absent. */
+export async function readConfigValue(ctx: ScanContext, pkg: Pkg, file: string): Promise<Lit | undefined> {
   const text = await pkg.read(file);
   if (text === undefined) return undefined;
-  const where = pkg.dir ? `${pkg.dir}/${file}` : file;
-  let value: unknown;
-  if (/\.jsonc?$|(^|\/)\.[\w-]+rc$/.test(file)) value = parseJsonc(text);
-  else if (/\.ya?ml$/.test(file)) value = parseYaml(text);
-  else value = readConfigText(text);
-  if (isObject(value as Lit)) return value as ConfigObject;
-  ctx.note(`${where}: could not read the config statically; used the runner's defaults`);
-  return undefined;
+  listeners.get(ctx)?.(where(pkg, file));
+  if (/\.jsonc?$|(^|\/)\.[\w-]+rc$/.test(file)) return parseJsonc(text) as Lit;
+  if (/\.ya?ml$/.test(file)) return parseYaml(text) as Lit;
+  const rootAbs = ctx.root;
+  const pkgAbs = pkg.dir === '' ? rootAbs : `${rootAbs}/${pkg.dir}`;
+  const result = await evaluateModule(text, {
+    file: `${pkgAbs}/${file}`,
+    cwd: pkgAbs,
+    read: (abs) => (abs.startsWith(rootAbs + '/') ? ctx.read(abs.slice(rootAbs.length + 1)) : Promise.resolve(undefined)),
+    known: PRESETS,
+  });
+  for (const n of result.notes) ctx.note(n.startsWith(file + ':') ? `${where(pkg, file)}${n.slice(file.length)}` : `${where(pkg, file)}: ${n}`);
+  if (result.value === undefined) return undefined;
+  return relativize(result.value, pkgAbs, dirname(file), 0);
+}
+
+const listeners = new WeakMap<object, (file: string) => void>();
+
+/** Calls `f` with each config file read through `ctx` (the scan's `runs` name the config followed). */
+export function onConfigRead(ctx: ScanContext, f: (file: string) => void): void {
+  listeners.set(ctx, f);
+}
+
+/**
+ * Presets configs spread or require from packages, as their packages define them (node_modules is not
+ * walked, so it is never read): kcd-scripts' Jest config (kcd-scripts src/config/jest.config.js).
+ */
+export const KCD_JEST: ConfigObject = {
+  roots: ['<rootDir>/src'],
+  moduleFileExtensions: ['js', 'jsx', 'json', 'ts', 'tsx'],
+  testMatch: ['**/__tests__/**/*.+(js|jsx|ts|tsx)'],
+  testPathIgnorePatterns: ['/node_modules/', '/fixtures/', '/__tests__/helpers/', '__mocks__'],
+};
+const PRESETS: Record<string, Lit> = { 'kcd-scripts/jest': KCD_JEST, 'kcd-scripts/dist/config/jest.config': KCD_JEST };
+
+// Keys that hold a directory: an absolute path there (`path.join(__dirname, 'e2e')`) is made relative to
+// the config's directory, which is what each runner resolves a relative one against.
+const DIR_KEYS = new Set(['rootDir', 'roots', 'testDir', 'dir', 'root', 'spec_dir', 'outputDir']);
+
+function relativize(v: Lit, pkgAbs: string, configDir: string, depth: number, key = ''): Lit {
+  if (typeof v === 'string') return DIR_KEYS.has(key) ? localPath(v, pkgAbs, configDir) : v;
+  if (depth > 30 || v === null || typeof v !== 'object' || isComputed(v) || isRegex(v)) return v;
+  if (Array.isArray(v)) return v.map((x) => relativize(x, pkgAbs, configDir, depth + 1, key));
+  const out: ConfigObject = Object.create(null);
+  for (const [k, x] of Object.entries(v)) out[k] = relativize(x, pkgAbs, configDir, depth + 1, k);
+  return out;
+}
+
+function localPath(p: string, pkgAbs: string, configDir: string): string {
+  const base = configDir === '' ? pkgAbs : `${pkgAbs}/${configDir}`;
+  if (p === base) return '.';
+  if (p.startsWith(base + '/')) return p.slice(base.length + 1);
+  if (!p.startsWith(pkgAbs + '/') && p !== pkgAbs) return p;
+  const up = configDir.split('/').filter(Boolean).map(() => '..');
+  const rest = p === pkgAbs ? '' : p.slice(pkgAbs.length + 1);
+  return [...up, rest].filter(Boolean).join('/') || '.';
 }
 
 /** First of `names` that exists in `dir` (package-relative), or undefined. */

@@ -1,32 +1,39 @@
 import type { Discover, FoundTest, ScanContext, TestFramework } from '../../scan/types.ts';
 import { withCases } from '../../scan/with-cases.ts';
+import { angular } from './angular.ts';
 import { ava } from './ava.ts';
 import { bun } from './bun.ts';
 import { countCases } from './cases.ts';
 import { cypress } from './cypress.ts';
 import { fallbackRunners } from './fallback.ts';
 import { jasmine } from './jasmine.ts';
-import { cra, jest } from './jest.ts';
+import { cra, jest, kcd } from './jest.ts';
 import { mocha } from './mocha.ts';
 import { nodeTest } from './node-test.ts';
 import { findPackages, releasePkg } from './packages.ts';
 import { playwright } from './playwright.ts';
-import { planTestScript } from './script.ts';
-import type { JsRunner, RunnerRule } from './types.ts';
+import type { Invocation, JsRunner, RunnerRule } from './types.ts';
+import { label, reachScripts, type Reached } from './reach.ts';
+import { onConfigRead } from './config.ts';
+import { borp, tap, uvu } from './tap.ts';
 import { vitest } from './vitest.ts';
 import { wtr } from './wtr.ts';
 import { joinPath } from '../../scan/paths.ts';
 
 const RULES: Partial<Record<JsRunner, RunnerRule>> = {
-  jest, cra, vitest, mocha, 'node-test': nodeTest, playwright, cypress, ava, jasmine, bun, 'web-test-runner': wtr,
+  jest, cra, kcd, vitest, mocha, 'node-test': nodeTest, playwright, cypress, ava, jasmine, bun, 'web-test-runner': wtr, tap, uvu, borp, angular,
 };
 const READ_CONCURRENCY = 16;
+const MAX_LISTED = 8;
 
 /**
- * Test files of the JavaScript ecosystem's runners. For each package (root and workspace members,
- * deepest first) the test script decides which runners run; without one (or with the npm placeholder)
- * the runners the package configures or depends on are assumed, and a note says so. The first runner
- * to claim a file keeps it, so a file is never listed twice. `cases` is a static estimate (see cases.ts).
+ * Test files of the JavaScript ecosystem's runners, as the project's `npm test` would run them: the root's
+ * test script is followed as a shell program through scripts, wrappers and workspace hand-offs to each
+ * reached package's own script (reach.ts); each runner call found is discovered by its rule, deepest
+ * package first, and the first runner to claim a file keeps it. A package whose script names no runner
+ * projdex knows falls back to the runners it configures or depends on, with a note; a workspace package
+ * the command never reaches contributes nothing, and a note says so. Each followed script is recorded
+ * with `ctx.follow` (command, runner, config, notes). `cases` is a static estimate (see cases.ts).
  *
  * @example
  * const tests = await discoverJs(ctx);
@@ -34,31 +41,73 @@ const READ_CONCURRENCY = 16;
  */
 export const discoverJs: Discover = async (ctx) => {
   const claimed = new Map<string, TestFramework>();
-  for (const pkg of await findPackages(ctx)) {
-    const label = pkg.dir === '' ? 'package.json' : `${pkg.dir}/package.json`;
+  const pkgs = await findPackages(ctx);
+  const reach = reachScripts(pkgs);
+  for (const n of reach.notes) ctx.note(n);
+  if (reach.unreached.length > 0) {
+    const names = reach.unreached.map((p) => p.dir);
+    const more = names.length > MAX_LISTED ? ` and ${names.length - MAX_LISTED} more` : '';
+    ctx.note(`not reached by the test command, so not listed: ${names.slice(0, MAX_LISTED).join(', ')}${more}`);
+  }
+  const order = [...reach.runs].sort((x, y) => y.pkg.dir.split('/').length - x.pkg.dir.split('/').length || (x.pkg.dir < y.pkg.dir ? -1 : 1));
+  for (const run of order) {
+    const { pkg, plan } = run;
     const prefix = pkg.dir === '' ? '' : pkg.dir + '/';
-    const plan = planTestScript(pkg.json.scripts as Record<string, unknown> | undefined);
+    const runNotes = [...plan.notes];
+    for (const n of plan.notes) ctx.note(`${label(pkg)}: ${n}`);
     let invocations = plan.invocations;
-    if (invocations.length === 0 && !plan.delegates) {
-      invocations = fallbackRunners(pkg);
-      if (invocations.length > 0) {
-        const why = plan.missing ? 'has no test script' : 'has a test script that runs no known runner';
-        ctx.note(`${label} ${why}; assumed the defaults of ${[...new Set(invocations.map((i) => i.runner))].join(', ')}`);
-      }
+    if (invocations.length === 0 && plan.delegations.length === 0 && plan.dirs.length === 0) invocations = fallback(ctx, run, runNotes);
+    else if (plan.unknown.length > 0) {
+      const msg = `${label(pkg)}: the test script also runs ${[...new Set(plan.unknown)].map((u) => `\`${u}\``).join(', ')}, which projdex cannot follow`;
+      ctx.note(msg);
+      runNotes.push(msg);
     }
     for (const inv of invocations) {
       const rule = RULES[inv.runner];
-      if (!rule) { ctx.note(`${label}: ${inv.runner} test discovery is not supported yet`); continue; }
-      for (const file of await rule.discover(ctx, pkg, inv)) {
+      const info = { config: null as string | null, notes: [...runNotes] };
+      if (!rule) {
+        const msg = `${label(pkg)}: ${inv.runner} test discovery is not supported yet`;
+        ctx.note(msg);
+        ctx.follow({ package: pkg.dir, command: plan.command, runner: inv.runner, config: null, notes: [...info.notes, msg] });
+        continue;
+      }
+      for (const file of await rule.discover(recording(ctx, info), pkg, inv)) {
         // Perf: rules return normalized package-relative paths, so a prefix does what joinPath would.
         const full = isNormal(file) ? prefix + file : joinPath(pkg.dir, file);
         if (!claimed.has(full)) claimed.set(full, rule.framework);
       }
+      ctx.follow({ package: pkg.dir, command: plan.command, runner: rule.framework, config: info.config, notes: info.notes });
+    }
+    if (invocations.length === 0 && plan.delegations.length + plan.dirs.length > 0) {
+      ctx.follow({ package: pkg.dir, command: plan.command, runner: null, config: null, notes: [...runNotes, 'hands the script to workspace packages'] });
     }
     releasePkg(pkg);
   }
   return claimedTests(ctx, claimed);
 };
+
+/** Runners assumed for a script that names none projdex knows (or no script at all), with a note. */
+function fallback(ctx: ScanContext, run: Reached, runNotes: string[]): Invocation[] {
+  const { pkg, plan } = run;
+  const assumed = fallbackRunners(pkg);
+  const what = plan.missing ? 'has no test script'
+    : plan.unknown.length > 0 ? `has a test script that runs ${plan.unknown.map((u) => `\`${u}\``).join(', ')}, which projdex cannot follow`
+    : 'has a test script that runs no test runner';
+  const msg = assumed.length > 0 ? `${label(pkg)} ${what}; assumed the defaults of ${[...new Set(assumed.map((i) => i.runner))].join(', ')}`
+    : `${label(pkg)} ${what}; no test files listed for it`;
+  ctx.note(msg);
+  runNotes.push(msg);
+  if (assumed.length === 0) ctx.follow({ package: pkg.dir, command: plan.command, runner: null, config: null, notes: runNotes });
+  return assumed;
+}
+
+/** A view of the context whose notes and config reads are also recorded for one followed run. */
+function recording(ctx: ScanContext, info: { config: string | null; notes: string[] }): ScanContext {
+  const view: ScanContext = Object.create(ctx);
+  view.note = (m: string) => { info.notes.push(m); ctx.note(m); };
+  onConfigRead(view, (file) => { info.config ??= file; });
+  return view;
+}
 
 /** Whether joinPath would leave a relative path as it is (no empty, `.` or `..` segment). */
 function isNormal(path: string): boolean {

@@ -1,7 +1,7 @@
 import type { ScanContext } from '../../scan/types.ts';
 import { compileGlobs, isGlob } from '../glob.ts';
 import { flagValues, positionals } from './args.ts';
-import { firstExisting, patternList, readConfigFile, stringKey, stringList, where, type ConfigObject } from './config.ts';
+import { firstExisting, KCD_JEST, patternList, readConfigFile, stringKey, stringList, where, type ConfigObject } from './config.ts';
 import { isObject, type Lit } from '../../readers/js-literal.ts';
 import { depsOf, majorOf, type Invocation, type Pkg, type RunnerRule } from './types.ts';
 import { dirname, joinPath } from '../../scan/paths.ts';
@@ -12,6 +12,18 @@ const MATCH_29 = ['**/__tests__/**/*.[jt]s?(x)', '**/?(*.)+(spec|test).[tj]s?(x)
 const EXT_30 = ['js', 'mjs', 'cjs', 'jsx', 'ts', 'mts', 'cts', 'tsx', 'json', 'node'];
 const EXT_29 = ['js', 'mjs', 'cjs', 'jsx', 'ts', 'tsx', 'json', 'node'];
 const VALUE_FLAGS = new Set(['-c', '--config', '--rootDir', '--selectProjects', '--testNamePattern', '-t', '--reporters', '--maxWorkers', '-w', '--shard', '--testTimeout', '--coverageDirectory', '--env', '--testEnvironment']);
+
+// Presets known to leave discovery keys alone (they set transforms and environments).
+const SAFE_PRESETS = /^(ts-jest(\/.*)?|@shelf\/jest-\w+|jest-puppeteer)$/;
+// Presets whose discovery keys projdex knows (Vue CLI's unit-jest plugin, presets/*/jest-preset.js).
+const VUE_MATCH = ['**/tests/unit/**/*.spec.[jt]s?(x)', '**/__tests__/*.[jt]s?(x)'];
+const KNOWN_PRESETS: Record<string, ConfigObject> = {
+  '@vue/cli-plugin-unit-jest': { testMatch: VUE_MATCH, moduleFileExtensions: ['js', 'jsx', 'json', 'vue'] },
+  '@vue/cli-plugin-unit-jest/presets/default': { testMatch: VUE_MATCH, moduleFileExtensions: ['js', 'jsx', 'json', 'vue'] },
+  '@vue/cli-plugin-unit-jest/presets/no-babel': { testMatch: VUE_MATCH, moduleFileExtensions: ['js', 'jsx', 'json', 'vue'] },
+  '@vue/cli-plugin-unit-jest/presets/typescript': { testMatch: VUE_MATCH, moduleFileExtensions: ['js', 'jsx', 'json', 'vue', 'ts', 'tsx'] },
+  '@vue/cli-plugin-unit-jest/presets/typescript-and-babel': { testMatch: VUE_MATCH, moduleFileExtensions: ['js', 'jsx', 'json', 'vue', 'ts', 'tsx'] },
+};
 
 /** One resolved Jest config: its literal object and the package-relative dir it is relative to. */
 interface Resolved { readonly config: ConfigObject; readonly dir: string; readonly source: string }
@@ -26,7 +38,7 @@ export const jest: RunnerRule = {
   async discover(ctx, pkg, inv) {
     const resolved = await resolveConfig(ctx, pkg, inv);
     const major = majorOf(depsOf(pkg.json).jest) ?? 30;
-    let files = await run(ctx, pkg, resolved, major);
+    let files = await run(ctx, pkg, resolved, major, 0, flagValues(inv, '--selectProjects'));
     const filters = positionals(inv, VALUE_FLAGS).map((p) => safeRegex(p.arg)).filter((r): r is RegExp => r !== null);
     if (filters.length > 0) files = files.filter((f) => filters.some((r) => r.test(abs(ctx, pkg, f))));
     return files;
@@ -42,6 +54,18 @@ export const cra: RunnerRule = {
       testMatch: ['<rootDir>/src/**/__tests__/**/*.{js,jsx,ts,tsx}', '<rootDir>/src/**/*.{spec,test}.{js,jsx,ts,tsx}'],
     };
     return run(ctx, pkg, { config, dir: '', source: 'react-scripts' }, 30);
+  },
+};
+
+/**
+ * kcd-scripts (`kcd-scripts test`): the project's own Jest config when it has one (`jest.config.js` or a
+ * package.json `jest` key), else kcd-scripts' built-in config (config.ts KCD_JEST).
+ */
+export const kcd: RunnerRule = {
+  framework: 'jest',
+  async discover(ctx, pkg, inv) {
+    if (pkg.has('jest.config.js') || pkg.json.jest !== undefined || flagValues(inv, '--config', '-c').length > 0) return jest.discover(ctx, pkg, inv);
+    return run(ctx, pkg, { config: KCD_JEST, dir: '', source: 'kcd-scripts' }, 30);
   },
 };
 
@@ -68,14 +92,27 @@ async function fromFile(ctx: ScanContext, pkg: Pkg, file: string): Promise<Resol
   return { config: isObject(config) ? config : {}, dir: dirname(file), source: where(pkg, file) };
 }
 
-async function run(ctx: ScanContext, pkg: Pkg, { config, dir, source }: Resolved, major: number, depth = 0): Promise<string[]> {
+async function run(ctx: ScanContext, pkg: Pkg, { config: own, dir, source }: Resolved, major: number, depth = 0,
+  select: readonly string[] = []): Promise<string[]> {
+  const known = typeof own.preset === 'string' ? KNOWN_PRESETS[own.preset] : undefined;
+  const config: ConfigObject = known ? { ...known, ...own } : own;
   const rootDir = joinPath(dir, stringKey(ctx, config, 'rootDir', source) ?? '');
   const absRoot = absDir(ctx, pkg, rootDir);
   const sub = (s: string): string => s.replaceAll('<rootDir>', absRoot);
+  const preset = config.preset;
+  if (typeof preset === 'string' && !known && !SAFE_PRESETS.test(preset) && depth === 0) {
+    ctx.note(`${source}: preset ${preset} was not read; any testMatch/roots it sets are not applied`);
+  }
   const projects = config.projects;
   if (Array.isArray(projects) && projects.length > 0 && depth === 0) {
     const out = new Set<string>();
-    for (const p of await expandProjects(ctx, pkg, projects, rootDir, sub, source)) for (const f of await run(ctx, pkg, p, major, 1)) out.add(f);
+    for (const p of await expandProjects(ctx, pkg, projects, rootDir, sub, source)) {
+      // `--selectProjects name`: only projects whose displayName (a string or `{ name }`) is named.
+      const dn = p.config.displayName;
+      const name = typeof dn === 'string' ? dn : isObject(dn) && typeof dn.name === 'string' ? dn.name : undefined;
+      if (select.length > 0 && (name === undefined || !select.includes(name))) continue;
+      for (const f of await run(ctx, pkg, p, major, 1)) out.add(f);
+    }
     return [...out];
   }
   const roots = (stringList(ctx, config, 'roots', source) ?? ['<rootDir>']).map((r) => {

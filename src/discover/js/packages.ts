@@ -44,6 +44,12 @@ async function workspacePatterns(ctx: ScanContext, json: Record<string, unknown>
   const ws = json.workspaces;
   const list = Array.isArray(ws) ? ws : ws && typeof ws === 'object' ? (ws as { packages?: unknown }).packages : undefined;
   const out = Array.isArray(list) ? list.filter((x): x is string => typeof x === 'string') : [];
+  // Lerna without npm/yarn workspaces lists its packages in lerna.json (default `packages/*`).
+  const lerna = out.length === 0 ? await ctx.readJson('lerna.json') as { packages?: unknown } | undefined : undefined;
+  if (lerna && typeof lerna === 'object') {
+    const listed = Array.isArray(lerna.packages) ? lerna.packages.filter((x): x is string => typeof x === 'string') : ['packages/*'];
+    out.push(...listed);
+  }
   const pnpm = await ctx.read('pnpm-workspace.yaml') ?? await ctx.read('pnpm-workspace.yml');
   if (pnpm !== undefined) {
     const doc = parseYaml(pnpm) as { packages?: unknown } | null | undefined;

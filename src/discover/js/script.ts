@@ -1,130 +1,104 @@
-import { parseShell } from '../../readers/shell.ts';
+import { readProgram, type ProgramOptions } from '../../readers/shell-program.ts';
 import { globToRegExp } from '../glob.ts';
-import type { Invocation, JsRunner } from './types.ts';
+import { classify } from './commands.ts';
+import type { Invocation } from './types.ts';
 
-/** What a package's `scripts.test` reaches. */
+/** Workspace packages a command hands a script to: `filters` null means every package. */
+export interface Delegation { readonly tool: string; readonly scripts: readonly string[]; readonly filters: readonly string[] | null }
+
+/** What a package's script reaches. */
 export interface ScriptPlan {
   /** The script is missing or the `npm init` placeholder. */
   readonly missing: boolean;
-  /** Runner calls, in the order the chain reaches them. */
+  /** The script's own text (with any arguments passed to it), for the scan's `runs`. */
+  readonly command: string | null;
+  /** Runner calls, in the order the program reaches them. */
   readonly invocations: Invocation[];
-  /** The chain hands off to workspace packages (`turbo run test`, `pnpm -r test`, ...). */
-  readonly delegates: boolean;
+  /** Hand-offs to workspace packages (`turbo run test`, `pnpm -r test`, ...). */
+  readonly delegations: Delegation[];
+  /** `cd packages/a && npm test`: a package directory (relative to this one) and the script run there. */
+  readonly dirs: Array<{ readonly dir: string; readonly script: string }>;
+  /** Commands that name nothing projdex knows (`./scripts/test.sh`, `make test`). */
+  readonly unknown: string[];
+  /** Branches taken, conditions assumed, limits hit. */
+  readonly notes: string[];
 }
 
 const PLACEHOLDER = /no test specified/;
-// Wrappers whose own flags come first and whose first plain word is the real command.
-const WRAPPERS = new Set(['cross-env', 'cross-env-shell', 'env', 'npx', 'pnpx', 'bunx', 'dotenv', 'nyc', 'c8', 'time', 'nodemon', 'env-cmd', 'with-env', 'xvfb-run', 'start-server-and-test']);
-const BINARIES: Record<string, JsRunner> = {
-  jest: 'jest', 'jest-cli': 'jest', vitest: 'vitest', mocha: 'mocha', _mocha: 'mocha', ava: 'ava', jasmine: 'jasmine',
-  wtr: 'web-test-runner', 'web-test-runner': 'web-test-runner',
-};
-const SUBCOMMANDS: Record<string, Record<string, JsRunner>> = {
-  playwright: { test: 'playwright' }, cypress: { run: 'cypress', open: 'cypress' }, bun: { test: 'bun' }, deno: { test: 'deno' },
-  'react-scripts': { test: 'cra' }, craco: { test: 'cra' }, 'react-app-rewired': { test: 'cra' },
-};
-// node options that take their value as the next word.
-const DELEGATE_FLAGS = new Set(['-r', '--recursive', '--workspaces', '-ws', '--filter', '-F', 'workspaces']);
-const NODE_VALUE_OPTS = new Set(['-r', '--require', '--import', '--loader', '--experimental-loader', '--test-reporter', '--test-reporter-destination',
-  '--test-name-pattern', '--test-skip-pattern', '--test-concurrency', '--test-timeout', '--env-file', '--conditions', '-C', '--test-shard']);
-
-const KNOWN = new Set([...Object.keys(BINARIES), ...Object.keys(SUBCOMMANDS), 'node', 'tsx', 'npm', 'yarn', 'pnpm', 'run-s', 'run-p', 'npm-run-all', 'turbo', 'lerna', 'nx']);
+const MAX_SCRIPTS = 64;
 
 /**
- * Follows `scripts.test` through `npm run`/`yarn`/`pnpm`/`run-s`/`npm-run-all` and wrappers such as
- * `cross-env` to the runner calls it makes. Never executes anything.
+ * Follows a package script as `npm run` would: the text read as a shell program (readers/shell-program.ts)
+ * with every variable unset, `pre`/`post` scripts, scripts run by name with their extra arguments appended
+ * (`npm run unit -- --ci`), and every wrapper, to the runner calls, hand-offs and unknowns it reaches.
+ * Never executes anything.
  *
  * @example
- * planTestScript({ test: 'cross-env CI=1 npm run unit', unit: 'jest --ci' });
- * // { missing: false, delegates: false, invocations: [{ runner: 'jest', args: ['--ci'], quoted: [false] }] }
+ * planScript({ test: 'cross-env CI=1 npm run unit -- src', unit: 'jest --ci' }).invocations;
+ * // [{ runner: 'jest', args: ['--ci', 'src'], quoted: [false, false] }]
  */
-export function planTestScript(scripts: Record<string, unknown> | undefined): ScriptPlan {
-  const test = scripts?.test;
-  if (typeof test !== 'string' || PLACEHOLDER.test(test)) return { missing: true, invocations: [], delegates: false };
-  const invocations: Invocation[] = [];
-  let delegates = false;
+export function planScript(scripts: Record<string, unknown> | undefined, entry = 'test', options: ProgramOptions = {}): ScriptPlan {
+  const text = scripts?.[entry];
+  const plan = { missing: false, command: null as string | null, invocations: [] as Invocation[], delegations: [] as Delegation[],
+    dirs: [] as Array<{ dir: string; script: string }>, unknown: [] as string[], notes: [] as string[] };
+  if (typeof text !== 'string' || (entry === 'test' && PLACEHOLDER.test(text))) return { ...plan, missing: true };
+  plan.command = text;
   const seen = new Set<string>();
+  const hasScript = (n: string): boolean => typeof scripts?.[n] === 'string';
 
-  const runScript = (name: string): void => {
+  const runScript = (name: string, extra: readonly string[]): void => {
     const body = scripts?.[name];
-    if (typeof body !== 'string' || seen.has(name)) return;
+    if (typeof body !== 'string' || seen.has(name) || seen.size >= MAX_SCRIPTS) return;
     seen.add(name);
-    // npm runs `pre<name>` and `post<name>` around a script.
-    for (const step of [`pre${name}`, null, `post${name}`]) {
-      if (step === null) for (const cmd of parseShell(body)) runCommand(cmd.argv, cmd.quoted);
-      else runScript(step);
-    }
+    // npm runs `pre<name>` and `post<name>` around a script; extra arguments go to the end of its text.
+    runScript(`pre${name}`, []);
+    runText(extra.length > 0 ? `${body} ${extra.map(quote).join(' ')}` : body);
+    runScript(`post${name}`, []);
   };
 
-  const runCommand = (argv: readonly string[], quoted: readonly boolean[]): void => {
-    const first = argv[0];
-    if (first === undefined) return;
-    const name = base(first);
-    if (WRAPPERS.has(name)) {
-      // `cross-env A=1 jest`, `c8 --reporter lcov mocha`: the real command is the first word we know.
-      const j = argv.findIndex((a, k) => k > 0 && KNOWN.has(base(a)));
-      if (j !== -1) runCommand(argv.slice(j), quoted.slice(j));
-      return;
-    }
-    const rest = argv.slice(1);
-    const restQ = quoted.slice(1);
-    if (name === 'npm' || name === 'yarn' || name === 'pnpm' || name === 'bun') {
-      if (rest.some((a) => DELEGATE_FLAGS.has(a) || a.startsWith('--filter='))) { delegates = true; return; }
-      let k = rest.findIndex((a) => !a.startsWith('-'));
-      let cmd = rest[k];
-      if (cmd === 'exec' || cmd === 'dlx' || cmd === 'x') { runCommand(rest.slice(k + 1), restQ.slice(k + 1)); return; }
-      if (cmd === 'run' || cmd === 'run-script') { k = rest.findIndex((a, j) => j > k && !a.startsWith('-')); cmd = rest[k]; }
-      else if (name === 'npm' && cmd !== 'test' && cmd !== 't') return;
-      else if (name === 'bun' && cmd === 'test') { invocations.push({ runner: 'bun', args: rest.slice(k + 1), quoted: restQ.slice(k + 1) }); return; }
-      if (cmd === 't') cmd = 'test';
-      if (cmd === undefined) return;
-      // `yarn jest` runs the script `jest` if there is one, else the binary.
-      if (typeof scripts?.[cmd] === 'string') runScript(cmd);
-      else runCommand(rest.slice(k), restQ.slice(k));
-      return;
-    }
-    if (name === 'run-s' || name === 'run-p' || name === 'npm-run-all') {
-      for (const pattern of rest.filter((a) => !a.startsWith('-'))) {
-        const re = globToRegExp(pattern.replace(/:/g, '/'));
-        for (const s of Object.keys(scripts ?? {})) if (re.test(s.replace(/:/g, '/'))) runScript(s);
+  const runText = (body: string): void => {
+    const program = readProgram(body, options);
+    plan.notes.push(...program.notes);
+    for (const cmd of program.commands) {
+      if (cmd.cwd !== '' && /^(npm|yarn|pnpm|bun)$/.test(cmd.argv[0] ?? '')) {
+        const step = classify(cmd.argv, cmd.quoted, () => true);
+        if (step.kind === 'script' && Array.isArray(step.names)) for (const s of step.names) plan.dirs.push({ dir: cmd.cwd, script: s });
+        continue;
       }
-      return;
+      runCommand(cmd.argv, cmd.quoted, 0);
     }
-    if (name === 'turbo' || name === 'lerna' || name === 'nx' || name === 'ultra' || name === 'wsrun') { delegates = true; return; }
-    if (name === 'node' || name === 'tsx') {
-      const testAt = rest.findIndex((a) => a === '--test' || a.startsWith('--test='));
-      if (testAt !== -1) return pushNode(rest, restQ);
-      const script = rest.find((a) => !a.startsWith('-'));
-      // `node node_modules/.bin/jest`, `node ./node_modules/mocha/bin/mocha.js`.
-      const bin = script && /node_modules\/(?:\.bin\/)?([\w@.-]+)/.exec(script);
-      if (bin && script) runCommand([bin[1]!, ...rest.slice(rest.indexOf(script) + 1)], [false, ...restQ.slice(rest.indexOf(script) + 1)]);
-      return;
-    }
-    const direct = BINARIES[name];
-    if (direct) { invocations.push({ runner: direct, args: rest, quoted: restQ }); return; }
-    const sub = SUBCOMMANDS[name]?.[rest[0] ?? ''];
-    if (sub) invocations.push({ runner: sub, args: rest.slice(1), quoted: restQ.slice(1) });
   };
 
-  const pushNode = (rest: readonly string[], restQ: readonly boolean[]): void => {
-    const args: string[] = [];
-    const q: boolean[] = [];
-    for (let j = 0; j < rest.length; j++) {
-      const a = rest[j]!;
-      if (NODE_VALUE_OPTS.has(a)) { j++; continue; }
-      if (a.startsWith('-')) continue;
-      args.push(a);
-      q.push(restQ[j]!);
+  const runCommand = (argv: readonly string[], quoted: readonly boolean[], depth: number): void => {
+    if (depth > 8) return;
+    const step = classify(argv, quoted, hasScript);
+    switch (step.kind) {
+      case 'runner': plan.invocations.push({ runner: step.runner, args: step.args, quoted: step.quoted }); return;
+      case 'wrapped': runCommand(step.argv, step.quoted, depth + 1); return;
+      case 'program': runText(step.text); return;
+      case 'delegate': plan.delegations.push({ tool: step.tool, scripts: step.scripts, filters: step.filters }); return;
+      case 'unknown': plan.unknown.push(step.name); return;
+      case 'quiet': return;
+      case 'script': {
+        if (step.dir !== undefined) { for (const n of step.names as string[]) plan.dirs.push({ dir: step.dir, script: n }); return; }
+        if (step.names instanceof RegExp) {
+          for (const s of Object.keys(scripts ?? {})) if ((step.names as RegExp).test(s)) runScript(s, step.args);
+          return;
+        }
+        for (const n of step.names) {
+          if (!/[*?]/.test(n)) { runScript(n, step.args); continue; }
+          // run-s / npm-run-all globs: `:` plays the role of `/` (`test:*` does not match `test:a:b`).
+          const re = globToRegExp(n.replace(/:/g, '/'));
+          for (const s of Object.keys(scripts ?? {})) if (re.test(s.replace(/:/g, '/'))) runScript(s, step.args);
+        }
+      }
     }
-    invocations.push({ runner: 'node-test', args, quoted: q });
   };
 
-  runScript('test');
-  return { missing: false, invocations, delegates };
+  runScript(entry, []);
+  return plan;
 }
 
-function base(word: string): string {
-  const i = word.lastIndexOf('/');
-  return i === -1 ? word : word.slice(i + 1);
+function quote(arg: string): string {
+  return /^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`;
 }
-

@@ -1,8 +1,8 @@
 import type { ScanContext } from '../../scan/types.ts';
 import { compileGlobs, isGlob } from '../glob.ts';
 import { flagValues, hasFlag, positionals } from './args.ts';
-import { boolKey, firstExisting, readConfigFile, stringKey, stringList, where, type ConfigObject } from './config.ts';
-import { isComputed, isObject, readConfigText, type Lit } from '../../readers/js-literal.ts';
+import { boolKey, firstExisting, readConfigFile, readConfigValue, stringKey, stringList, where, type ConfigObject } from './config.ts';
+import { isComputed, isObject, type Lit } from '../../readers/js-literal.ts';
 import { depsOf, majorOf, type Pkg, type RunnerRule } from './types.ts';
 import { dirname, joinPath } from '../../scan/paths.ts';
 
@@ -64,8 +64,7 @@ async function projectList(ctx: ScanContext, pkg: Pkg, config: Lit | undefined, 
   if (entries === undefined) {
     const ws = firstExisting(pkg, root, WORKSPACE_NAMES);
     if (ws) {
-      const text = await pkg.read(ws) ?? '';
-      entries = ws.endsWith('.json') ? JSON.parse(text) as Lit : readConfigText(text);
+      entries = await readConfigValue(ctx, pkg, ws);
       from = where(pkg, ws);
     }
   }
@@ -75,7 +74,14 @@ async function projectList(ctx: ScanContext, pkg: Pkg, config: Lit | undefined, 
   for (const e of entries) {
     if (isObject(e)) {
       const r = typeof e.root === 'string' ? joinPath(root, e.root) : root;
-      out.push({ config: e.extends === true ? merge(config, e) : e, root: r, source: from });
+      // `extends: true` inherits the root config; `extends: './vitest.shared.ts'` a config file (a package's is noted).
+      let parent: Lit | undefined = e.extends === true ? config : undefined;
+      if (typeof e.extends === 'string') {
+        const file = joinPath(root, e.extends);
+        if (pkg.has(file)) parent = await readConfigFile(ctx, pkg, file);
+        else ctx.note(`${from}: a project extends ${e.extends}, which projdex cannot read; its keys are not applied`);
+      }
+      out.push({ config: parent !== undefined ? merge(parent, e) : e, root: r, source: from });
     } else if (typeof e === 'string') {
       const path = joinPath(root, e.replaceAll('<rootDir>', '.'));
       const hits = isGlob(path) ? [...pkg.dirs, ...pkg.files].filter((p) => compileGlobs([path], { dot: true }).match(p) && !p.includes('node_modules/')).sort() : [path];

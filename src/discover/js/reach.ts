@@ -1,0 +1,99 @@
+import { compileGlobs } from '../glob.ts';
+import { joinPath } from '../../scan/paths.ts';
+import { planScript, type Delegation, type ScriptPlan } from './script.ts';
+import type { Pkg } from './types.ts';
+
+/** One package script the project's test command runs, with its plan and how it was reached. */
+export interface Reached { readonly pkg: Pkg; readonly script: string; readonly plan: ScriptPlan; readonly via: string | null }
+
+export interface Reach {
+  readonly runs: Reached[];
+  /** Workspace packages no followed command reaches (their files are not listed). */
+  readonly unreached: Pkg[];
+  readonly notes: string[];
+}
+
+const MAX_RUNS = 2000;
+
+/**
+ * Which package scripts `npm test` at the root reaches: the root's `test` script, followed through
+ * hand-offs (`turbo run test`, `pnpm -r --filter x test`, `lerna run test --scope x`, `nx run-many -t test`,
+ * `yarn workspaces foreach run test`, `cd pkg && npm test`) to each reached package's own script. When the
+ * root has no `test` script, each workspace package's own `test` script is the truth. Without a root
+ * package.json, every top-level package runs its own `test` script.
+ */
+export function reachScripts(pkgs: readonly Pkg[]): Reach {
+  const root = pkgs.find((p) => p.dir === '');
+  const members = pkgs.filter((p) => p !== root);
+  const runs: Reached[] = [];
+  const notes: string[] = [];
+  const seen = new Set<string>();
+  const queue: Array<{ pkg: Pkg; script: string; via: string | null }> = [];
+  const add = (pkg: Pkg, script: string, via: string | null): void => {
+    const key = `${pkg.dir}\0${script}`;
+    if (seen.has(key) || seen.size >= MAX_RUNS) return;
+    seen.add(key);
+    queue.push({ pkg, script, via });
+  };
+  if (!root) for (const p of members) add(p, 'test', null);
+  else {
+    const rootPlan = planScript(root.json.scripts as Record<string, unknown> | undefined);
+    const memberTests = members.filter((m) => !planScript(m.json.scripts as Record<string, unknown> | undefined).missing);
+    if (rootPlan.missing && memberTests.length > 0) {
+      notes.push("package.json has no test script; followed each workspace package's own `test` script");
+      for (const m of memberTests) add(m, 'test', null);
+    } else add(root, 'test', null);
+  }
+  while (queue.length > 0) {
+    const { pkg, script, via } = queue.shift()!;
+    const plan = planScript(pkg.json.scripts as Record<string, unknown> | undefined, script, { fileTest: (op, p) => fileTest(pkg, op, p) });
+    if (plan.missing && via !== null) { notes.push(`${label(pkg)} has no \`${script}\` script, so ${via} skips it`); continue; }
+    runs.push({ pkg, script, plan, via });
+    for (const d of plan.delegations) {
+      const targets = members.filter((m) => m !== pkg && matches(m, d));
+      const text = `${d.tool} ${d.scripts.join(' ')}`.trim();
+      if (targets.length === 0) notes.push(`${label(pkg)}: \`${text}\` reaches no workspace package`);
+      for (const t of targets) for (const s of d.scripts) add(t, s, `\`${text}\``);
+      if (d.filters?.some((f) => /\.\.\.|\^|\[/.test(f))) notes.push(`${label(pkg)}: dependency and change filters of \`${text}\` were read as the packages they name`);
+    }
+    for (const { dir, script: s } of plan.dirs) {
+      const target = pkgs.find((p) => p.dir === joinPath(pkg.dir, dir));
+      if (target) add(target, s, `\`cd ${dir}\``);
+      else notes.push(`${label(pkg)}: \`cd ${dir}\` is not a package projdex knows; not followed`);
+    }
+  }
+  const reached = new Set(runs.map((r) => r.pkg));
+  const unreached = members.filter((m) => !reached.has(m) && !members.some((o) => reached.has(o) && m.dir.startsWith(o.dir + '/')));
+  return { runs, unreached, notes };
+}
+
+/** Whether a workspace package is selected by a hand-off's filters (by name or directory, globs allowed). */
+function matches(pkg: Pkg, d: Delegation): boolean {
+  if (d.filters === null) return true;
+  const name = typeof pkg.json.name === 'string' ? pkg.json.name : '';
+  let hit = false;
+  for (const raw of d.filters) {
+    const negate = raw.startsWith('!');
+    // pnpm/turbo: `pkg...`, `...pkg`, `...^pkg`, `{dir}`, `./dir`, `[main]` (changed since).
+    const f = raw.replace(/^!/, '').replace(/^\.\.\.\^?|\^?\.\.\.$/g, '').replace(/\[.*\]$/, '');
+    const dir = /^\{(.*)\}$/.exec(f)?.[1] ?? (f.startsWith('./') || f.startsWith('../') ? f : undefined);
+    // npm `-w packages/a` names a directory without `./`; a scoped name (`@x/y`) is a name.
+    const asDir = dir ?? (f.includes('/') && !f.startsWith('@') ? f : undefined);
+    const ok = (asDir !== undefined && compileGlobs([joinPath(asDir)]).match(pkg.dir))
+      || (dir === undefined && f !== '' && (f === name || compileGlobs([f]).match(name) || pkg.dir.split('/').pop() === f));
+    if (ok) hit = !negate;
+    else if (negate && !d.filters.some((x) => !x.startsWith('!'))) hit = true;
+  }
+  return hit;
+}
+
+function fileTest(pkg: Pkg, op: string, path: string): boolean | undefined {
+  if (path.startsWith('/') || path.includes('$')) return undefined;
+  const p = joinPath(path);
+  const isDir = p === '' || pkg.dirs.has(p);
+  return op === '-d' ? isDir : op === '-f' ? pkg.has(p) : isDir || pkg.has(p);
+}
+
+export function label(pkg: Pkg): string {
+  return pkg.dir === '' ? 'package.json' : `${pkg.dir}/package.json`;
+}
