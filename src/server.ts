@@ -30,7 +30,7 @@ export interface ServerOptions extends GuardOptions {
   readonly db?: string;
   /** Limits for each scan's walk (`maxDepth`, `maxEntries`, `timeoutMs`, `concurrency`). */
   readonly scan?: WorkerScanOptions;
-  /** V8 heap limits of the scanning thread (`resourceLimits`); see `createScanPool`. */
+  /** Scan processes: how many, their heap, the whole-scan deadline, the grace on close; see `createScanPool`. */
   readonly scanWorker?: ScanWorkerOptions;
   /** Largest request body, in bytes. @default 1_048_576 */
   readonly bodyLimit?: number;
@@ -48,7 +48,10 @@ export interface RunningServer {
   readonly store: Store;
   /** The event hub (`/api/events` serves it). */
   readonly events: Events;
-  /** Stops accepting connections, lets in-flight requests and scans finish, closes the database. Idempotent. */
+  /**
+   * Stops accepting connections, gives running scans a short grace (then kills their processes), lets
+   * in-flight requests finish, closes the database. Idempotent.
+   */
   close(): Promise<void>;
 }
 
@@ -101,11 +104,12 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
 
   let closing: Promise<void> | undefined;
   const close = (): Promise<void> => (closing ??= (async () => {
-    await new Promise<void>((resolve) => {
-      server.close(() => resolve());
-      server.closeIdleConnections();
-    });
+    const drained = new Promise<void>((resolve) => server.close(() => resolve()));
+    server.closeIdleConnections();
+    // Scans end first (a short grace, then their processes are killed), so their requests can be answered.
     await scanner.close();
+    server.closeIdleConnections();
+    await drained;
     store.close();
     if (infoFile && ownsInfoFile(infoFile, instance)) rmSync(infoFile, { force: true });
   })());

@@ -71,7 +71,7 @@ suite('the published package', { timeout: 120_000 }, () => {
     execFileSync('npm', ['install', '--silent', '--no-audit', '--no-fund', tarball], { cwd: consumer, env });
     assert.ok(existsSync(join(consumer, 'node_modules', 'projdex', 'dist', 'index.d.ts')));
     const out = execFileSync(process.execPath, ['use.mjs'], { cwd: consumer, encoding: 'utf8' });
-    // The scan ran on the compiled worker thread (dist/scan/worker.js) and found the consumer's own test.
+    // The scan ran in a compiled scan process (dist/scan/process.js) and found the consumer's own test.
     assert.deepEqual(JSON.parse(out), { health: 'ok', tests: ['test/a.test.mjs'], scan: 'function', openStore: 'function' });
   });
 

@@ -66,18 +66,29 @@ export function projectHandlers(store: Store, scanner: Scanner) {
     ports: ({ params }: Context) => store.portsJson(find(params.id).id),
     scan: async ({ params }: Context) => jsonParts(scanBody(await scanner.scanProject(find(params.id)))),
 
-    /** Scans every project in id order; one failure is reported in its entry and does not stop the rest. */
+    /**
+     * Scans every project, up to `scanner.concurrency` at once, answering in id order; one failure is
+     * reported in its entry and does not stop the rest.
+     */
     async scanAll() {
-      const parts: Buffer[] = [Buffer.from('[')];
-      for (const project of store.listProjects()) {
-        if (parts.length > 1) parts.push(Buffer.from(','));
-        try {
-          parts.push(...scanBody(await scanner.scanProject(project)));
-        } catch (error) {
-          const message = error instanceof Error && 'status' in error ? error.message : 'Scan failed';
-          parts.push(Buffer.from(JSON.stringify({ project, testsFound: 0, tests: [], error: message })));
+      const projects = store.listProjects();
+      const bodies: Buffer[][] = new Array(projects.length);
+      let next = 0;
+      const lane = async (): Promise<void> => {
+        while (next < projects.length) {
+          const i = next++;
+          const project = projects[i]!;
+          try {
+            bodies[i] = scanBody(await scanner.scanProject(project));
+          } catch (error) {
+            const message = error instanceof Error && 'status' in error ? error.message : 'Scan failed';
+            bodies[i] = [Buffer.from(JSON.stringify({ project, testsFound: 0, tests: [], error: message }))];
+          }
         }
-      }
+      };
+      await Promise.all(Array.from({ length: Math.min(scanner.concurrency, projects.length) }, lane));
+      const parts: Buffer[] = [Buffer.from('[')];
+      bodies.forEach((body, i) => { if (i > 0) parts.push(Buffer.from(',')); parts.push(...body); });
       parts.push(Buffer.from(']'));
       return jsonParts(parts);
     },

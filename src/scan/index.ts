@@ -4,6 +4,7 @@ import { discoverJs } from '../discover/js/index.ts';
 import { discoverOthers } from '../discover/others/index.ts';
 import { findPorts } from '../ports/index.ts';
 import { createContext } from './context.ts';
+import type { ScanProbe } from './probe.ts';
 import { detectStack } from './stack.ts';
 import type { FoundPort, FoundTest, RunInfo } from './types.ts';
 import { walk, type WalkOptions } from './walk.ts';
@@ -23,7 +24,10 @@ export interface ScanResult {
   readonly truncated: string | null;
 }
 
-export type ScanOptions = Omit<WalkOptions, 'fs'>;
+export interface ScanOptions extends Omit<WalkOptions, 'fs' | 'onProgress'> {
+  /** Told how far the scan got (files walked, each file a rule reads): see `ScanProbe`. */
+  readonly probe?: ScanProbe;
+}
 
 /**
  * Scans one project directory: the test files its own runners would run, the ports its files name
@@ -36,8 +40,10 @@ export type ScanOptions = Omit<WalkOptions, 'fs'>;
 export async function scan(root: string, options: ScanOptions = {}): Promise<ScanResult> {
   // Rules match some patterns against absolute paths (Jest's testMatch), so the root must be absolute and real.
   root = await realpath(resolve(root));
-  const tree = await walk(root, options);
-  const ctx = createContext(root, tree);
+  const { probe, ...walkOptions } = options;
+  const tree = await walk(root, probe ? { ...walkOptions, onProgress: probe.walked } : walkOptions);
+  probe?.walked(tree.files.length);
+  const ctx = createContext(root, tree, probe ? { onRead: probe.reading } : {});
   if (tree.errors > 0) ctx.note(`${tree.errors} director${tree.errors === 1 ? 'y' : 'ies'} could not be read and were skipped`);
   const [js, others, ports, framework] = await Promise.all([discoverJs(ctx), discoverOthers(ctx), findPorts(ctx), detectStack(ctx)]);
 

@@ -22,6 +22,8 @@ export interface WalkOptions {
   /** Extra pruning: return true to skip a directory (relative POSIX path) and everything below it. */
   readonly exclude?: (dir: string) => boolean;
   readonly signal?: AbortSignal;
+  /** Called after each directory listing with the number of files recorded so far. */
+  readonly onProgress?: (files: number) => void;
   readonly fs?: WalkFs;
   readonly now?: () => number;
 }
@@ -54,6 +56,7 @@ export async function walk(root: string, {
   concurrency = 32,
   exclude = () => false,
   signal,
+  onProgress,
   fs = nodeFs,
   now = Date.now,
 }: WalkOptions = {}): Promise<Tree & { errors: number }> {
@@ -98,6 +101,7 @@ export async function walk(root: string, {
       }
       // Symlinks, FIFOs, sockets and devices are never listed nor followed.
     }
+    onProgress?.(files.length);
   };
 
   // A small pool: each worker pulls the next directory until the queue is drained and nothing is in flight.
