@@ -17,6 +17,9 @@ export interface ContextOptions {
   readonly onRead?: (file: string, once: boolean) => void;
 }
 
+const NOTE_CHARS = 400;
+const MAX_NOTES = 200;
+
 // O_NOFOLLOW: a config file that is a symlink (say, to /dev/zero) is never opened through the link.
 // O_NONBLOCK: opening a FIFO named like a config file must not hang the event loop.
 const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
@@ -29,6 +32,7 @@ export function createContext(root: string, tree: Tree, { maxFileBytes = 1_048_5
   const fileSet = new Set(tree.files);
   const texts = new Map<string, Promise<string | undefined>>();
   const notes: string[] = [];
+  const noted = new Set<string>();
   const runs: RunInfo[] = [];
   const base = root.endsWith('/') ? root : root + '/';
 
@@ -112,7 +116,13 @@ export function createContext(root: string, tree: Tree, { maxFileBytes = 1_048_5
       const text = await read(file);
       return text === undefined ? undefined : parseJsonc(text);
     },
-    note: (message) => { if (!notes.includes(message)) notes.push(message); },
+    note: (message) => {
+      // Bounded: a note may quote hostile text, and a hostile tree may cause thousands of them.
+      const text = message.length > NOTE_CHARS ? `${message.slice(0, NOTE_CHARS)}…` : message;
+      if (noted.has(text) || noted.size > MAX_NOTES) return;
+      noted.add(text);
+      notes.push(noted.size > MAX_NOTES ? `more than ${MAX_NOTES} notes; the rest were left out` : text);
+    },
     follow: (run) => { runs.push(run); },
   };
 }

@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { discoverJs } from '../discover/js/index.ts';
 import { discoverOthers } from '../discover/others/index.ts';
 import { findPorts } from '../ports/index.ts';
+import { readerNotes } from '../readers/budget.ts';
 import { createContext } from './context.ts';
 import type { ScanProbe } from './probe.ts';
 import { detectStack } from './stack.ts';
@@ -45,7 +46,9 @@ export async function scan(root: string, options: ScanOptions = {}): Promise<Sca
   probe?.walked(tree.files.length);
   const ctx = createContext(root, tree, probe ? { onRead: probe.reading } : {});
   if (tree.errors > 0) ctx.note(`${tree.errors} director${tree.errors === 1 ? 'y' : 'ies'} could not be read and were skipped`);
-  const [js, others, ports, framework] = await Promise.all([discoverJs(ctx), discoverOthers(ctx), findPorts(ctx), detectStack(ctx)]);
+  // Readers over a budget and patterns refused as unsafe (readers/budget.ts) become notes of this scan.
+  const [js, others, ports, framework] = await readerNotes.run(ctx.note, () =>
+    Promise.all([discoverJs(ctx), discoverOthers(ctx), findPorts(ctx), detectStack(ctx)]));
 
   // One row per file: when two families claim a file, the first (JS, then the rest) wins.
   const byFile = new Map<string, FoundTest>();

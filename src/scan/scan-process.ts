@@ -28,7 +28,9 @@ interface Running {
  */
 export function startScanProcess(entry: string, heapMb: number, onExit: () => void) {
   const child = fork(entry, [], {
-    execArgv: [`--max-old-space-size=${heapMb}`, '--max-semi-space-size=2'],
+    // A RegExp that backtracks too much (a project's `(a+)+$`, or a file-format pattern meeting a hostile
+    // file) switches to V8's linear-time engine; only patterns with lookarounds or backreferences cannot.
+    execArgv: [`--max-old-space-size=${heapMb}`, '--max-semi-space-size=2', '--enable-experimental-regexp-engine-on-excessive-backtracks'],
     serialization: 'advanced',
     stdio: ['ignore', 'ignore', 'pipe', 'pipe', 'ipc'],
   });
@@ -131,7 +133,10 @@ export function startScanProcess(entry: string, heapMb: number, onExit: () => vo
     stop(reason = 'The scan process was stopped'): Promise<void> {
       stopReason ??= reason;
       dying = true;
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      if (child.exitCode === null && child.signalCode === null) {
+        hold(true); // Until it has exited: an unref'd child's exit would otherwise never be awaited.
+        child.kill('SIGKILL');
+      }
       return exited;
     },
 

@@ -3,6 +3,7 @@ import { getKey, isComputed, isObject, isRegex, readConfigText, type Lit } from 
 import { parseJsonc } from '../../readers/jsonc.ts';
 import { parseYaml } from '../../readers/yaml.ts';
 import type { Pkg } from './types.ts';
+import { projectRegExp } from '../safe-regex.ts';
 
 export type ConfigObject = { [key: string]: Lit };
 
@@ -50,7 +51,10 @@ export function patternList(ctx: ScanContext, config: Lit | undefined, key: stri
   const out: Array<string | RegExp> = [];
   for (const v of items) {
     if (typeof v === 'string') out.push(v);
-    else if (isRegex(v)) { try { out.push(new RegExp(v.regex, v.flags.replace(/[gy]/g, ''))); } catch { /* invalid: skipped */ } }
+    else if (isRegex(v)) {
+      const re = projectRegExp(v.regex, v.flags.replace(/[gy]/g, ''), (why) => ctx.note(`${where}: \`${key}\` /${v.regex}/ is not used: ${why}`));
+      if (re) out.push(re);
+    }
     else { ctx.note(`${where}: \`${key}\` is computed; used the default`); return undefined; }
   }
   return out;
