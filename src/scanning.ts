@@ -53,6 +53,9 @@ export function createScanner(store: Store, options: WorkerScanOptions = {}, wor
         throw httpError(409, 'PROJECT_DIR_MISSING', `Project directory no longer exists: ${project.path}`, { cause: error });
       }
       if (error.code === 'ROOT_MOVED') throw movedError(project.path, error);
+      if (error.code === 'ROOT_UNREADABLE') {
+        throw httpError(409, 'PROJECT_DIR_UNREADABLE', `Project directory cannot be read: ${error.message.replace(/^project directory cannot be read /, '')}; nothing was changed`, { cause: error });
+      }
       const failure = FAILURES[error.code ?? ''];
       if (failure) throw httpError(failure[0], failure[1], error.message, { cause: error });
       throw error;

@@ -55,6 +55,8 @@ export interface ScanRecord {
   readonly ports: readonly FoundPort[];
   /** Stack the scan detected; written only while the project's framework is still null. */
   readonly framework: string | null;
+  /** Directories (relative) the scan could not read: their stored tests and ports are kept. */
+  readonly unreadable?: readonly string[];
 }
 
 export type Store = ReturnType<typeof openStore>;
@@ -90,6 +92,10 @@ export function openStore(file: string, { now = Date.now }: StoreOptions = {}) {
     upsertTest: sql(`INSERT INTO tests (project_id, file_path, framework, cases, created_at, scan_generation) VALUES (?, ?, ?, ?, ?, ?)
       ON CONFLICT (project_id, file_path) DO UPDATE SET framework = excluded.framework, cases = excluded.cases, scan_generation = excluded.scan_generation`),
     sweepTests: sql('DELETE FROM tests WHERE project_id = ? AND scan_generation <> ?'),
+    // Rows under a directory the scan could not read join the new generation, so the sweep keeps them.
+    keepTestsUnder: sql('UPDATE tests SET scan_generation = ? WHERE project_id = ? AND substr(file_path, 1, length(?)) = ?'),
+    portSources: sql('SELECT id, config_source FROM ports WHERE project_id = ?'),
+    deletePort: sql('DELETE FROM ports WHERE id = ?'),
     clearPorts: sql('DELETE FROM ports WHERE project_id = ?'),
     insertPort: sql('INSERT INTO ports (project_id, port, script_name, config_source, last_detected, created_at) VALUES (?, ?, ?, ?, ?, ?)'),
     finishScan: sql('UPDATE projects SET last_scanned = ?, framework = COALESCE(framework, ?) WHERE id = ?'),
@@ -182,7 +188,9 @@ export function openStore(file: string, { now = Date.now }: StoreOptions = {}) {
      * Replaces a project's tests and ports with a scan's findings in one transaction. Tests keep their
      * id while their file is still found. Returns false when the project no longer exists.
      */
-    saveScan(projectId: number, { tests, ports, framework }: ScanRecord): boolean {
+    saveScan(projectId: number, { tests, ports, framework, unreadable = [] }: ScanRecord): boolean {
+      const prefixes = unreadable.map((dir) => (dir === '' ? '' : dir + '/'));
+      const kept = (file: string): boolean => prefixes.some((p) => file.startsWith(p));
       const at = seconds();
       changed();
       return transaction(() => {
@@ -190,8 +198,10 @@ export function openStore(file: string, { now = Date.now }: StoreOptions = {}) {
         if (!row) return false;
         const generation = Number(row.scan_generation);
         for (const t of tests) q.upsertTest.run(projectId, t.file, t.framework, t.cases ?? null, at, generation);
+        for (const p of prefixes) q.keepTestsUnder.run(generation, projectId, p, p);
         q.sweepTests.run(projectId, generation);
-        q.clearPorts.run(projectId);
+        if (prefixes.length === 0) q.clearPorts.run(projectId);
+        else for (const row of q.portSources.all(projectId)) if (!kept(String(row.config_source))) q.deletePort.run(row.id as number);
         for (const p of ports) q.insertPort.run(projectId, p.port, p.script_name, p.config_source, at, at);
         q.finishScan.run(at, framework, projectId);
         return true;

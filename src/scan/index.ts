@@ -23,6 +23,8 @@ export interface ScanResult {
   readonly runs: RunInfo[];
   /** Why the walk stopped early, or null when it saw the whole tree. */
   readonly truncated: string | null;
+  /** Directories (relative) that could not be read: what was stored under them is kept. */
+  readonly unreadable: string[];
 }
 
 export interface ScanOptions extends Omit<WalkOptions, 'fs' | 'onProgress'> {
@@ -44,8 +46,12 @@ export async function scan(root: string, options: ScanOptions = {}): Promise<Sca
   const { probe, ...walkOptions } = options;
   const tree = await walk(root, probe ? { ...walkOptions, onProgress: probe.walked } : walkOptions);
   probe?.walked(tree.files.length);
+  if (tree.rootError) {
+    // Nothing was seen, which must not read as "no tests": the scan fails and the store keeps its rows.
+    throw Object.assign(new Error(`project directory cannot be read (${tree.rootError})`), { code: 'ROOT_UNREADABLE', cause: tree.rootError });
+  }
   const ctx = createContext(root, tree, probe ? { onRead: probe.reading } : {});
-  if (tree.errors > 0) ctx.note(`${tree.errors} director${tree.errors === 1 ? 'y' : 'ies'} could not be read and were skipped`);
+  if (tree.errors > 0) ctx.note(`${tree.errors} director${tree.errors === 1 ? 'y' : 'ies'} could not be read (${tree.unreadable.slice(0, 3).join(', ')}${tree.errors > 3 ? ', ...' : ''}); what was found there before was kept`);
   // Readers over a budget and patterns refused as unsafe (readers/budget.ts) become notes of this scan.
   const [js, others, ports, framework] = await readerNotes.run(ctx.note, () =>
     Promise.all([discoverJs(ctx), discoverOthers(ctx), findPorts(ctx), detectStack(ctx)]));
@@ -61,7 +67,7 @@ export async function scan(root: string, options: ScanOptions = {}): Promise<Sca
     return seen.has(key) ? false : (seen.add(key), true);
   }).sort((a, b) => a.port - b.port || compare(a.script_name ?? '', b.script_name ?? '') || compare(a.config_source, b.config_source));
 
-  return { tests, ports: uniquePorts, framework, notes: ctx.notes, runs: ctx.runs, truncated: tree.truncated };
+  return { tests, ports: uniquePorts, framework, notes: ctx.notes, runs: ctx.runs, truncated: tree.truncated, unreadable: tree.unreadable };
 }
 
 /** Code-unit order, the same as SQLite's default BINARY collation, so API order matches store order. */

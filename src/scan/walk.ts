@@ -4,6 +4,8 @@ import type { Tree } from './types.ts';
 /** The part of `fs.promises` the walker uses, so tests and embedders can substitute it. */
 export interface WalkFs {
   readdir(path: string, options: { withFileTypes: true }): Promise<Dirent[]>;
+  /** When given, each listed directory must still resolve to itself (not through a swapped-in link). */
+  realpath?(path: string): Promise<string>;
 }
 
 export interface WalkOptions {
@@ -59,7 +61,7 @@ export async function walk(root: string, {
   onProgress,
   fs = nodeFs,
   now = Date.now,
-}: WalkOptions = {}): Promise<Tree & { errors: number }> {
+}: WalkOptions = {}): Promise<Tree & { errors: number; unreadable: string[]; rootError: string | null }> {
   const files: string[] = [];
   const dirs: string[] = [''];
   const base = root.endsWith('/') ? root : root + '/';
@@ -67,14 +69,22 @@ export async function walk(root: string, {
   const queue: PendingDir[] = [{ abs: base, rel: '', depth: 0 }];
   let truncated: string | null = null;
   let errors = 0;
+  // Directories whose listing failed (relative paths): their previously stored rows are kept.
+  const unreadable: string[] = [];
+  let rootError: string | null = null;
   let entries = 0;
 
   const visit = async ({ abs, rel, depth }: PendingDir): Promise<void> => {
     let list: Dirent[];
     try {
       list = await fs.readdir(abs, { withFileTypes: true });
-    } catch {
+      // A directory swapped for a symlink between its parent's listing and this read was followed by
+      // readdir: its listing is dropped, as is anything reached through a swapped ancestor.
+      if (depth > 0 && fs.realpath && await fs.realpath(abs) + '/' !== abs) throw Object.assign(new Error('moved'), { code: 'ELOOP' });
+    } catch (error) {
       errors++;
+      unreadable.push(rel);
+      if (depth === 0) rootError = (error as NodeJS.ErrnoException).code ?? 'EIO';
       return;
     }
     if (depth > 0 && list.some((e) => PRUNE_MARKERS.includes(e.name) && e.isFile())) {
@@ -122,5 +132,5 @@ export async function walk(root: string, {
     };
     pump();
   });
-  return { files, dirs, truncated, errors };
+  return { files, dirs, truncated, errors, unreadable, rootError };
 }
