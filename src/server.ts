@@ -34,6 +34,10 @@ export interface ServerOptions extends GuardOptions {
   readonly scanWorker?: ScanWorkerOptions;
   /** Largest request body, in bytes. @default 1_048_576 */
   readonly bodyLimit?: number;
+  /** Open connections accepted at once; more are closed at once, so descriptors cannot run out. @default 256 */
+  readonly maxConnections?: number;
+  /** Largest database size in bytes (see `openStore`). @default no limit */
+  readonly maxDbBytes?: number;
   /** @default console */
   readonly logger?: Logger;
   /** @default Date.now */
@@ -78,7 +82,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   if (dataDir !== undefined) mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const dbFile = options.db ?? (dataDir === undefined ? ':memory:' : join(dataDir, 'projdex.db'));
 
-  const store = openStore(dbFile, { now });
+  const store = openStore(dbFile, { now, ...(options.maxDbBytes === undefined ? {} : { maxBytes: options.maxDbBytes }) });
   const events = createEvents();
   const scanner = createScanner(store, options.scan, options.scanWorker);
   let actualPort = 0;
@@ -90,6 +94,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     connectionsCheckingInterval: 1_000,
   }, createHandler({ ...options, store, scanner, events, logger, now, getPort: () => actualPort, ...(bodyLimit === undefined ? {} : { bodyLimit }) }));
   server.on('clientError', answerClientError);
+  server.maxConnections = options.maxConnections ?? 256;
 
   try {
     actualPort = await listen(server, { ports, host });
@@ -109,7 +114,10 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     // Scans end first (a short grace, then their processes are killed), so their requests can be answered.
     await scanner.close();
     server.closeIdleConnections();
+    // A connection that never finishes its request must not hold the shutdown: cut what is left after 3 s.
+    const force = setTimeout(() => server.closeAllConnections(), 3_000);
     await drained;
+    clearTimeout(force);
     store.close();
     if (infoFile && ownsInfoFile(infoFile, instance)) rmSync(infoFile, { force: true });
   })());

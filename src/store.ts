@@ -48,6 +48,21 @@ const MAX_CACHED_BODY = 4 * 1024 * 1024;
 export interface StoreOptions {
   /** Clock in milliseconds, for `created_at`, `last_scanned` and friends. @default Date.now */
   readonly now?: () => number;
+  /** Largest database size in bytes; writes past it fail as on a full disk (507). @default no limit */
+  readonly maxBytes?: number;
+}
+
+/** SQLite's own answer to a failed statement, as `node:sqlite` reports it. */
+export interface SqliteFailure { readonly errcode: number; readonly errstr: string }
+
+/** The HTTP answer for a SQLite failure: the real reason (disk full, locked, damaged), never a bare 500. */
+export function sqliteFailure(error: unknown): { status: number; message: string } | undefined {
+  const { code, errcode, errstr } = (error ?? {}) as { code?: string; errcode?: number; errstr?: string };
+  if (code !== 'ERR_SQLITE_ERROR' || typeof errcode !== 'number') return undefined;
+  const primary = errcode & 0xff;
+  if (primary === 13) return { status: 507, message: `Database error: ${errstr ?? 'database or disk is full'}; free some disk space and retry` };
+  if (primary === 5 || primary === 6) return { status: 503, message: `Database error: ${errstr ?? 'database is locked'}; retry shortly` };
+  return { status: 500, message: `Database error: ${errstr ?? `code ${errcode}`}` };
 }
 
 export interface ScanRecord {
@@ -69,13 +84,26 @@ export type Store = ReturnType<typeof openStore>;
  * const store = openStore(':memory:');
  * const project = store.insertProject({ name: 'app', path: '/home/me/app' });
  */
-export function openStore(file: string, { now = Date.now }: StoreOptions = {}) {
+export function openStore(file: string, { now = Date.now, maxBytes }: StoreOptions = {}) {
   const { DatabaseSync } = loadSqlite();
   if (file !== ':memory:') closeSync(openSync(file, 'a', 0o600));
   const db = new DatabaseSync(file);
-  if (file !== ':memory:') chmodSync(file, 0o600);
-  db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 5000; PRAGMA foreign_keys = ON;');
-  migrate(db);
+  try {
+    if (file !== ':memory:') chmodSync(file, 0o600);
+    db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 5000; PRAGMA foreign_keys = ON;');
+    // Checked at every start, so a damaged file is named now rather than failing requests later.
+    const check = String(db.prepare('PRAGMA quick_check').get()?.quick_check);
+    if (check !== 'ok') throw Object.assign(new Error(check), { errcode: 11, errstr: check.replace(/\s+/g, ' ').slice(0, 200) });
+    migrate(db);
+    if (maxBytes !== undefined) db.exec(`PRAGMA max_page_count = ${Math.max(1, Math.floor(maxBytes / Number(db.prepare('PRAGMA page_size').get()?.page_size)))}`);
+  } catch (error) {
+    if (db.isOpen) db.close();
+    const { errcode = 0, errstr } = error as { errcode?: number; errstr?: string };
+    // SQLITE_CORRUPT (11) and SQLITE_NOTADB (26): say which file and what to do; anything else as it is.
+    if (file === ':memory:' || ((errcode & 0xff) !== 11 && (errcode & 0xff) !== 26)) throw error;
+    throw new Error(`The database ${file} is damaged (${errstr}). Stop projdex, move that file and its -wal and -shm `
+      + 'files aside (or restore a backup), and start again: a new empty database is created.', { cause: error });
+  }
 
   const seconds = (): number => Math.floor(now() / 1000);
   const sql = (text: string): StatementSync => db.prepare(text);
@@ -137,7 +165,8 @@ export function openStore(file: string, { now = Date.now }: StoreOptions = {}) {
       db.exec('COMMIT');
       return result;
     } catch (error) {
-      db.exec('ROLLBACK');
+      // SQLite may already have rolled back (a full disk does): the error worth reporting is the first one.
+      try { if (db.isTransaction) db.exec('ROLLBACK'); } catch { /* keep the original error */ }
       throw error;
     }
   };
