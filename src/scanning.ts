@@ -60,7 +60,8 @@ export function createScanner(store: Store, options: WorkerScanOptions = {}, wor
       if (failure) throw httpError(failure[0], failure[1], error.message, { cause: error });
       throw error;
     });
-    if (!store.saveScan(project.id, result)) throw httpError(404, 'PROJECT_NOT_FOUND', 'Project not found');
+    // A big scan is saved in slices, so the HTTP thread answers in between (see `saveScanSliced`).
+    if (!await store.saveScanSliced(project.id, result)) throw httpError(404, 'PROJECT_NOT_FOUND', 'Project not found');
     return { project: store.getProject(project.id)!, testsFound: result.tests.length, notes: result.notes, runs: result.runs, truncated: result.truncated };
   };
 

@@ -40,7 +40,14 @@ const MIGRATIONS: readonly string[] = [
    );
    CREATE INDEX ports_by_project ON ports (project_id, port, script_name);
    CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);`,
+  // Sliced saves sweep a big project's stale rows a slice at a time: find them by generation.
+  'CREATE INDEX tests_by_generation ON tests (project_id, scan_generation);',
 ];
+
+/** A big scan's save is cut in slices of about this many milliseconds of the HTTP thread (see `saveScanSliced`). */
+const SLICE_MS = 6;
+/** Scans up to this many tests are saved in one transaction; stale rows are swept this many at a time. */
+const SAVE_SLICE = 1_000;
 
 /** Largest serialised list kept between requests (a 10k-test list is about 1.6 MB). */
 const MAX_CACHED_BODY = 4 * 1024 * 1024;
@@ -120,6 +127,9 @@ export function openStore(file: string, { now = Date.now, maxBytes }: StoreOptio
     upsertTest: sql(`INSERT INTO tests (project_id, file_path, framework, cases, created_at, scan_generation) VALUES (?, ?, ?, ?, ?, ?)
       ON CONFLICT (project_id, file_path) DO UPDATE SET framework = excluded.framework, cases = excluded.cases, scan_generation = excluded.scan_generation`),
     sweepTests: sql('DELETE FROM tests WHERE project_id = ? AND scan_generation <> ?'),
+    // `<` (not `<>`): generations only grow, and a range is what the (project_id, scan_generation) index serves.
+    sweepSlice: sql(`DELETE FROM tests WHERE id IN (SELECT id FROM tests WHERE project_id = ? AND scan_generation < ? LIMIT ${SAVE_SLICE / 4})`),
+    generationOf: sql('SELECT scan_generation FROM projects WHERE id = ?'),
     // Rows under a directory the scan could not read join the new generation, so the sweep keeps them.
     keepTestsUnder: sql('UPDATE tests SET scan_generation = ? WHERE project_id = ? AND substr(file_path, 1, length(?)) = ?'),
     portSources: sql('SELECT id, config_source FROM ports WHERE project_id = ?'),
@@ -231,6 +241,54 @@ export function openStore(file: string, { now = Date.now, maxBytes }: StoreOptio
         q.sweepTests.run(projectId, generation);
         if (prefixes.length === 0) q.clearPorts.run(projectId);
         else for (const row of q.portSources.all(projectId)) if (!kept(String(row.config_source))) q.deletePort.run(row.id as number);
+        for (const p of ports) q.insertPort.run(projectId, p.port, p.script_name, p.config_source, at, at);
+        q.finishScan.run(at, framework, projectId);
+        return true;
+      });
+    },
+
+    /**
+     * `saveScan` for any size without holding the thread: a scan of up to 1,000 tests is saved in one
+     * transaction as before; a bigger one upserts its tests in slices of 1,000 (each its own transaction,
+     * with a turn of the event loop in between, so /health and other requests are answered), then sweeps
+     * stale rows in slices and writes ports and the project last. Ids stay stable as in `saveScan`; while
+     * it runs, readers see the old list growing into the new one, and a crash leaves a superset that the
+     * next scan sweeps. Resolves false when the project no longer exists.
+     */
+    async saveScanSliced(projectId: number, record: ScanRecord): Promise<boolean> {
+      if (record.tests.length <= SAVE_SLICE) return this.saveScan(projectId, record);
+      const { tests, ports, framework, unreadable = [] } = record;
+      const at = seconds();
+      const prefixes = unreadable.map((dir) => (dir === '' ? '' : dir + '/'));
+      const kept = (file: string): boolean => prefixes.some((p) => file.startsWith(p));
+      const turn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+      const row = transaction(() => q.nextGeneration.get(projectId));
+      if (!row) return false;
+      const generation = Number(row.scan_generation);
+      // Another scan of this project may start meanwhile (the scanner dedupes, an embedder may not):
+      // the newer generation wins and this one stops.
+      const current = (): boolean => Number(q.generationOf.get(projectId)?.scan_generation) === generation;
+      // Slices end by time, not count: a slow disk or a busy machine gets smaller slices, not longer stalls.
+      for (let next = 0; next < tests.length;) {
+        if (!current()) return false;
+        changed();
+        const until = performance.now() + SLICE_MS;
+        transaction(() => {
+          do {
+            const end = Math.min(next + 32, tests.length);
+            for (; next < end; next++) { const t = tests[next]!; q.upsertTest.run(projectId, t.file, t.framework, t.cases ?? null, at, generation); }
+          } while (next < tests.length && performance.now() < until);
+        });
+        await turn();
+      }
+      if (!current()) return false;
+      transaction(() => { for (const p of prefixes) q.keepTestsUnder.run(generation, projectId, p, p); });
+      while (current() && Number(transaction(() => q.sweepSlice.run(projectId, generation)).changes) > 0) { changed(); await turn(); }
+      if (!current()) return false;
+      changed();
+      return transaction(() => {
+        if (prefixes.length === 0) q.clearPorts.run(projectId);
+        else for (const r of q.portSources.all(projectId)) if (!kept(String(r.config_source))) q.deletePort.run(r.id as number);
         for (const p of ports) q.insertPort.run(projectId, p.port, p.script_name, p.config_source, at, at);
         q.finishScan.run(at, framework, projectId);
         return true;

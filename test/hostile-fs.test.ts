@@ -64,3 +64,35 @@ suite('a tree that changes or fails under the scan', () => {
     assert.deepEqual((await call(`${url}/api/projects/1/tests`)).body.map((x: { file_path: string }) => x.file_path), ['a.test.ts']);
   });
 });
+
+suite('a big scan is saved in slices', () => {
+  const tests = (n: number, dir: string) => Array.from({ length: n }, (_, i) => ({ file: `${dir}/t${i}.test.js`, framework: 'jest' as const, cases: i % 3 }));
+
+  test('same rows and ids as one transaction: kept files keep their id, gone ones are swept, unreadable dirs kept', async (t) => {
+    const store = openStore(':memory:');
+    t.after(() => store.close());
+    const { id } = store.insertProject({ name: 'p', path: '/p' })!;
+    await store.saveScanSliced(id, { tests: [...tests(3000, 'a'), ...tests(10, 'locked')], ports: [{ port: 1, script_name: null, config_source: 'x' }], framework: 'vite' });
+    const first = new Map(store.listTests(id).map((x) => [x.file_path, x.id]));
+    assert.equal(first.size, 3010);
+    const next = [...tests(1500, 'a'), ...tests(2000, 'b')];
+    assert.equal(await store.saveScanSliced(id, { tests: next, ports: [], framework: null, unreadable: ['locked'] }), true);
+    const after = store.listTests(id);
+    assert.equal(after.length, 1500 + 2000 + 10);
+    for (const row of after) if (first.has(row.file_path)) assert.equal(row.id, first.get(row.file_path));
+    assert.ok(after.every((r) => !/^a\/t(1[5-9]\d\d|2\d\d\d)\.test\.js$/.test(r.file_path)), 'gone files swept');
+    assert.deepEqual(store.listPorts(id), []);
+    assert.equal(store.getProject(id)!.framework, 'vite');
+  });
+
+  test('a project deleted while its save runs ends the save with false, and nothing is left behind', async (t) => {
+    const store = openStore(':memory:');
+    t.after(() => store.close());
+    const { id } = store.insertProject({ name: 'p', path: '/p' })!;
+    const saving = store.saveScanSliced(id, { tests: tests(20_000, 'a'), ports: [], framework: null });
+    await new Promise((r) => setImmediate(r));
+    assert.equal(store.deleteProject(id), true);
+    assert.equal(await saving, false);
+    assert.deepEqual(store.listTests(id), []);
+  });
+});
