@@ -87,3 +87,27 @@ suite('the HTTP side under hostile input', { timeout: 60_000 }, () => {
     for (const s of held) s.destroy();
   });
 });
+
+suite('big lists are built while they are sent', { timeout: 120_000 }, () => {
+  test('GET /tests of a 12k-test project and a scan answer over 10k tests come in pieces, equal to the whole', async (t) => {
+    const files: Record<string, string> = { 'package.json': '{"devDependencies":{"vitest":"3"}}' };
+    for (let i = 0; i < 10_050; i++) files[`src/d${i % 50}/f${i}.test.ts`] = '';
+    const root = makeTree(t, files);
+    const running = await serve(t);
+    await call(`${running.url}/api/projects`, 'POST', { name: 'big', path: root });
+    const res = await fetch(`${running.url}/api/projects/1/scan`, { method: 'POST' });
+    assert.equal(res.headers.get('content-length'), null);
+    const scanned = await res.json() as { testsFound: number; tests: Array<{ file_path: string }>; ports: unknown[]; truncated: unknown };
+    assert.equal(scanned.testsFound, 10_050);
+    assert.equal(scanned.tests.length, 10_050);
+    assert.deepEqual(scanned.ports, []);
+    assert.equal(scanned.truncated, null);
+
+    const { id } = running.store.insertProject({ name: 'synthetic', path: '/nowhere' })!;
+    const tests = Array.from({ length: 12_345 }, (_, i) => ({ file: `p/${String(i).padStart(6, '0')}"\u00e9.test.js`, framework: 'jest' as const, cases: i % 4 }));
+    await running.store.saveScanSliced(id, { tests, ports: [], framework: null });
+    const list = await fetch(`${running.url}/api/projects/${id}/tests`);
+    assert.equal(list.headers.get('transfer-encoding'), 'chunked');
+    assert.deepEqual(await list.json(), JSON.parse(String(running.store.testsJson(id))));
+  });
+});

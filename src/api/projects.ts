@@ -1,6 +1,6 @@
-import { httpError, jsonParts } from '../http.ts';
+import { httpError, jsonParts, jsonStream } from '../http.ts';
 import type { ScanOutcome, Scanner } from '../scanning.ts';
-import type { Store } from '../store.ts';
+import { STREAMED_LIST, type Store } from '../store.ts';
 import type { Project } from '../types.ts';
 import { parseId, projectInput, projectUpdate, resolveProjectPath } from '../validate.ts';
 import type { Context } from './context.ts';
@@ -19,13 +19,14 @@ export function projectHandlers(store: Store, scanner: Scanner) {
    * Perf: tests and ports are spliced in as the JSON SQLite built, so a 90k-test scan never holds
    * 90k row objects and their stringified copy at once.
    */
-  const scanBody = ({ project, testsFound, notes, runs, truncated }: ScanOutcome): Buffer[] => [
-    Buffer.from(`{"project":${JSON.stringify(project)},"testsFound":${testsFound},"tests":`),
-    store.testsJson(project.id),
+  const scanHead = ({ project, testsFound }: ScanOutcome): Buffer =>
+    Buffer.from(`{"project":${JSON.stringify(project)},"testsFound":${testsFound},"tests":`);
+  const scanTail = ({ project, notes, runs, truncated }: ScanOutcome): Buffer[] => [
     Buffer.from(',"ports":'),
     store.portsJson(project.id),
     Buffer.from(`,"notes":${JSON.stringify(notes)},"runs":${JSON.stringify(runs)},"truncated":${JSON.stringify(truncated)}}`),
   ];
+  const scanBody = (outcome: ScanOutcome): Buffer[] => [scanHead(outcome), store.testsJson(outcome.project.id), ...scanTail(outcome)];
 
   return {
     list: () => {
@@ -62,9 +63,22 @@ export function projectHandlers(store: Store, scanner: Scanner) {
       return null;
     },
 
-    tests: ({ params }: Context) => store.testsJson(find(params.id).id),
+    // A big list is built while it is sent (see `testsJsonPieces`); smaller ones come from the cache.
+    tests: ({ params }: Context) => {
+      const { id } = find(params.id);
+      return store.countTests(id) > STREAMED_LIST ? jsonStream(() => store.testsJsonPieces(id)) : store.testsJson(id);
+    },
     ports: ({ params }: Context) => store.portsJson(find(params.id).id),
-    scan: async ({ params }: Context) => jsonParts(scanBody(await scanner.scanProject(find(params.id)))),
+    scan: async ({ params }: Context) => {
+      const outcome = await scanner.scanProject(find(params.id));
+      if (outcome.testsFound <= STREAMED_LIST) return jsonParts(scanBody(outcome));
+      // A big answer is built while it is sent, as GET /tests does.
+      return jsonStream(async function* pieces() {
+        yield scanHead(outcome);
+        yield* store.testsJsonPieces(outcome.project.id);
+        yield* scanTail(outcome);
+      });
+    },
 
     /**
      * Scans every project, up to `scanner.concurrency` at once, answering in id order; one failure is
