@@ -87,6 +87,8 @@ export async function walk(root: string, {
       if (depth === 0) rootError = (error as NodeJS.ErrnoException).code ?? 'EIO';
       return;
     }
+    // Names that are not valid UTF-8 decode with U+FFFD and could collide: list those raw (see distinctNames).
+    if (list.some((e) => e.name.includes('\uFFFD'))) list = await distinctNames(fs, abs, list);
     if (depth > 0 && list.some((e) => PRUNE_MARKERS.includes(e.name) && e.isFile())) {
       // A virtualenv or cache dir announced itself: drop it as if it were never entered.
       const at = dirs.lastIndexOf(rel);
@@ -101,6 +103,8 @@ export async function walk(root: string, {
       const childRel = prefix === '' ? name : [prefix, name].join('');
       if (entry.isDirectory()) {
         if (PRUNED_DIRS.has(name) || exclude(childRel)) continue;
+        // Its path cannot be spelled as a string, so it cannot be listed: counted, its old rows kept.
+        if (INVALID.has(entry)) { errors++; unreadable.push(childRel); continue; }
         if (depth + 1 > maxDepth) { truncated ??= `depth limit of ${maxDepth} reached at ${childRel}`; continue; }
         if (++entries > maxEntries) { truncated ??= `entry limit of ${maxEntries} reached`; return; }
         dirs.push(childRel);
@@ -133,4 +137,45 @@ export async function walk(root: string, {
     pump();
   });
   return { files, dirs, truncated, errors, unreadable, rootError };
+}
+
+/** Entries whose names were rebuilt by `distinctNames` from bytes that are not valid UTF-8. */
+const INVALID = new WeakSet<object>();
+const strict = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * The directory listed again as bytes, each name decoded with its invalid bytes spelled `\uFFFD[hh]`, so
+ * two files whose names differ only in such bytes stay two rows (their text cannot be read by that name).
+ */
+async function distinctNames(fs: WalkFs, abs: string, list: Dirent[]): Promise<Dirent[]> {
+  let raw: Array<Dirent<Buffer>>;
+  try {
+    raw = await (fs.readdir as unknown as (p: string, o: object) => Promise<Array<Dirent<Buffer>>>)(abs, { withFileTypes: true, encoding: 'buffer' });
+  } catch {
+    return list;
+  }
+  if (!Array.isArray(raw) || !raw.every((e) => Buffer.isBuffer(e.name))) return list;
+  return raw.map((entry) => {
+    const { text, valid } = decodeDistinct(entry.name);
+    const named = Object.assign(Object.create(entry) as Dirent, { name: text });
+    if (!valid) INVALID.add(named);
+    return named;
+  });
+}
+
+function decodeDistinct(bytes: Buffer): { text: string; valid: boolean } {
+  try {
+    return { text: strict.decode(bytes), valid: true };
+  } catch {
+    let text = '';
+    for (let i = 0; i < bytes.length;) {
+      let step = 0;
+      for (let n = 1; n <= 4 && i + n <= bytes.length && step === 0; n++) {
+        try { text += strict.decode(bytes.subarray(i, i + n)); step = n; } catch { /* try a longer sequence */ }
+      }
+      if (step === 0) { text += `\uFFFD[${bytes[i]!.toString(16).padStart(2, '0')}]`; step = 1; }
+      i += step;
+    }
+    return { text, valid: false };
+  }
 }
