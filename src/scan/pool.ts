@@ -88,11 +88,19 @@ export function createScanPool({
     return proc;
   };
 
+  // A second process is started only for scans that have waited a while: most scans take milliseconds,
+  // and starting a process costs far more (loading the scanner's modules) than waiting for the first.
+  let grow: NodeJS.Timeout | undefined;
   const pump = (): void => {
     while (waiting.length > 0 && !closed) {
       let proc = [...live].find((p) => p.idle && p.heapMb === heapMb);
       if (!proc) {
-        if ([...live].filter((p) => p.heapMb === heapMb).length >= size) return;
+        const count = [...live].filter((p) => p.heapMb === heapMb).length;
+        if (count >= size) return;
+        if (count > 0) {
+          grow ??= setTimeout(() => { grow = undefined; if (waiting.length > 0 && !closed) { start(heapMb); pump(); } }, GROW_AFTER_MS).unref();
+          return;
+        }
         proc = start(heapMb);
       }
       const job = waiting.shift()!;
@@ -134,6 +142,7 @@ export function createScanPool({
      */
     async close(): Promise<void> {
       closed = true;
+      clearTimeout(grow);
       for (const job of waiting.splice(0)) job.reject(scanError('SCAN_CANCELLED', 'The server is shutting down'));
       const busy = [...live].filter((p) => !p.idle).map((p) => p.done);
       if (busy.length > 0) {
@@ -146,6 +155,7 @@ export function createScanPool({
   };
 }
 
+const GROW_AFTER_MS = 50;
 const LIMIT_KEYS = new Set(['maxDepth', 'maxEntries', 'timeoutMs', 'concurrency']);
 
 export type ScanPool = ReturnType<typeof createScanPool>;

@@ -40,3 +40,5 @@ process.on('message', (request: ScanRequest) => {
   void answer(request).then((reply) => process.send!(reply));
 });
 process.on('disconnect', () => process.exit(0));
+// Loading the scanner takes a while on a busy machine: the pool starts a scan's deadline only from here.
+process.send!({ ready: true });

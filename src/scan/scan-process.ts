@@ -41,6 +41,8 @@ export function startScanProcess(entry: string, heapMb: number, onExit: () => vo
   let stopReason: string | undefined;
   let dying = false;
   let idleTimer: NodeJS.Timeout | undefined;
+  let ready = false;
+  let onReady: (() => void) | undefined;
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
 
   // An idle process must not keep the server's process alive; a busy one must, until it answers.
@@ -67,7 +69,8 @@ export function startScanProcess(entry: string, heapMb: number, onExit: () => vo
     }
   });
 
-  child.on('message', (reply: ScanReply) => {
+  child.on('message', (reply: ScanReply | { ready: true }) => {
+    if ('ready' in reply) { ready = true; onReady?.(); onReady = undefined; return; }
     if (job?.id !== reply.id) return;
     if ('error' in reply) job.settle(scanError(reply.error.code ?? 'SCAN_FAILED', reply.error.message));
     else {
@@ -97,16 +100,18 @@ export function startScanProcess(entry: string, heapMb: number, onExit: () => vo
     run(request: ScanRequest, { deadlineMs, onProgress }: { deadlineMs: number; onProgress?: ((p: ScanProgress) => void) | undefined }): Promise<ScanResult> {
       clearTimeout(idleTimer);
       const promise = new Promise<ScanResult>((resolve, reject) => {
-        const timer = setTimeout(() => {
+        const expire = (): void => {
           dying = true;
           const where = current.reading ? `while reading ${current.reading}` : 'before reading any file';
           current.settle(scanError('SCAN_DEADLINE', `Scan stopped after ${Math.round(deadlineMs / 1000)} s (its deadline) ${where}`, current));
           child.kill('SIGKILL'); // Stuck in a loop maybe: only a kill ends it. The pool starts a new one.
-        }, deadlineMs);
+        };
+        // The deadline counts from the request reaching a loaded process (a start that hangs is bounded too).
+        let timer = setTimeout(expire, deadlineMs);
         const current: Running = {
           id: request.id,
           onProgress,
-          timer,
+          get timer() { return timer; },
           reading: '',
           files: 0,
           settle(result) {
@@ -123,7 +128,13 @@ export function startScanProcess(entry: string, heapMb: number, onExit: () => vo
         };
         job = current;
         hold(true);
-        child.send(request);
+        const send = (): void => {
+          clearTimeout(timer);
+          timer = setTimeout(expire, deadlineMs);
+          child.send(request);
+        };
+        if (ready) send();
+        else onReady = send;
       });
       done = promise.then(() => undefined, () => undefined);
       return promise;
