@@ -114,3 +114,22 @@ suite('file names that are not valid UTF-8', () => {
     assert.ok(res.body.notes.some((n: string) => /1 directory could not be read \(d\uFFFD\[c3\]\)/.test(n)), JSON.stringify(res.body.notes));
   });
 });
+
+suite('a walk cut short by a cap', () => {
+  test('keeps the stored rows of the directories it did not reach', async (t) => {
+    const { createScanner } = await import('../src/scanning.ts');
+    const files: Record<string, string> = { 'package.json': '{"devDependencies":{"vitest":"3"}}' };
+    for (let d = 0; d < 6; d++) for (let f = 0; f < 3; f++) files[`d${d}/f${f}.test.ts`] = '';
+    const root = makeTree(t, files);
+    const store = openStore(':memory:');
+    const full = createScanner(store);
+    const capped = createScanner(store, { maxEntries: 8 });
+    t.after(async () => { await full.close(); await capped.close(); store.close(); });
+    const project = store.insertProject({ name: 'p', path: root })!;
+    assert.equal((await full.scanProject(project)).testsFound, 18);
+    const ids = store.listTests(project.id).map((x) => x.id);
+    const outcome = await capped.scanProject(project);
+    assert.match(outcome.truncated ?? '', /entry limit of 8/);
+    assert.deepEqual(store.listTests(project.id).map((x) => x.id), ids);
+  });
+});

@@ -23,7 +23,7 @@ export interface ScanResult {
   readonly runs: RunInfo[];
   /** Why the walk stopped early, or null when it saw the whole tree. */
   readonly truncated: string | null;
-  /** Directories (relative) that could not be read: what was stored under them is kept. */
+  /** Directories (relative) that could not be read, or that a walk cap left unread: what was stored under them is kept. */
   readonly unreadable: string[];
 }
 
@@ -67,7 +67,7 @@ export async function scan(root: string, options: ScanOptions = {}): Promise<Sca
     return seen.has(key) ? false : (seen.add(key), true);
   }).sort((a, b) => a.port - b.port || compare(a.script_name ?? '', b.script_name ?? '') || compare(a.config_source, b.config_source));
 
-  return { tests, ports: uniquePorts, framework, notes: ctx.notes, runs: ctx.runs, truncated: tree.truncated, unreadable: tree.unreadable };
+  return { tests, ports: uniquePorts, framework, notes: ctx.notes, runs: ctx.runs, truncated: tree.truncated, unreadable: [...tree.unreadable, ...tree.unvisited] };
 }
 
 /** Code-unit order, the same as SQLite's default BINARY collation, so API order matches store order. */

@@ -61,7 +61,7 @@ export async function walk(root: string, {
   onProgress,
   fs = nodeFs,
   now = Date.now,
-}: WalkOptions = {}): Promise<Tree & { errors: number; unreadable: string[]; rootError: string | null }> {
+}: WalkOptions = {}): Promise<Tree & { errors: number; unreadable: string[]; unvisited: string[]; rootError: string | null }> {
   const files: string[] = [];
   const dirs: string[] = [''];
   const base = root.endsWith('/') ? root : root + '/';
@@ -72,6 +72,8 @@ export async function walk(root: string, {
   // Directories whose listing failed (relative paths): their previously stored rows are kept.
   const unreadable: string[] = [];
   let rootError: string | null = null;
+  // Directories a cap (entries, time, abort) left unlisted or half-listed: their stored rows are kept too.
+  const unvisited: string[] = [];
   let entries = 0;
 
   const visit = async ({ abs, rel, depth }: PendingDir): Promise<void> => {
@@ -106,11 +108,11 @@ export async function walk(root: string, {
         // Its path cannot be spelled as a string, so it cannot be listed: counted, its old rows kept.
         if (INVALID.has(entry)) { errors++; unreadable.push(childRel); continue; }
         if (depth + 1 > maxDepth) { truncated ??= `depth limit of ${maxDepth} reached at ${childRel}`; continue; }
-        if (++entries > maxEntries) { truncated ??= `entry limit of ${maxEntries} reached`; return; }
+        if (++entries > maxEntries) { truncated ??= `entry limit of ${maxEntries} reached`; unvisited.push(rel); return; }
         dirs.push(childRel);
         queue.push({ abs: abs + name + '/', rel: childRel, depth: depth + 1 });
       } else if (entry.isFile()) {
-        if (++entries > maxEntries) { truncated ??= `entry limit of ${maxEntries} reached`; return; }
+        if (++entries > maxEntries) { truncated ??= `entry limit of ${maxEntries} reached`; unvisited.push(rel); return; }
         files.push(childRel);
       }
       // Symlinks, FIFOs, sockets and devices are never listed nor followed.
@@ -125,6 +127,7 @@ export async function walk(root: string, {
       while (active < concurrency && queue.length > 0) {
         if (truncated?.startsWith('entry') || signal?.aborted || now() > deadline) {
           truncated ??= signal?.aborted ? 'scan aborted' : `time limit of ${timeoutMs} ms reached`;
+          for (const dir of queue) unvisited.push(dir.rel);
           queue.length = 0;
           break;
         }
@@ -136,7 +139,7 @@ export async function walk(root: string, {
     };
     pump();
   });
-  return { files, dirs, truncated, errors, unreadable, rootError };
+  return { files, dirs, truncated, errors, unreadable, unvisited, rootError };
 }
 
 /** Entries whose names were rebuilt by `distinctNames` from bytes that are not valid UTF-8. */
