@@ -9,12 +9,13 @@ import { seedStore } from './seed.ts';
 import { formatTable, type Row } from './stats.ts';
 import { compareEndpoints } from './suites/http.ts';
 import { healthSuite } from './suites/health.ts';
+import { saveSuite } from './suites/save.ts';
 import { scaleSuite } from './suites/scale.ts';
 import { scanSuite } from './suites/scan.ts';
 import { startupSuite } from './suites/startup.ts';
 import { CACHE_DIR } from './tree.ts';
 
-const SUITES = ['scan', 'http', 'health', 'startup', 'scale'] as const;
+const SUITES = ['scan', 'http', 'health', 'save', 'startup', 'scale'] as const;
 
 const { values } = parseArgs({
   options: {
@@ -69,6 +70,7 @@ if (only.has('health')) {
   ];
   rows.push(...await healthSuite({ size: quick ? 10_000 : 100_000, rounds: quick ? 1 : 3, variants, log }));
 }
+if (only.has('save')) rows.push(...await saveSuite({ tests: quick ? 50_000 : 200_000, rounds: quick ? 1 : 3, log }));
 if (only.has('startup')) rows.push(...await startupSuite({ rounds: quick ? 3 : 9, log }));
 if (only.has('scale') && !quick) rows.push(...await scaleSuite({ rounds: 3, durationMs, log }));
 

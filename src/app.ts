@@ -5,6 +5,7 @@ import type { Events } from './events.ts';
 import { createGuard, type GuardOptions } from './guard.ts';
 import { assertJsonBody, HttpError, httpError, readJson, send } from './http.ts';
 import { createRouter } from './router.ts';
+import { sqliteFailure } from './store.ts';
 import type { Scanner } from './scanning.ts';
 import type { Store } from './store.ts';
 
@@ -59,7 +60,8 @@ export function createHandler(options: HandlerOptions): (req: IncomingMessage, r
       return;
     }
     logger.error(`projdex: ${req.method} ${req.url}:`, error);
-    send(res, 500, { error: 'Internal server error' }, headers);
+    const database = sqliteFailure(error);
+    send(res, database?.status ?? 500, { error: database?.message ?? 'Internal server error' }, headers);
   });
 
   const handle = async (req: IncomingMessage, res: ServerResponse, headers: Record<string, string>): Promise<void> => {
@@ -94,10 +96,10 @@ export function createHandler(options: HandlerOptions): (req: IncomingMessage, r
     send(res, result === null ? 204 : res.statusCode, result, headers);
   };
 
-  return (req, res) => {
+  const one = (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     res.statusCode = 200;
     const headers: Record<string, string> = {};
-    handle(req, res, headers).catch((error: unknown) => {
+    return handle(req, res, headers).catch((error: unknown) => {
       try {
         onError(error, req, res, headers);
       } catch (renderError) {
@@ -105,6 +107,20 @@ export function createHandler(options: HandlerOptions): (req: IncomingMessage, r
         res.destroy();
       }
     });
+  };
+
+  // Pipelined requests on one connection run one after another, each once the previous answer is sent:
+  // a GET sent after a PUT on the same connection sees the PUT (Node would otherwise start both at once).
+  const inFlight = new WeakMap<object, Promise<void>>();
+  return (req, res) => {
+    const previous = inFlight.get(req.socket);
+    const run = previous ? previous.then(() => one(req, res)) : one(req, res);
+    const done = run.then(() => (res.writableEnded || res.destroyed ? undefined : new Promise<void>((resolve) => {
+      res.once('finish', resolve);
+      res.once('close', resolve);
+    })));
+    inFlight.set(req.socket, done);
+    void done.then(() => { if (inFlight.get(req.socket) === done) inFlight.delete(req.socket); });
   };
 }
 

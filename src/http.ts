@@ -41,6 +41,29 @@ const PARTS = Symbol('projdex.jsonParts');
 /** Pre-serialised JSON in pieces, written one after another: a big answer is never concatenated. */
 export interface JsonParts { readonly [PARTS]: readonly Buffer[] }
 
+const STREAM = Symbol('projdex.jsonStream');
+
+/** JSON produced piece by piece while it is sent (chunked): a huge list never exists whole. */
+export interface JsonStream { readonly [STREAM]: () => AsyncIterable<Buffer> }
+
+/** Wraps an async source of JSON pieces for `send`; their concatenation must be one JSON value. */
+export function jsonStream(pieces: () => AsyncIterable<Buffer>): JsonStream {
+  return { [STREAM]: pieces };
+}
+
+/** Writes a `jsonStream` body, waiting for the socket to drain; a failure midway cuts the connection. */
+async function pump(res: ServerResponse, pieces: AsyncIterable<Buffer>): Promise<void> {
+  try {
+    for await (const piece of pieces) {
+      if (res.destroyed) return;
+      if (!res.write(piece)) await new Promise((resolve) => { res.once('drain', resolve); res.once('close', resolve); });
+    }
+    res.end();
+  } catch {
+    res.destroy();
+  }
+}
+
 /** Wraps JSON pieces (each a Buffer) for `send`; their concatenation must be one JSON value. */
 export function jsonParts(parts: readonly Buffer[]): JsonParts {
   return { [PARTS]: parts };
@@ -53,6 +76,11 @@ export function jsonParts(parts: readonly Buffer[]): JsonParts {
  */
 export function send(res: ServerResponse, status: number, data: unknown, headers: Record<string, string> = {}): void {
   const noBody = status === 204 || status === 304 || data === null;
+  if (!noBody && typeof data === 'object' && STREAM in data) {
+    res.writeHead(status, { ...BASE_HEADERS, ...headers, 'Content-Type': 'application/json; charset=utf-8' });
+    void pump(res, (data as JsonStream)[STREAM]());
+    return;
+  }
   const parts: readonly Buffer[] = noBody ? []
     : typeof data === 'object' && PARTS in data ? (data as JsonParts)[PARTS]
       : [Buffer.isBuffer(data) ? data : Buffer.from(JSON.stringify(data))];

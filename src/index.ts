@@ -5,12 +5,12 @@ export type { HandlerOptions, Logger } from './app.ts';
 export { openStore } from './store.ts';
 export type { Store, StoreOptions, ScanRecord } from './store.ts';
 export { createScanner } from './scanning.ts';
-export type { Scanner, ScanOutcome } from './scanning.ts';
+export type { Scanner, ScanOutcome, ScanProjectOptions } from './scanning.ts';
 // The library's scan() answers with the API's field names (`file_path`); see scanReport.
 export { scanReport as scan } from './scan/index.ts';
 export type { ScanReport, ReportedTest, ScanResult, ScanOptions } from './scan/index.ts';
 export { createScanPool } from './scan/pool.ts';
-export type { ScanPool, ScanWorkerOptions, WorkerScanOptions } from './scan/pool.ts';
+export type { ScanPool, ScanProgress, ScanWorkerOptions, WorkerScanOptions, PoolScanCall } from './scan/pool.ts';
 export { walk } from './scan/walk.ts';
 export type { WalkOptions } from './scan/walk.ts';
 export type { FoundTest, FoundPort, RunInfo, TestFramework } from './scan/types.ts';

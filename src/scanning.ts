@@ -1,6 +1,7 @@
 import { promises as fsp } from 'node:fs';
+import { parse } from 'node:path';
 import { httpError } from './http.ts';
-import { createScanPool, type ScanWorkerOptions, type WorkerScanOptions } from './scan/pool.ts';
+import { createScanPool, type ScanProgress, type ScanWorkerOptions, type WorkerScanOptions } from './scan/pool.ts';
 import type { Store } from './store.ts';
 import type { RunInfo } from './scan/types.ts';
 import type { Project } from './types.ts';
@@ -18,54 +19,95 @@ export interface ScanOutcome {
   readonly truncated: string | null;
 }
 
+/** Per-call options of `scanProject`. */
+export interface ScanProjectOptions {
+  /** Called about every 250 ms while the scan runs, and once at the end with the exact test count. */
+  readonly onProgress?: (progress: ScanProgress) => void;
+}
+
+/** How a failed scan process answers the client: status, code and a sentence. */
+const FAILURES: Record<string, readonly [number, string]> = {
+  SCAN_DEADLINE: [504, 'SCAN_DEADLINE'],
+  SCAN_OUT_OF_MEMORY: [500, 'SCAN_OUT_OF_MEMORY'],
+  SCAN_CANCELLED: [503, 'SCAN_CANCELLED'],
+  SCAN_PROCESS_DIED: [500, 'SCAN_FAILED'],
+};
+
 /**
  * Scans registered projects and stores what was found. Concurrent requests to scan one project share
  * a single walk instead of racing two transactions.
  *
  * @example
  * const scanner = createScanner(store);
- * const { testsFound } = await scanner.scanProject(store.getProject(1)!);
+ * const { testsFound } = await scanner.scanProject(store.getProject(1)!, { onProgress: console.log });
  */
 export function createScanner(store: Store, options: WorkerScanOptions = {}, workerOptions: ScanWorkerOptions = {}) {
-  const running = new Map<number, Promise<ScanOutcome>>();
+  const running = new Map<number, { promise: Promise<ScanOutcome>; listeners: Set<(p: ScanProgress) => void> }>();
   const pool = createScanPool(workerOptions);
 
-  const run = async (project: Project): Promise<ScanOutcome> => {
-    const info = await fsp.stat(project.path).catch(() => undefined);
-    if (!info?.isDirectory()) {
-      throw httpError(409, 'PROJECT_DIR_MISSING', `Project directory no longer exists: ${project.path}`);
-    }
-    // The walk and the rules run on a worker thread (loaded on the first scan): HTTP stays responsive,
-    // and a big scan's garbage does not inflate this thread's heap.
-    const result = await pool.scan(project.path, options).catch((error: NodeJS.ErrnoException) => {
+  const run = async (project: Project, onProgress: (p: ScanProgress) => void): Promise<ScanOutcome> => {
+    await checkRoot(project.path);
+    // The walk and the rules run in a scan process: whatever a project holds, this process (HTTP) survives.
+    const result = await pool.scan(project.path, options, { onProgress }).catch((error: NodeJS.ErrnoException) => {
       if (error.code === 'ENOENT' || error.code === 'ENOTDIR') {
         throw httpError(409, 'PROJECT_DIR_MISSING', `Project directory no longer exists: ${project.path}`, { cause: error });
       }
-      if (error.code === 'ERR_WORKER_OUT_OF_MEMORY') {
-        throw httpError(500, 'SCAN_OUT_OF_MEMORY', 'Scan ran out of memory: the project is larger than the scanning thread\'s heap limit', { cause: error });
+      if (error.code === 'ROOT_MOVED') throw movedError(project.path, error);
+      if (error.code === 'ROOT_UNREADABLE') {
+        throw httpError(409, 'PROJECT_DIR_UNREADABLE', `Project directory cannot be read: ${error.message.replace(/^project directory cannot be read /, '')}; nothing was changed`, { cause: error });
       }
+      const failure = FAILURES[error.code ?? ''];
+      if (failure) throw httpError(failure[0], failure[1], error.message, { cause: error });
       throw error;
     });
-    if (!store.saveScan(project.id, result)) throw httpError(404, 'PROJECT_NOT_FOUND', 'Project not found');
+    // A big scan is saved in slices, so the HTTP thread answers in between (see `saveScanSliced`).
+    if (!await store.saveScanSliced(project.id, result)) throw httpError(404, 'PROJECT_NOT_FOUND', 'Project not found');
     return { project: store.getProject(project.id)!, testsFound: result.tests.length, notes: result.notes, runs: result.runs, truncated: result.truncated };
   };
 
   return {
-    /** Scans one project; rejects with an HttpError (409 when its directory is gone). */
-    scanProject(project: Project): Promise<ScanOutcome> {
-      let pending = running.get(project.id);
-      if (!pending) {
-        pending = run(project).finally(() => running.delete(project.id));
-        running.set(project.id, pending);
+    /** Scans one project; rejects with an HttpError (409 when its directory is gone or moved). */
+    scanProject(project: Project, { onProgress }: ScanProjectOptions = {}): Promise<ScanOutcome> {
+      let entry = running.get(project.id);
+      if (!entry) {
+        const listeners = new Set<(p: ScanProgress) => void>();
+        const promise = run(project, (p) => { for (const fn of listeners) fn(p); }).finally(() => running.delete(project.id));
+        running.set(project.id, (entry = { promise, listeners }));
       }
-      return pending;
+      if (onProgress) entry.listeners.add(onProgress);
+      return entry.promise;
     },
-    /** Waits for the scans in flight, then stops the scanning thread (used on shutdown). */
+    /** How many scans run at once (scan processes); `POST /api/projects/scan/all` uses as many. */
+    concurrency: pool.size,
+    /** Ends scans in flight after a short grace period, then stops the scan processes (used on shutdown). */
     async close(): Promise<void> {
-      await Promise.allSettled([...running.values()]);
       await pool.close();
+      await Promise.allSettled([...running.values()].map((e) => e.promise));
     },
   };
+}
+
+/**
+ * The registered path must still be a directory whose real path is itself: a directory swapped for a
+ * link (even to `/`) is refused rather than walked, and so is anything that now resolves to a root.
+ */
+async function checkRoot(path: string): Promise<void> {
+  let real: string;
+  try {
+    real = await fsp.realpath(path);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') throw httpError(409, 'PROJECT_DIR_MISSING', `Project directory no longer exists: ${path}`, { cause: error });
+    throw httpError(409, 'PROJECT_DIR_UNREADABLE', `Project directory cannot be read (${code ?? 'error'}): nothing was changed`, { cause: error });
+  }
+  if (real !== path || parse(real).root === real) throw movedError(path);
+  const info = await fsp.stat(real).catch(() => undefined);
+  if (!info?.isDirectory()) throw httpError(409, 'PROJECT_DIR_MISSING', `Project directory no longer exists: ${path}`);
+}
+
+function movedError(path: string, cause?: unknown): Error {
+  return httpError(409, 'PROJECT_PATH_MOVED',
+    `Project directory ${path} is now a link to another place: not scanned; register the real directory instead`, { cause });
 }
 
 export type Scanner = ReturnType<typeof createScanner>;

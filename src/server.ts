@@ -32,10 +32,14 @@ export interface ServerOptions extends GuardOptions {
   readonly db?: string;
   /** Limits for each scan's walk (`maxDepth`, `maxEntries`, `timeoutMs`, `concurrency`). */
   readonly scan?: WorkerScanOptions;
-  /** V8 heap limits of the scanning thread (`resourceLimits`); see `createScanPool`. */
+  /** Scan processes: how many, their heap, the whole-scan deadline, the grace on close; see `createScanPool`. */
   readonly scanWorker?: ScanWorkerOptions;
   /** Largest request body, in bytes. @default 1_048_576 */
   readonly bodyLimit?: number;
+  /** Open connections accepted at once; more are closed at once, so descriptors cannot run out. @default 256 */
+  readonly maxConnections?: number;
+  /** Largest database size in bytes (see `openStore`). @default no limit */
+  readonly maxDbBytes?: number;
   /** @default console */
   readonly logger?: Logger;
   /** @default Date.now */
@@ -56,7 +60,10 @@ export interface RunningServer {
   readonly store: Store;
   /** The event hub (`/api/events` serves it). */
   readonly events: Events;
-  /** Stops accepting connections, lets in-flight requests and scans finish, closes the database. Idempotent. */
+  /**
+   * Stops accepting connections, gives running scans a short grace (then kills their processes), lets
+   * in-flight requests finish, closes the database. Idempotent.
+   */
   close(): Promise<void>;
 }
 
@@ -89,7 +96,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const dbFile = options.db ?? (dataDir === undefined ? ':memory:' : join(dataDir, 'projdex.db'));
   if (dataDir !== undefined && options.db === undefined) ensureRegularFile(dbFile);
 
-  const store = openStore(dbFile, { now });
+  const store = openStore(dbFile, { now, ...(options.maxDbBytes === undefined ? {} : { maxBytes: options.maxDbBytes }) });
   const events = createEvents();
   const scanner = createScanner(store, options.scan, options.scanWorker);
   let actualPort = 0;
@@ -101,6 +108,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     connectionsCheckingInterval: 1_000,
   }, createHandler({ ...options, store, scanner, events, logger, now, getPort: () => actualPort, ...(bodyLimit === undefined ? {} : { bodyLimit }) }));
   server.on('clientError', answerClientError);
+  server.maxConnections = options.maxConnections ?? 256;
 
   try {
     actualPort = await listen(server, { ports, host });
@@ -111,11 +119,15 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const url = `http://${isIP(host) === 6 ? `[${host}]` : host}:${actualPort}`;
   const instance = randomUUID();
   const shutdown = async (): Promise<void> => {
-    await new Promise<void>((resolve) => {
-      server.close(() => resolve());
-      server.closeIdleConnections();
-    });
+    const drained = new Promise<void>((resolve) => server.close(() => resolve()));
+    server.closeIdleConnections();
+    // Scans end first (a short grace, then their processes are killed), so their requests can be answered.
     await scanner.close();
+    server.closeIdleConnections();
+    // A connection that never finishes its request must not hold the shutdown: cut what is left after 3 s.
+    const force = setTimeout(() => server.closeAllConnections(), 3_000);
+    await drained;
+    clearTimeout(force);
     store.close();
   };
   if (dataDir !== undefined) {

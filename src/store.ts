@@ -44,10 +44,21 @@ const MIGRATIONS: readonly string[] = [
   `ALTER TABLE ports ADD COLUMN kind TEXT NOT NULL DEFAULT 'listen';
    ALTER TABLE ports ADD COLUMN scan_generation INTEGER NOT NULL DEFAULT 0;
    CREATE INDEX ports_by_kind ON ports (kind, port);`,
+  // Sliced saves sweep a big project's stale rows a slice at a time: find them by generation.
+  'CREATE INDEX tests_by_generation ON tests (project_id, scan_generation);',
 ];
 
 /** Which port rows a listing shows: the ones a project listens on (default), connects to, or both. */
 export type PortKindFilter = 'listen' | 'connect' | 'all';
+
+/** A big scan's save is cut in slices of about this many milliseconds of the HTTP thread (see `saveScanSliced`). */
+const SLICE_MS = 6;
+/** Scans up to this many tests are saved in one transaction; stale rows are swept this many at a time. */
+const SAVE_SLICE = 1_000;
+
+/** Rows per piece of a list sent piece by piece (`testsJsonPieces`), and the size from which lists are. */
+const LIST_PAGE = 2_000;
+export const STREAMED_LIST = 10_000;
 
 /** Largest serialised list kept between requests (a 10k-test list is about 1.6 MB). */
 const MAX_CACHED_BODY = 4 * 1024 * 1024;
@@ -65,6 +76,21 @@ export interface ProjectFilter {
 export interface StoreOptions {
   /** Clock in milliseconds, for `created_at`, `last_scanned` and friends. @default Date.now */
   readonly now?: () => number;
+  /** Largest database size in bytes; writes past it fail as on a full disk (507). @default no limit */
+  readonly maxBytes?: number;
+}
+
+/** SQLite's own answer to a failed statement, as `node:sqlite` reports it. */
+export interface SqliteFailure { readonly errcode: number; readonly errstr: string }
+
+/** The HTTP answer for a SQLite failure: the real reason (disk full, locked, damaged), never a bare 500. */
+export function sqliteFailure(error: unknown): { status: number; message: string } | undefined {
+  const { code, errcode, errstr } = (error ?? {}) as { code?: string; errcode?: number; errstr?: string };
+  if (code !== 'ERR_SQLITE_ERROR' || typeof errcode !== 'number') return undefined;
+  const primary = errcode & 0xff;
+  if (primary === 13) return { status: 507, message: `Database error: ${errstr ?? 'database or disk is full'}; free some disk space and retry` };
+  if (primary === 5 || primary === 6) return { status: 503, message: `Database error: ${errstr ?? 'database is locked'}; retry shortly` };
+  return { status: 500, message: `Database error: ${errstr ?? `code ${errcode}`}` };
 }
 
 export interface ScanRecord {
@@ -73,6 +99,8 @@ export interface ScanRecord {
   readonly ports: ReadonlyArray<FoundPort & { readonly kind?: string }>;
   /** Stack the scan detected; written only while the project's framework is still null. */
   readonly framework: string | null;
+  /** Directories (relative) the scan could not read: their stored tests and ports are kept. */
+  readonly unreadable?: readonly string[];
 }
 
 export type Store = ReturnType<typeof openStore>;
@@ -85,13 +113,26 @@ export type Store = ReturnType<typeof openStore>;
  * const store = openStore(':memory:');
  * const project = store.insertProject({ name: 'app', path: '/home/me/app' });
  */
-export function openStore(file: string, { now = Date.now }: StoreOptions = {}) {
+export function openStore(file: string, { now = Date.now, maxBytes }: StoreOptions = {}) {
   const { DatabaseSync } = loadSqlite();
   if (file !== ':memory:') closeSync(openSync(file, 'a', 0o600));
   const db = new DatabaseSync(file);
-  if (file !== ':memory:') chmodSync(file, 0o600);
-  db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 5000; PRAGMA foreign_keys = ON;');
-  migrate(db);
+  try {
+    if (file !== ':memory:') chmodSync(file, 0o600);
+    db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 5000; PRAGMA foreign_keys = ON;');
+    // Checked at every start, so a damaged file is named now rather than failing requests later.
+    const check = String(db.prepare('PRAGMA quick_check').get()?.quick_check);
+    if (check !== 'ok') throw Object.assign(new Error(check), { errcode: 11, errstr: check.replace(/\s+/g, ' ').slice(0, 200) });
+    migrate(db);
+    if (maxBytes !== undefined) db.exec(`PRAGMA max_page_count = ${Math.max(1, Math.floor(maxBytes / Number(db.prepare('PRAGMA page_size').get()?.page_size)))}`);
+  } catch (error) {
+    if (db.isOpen) db.close();
+    const { errcode = 0, errstr } = error as { errcode?: number; errstr?: string };
+    // SQLITE_CORRUPT (11) and SQLITE_NOTADB (26): say which file and what to do; anything else as it is.
+    if (file === ':memory:' || ((errcode & 0xff) !== 11 && (errcode & 0xff) !== 26)) throw error;
+    throw new Error(`The database ${file} is damaged (${errstr}). Stop projdex, move that file and its -wal and -shm `
+      + 'files aside (or restore a backup), and start again: a new empty database is created.', { cause: error });
+  }
 
   const seconds = (): number => Math.floor(now() / 1000);
   const sql = (text: string): StatementSync => db.prepare(text);
@@ -118,6 +159,12 @@ export function openStore(file: string, { now = Date.now }: StoreOptions = {}) {
     listenPorts: sql(`SELECT ports.port, ports.project_id, projects.name, ports.script_name, ports.config_source
       FROM ports JOIN projects ON projects.id = ports.project_id WHERE ports.kind = 'listen'
       ORDER BY ports.port, ports.project_id, ports.script_name, ports.config_source`),
+    // `<` (not `<>`): generations only grow, and a range is what the (project_id, scan_generation) index serves.
+    sweepSlice: sql(`DELETE FROM tests WHERE id IN (SELECT id FROM tests WHERE project_id = ? AND scan_generation < ? LIMIT ${SAVE_SLICE / 4})`),
+    generationOf: sql('SELECT scan_generation FROM projects WHERE id = ?'),
+    // Rows under a directory the scan could not read join the new generation, so the sweep keeps them.
+    keepTestsUnder: sql('UPDATE tests SET scan_generation = ? WHERE project_id = ? AND substr(file_path, 1, length(?)) = ?'),
+    keepPortsUnder: sql('UPDATE ports SET scan_generation = ? WHERE project_id = ? AND substr(config_source, 1, length(?)) = ?'),
     finishScan: sql('UPDATE projects SET last_scanned = ?, framework = COALESCE(framework, ?) WHERE id = ?'),
     listSettings: sql('SELECT key, value FROM settings ORDER BY key'),
     dataVersion: sql('PRAGMA data_version'),
@@ -130,6 +177,10 @@ export function openStore(file: string, { now = Date.now }: StoreOptions = {}) {
       ORDER BY port, script_name, config_source) AS body FROM ports WHERE project_id = ? AND (? = 'all' OR kind = ?)`),
     getSetting: sql('SELECT value FROM settings WHERE key = ?'),
     deleteSetting: sql('DELETE FROM settings WHERE key = ?'),
+    countTests: sql('SELECT count(*) AS n FROM tests WHERE project_id = ?'),
+    testsPage: sql(`SELECT json_group_array(json_object('id', id, 'project_id', project_id, 'file_path', file_path, 'framework', framework,
+      'status', status, 'last_run', last_run, 'cases', cases, 'created_at', created_at) ORDER BY file_path) AS body, max(file_path) AS last
+      FROM (SELECT * FROM tests WHERE project_id = ? AND file_path > ? ORDER BY file_path LIMIT ${LIST_PAGE})`),
     putSetting: sql('INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value'),
   };
 
@@ -158,9 +209,25 @@ export function openStore(file: string, { now = Date.now }: StoreOptions = {}) {
       db.exec('COMMIT');
       return result;
     } catch (error) {
-      db.exec('ROLLBACK');
+      // SQLite may already have rolled back (a full disk does): the error worth reporting is the first one.
+      try { if (db.isTransaction) db.exec('ROLLBACK'); } catch { /* keep the original error */ }
       throw error;
     }
+  };
+
+  /**
+   * Writes a scan's ports: a row keeps its id while the same port, script and source are still found; rows
+   * read from a directory the scan could not read (`kept` prefixes) stay as they were. Inside a transaction.
+   */
+  const savePorts = (projectId: number, ports: ScanRecord['ports'], generation: number, at: number, kept: readonly string[]): void => {
+    for (const p of ports) {
+      const kind = p.kind === 'connect' ? 'connect' : 'listen';
+      const found = q.findPort.get(projectId, p.port, p.script_name, p.config_source);
+      if (found) q.touchPort.run(kind, at, generation, found.id as number);
+      else q.insertPort.run(projectId, p.port, p.script_name, p.config_source, kind, at, at, generation);
+    }
+    for (const prefix of kept) q.keepPortsUnder.run(generation, projectId, prefix, prefix);
+    q.sweepPorts.run(projectId, generation);
   };
 
   return {
@@ -201,6 +268,28 @@ export function openStore(file: string, { now = Date.now }: StoreOptions = {}) {
     listPorts: (projectId: number, kind: PortKindFilter = 'listen'): ProjectPort[] =>
       q.listPorts.all(projectId, kind, kind).map(toPort),
 
+    /** How many tests a project has. */
+    countTests: (projectId: number): number => Number(q.countTests.get(projectId)?.n ?? 0),
+
+    /**
+     * The tests list as JSON pieces of 2,000 rows, with a turn of the event loop between pieces: a 200k-test
+     * list (28 MB) is built while it is sent instead of in one block of the HTTP thread. Rows written while
+     * it runs may or may not appear, as with any paged read.
+     */
+    async *testsJsonPieces(projectId: number): AsyncGenerator<Buffer> {
+      yield Buffer.from('[');
+      let after = '';
+      for (let first = true; ; first = false) {
+        const page = q.testsPage.get(projectId, after);
+        const body = String(page?.body ?? '[]');
+        if (body === '[]') break;
+        yield Buffer.from((first ? '' : ',') + body.slice(1, -1));
+        after = String(page!.last);
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      yield Buffer.from(']');
+    },
+
     /**
      * The same lists as JSON bytes, ready to send; cached until the data changes. `filter` narrows the
      * projects (not cached): `tag` held exactly, `framework` equal ignoring case, `q` a case-insensitive
@@ -236,7 +325,8 @@ export function openStore(file: string, { now = Date.now }: StoreOptions = {}) {
      * id while their file is still found; ports while the same port, script and source are still found.
      * Returns false when the project no longer exists.
      */
-    saveScan(projectId: number, { tests, ports, framework }: ScanRecord): boolean {
+    saveScan(projectId: number, { tests, ports, framework, unreadable = [] }: ScanRecord): boolean {
+      const prefixes = unreadable.map((dir) => (dir === '' ? '' : dir + '/'));
       const at = seconds();
       changed();
       return transaction(() => {
@@ -244,14 +334,54 @@ export function openStore(file: string, { now = Date.now }: StoreOptions = {}) {
         if (!row) return false;
         const generation = Number(row.scan_generation);
         for (const t of tests) q.upsertTest.run(projectId, t.file, t.framework, t.cases ?? null, at, generation);
+        for (const p of prefixes) q.keepTestsUnder.run(generation, projectId, p, p);
         q.sweepTests.run(projectId, generation);
-        for (const p of ports) {
-          const kind = p.kind === 'connect' ? 'connect' : 'listen';
-          const found = q.findPort.get(projectId, p.port, p.script_name, p.config_source);
-          if (found) q.touchPort.run(kind, at, generation, found.id as number);
-          else q.insertPort.run(projectId, p.port, p.script_name, p.config_source, kind, at, at, generation);
-        }
-        q.sweepPorts.run(projectId, generation);
+        savePorts(projectId, ports, generation, at, prefixes);
+        q.finishScan.run(at, framework, projectId);
+        return true;
+      });
+    },
+
+    /**
+     * `saveScan` for any size without holding the thread: a scan of up to 1,000 tests is saved in one
+     * transaction as before; a bigger one upserts its tests in slices of 1,000 (each its own transaction,
+     * with a turn of the event loop in between, so /health and other requests are answered), then sweeps
+     * stale rows in slices and writes ports and the project last. Ids stay stable as in `saveScan`; while
+     * it runs, readers see the old list growing into the new one, and a crash leaves a superset that the
+     * next scan sweeps. Resolves false when the project no longer exists.
+     */
+    async saveScanSliced(projectId: number, record: ScanRecord): Promise<boolean> {
+      if (record.tests.length <= SAVE_SLICE) return this.saveScan(projectId, record);
+      const { tests, ports, framework, unreadable = [] } = record;
+      const at = seconds();
+      const prefixes = unreadable.map((dir) => (dir === '' ? '' : dir + '/'));
+      const turn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+      const row = transaction(() => q.nextGeneration.get(projectId));
+      if (!row) return false;
+      const generation = Number(row.scan_generation);
+      // Another scan of this project may start meanwhile (the scanner dedupes, an embedder may not):
+      // the newer generation wins and this one stops.
+      const current = (): boolean => Number(q.generationOf.get(projectId)?.scan_generation) === generation;
+      // Slices end by time, not count: a slow disk or a busy machine gets smaller slices, not longer stalls.
+      for (let next = 0; next < tests.length;) {
+        if (!current()) return false;
+        changed();
+        const until = performance.now() + SLICE_MS;
+        transaction(() => {
+          do {
+            const end = Math.min(next + 32, tests.length);
+            for (; next < end; next++) { const t = tests[next]!; q.upsertTest.run(projectId, t.file, t.framework, t.cases ?? null, at, generation); }
+          } while (next < tests.length && performance.now() < until);
+        });
+        await turn();
+      }
+      if (!current()) return false;
+      transaction(() => { for (const p of prefixes) q.keepTestsUnder.run(generation, projectId, p, p); });
+      while (current() && Number(transaction(() => q.sweepSlice.run(projectId, generation)).changes) > 0) { changed(); await turn(); }
+      if (!current()) return false;
+      changed();
+      return transaction(() => {
+        savePorts(projectId, ports, generation, at, prefixes);
         q.finishScan.run(at, framework, projectId);
         return true;
       });

@@ -87,6 +87,6 @@ suite('the library scan()', () => {
     const result = await scan(root);
     assert.deepEqual(result.tests, [{ file_path: 'test/a.test.js', framework: 'node-test', cases: 1 }]);
     assert.deepEqual(result.ports, [{ port: 5173, script_name: 'dev', config_source: 'package.json', kind: 'listen' }]);
-    assert.deepEqual(Object.keys(result).sort(), ['framework', 'notes', 'ports', 'runs', 'tests', 'truncated']);
+    assert.deepEqual(Object.keys(result).sort(), ['framework', 'notes', 'ports', 'runs', 'tests', 'truncated', 'unreadable']);
   });
 });

@@ -57,9 +57,9 @@ suite('CLI commands on the data dir directly (no server running)', () => {
     assert.equal(ports.code, 0, ports.stderr);
     assert.match(ports.stdout, /^5173 ! +#1 admin +dev +package\.json\n5173 ! +#3 web +dev +package\.json\n1 port is claimed by more than one project \(marked !\)\n$/m);
     const conflicts = JSON.parse((await run(['ports', '--conflicts', '--json', ...data])).stdout);
-    assert.deepEqual(conflicts, [{ port: 5173, conflict: true, claims: [
-      { project_id: 1, project_name: 'admin', script_name: 'dev', config_source: 'package.json' },
-      { project_id: 3, project_name: 'web', script_name: 'dev', config_source: 'package.json' }] }]);
+    assert.deepEqual(conflicts, [{ port: 5173, conflict: true, projects: [
+      { project_id: 1, name: 'admin', scripts: ['dev'], sources: ['package.json'] },
+      { project_id: 3, name: 'web', scripts: ['dev'], sources: ['package.json'] }] }]);
   });
 
   test('add DIR, add again, --name, and ls filters', async (t) => {

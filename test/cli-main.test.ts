@@ -26,7 +26,7 @@ suite('main() in process', () => {
     const io = terminal();
     assert.equal(await main(['scan', '--all', ...data], {}, io), 1);
     assert.match(io.err, /^\r\x1b\[Kscanning 1\/2 one \.\.\.\r\x1b\[Kscanning 2\/2 two \.\.\.\r\x1b\[K$/);
-    assert.match(io.out, /^#1 one: 0 test files, 0 ports \(node\)\n#2 two: FAILED: Project directory no longer exists: \S+two\n2 projects scanned, 1 failed\n$/);
+    assert.match(io.out, /^#1 one: 0 test files, 0 ports \(node\)\n  note: package\.json has no test script; no test files listed for it\n#2 two: FAILED: Project directory no longer exists: \S+two\n2 projects scanned, 1 failed\n$/);
     const json = terminal();
     assert.equal(await main(['scan', '--all', '--json', ...data], {}, json), 1);
     assert.equal(json.err, '', 'no progress line with --json');

@@ -119,7 +119,7 @@ suite('the published package', { timeout: 120_000 }, () => {
     execFileSync('npm', ['install', '--silent', '--no-audit', '--no-fund', tarball], { cwd: consumer, env });
     assert.ok(existsSync(join(consumer, 'node_modules', 'projdex', 'dist', 'index.d.ts')));
     const out = execFileSync(process.execPath, ['example.mjs'], { cwd: consumer, encoding: 'utf8', timeout: 60_000 });
-    // The scan ran on the compiled worker thread (dist/scan/worker.js) and found the consumer's own tests.
+    // The scan ran on the compiled scan process (dist/scan/process.js) and found the consumer's own tests.
     const [first, second] = out.trim().split('\n');
     assert.equal(first, `2 test files in ${consumer}`);
     assert.equal(second, "[ 'test/a.test.mjs', 'test/projdex.test.mjs' ] []");

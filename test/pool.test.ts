@@ -47,12 +47,11 @@ suite('createScanPool()', () => {
     const files: Record<string, string> = {};
     for (let i = 0; i < 3000; i++) files[`pkg${i % 30}/src/deep/er/file-number-${i}.test.ts`] = "test('x', () => {});";
     const root = makeTree(t, { ...PROJECT, ...files });
-    const tiny = { maxOldGenerationSizeMb: 4, maxYoungGenerationSizeMb: 1 };
-    const starved = createScanPool({ resourceLimits: tiny, fallbackLimits: null });
+    const starved = createScanPool({ heapMb: 8, fallbackHeapMb: null });
     t.after(() => starved.close());
-    await assert.rejects(starved.scan(root), { code: 'ERR_WORKER_OUT_OF_MEMORY' });
+    await assert.rejects(starved.scan(root), { code: 'SCAN_OUT_OF_MEMORY' });
     // The default: the scan is retried once on a roomier one-off thread, and succeeds.
-    const retrying = createScanPool({ resourceLimits: tiny });
+    const retrying = createScanPool({ heapMb: 8 });
     t.after(() => retrying.close());
     assert.ok((await retrying.scan(root)).tests.length > 3000);
   });

@@ -1,6 +1,6 @@
-import { httpError, jsonParts } from '../http.ts';
+import { httpError, jsonParts, jsonStream } from '../http.ts';
 import type { ScanOutcome, Scanner } from '../scanning.ts';
-import type { Store } from '../store.ts';
+import { STREAMED_LIST, type Store } from '../store.ts';
 import type { Project } from '../types.ts';
 import { parseId, projectInput, projectUpdate, resolveProjectPath } from '../validate.ts';
 import type { Context } from './context.ts';
@@ -20,13 +20,17 @@ export function projectHandlers(store: Store, scanner: Scanner) {
    * Perf: tests and ports are spliced in as the JSON SQLite built, so a 90k-test scan never holds
    * 90k row objects and their stringified copy at once.
    */
-  const scanBody = ({ project, testsFound, notes, runs, truncated }: ScanOutcome): Buffer[] => [
-    Buffer.from(`{"project":${JSON.stringify(project)},"testsFound":${testsFound},"tests":`),
-    store.testsJson(project.id),
+  const scanHead = ({ project, testsFound }: ScanOutcome): Buffer =>
+    Buffer.from(`{"project":${JSON.stringify(project)},"testsFound":${testsFound},"tests":`);
+  // `scan/all` entries end with `"error":null`, so a failed entry and a successful one have the same keys.
+  const scanTail = ({ project, notes, runs, truncated }: ScanOutcome, inList = false): Buffer[] => [
     Buffer.from(',"ports":'),
     store.portsJson(project.id),
-    Buffer.from(`,"notes":${JSON.stringify(notes)},"runs":${JSON.stringify(runs)},"truncated":${JSON.stringify(truncated)}}`),
+    Buffer.from(`,"notes":${JSON.stringify(notes)},"runs":${JSON.stringify(runs)},"truncated":${JSON.stringify(truncated)}`
+      + `${inList ? ',"error":null' : ''}}`),
   ];
+  const scanBody = (outcome: ScanOutcome, inList = false): Buffer[] =>
+    [scanHead(outcome), store.testsJson(outcome.project.id), ...scanTail(outcome, inList)];
 
   return {
     /** `?tag=&framework=&q=` narrow the list; an empty value does not filter. */
@@ -71,27 +75,47 @@ export function projectHandlers(store: Store, scanner: Scanner) {
       return null;
     },
 
-    tests: ({ params }: Context) => store.testsJson(find(params.id).id),
+    // A big list is built while it is sent (see `testsJsonPieces`); smaller ones come from the cache.
+    tests: ({ params }: Context) => {
+      const { id } = find(params.id);
+      return store.countTests(id) > STREAMED_LIST ? jsonStream(() => store.testsJsonPieces(id)) : store.testsJson(id);
+    },
     ports: ({ params, query }: Context) => store.portsJson(find(params.id).id, portKind(query.kind)),
-    scan: async ({ params }: Context) => jsonParts(scanBody(await scanner.scanProject(find(params.id)))),
+    scan: async ({ params }: Context) => {
+      const outcome = await scanner.scanProject(find(params.id));
+      if (outcome.testsFound <= STREAMED_LIST) return jsonParts(scanBody(outcome));
+      // A big answer is built while it is sent, as GET /tests does.
+      return jsonStream(async function* pieces() {
+        yield scanHead(outcome);
+        yield* store.testsJsonPieces(outcome.project.id);
+        yield* scanTail(outcome);
+      });
+    },
 
     /**
-     * Scans every project in id order; one failure is reported in its entry and does not stop the rest.
-     * Every entry has the same keys: a scan's answer plus `error` (null, or why that scan failed).
+     * Scans every project, up to `scanner.concurrency` at once, answering in id order; one failure is
+     * reported in its entry and does not stop the rest. Every entry has the same keys: a scan's answer plus
+     * `error` (null, or why that scan failed).
      */
     async scanAll() {
-      const parts: Buffer[] = [Buffer.from('[')];
-      for (const project of store.listProjects()) {
-        if (parts.length > 1) parts.push(Buffer.from(','));
-        try {
-          const body = scanBody(await scanner.scanProject(project));
-          body[body.length - 1] = Buffer.concat([body.at(-1)!.subarray(0, -1), Buffer.from(',"error":null}')]);
-          parts.push(...body);
-        } catch (error) {
-          const message = error instanceof Error && 'status' in error ? error.message : 'Scan failed';
-          parts.push(Buffer.from(JSON.stringify({ project, testsFound: 0, tests: [], ports: [], notes: [], runs: [], truncated: null, error: message })));
+      const projects = store.listProjects();
+      const bodies: Buffer[][] = new Array(projects.length);
+      let next = 0;
+      const lane = async (): Promise<void> => {
+        while (next < projects.length) {
+          const i = next++;
+          const project = projects[i]!;
+          try {
+            bodies[i] = scanBody(await scanner.scanProject(project), true);
+          } catch (error) {
+            const message = error instanceof Error && 'status' in error ? error.message : 'Scan failed';
+            bodies[i] = [Buffer.from(JSON.stringify({ project, testsFound: 0, tests: [], ports: [], notes: [], runs: [], truncated: null, error: message }))];
+          }
         }
-      }
+      };
+      await Promise.all(Array.from({ length: Math.min(scanner.concurrency, projects.length) }, lane));
+      const parts: Buffer[] = [Buffer.from('[')];
+      bodies.forEach((body, i) => { if (i > 0) parts.push(Buffer.from(',')); parts.push(...body); });
       parts.push(Buffer.from(']'));
       return jsonParts(parts);
     },

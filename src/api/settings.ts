@@ -29,6 +29,7 @@ export function settingsHandlers(store: Store) {
       if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean') {
         throw httpError(400, 'INVALID_VALUE', 'value must be a string, number or boolean');
       }
+      if (typeof value === 'string' && !value.isWellFormed()) throw httpError(400, 'INVALID_VALUE', 'value must be well-formed Unicode');
       const text = String(value);
       store.putSetting(key, text);
       return { key, value: text };

@@ -1,5 +1,6 @@
 import { realpathSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
+import type { PortClaim } from '../api/ports.ts';
 import type { Project, ProjectPort, Test } from '../types.ts';
 import { CliError, type Client } from './client.ts';
 import type { CliIo, Values } from './types.ts';
@@ -119,28 +120,9 @@ export async function tests(client: Client, out: Out, positionals: string[]): Pr
   return 0;
 }
 
-interface PortGroup { port: number; conflict: boolean; claims: Array<{ project_id: number; project_name: string; script_name: string | null; config_source: string }> }
-
-/** Ports across projects, grouped by port; `conflict` when more than one project claims it. */
+/** Ports across projects (`GET /api/ports`), grouped by port; `conflict` when more than one project listens on it. */
 export async function ports(client: Client, out: Out): Promise<number> {
-  let groups: PortGroup[];
-  const answer = await client.request('GET', `/api/ports${out.values.conflicts ? '?conflicts=1' : ''}`, undefined, [404]);
-  if (answer.status === 200) {
-    groups = answer.body as PortGroup[];
-  } else {
-    // A server without GET /api/ports: the same grouping from the per-project lists.
-    const byPort = new Map<number, PortGroup>();
-    for (const p of (await client.request('GET', '/api/projects')).body as Project[]) {
-      for (const row of (await client.request('GET', `/api/projects/${p.id}/ports`)).body as ProjectPort[]) {
-        const group = byPort.get(row.port) ?? { port: row.port, conflict: false, claims: [] };
-        group.claims.push({ project_id: p.id, project_name: p.name, script_name: row.script_name, config_source: row.config_source });
-        byPort.set(row.port, group);
-      }
-    }
-    groups = [...byPort.values()].sort((a, b) => a.port - b.port);
-    for (const g of groups) g.conflict = new Set(g.claims.map((c) => c.project_id)).size > 1;
-    if (out.values.conflicts) groups = groups.filter((g) => g.conflict);
-  }
+  const groups = (await client.request('GET', `/api/ports${out.values.conflicts ? '?conflicts=1' : ''}`)).body as PortClaim[];
   if (out.values.json) return json(out, groups), 0;
   if (groups.length === 0) {
     print(out, out.values.conflicts ? 'no port is claimed by more than one project' : 'no ports found; scan projects with `projdex scan --all`');
@@ -148,7 +130,9 @@ export async function ports(client: Client, out: Out): Promise<number> {
   }
   const rows = [['PORT', 'PROJECT', 'SCRIPT', 'SOURCE']];
   for (const g of groups) {
-    for (const c of g.claims) rows.push([`${g.port}${g.conflict ? ' !' : ''}`, `#${c.project_id} ${c.project_name}`, c.script_name ?? '-', c.config_source]);
+    for (const c of g.projects) {
+      rows.push([`${g.port}${g.conflict ? ' !' : ''}`, `#${c.project_id} ${c.name}`, c.scripts.join(', ') || '-', c.sources.join(', ')]);
+    }
   }
   print(out, table(rows));
   const shared = groups.filter((g) => g.conflict).length;

@@ -4,6 +4,7 @@
  * braces `{a,b}` (nested) and ranges `{1..3}`, extglobs `?(..)` `*(..)` `+(..)` `@(..)` `!(..)`, and `\` escapes.
  * Leading-`!` negation is a list-level concept, handled by `compileGlobs`.
  */
+import { notePattern } from './safe-regex.ts';
 
 export interface GlobOptions {
   /** Whether `*`, `?`, classes and `**` may match a segment that starts with `.`. @default false */
@@ -21,6 +22,14 @@ export interface GlobMatcher {
 
 const MAGIC = /[*?[\]{}()!+@]/;
 
+/** Budgets of one glob (a project's config may hold any text): length, brace alternatives, wildcards. */
+const MAX_GLOB = 1000;
+const MAX_EXPANSIONS = 1024;
+const MAX_WILDCARDS_PER_SEGMENT = 6;
+/** `!(...)` compiles to a lookahead, which V8's linear-time fallback cannot run: fewer wildcards beside it. */
+const MAX_WILDCARDS_WITH_NEGATION = 4;
+const NEVER = '[^\\s\\S]';
+
 /** Whether a string has glob magic (as opposed to a plain path). */
 export function isGlob(text: string): boolean {
   return MAGIC.test(text.replace(/\\./g, ''));
@@ -33,6 +42,7 @@ export function isGlob(text: string): boolean {
  * globToRegExp('**\/?(*.)+(spec|test).[jt]s?(x)').test('src/a.test.tsx'); // true
  */
 export function globToRegExp(pattern: string, options: GlobOptions = {}): RegExp {
+  // A refused glob (see `globRisk`) matches nothing; the scan's notes say why.
   return new RegExp(`^(?:${globSource(pattern, options)})$`, options.nocase ? 'i' : '');
 }
 
@@ -47,8 +57,10 @@ export function compileGlobs(patterns: readonly string[], options: GlobOptions =
   const exc: string[] = [];
   const dot = options.dot ?? false;
   for (const p of patterns) {
-    if (p.startsWith('!') && !p.startsWith('!(')) exc.push(...expandBraces(p.slice(1)).map((x) => translate(x, dot)));
-    else inc.push(...expandBraces(p).map((x) => translate(x, dot)));
+    const negated = p.startsWith('!') && !p.startsWith('!(');
+    const body = negated ? p.slice(1) : p;
+    if (refused(body)) continue;
+    (negated ? exc : inc).push(...expandBraces(body).map((x) => translate(x, dot)));
   }
   const flags = options.nocase ? 'i' : '';
   // Perf: one alternation per list, so a path is tested against two RegExps whatever the list length.
@@ -74,11 +86,72 @@ function factorAnyDirs(sources: readonly string[], dot: boolean): string {
   return [`${prefix}(?:${shared.map((s) => s.slice(prefix.length)).join('|')})`, ...rest].join('|');
 }
 
-const segmentSource = (dot: boolean): string => (dot ? '(?!\\.\\.?(?:/|$))[^/]+' : '(?!\\.)[^/]+');
+// No lookaheads: a lookaround-free RegExp that backtracks too much is finished by V8's linear-time engine
+// in scan processes (see safe-regex.ts). With `dot`, any segment but `.` and `..`; without, none starting with `.`.
+const segmentSource = (dot: boolean): string => (dot ? '(?:[^/.]|\\.[^/.]|\\.\\.[^/])[^/]*' : '[^/.][^/]*');
 
 /** RegExp source (unanchored) for one glob: braces expanded first, then each alternative translated. */
 export function globSource(pattern: string, { dot = false }: GlobOptions = {}): string {
+  if (refused(pattern)) return NEVER;
   return expandBraces(pattern).map((p) => translate(p, dot)).join('|');
+}
+
+/** True (and a note on the running scan) when `pattern` is over a budget of {@link globRisk}. */
+function refused(pattern: string): boolean {
+  const risk = globRisk(pattern);
+  if (risk) notePattern(`glob ${JSON.stringify(pattern.slice(0, 80))} is not used: ${risk}`);
+  return risk !== null;
+}
+
+/**
+ * Why a glob is refused, or null: too long, braces expanding past {@link MAX_EXPANSIONS} patterns, a
+ * repeated extglob holding a repetition (`+(+(a))`), too many wildcards in one segment (`*a*a*a*a*a*a*a`),
+ * or a `!(...)` with several wildcards. Real configs stay far below each budget.
+ */
+export function globRisk(pattern: string): string | null {
+  if (pattern.length > MAX_GLOB) return `it is longer than ${MAX_GLOB} characters`;
+  if (countExpansions(pattern, MAX_EXPANSIONS) > MAX_EXPANSIONS) return `its braces expand to more than ${MAX_EXPANSIONS} patterns`;
+  const repeating: boolean[] = [];
+  let wildcards = 0;
+  let total = 0;
+  let negation = false;
+  for (let i = 0; i < pattern.length; i++) {
+    const c = pattern[i]!;
+    if (c === '\\') { i++; continue; }
+    if (c === '/' && repeating.length === 0) { wildcards = 0; continue; }
+    if (c === ')' && repeating.length > 0) { repeating.pop(); continue; }
+    const extglob = '?*+@!'.includes(c) && pattern[i + 1] === '(';
+    const repeats = c === '*' || (c === '+' && extglob);
+    if (repeats && repeating.includes(true)) return 'it repeats a pattern inside a repetition, which can backtrack without bound';
+    if (c === '*' || extglob) {
+      if (++wildcards > MAX_WILDCARDS_PER_SEGMENT) return `it has more than ${MAX_WILDCARDS_PER_SEGMENT} wildcards in one path segment`;
+      total++;
+      while (c === '*' && pattern[i + 1] === '*') i++;
+    }
+    if (extglob) {
+      if (c === '!') negation = true;
+      repeating.push(c === '*' || c === '+');
+      i++;
+    }
+  }
+  if (negation && total > MAX_WILDCARDS_WITH_NEGATION) return `it has \`!(...)\` and more than ${MAX_WILDCARDS_WITH_NEGATION} wildcards`;
+  return null;
+}
+
+/** How many patterns `expandBraces` would return, counted without building them; stops past `limit`. */
+function countExpansions(pattern: string, limit: number, depth = 0): number {
+  const open = findBrace(pattern);
+  if (open === -1) return 1;
+  if (depth > 64) return limit + 1;
+  const { close, parts } = splitBrace(pattern, open);
+  if (close === -1) return 1;
+  const range = parts.length === 1 ? /^(-?\d+|[a-zA-Z])\.\.(-?\d+|[a-zA-Z])$/.exec(parts[0]!) : null;
+  let alts = 0;
+  if (range) alts = expandRange(range[1]!, range[2]!).length;
+  else if (parts.length < 2) return countExpansions(pattern.slice(0, open) + '\\{' + pattern.slice(open + 1), limit, depth + 1);
+  else for (const part of parts) if ((alts += countExpansions(part, limit, depth + 1)) > limit) return limit + 1;
+  const tails = countExpansions(pattern.slice(close + 1), limit, depth + 1);
+  return Math.min(alts * tails, limit + 1);
 }
 
 /** Bash-style brace expansion, nested, with numeric and letter ranges. `{a}` stays literal. */
@@ -195,10 +268,40 @@ function splitSegments(p: string): string[] {
 
 /** One path segment (may hold extglobs whose alternatives contain `/`, which is rare and tolerated). */
 function translateSegment(text: string, dot: boolean): string {
-  const body = translateBody(text, 0, text.length);
   // Without `dot`, a segment whose first token is a wildcard must not start with `.`.
   const literalStart = text[0] !== undefined && !'*?[!+@'.includes(text[0]) || text.startsWith('\\');
-  return !dot && !literalStart ? `(?!\\.)${body}` : body;
+  return !dot && !literalStart ? noDotStart(text, 0, text.length) ?? NEVER : translateBody(text, 0, text.length);
+}
+
+/**
+ * `p[from, to)` translated so that what it matches does not start with `.`, without a lookahead where
+ * possible (see `segmentSource`): `*` is either one non-dot character and anything, or empty with the
+ * rest under the same rule; `?` and negated classes exclude `.`. Null when nothing can match.
+ */
+function noDotStart(p: string, from: number, to: number): string | null {
+  if (from >= to) return '';
+  const c = p[from]!;
+  if (c === '*' && p[from + 1] !== '(') {
+    let end = from;
+    while (p[end + 1] === '*') end++;
+    const rest = noDotStart(p, end + 1, to);
+    const nonEmpty = `[^/.][^/]*?${translateBody(p, end + 1, to)}`;
+    return rest === null ? nonEmpty : `(?:${nonEmpty}|${rest})`;
+  }
+  if (c === '?' && p[from + 1] !== '(') return `[^/.]${translateBody(p, from + 1, to)}`;
+  if (c === '.') return null;
+  if (c === '[') {
+    const end = classEnd(p, from);
+    const negated = p[from + 1] === '!' || p[from + 1] === '^';
+    if (end !== null && end < to && negated) return `[^/.${classInner(p.slice(from + 2, end))}]${translateBody(p, end + 1, to)}`;
+  }
+  // An extglob or a class that may hold `.` first: the one lookahead left (wildcard budgets apply).
+  return `(?!\\.)${translateBody(p, from, to)}`;
+}
+
+/** A glob class's characters as RegExp class text. */
+function classInner(inner: string): string {
+  return inner.replace(/\\(.)/g, '$1').replace(/[\\\]^]/g, '\\$&');
 }
 
 function translateBody(p: string, from: number, to: number): string {
@@ -231,7 +334,7 @@ function translateBody(p: string, from: number, to: number): string {
       let inner = p.slice(i + 1, end);
       const negate = inner[0] === '!' || inner[0] === '^';
       if (negate) inner = inner.slice(1);
-      inner = inner.replace(/\\(.)/g, '$1').replace(/[\\\]^]/g, '\\$&');
+      inner = classInner(inner);
       out += negate ? `[^/${inner}]` : `[${inner}]`;
       i = end;
     } else out += escapeRe(c);

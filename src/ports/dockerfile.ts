@@ -1,4 +1,5 @@
 import type { ScanContext } from '../scan/types.ts';
+import { MAX_EXPANDED, noteLimit, replaceBounded } from '../readers/budget.ts';
 import { rowsOfFiles, toPort, type PortRow } from './common.ts';
 import { linePorts } from './scripts.ts';
 import { dirname } from '../scan/paths.ts';
@@ -53,7 +54,11 @@ export function parseDockerfile(text: string): { exposed: number[]; commands: st
 }
 
 function expand(text: string, vars: ReadonlyMap<string, string>): string {
-  return text.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)(?::?[-+]([^}]*))?\}|\$([A-Za-z_][A-Za-z0-9_]*)/g, (whole, a?: string, dflt?: string, b?: string) => vars.get((a ?? b)!) ?? dflt ?? whole);
+  const out = replaceBounded(text, /\$\{([A-Za-z_][A-Za-z0-9_]*)(?::?[-+]([^}]*))?\}|\$([A-Za-z_][A-Za-z0-9_]*)/g,
+    ([whole, a, dflt, b]) => vars.get((a ?? b)!) ?? dflt ?? whole);
+  if (out !== undefined) return out;
+  noteLimit(`Dockerfile variables expand past ${MAX_EXPANDED / 1024} KB in one line; it was left unexpanded`);
+  return text;
 }
 
 /** `["uvicorn", "app:app", "--port", "8000"]` -> a shell line; shell form is returned as is. */

@@ -7,6 +7,7 @@
  * (dev-server `port` keys); the tokenizer is in js-tokens.ts.
  */
 
+import { MAX_DEPTH, noteLimit } from './budget.ts';
 import { tokenize, type Tok } from './js-tokens.ts';
 
 /** A value that could not be read statically; `text` is its source, `spread` marks `...x` in arrays. */
@@ -176,6 +177,11 @@ export interface LiteralReader {
  */
 export function createLiteralReader(src: string): LiteralReader {
   const toks = tokenize(src);
+  if (tokensTooDeep(toks)) {
+    // The parser recurses per bracket: a file nested deeper than any real config is not read at all.
+    noteLimit(`a JS/TS config nests deeper than ${MAX_DEPTH} brackets; it was not read`);
+    return { exported: () => undefined, declared: () => undefined, objectsUnder: () => [] };
+  }
   const parser = createParser(src, toks);
 
   const declared = (name: string): Lit | undefined => {
@@ -218,6 +224,15 @@ export function createLiteralReader(src: string): LiteralReader {
   };
 
   return { exported, declared, objectsUnder };
+}
+
+function tokensTooDeep(toks: readonly Tok[]): boolean {
+  let depth = 0;
+  for (const { t, kind } of toks) {
+    if (kind === 'str') continue;
+    if (t === '(' || t === '[' || t === '{') { if (++depth > MAX_DEPTH) return true; } else if ((t === ')' || t === ']' || t === '}') && depth > 0) depth--;
+  }
+  return false;
 }
 
 /**

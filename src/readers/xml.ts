@@ -12,6 +12,8 @@ export interface XmlElement {
   text: string;
 }
 
+import { MAX_DEPTH, noteLimit } from './budget.ts';
+
 const ENTITIES: Record<string, string> = { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" };
 
 /**
@@ -24,22 +26,32 @@ const ENTITIES: Record<string, string> = { lt: '<', gt: '>', amp: '&', quot: '"'
 export function parseXml(text: string): XmlElement {
   const root: XmlElement = { name: '#document', attrs: {}, children: [], text: '' };
   const stack: XmlElement[] = [root];
-  const tag = /<!--[\s\S]*?(?:-->|$)|<!\[CDATA\[([\s\S]*?)(?:\]\]>|$)|<[?!][^>]*>?|<\/\s*([^\s>]+)\s*>|<([^\s/>!?]+)((?:[^>"']|"[^"]*"|'[^']*')*?)(\/?)>/g;
   let last = 0;
-  for (let m = tag.exec(text); m; m = tag.exec(text)) {
+  let deep = false;
+  // A hand-written scanner rather than one RegExp: each stretch of text is looked at a bounded number of
+  // times, so a file of `<a<a<a...` or unclosed quotes costs linear time.
+  for (const m of tags(text)) {
     const top = stack[stack.length - 1]!;
-    top.text += decode(text.slice(last, m.index));
-    last = tag.lastIndex;
-    if (m[1] !== undefined) top.text += m[1];
-    else if (m[2] !== undefined) {
-      const name = localName(m[2]);
+    top.text += decode(text.slice(last, m.at));
+    last = m.end;
+    if (m.kind === 'cdata') top.text += m.text;
+    else if (m.kind === 'close') {
+      const name = localName(m.name);
       // Close up to the matching open tag; a stray close tag is ignored.
       const at = stack.findLastIndex((e, i) => i > 0 && e.name === name);
       if (at > 0) stack.length = at;
-    } else if (m[3] !== undefined) {
-      const el: XmlElement = { name: localName(m[3]), attrs: readAttrs(m[4] ?? ''), children: [], text: '' };
+    } else if (m.kind === 'open') {
+      const el: XmlElement = { name: localName(m.name), attrs: readAttrs(m.attrs), children: [], text: '' };
       top.children.push(el);
-      if (!m[5]) stack.push(el);
+      if (m.selfClosing) continue;
+      if (stack.length <= MAX_DEPTH) stack.push(el);
+      else {
+        // Deeper than any real build file: the stack stops growing (the new element takes the top's
+        // place, so its text is still read), and the scan says so once.
+        stack[stack.length - 1] = el;
+        if (!deep) noteLimit(`an XML file nests deeper than ${MAX_DEPTH} elements; the rest was read flat`);
+        deep = true;
+      }
     }
   }
   for (const el of stack) el.text = el.text.trim();
@@ -63,6 +75,48 @@ export function xmlFind(from: XmlElement, name: string): XmlElement[] {
 /** Direct children named `name`. */
 export function xmlChildren(from: XmlElement | undefined, name: string): XmlElement[] {
   return from ? from.children.filter((c) => c.name === name) : [];
+}
+
+type Tag =
+  | { kind: 'skip' | 'cdata'; at: number; end: number; text: string }
+  | { kind: 'close'; at: number; end: number; name: string }
+  | { kind: 'open'; at: number; end: number; name: string; attrs: string; selfClosing: boolean };
+
+/** The markup of `text` in order: comments, PIs and doctypes (skipped), CDATA, close and open tags. */
+function* tags(text: string): Generator<Tag> {
+  const len = text.length;
+  for (let i = text.indexOf('<'); i !== -1 && i < len; i = text.indexOf('<', i)) {
+    const endOf = (marker: string, from: number): number => { const e = text.indexOf(marker, from); return e === -1 ? len : e + marker.length; };
+    if (text.startsWith('<!--', i)) { const end = endOf('-->', i + 4); yield { kind: 'skip', at: i, end, text: '' }; i = end; continue; }
+    if (text.startsWith('<![CDATA[', i)) {
+      const close = text.indexOf(']]>', i + 9);
+      const end = close === -1 ? len : close + 3;
+      yield { kind: 'cdata', at: i, end, text: text.slice(i + 9, close === -1 ? len : close) };
+      i = end;
+      continue;
+    }
+    if (text[i + 1] === '?' || text[i + 1] === '!') { const end = endOf('>', i); yield { kind: 'skip', at: i, end, text: '' }; i = end; continue; }
+    // A tag ends at the first `>` outside quotes and before the next `<` (which XML forbids inside tags).
+    const next = text.indexOf('<', i + 1);
+    const limit = next === -1 ? len : next;
+    let gt = -1;
+    for (let j = i + 1; j < limit; j++) {
+      const c = text[j];
+      if (c === '"' || c === "'") { const q = text.indexOf(c, j + 1); if (q === -1 || q >= limit) break; j = q; } else if (c === '>') { gt = j; break; }
+    }
+    if (gt === -1) { i = limit; continue; }
+    const inner = text.slice(i + 1, gt);
+    if (inner.startsWith('/')) {
+      const name = inner.slice(1).trim();
+      if (name !== '' && !/\s/.test(name)) yield { kind: 'close', at: i, end: gt + 1, name };
+    } else {
+      const nameEnd = inner.search(/[\s/]|$/);
+      const name = inner.slice(0, nameEnd);
+      const selfClosing = inner.endsWith('/');
+      if (name !== '') yield { kind: 'open', at: i, end: gt + 1, name, attrs: inner.slice(nameEnd, selfClosing ? -1 : undefined), selfClosing };
+    }
+    i = gt + 1;
+  }
 }
 
 function localName(name: string): string {
@@ -89,7 +143,10 @@ function decode(s: string): string {
   });
 }
 
-function trimAll(el: XmlElement): void {
-  el.text = el.text.trim();
-  for (const child of el.children) trimAll(child);
+function trimAll(root: XmlElement): void {
+  const pending = [root];
+  for (let el = pending.pop(); el; el = pending.pop()) {
+    el.text = el.text.trim();
+    for (const child of el.children) pending.push(child);
+  }
 }

@@ -3,6 +3,8 @@
  * (`[a, "b"]`, `{ a: 1 }`), which block lines hand over once their brackets balance.
  */
 
+import { MAX_DEPTH, noteLimit, tooDeep } from './budget.ts';
+
 /** Index of the quote closing the string that opens at `start`, or -1. */
 export function closingQuote(text: string, start: number): number {
   const q = text[start];
@@ -54,6 +56,10 @@ export function scalar(text: string): unknown {
  * parseFlow('[80, "443"]'); // [80, '443']
  */
 export function parseFlow(text: string): unknown {
+  if (tooDeep(text, '[{', ']}')) {
+    noteLimit(`a YAML flow value nests deeper than ${MAX_DEPTH} levels; it was not read`);
+    return undefined;
+  }
   return new Flow(text).value();
 }
 

@@ -10,7 +10,15 @@ export interface ContextOptions {
    * event loop (so /health and other requests are answered in between). @default 4
    */
   readonly sliceMs?: number;
+  /**
+   * Called with each file's name just before the rule that asked for it gets its text (`once` for
+   * `readOnce`), so a scan stuck parsing a file can say which. @default none
+   */
+  readonly onRead?: (file: string, once: boolean) => void;
 }
+
+const NOTE_CHARS = 400;
+const MAX_NOTES = 200;
 
 // O_NOFOLLOW: a config file that is a symlink (say, to /dev/zero) is never opened through the link.
 // O_NONBLOCK: opening a FIFO named like a config file must not hang the event loop.
@@ -20,10 +28,11 @@ const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants
  * Wraps a walked tree into the read-only view discovery rules get. `read` only opens files the walk
  * recorded as regular files, so no rule can read outside the project or through a symlink.
  */
-export function createContext(root: string, tree: Tree, { maxFileBytes = 1_048_576, sliceMs = 4 }: ContextOptions = {}): ScanContext & { notes: string[]; runs: RunInfo[] } {
+export function createContext(root: string, tree: Tree, { maxFileBytes = 1_048_576, sliceMs = 4, onRead }: ContextOptions = {}): ScanContext & { notes: string[]; runs: RunInfo[] } {
   const fileSet = new Set(tree.files);
   const texts = new Map<string, Promise<string | undefined>>();
   const notes: string[] = [];
+  const noted = new Set<string>();
   const runs: RunInfo[] = [];
   const base = root.endsWith('/') ? root : root + '/';
 
@@ -57,6 +66,7 @@ export function createContext(root: string, tree: Tree, { maxFileBytes = 1_048_5
     while (head < queue.length) {
       const job = queue[head]!;
       queue[head++] = undefined!;
+      onRead?.(job.file, false); // A read that hangs (a stuck network mount) is named too.
       job.resolve(readNow(job.file));
       if (performance.now() > until) break;
     }
@@ -69,6 +79,10 @@ export function createContext(root: string, tree: Tree, { maxFileBytes = 1_048_5
     setImmediate(drain);
   };
 
+  // The callback runs in the promise the rule awaits, so it fires right before that rule resumes.
+  const told = (file: string, once: boolean, text: Promise<string | undefined>): Promise<string | undefined> =>
+    onRead ? text.then((t) => (onRead(file, once), t)) : text;
+
   const read = (file: string): Promise<string | undefined> => {
     if (!fileSet.has(file)) return Promise.resolve(undefined);
     let text = texts.get(file);
@@ -76,16 +90,16 @@ export function createContext(root: string, tree: Tree, { maxFileBytes = 1_048_5
       texts.set(file, (text = new Promise((resolve) => queue.push({ file, resolve }))));
       schedule();
     }
-    return text;
+    return told(file, false, text);
   };
 
   const readOnce = (file: string): Promise<string | undefined> => {
     if (!fileSet.has(file)) return Promise.resolve(undefined);
     const cached = texts.get(file);
-    if (cached) return cached;
+    if (cached) return told(file, true, cached);
     const text = new Promise<string | undefined>((resolve) => queue.push({ file, resolve }));
     schedule();
-    return text;
+    return told(file, true, text);
   };
 
   return {
@@ -102,7 +116,13 @@ export function createContext(root: string, tree: Tree, { maxFileBytes = 1_048_5
       const text = await read(file);
       return text === undefined ? undefined : parseJsonc(text);
     },
-    note: (message) => { if (!notes.includes(message)) notes.push(message); },
+    note: (message) => {
+      // Bounded: a note may quote hostile text, and a hostile tree may cause thousands of them.
+      const text = message.length > NOTE_CHARS ? `${message.slice(0, NOTE_CHARS)}…` : message;
+      if (noted.has(text) || noted.size > MAX_NOTES) return;
+      noted.add(text);
+      notes.push(noted.size > MAX_NOTES ? `more than ${MAX_NOTES} notes; the rest were left out` : text);
+    },
     follow: (run) => { runs.push(run); },
   };
 }

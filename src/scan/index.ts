@@ -3,7 +3,9 @@ import { resolve } from 'node:path';
 import { discoverJs } from '../discover/js/index.ts';
 import { discoverOthers } from '../discover/others/index.ts';
 import { findPorts } from '../ports/index.ts';
+import { readerNotes } from '../readers/budget.ts';
 import { createContext } from './context.ts';
+import type { ScanProbe } from './probe.ts';
 import { detectStack } from './stack.ts';
 import type { FoundPort, FoundTest, RunInfo } from './types.ts';
 import { walk, type WalkOptions } from './walk.ts';
@@ -21,9 +23,14 @@ export interface ScanResult {
   readonly runs: RunInfo[];
   /** Why the walk stopped early, or null when it saw the whole tree. */
   readonly truncated: string | null;
+  /** Directories (relative) that could not be read, or that a walk cap left unread: what was stored under them is kept. */
+  readonly unreadable: string[];
 }
 
-export type ScanOptions = Omit<WalkOptions, 'fs'>;
+export interface ScanOptions extends Omit<WalkOptions, 'fs' | 'onProgress'> {
+  /** Told how far the scan got (files walked, each file a rule reads): see `ScanProbe`. */
+  readonly probe?: ScanProbe;
+}
 
 /**
  * Scans one project directory: the test files its own runners would run, the ports its files name
@@ -36,10 +43,18 @@ export type ScanOptions = Omit<WalkOptions, 'fs'>;
 export async function scan(root: string, options: ScanOptions = {}): Promise<ScanResult> {
   // Rules match some patterns against absolute paths (Jest's testMatch), so the root must be absolute and real.
   root = await realpath(resolve(root));
-  const tree = await walk(root, options);
-  const ctx = createContext(root, tree);
-  if (tree.errors > 0) ctx.note(`${tree.errors} director${tree.errors === 1 ? 'y' : 'ies'} could not be read and were skipped`);
-  const [js, others, ports, framework] = await Promise.all([discoverJs(ctx), discoverOthers(ctx), findPorts(ctx), detectStack(ctx)]);
+  const { probe, ...walkOptions } = options;
+  const tree = await walk(root, probe ? { ...walkOptions, onProgress: probe.walked } : walkOptions);
+  probe?.walked(tree.files.length);
+  if (tree.rootError) {
+    // Nothing was seen, which must not read as "no tests": the scan fails and the store keeps its rows.
+    throw Object.assign(new Error(`project directory cannot be read (${tree.rootError})`), { code: 'ROOT_UNREADABLE', cause: tree.rootError });
+  }
+  const ctx = createContext(root, tree, probe ? { onRead: probe.reading } : {});
+  if (tree.errors > 0) ctx.note(`${tree.errors} director${tree.errors === 1 ? 'y' : 'ies'} could not be read (${tree.unreadable.slice(0, 3).join(', ')}${tree.errors > 3 ? ', ...' : ''}); what was found there before was kept`);
+  // Readers over a budget and patterns refused as unsafe (readers/budget.ts) become notes of this scan.
+  const [js, others, ports, framework] = await readerNotes.run(ctx.note, () =>
+    Promise.all([discoverJs(ctx), discoverOthers(ctx), findPorts(ctx), detectStack(ctx)]));
 
   // One row per file: when two families claim a file, the first (JS, then the rest) wins.
   const byFile = new Map<string, FoundTest>();
@@ -52,7 +67,7 @@ export async function scan(root: string, options: ScanOptions = {}): Promise<Sca
     return seen.has(key) ? false : (seen.add(key), true);
   }).sort((a, b) => a.port - b.port || compare(a.script_name ?? '', b.script_name ?? '') || compare(a.config_source, b.config_source));
 
-  return { tests, ports: uniquePorts, framework, notes: ctx.notes, runs: ctx.runs, truncated: tree.truncated };
+  return { tests, ports: uniquePorts, framework, notes: ctx.notes, runs: ctx.runs, truncated: tree.truncated, unreadable: [...tree.unreadable, ...tree.unvisited] };
 }
 
 /** Code-unit order, the same as SQLite's default BINARY collation, so API order matches store order. */

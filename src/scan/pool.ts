@@ -1,121 +1,161 @@
+import { availableParallelism } from 'node:os';
 import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Worker } from 'node:worker_threads';
 import type { ScanResult } from './index.ts';
 import type { WalkOptions } from './walk.ts';
-import type { FoundTest } from './types.ts';
-import type { PackedTests, ScanReply, ScanRequest } from './worker.ts';
+import type { ScanProgress } from './probe.ts';
+import { startScanProcess, scanError, type ScanProcess } from './scan-process.ts';
 
-/** The walk limits a worker scan takes: plain data, since functions and signals do not cross threads. */
+export type { ScanProgress } from './probe.ts';
+
+/** The walk limits a pooled scan takes: plain data, since functions and signals do not cross processes. */
 export type WorkerScanOptions = Pick<WalkOptions, 'maxDepth' | 'maxEntries' | 'timeoutMs' | 'concurrency'>;
 
-type HeapLimits = { readonly maxYoungGenerationSizeMb?: number; readonly maxOldGenerationSizeMb?: number };
-
 export interface ScanWorkerOptions {
+  /** Scan processes running at once; more scans wait their turn. @default cores, at most 4 */
+  readonly processes?: number;
   /**
-   * V8 heap limits of the scanning thread. Small limits make V8 collect a big scan's garbage early
-   * instead of growing the process (1M-file tree: 526 MB peak RSS with 512 MB, 425 MB with 256 MB).
-   * @default { maxYoungGenerationSizeMb: 4, maxOldGenerationSizeMb: 256 }
+   * V8 old-space limit of each scan process, in MB (`--max-old-space-size`). A scan that passes it ends
+   * its process only; small limits also make V8 collect a big scan's garbage early. @default 256
    */
-  readonly resourceLimits?: HeapLimits;
+  readonly heapMb?: number;
   /**
-   * Limits of a one-off thread that retries a scan which ran out of memory under `resourceLimits`
-   * (a tree near the walk's entry cap); null to fail such a scan at once.
-   * @default { maxYoungGenerationSizeMb: 16, maxOldGenerationSizeMb: 2048 }
+   * Heap of a one-off process that retries a scan which ran out of memory (a tree near the walk's entry cap);
+   * one such retry runs at a time. null fails such a scan at once. @default 2048
    */
-  readonly fallbackLimits?: HeapLimits | null;
+  readonly fallbackHeapMb?: number | null;
+  /**
+   * Milliseconds a whole scan may take, walk and rules together; past it the process is killed (and
+   * replaced for the next scan) and the scan fails naming the file it was reading. @default 180_000
+   */
+  readonly deadlineMs?: number;
+  /** On `close()`, how long running scans may still finish before their processes are killed. @default 2_000 */
+  readonly graceMs?: number;
+  /** An idle process beyond the first is ended after this many milliseconds. @default 10_000 */
+  readonly idleMs?: number;
+}
+
+/** Per-call options of `pool.scan`. */
+export interface PoolScanCall {
+  /** Called about every 250 ms while the scan runs, and once at the end with the exact test count. */
+  readonly onProgress?: (progress: ScanProgress) => void;
+}
+
+interface Job {
+  readonly root: string;
+  readonly options: WorkerScanOptions;
+  readonly onProgress: ((progress: ScanProgress) => void) | undefined;
+  resolve(result: ScanResult): void;
+  reject(error: Error): void;
 }
 
 /**
- * Runs scans on one worker thread, started on first use and kept for the next scan: the walk and the
- * rules never run on the thread that answers HTTP, and their garbage lives in a heap of its own.
- * A worker that dies (out of memory, say) fails the scans it held and is replaced on the next one.
+ * Runs scans in child processes: the walk and the rules never run in the server's process, so nothing a
+ * project holds (a runaway expansion, a regex that backtracks for minutes, a huge allocation) can stall
+ * or crash it. A process serves one scan at a time and is kept for the next; one that dies, runs out of
+ * memory or passes the deadline is killed and replaced on demand.
  *
  * @example
- * const pool = createScanPool();
- * const result = await pool.scan('/home/me/app');
+ * const pool = createScanPool({ deadlineMs: 60_000 });
+ * const result = await pool.scan('/home/me/app', {}, { onProgress: (p) => console.log(p.files) });
  * await pool.close();
  */
 export function createScanPool({
-  resourceLimits = { maxYoungGenerationSizeMb: 4, maxOldGenerationSizeMb: 256 },
-  fallbackLimits = { maxYoungGenerationSizeMb: 16, maxOldGenerationSizeMb: 2048 },
+  processes = Math.min(availableParallelism(), 4),
+  heapMb = 256,
+  fallbackHeapMb = 2048,
+  deadlineMs = 180_000,
+  graceMs = 2_000,
+  idleMs = 10_000,
 }: ScanWorkerOptions = {}) {
-  // src/ runs as .ts under type stripping, dist/ as .js: load the worker file of the same kind.
-  const entry = new URL(`./worker${extname(fileURLToPath(import.meta.url))}`, import.meta.url);
-  let shared: ReturnType<typeof spawn> | undefined;
+  // src/ runs as .ts under type stripping, dist/ as .js: start the entry file of the same kind.
+  const entry = fileURLToPath(new URL(`./process${extname(fileURLToPath(import.meta.url))}`, import.meta.url));
+  const size = Math.max(1, Math.floor(processes));
+  const live = new Set<ScanProcess>();
+  const waiting: Job[] = [];
+  let retries: Promise<unknown> = Promise.resolve();
+  let closed = false;
   let nextId = 1;
 
-  const submit = (thread: ReturnType<typeof spawn>, root: string, { maxDepth, maxEntries, timeoutMs, concurrency }: WorkerScanOptions): Promise<ScanResult> => {
-    const limits = Object.fromEntries(Object.entries({ maxDepth, maxEntries, timeoutMs, concurrency }).filter(([, v]) => v !== undefined));
-    return thread.run({ id: nextId++, root, options: limits });
+  const runOn = (proc: ScanProcess, job: Job): Promise<ScanResult> => {
+    const limits = Object.fromEntries(Object.entries(job.options).filter(([k, v]) => v !== undefined && LIMIT_KEYS.has(k)));
+    return proc.run({ id: nextId++, root: job.root, options: limits }, { deadlineMs, onProgress: job.onProgress });
+  };
+
+  const start = (mb: number): ScanProcess => {
+    const proc = startScanProcess(entry, mb, () => { live.delete(proc); pump(); });
+    live.add(proc);
+    return proc;
+  };
+
+  // A second process is started only for scans that have waited a while: most scans take milliseconds,
+  // and starting a process costs far more (loading the scanner's modules) than waiting for the first.
+  let grow: NodeJS.Timeout | undefined;
+  const pump = (): void => {
+    while (waiting.length > 0 && !closed) {
+      let proc = [...live].find((p) => p.idle && p.heapMb === heapMb);
+      if (!proc) {
+        const count = [...live].filter((p) => p.heapMb === heapMb).length;
+        if (count >= size) return;
+        if (count > 0) {
+          grow ??= setTimeout(() => { grow = undefined; if (waiting.length > 0 && !closed) { start(heapMb); pump(); } }, GROW_AFTER_MS).unref();
+          return;
+        }
+        proc = start(heapMb);
+      }
+      const job = waiting.shift()!;
+      const chosen = proc;
+      runOn(chosen, job).then(job.resolve, (error: NodeJS.ErrnoException) => {
+        if (error.code !== 'SCAN_OUT_OF_MEMORY' || fallbackHeapMb === null || closed) return job.reject(error);
+        // Rare: a tree near the entry cap. One roomier process at a time, for this scan only.
+        const retry = retries.then(async () => {
+          const roomy = start(fallbackHeapMb);
+          try {
+            return await runOn(roomy, job);
+          } finally {
+            roomy.stop();
+          }
+        });
+        retries = retry.catch(() => undefined);
+        retry.then(job.resolve, job.reject);
+      }).finally(() => {
+        if (chosen.idle && waiting.length === 0) chosen.stopIfIdleAfter(idleMs, () => [...live].filter((p) => p.idle).length > 1);
+        pump();
+      });
+    }
   };
 
   return {
-    async scan(root: string, options: WorkerScanOptions = {}): Promise<ScanResult> {
-      shared ??= spawn(entry, resourceLimits, (dead) => { if (shared === dead) shared = undefined; });
-      try {
-        return await submit(shared, root, options);
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== 'ERR_WORKER_OUT_OF_MEMORY' || !fallbackLimits) throw error;
-        // Rare: a tree near the entry cap. One roomier thread for this scan only, then the small one again.
-        const roomy = spawn(entry, fallbackLimits, () => {});
-        try {
-          return await submit(roomy, root, options);
-        } finally {
-          await roomy.terminate();
-        }
-      }
-    },
-    /** Stops the worker; scans still in flight reject. */
-    async close(): Promise<void> {
-      const thread = shared;
-      shared = undefined;
-      await thread?.terminate();
-    },
-  };
-}
-
-/** One worker thread answering scan requests by id; `onDeath` runs once it has exited or failed. */
-function spawn(entry: URL, resourceLimits: HeapLimits, onDeath: (thread: ReturnType<typeof spawn>) => void) {
-  const worker = new Worker(entry, { resourceLimits });
-  worker.unref(); // An idle scanner must not keep the process alive.
-  const pending = new Map<number, { resolve: (r: ScanResult) => void; reject: (e: Error) => void }>();
-  const failAll = (error: Error): void => {
-    for (const { reject } of pending.values()) reject(error);
-    pending.clear();
-    onDeath(thread);
-  };
-  worker.on('message', (reply: ScanReply) => {
-    const job = pending.get(reply.id);
-    if (!job) return;
-    pending.delete(reply.id);
-    if ('result' in reply) job.resolve({ tests: unpackTests(reply.tests), ...reply.result });
-    else job.reject(Object.assign(new Error(reply.error.message), reply.error.code ? { code: reply.error.code } : {}));
-    if (pending.size === 0) worker.unref();
-  });
-  worker.on('error', failAll);
-  worker.on('exit', (code) => failAll(new Error(`scan worker exited with code ${code}`)));
-  const thread = {
-    run(request: ScanRequest): Promise<ScanResult> {
+    /** Scans `root` (an absolute real path) in a scan process; rejects with an error carrying a `code`. */
+    scan(root: string, options: WorkerScanOptions = {}, { onProgress }: PoolScanCall = {}): Promise<ScanResult> {
+      if (closed) return Promise.reject(scanError('SCAN_CANCELLED', 'The scanner is closed'));
       return new Promise<ScanResult>((resolve, reject) => {
-        pending.set(request.id, { resolve, reject });
-        worker.ref(); // A scan in flight keeps the process alive until it answers.
-        worker.postMessage(request);
+        waiting.push({ root, options, onProgress, resolve, reject });
+        pump();
       });
     },
-    terminate: async (): Promise<void> => { await worker.terminate(); },
+    /** Scans that can run at once (the number of processes). */
+    size,
+    /**
+     * Stops the pool: queued scans fail at once, running ones get `graceMs` to finish, then their
+     * processes are killed. Resolves when every scan process has exited.
+     */
+    async close(): Promise<void> {
+      closed = true;
+      clearTimeout(grow);
+      for (const job of waiting.splice(0)) job.reject(scanError('SCAN_CANCELLED', 'The server is shutting down'));
+      const busy = [...live].filter((p) => !p.idle).map((p) => p.done);
+      if (busy.length > 0) {
+        let timer: NodeJS.Timeout | undefined;
+        await Promise.race([Promise.allSettled(busy), new Promise((r) => { timer = setTimeout(r, graceMs); })]);
+        clearTimeout(timer);
+      }
+      await Promise.all([...live].map((p) => p.stop('The server is shutting down')));
+    },
   };
-  return thread;
 }
+
+const GROW_AFTER_MS = 50;
+const LIMIT_KEYS = new Set(['maxDepth', 'maxEntries', 'timeoutMs', 'concurrency']);
 
 export type ScanPool = ReturnType<typeof createScanPool>;
-
-/** The objects worker.ts `packTests` was given, equal field for field (no `cases` key where there was none). */
-function unpackTests({ files, frameworks, kinds, cases }: PackedTests): FoundTest[] {
-  if (kinds.length === 0) return [];
-  return files.split('\0').map((file, i) => {
-    const framework = frameworks[kinds[i]!]!;
-    const n = cases[i]!;
-    return Number.isNaN(n) ? { file, framework } : { file, framework, cases: n };
-  });
-}

@@ -4,6 +4,8 @@ import type { Tree } from './types.ts';
 /** The part of `fs.promises` the walker uses, so tests and embedders can substitute it. */
 export interface WalkFs {
   readdir(path: string, options: { withFileTypes: true }): Promise<Dirent[]>;
+  /** When given, each listed directory must still resolve to itself (not through a swapped-in link). */
+  realpath?(path: string): Promise<string>;
 }
 
 export interface WalkOptions {
@@ -22,6 +24,8 @@ export interface WalkOptions {
   /** Extra pruning: return true to skip a directory (relative POSIX path) and everything below it. */
   readonly exclude?: (dir: string) => boolean;
   readonly signal?: AbortSignal;
+  /** Called after each directory listing with the number of files recorded so far. */
+  readonly onProgress?: (files: number) => void;
   readonly fs?: WalkFs;
   readonly now?: () => number;
 }
@@ -54,9 +58,10 @@ export async function walk(root: string, {
   concurrency = 32,
   exclude = () => false,
   signal,
+  onProgress,
   fs = nodeFs,
   now = Date.now,
-}: WalkOptions = {}): Promise<Tree & { errors: number }> {
+}: WalkOptions = {}): Promise<Tree & { errors: number; unreadable: string[]; unvisited: string[]; rootError: string | null }> {
   const files: string[] = [];
   const dirs: string[] = [''];
   const base = root.endsWith('/') ? root : root + '/';
@@ -64,16 +69,28 @@ export async function walk(root: string, {
   const queue: PendingDir[] = [{ abs: base, rel: '', depth: 0 }];
   let truncated: string | null = null;
   let errors = 0;
+  // Directories whose listing failed (relative paths): their previously stored rows are kept.
+  const unreadable: string[] = [];
+  let rootError: string | null = null;
+  // Directories a cap (entries, time, abort) left unlisted or half-listed: their stored rows are kept too.
+  const unvisited: string[] = [];
   let entries = 0;
 
   const visit = async ({ abs, rel, depth }: PendingDir): Promise<void> => {
     let list: Dirent[];
     try {
       list = await fs.readdir(abs, { withFileTypes: true });
-    } catch {
+      // A directory swapped for a symlink between its parent's listing and this read was followed by
+      // readdir: its listing is dropped, as is anything reached through a swapped ancestor.
+      if (depth > 0 && fs.realpath && await fs.realpath(abs) + '/' !== abs) throw Object.assign(new Error('moved'), { code: 'ELOOP' });
+    } catch (error) {
       errors++;
+      unreadable.push(rel);
+      if (depth === 0) rootError = (error as NodeJS.ErrnoException).code ?? 'EIO';
       return;
     }
+    // Names that are not valid UTF-8 decode with U+FFFD and could collide: list those raw (see distinctNames).
+    if (list.some((e) => e.name.includes('\uFFFD'))) list = await distinctNames(fs, abs, list);
     if (depth > 0 && list.some((e) => PRUNE_MARKERS.includes(e.name) && e.isFile())) {
       // A virtualenv or cache dir announced itself: drop it as if it were never entered.
       const at = dirs.lastIndexOf(rel);
@@ -88,16 +105,19 @@ export async function walk(root: string, {
       const childRel = prefix === '' ? name : [prefix, name].join('');
       if (entry.isDirectory()) {
         if (PRUNED_DIRS.has(name) || exclude(childRel)) continue;
+        // Its path cannot be spelled as a string, so it cannot be listed: counted, its old rows kept.
+        if (INVALID.has(entry)) { errors++; unreadable.push(childRel); continue; }
         if (depth + 1 > maxDepth) { truncated ??= `depth limit of ${maxDepth} reached at ${childRel}`; continue; }
-        if (++entries > maxEntries) { truncated ??= `entry limit of ${maxEntries} reached`; return; }
+        if (++entries > maxEntries) { truncated ??= `entry limit of ${maxEntries} reached`; unvisited.push(rel); return; }
         dirs.push(childRel);
         queue.push({ abs: abs + name + '/', rel: childRel, depth: depth + 1 });
       } else if (entry.isFile()) {
-        if (++entries > maxEntries) { truncated ??= `entry limit of ${maxEntries} reached`; return; }
+        if (++entries > maxEntries) { truncated ??= `entry limit of ${maxEntries} reached`; unvisited.push(rel); return; }
         files.push(childRel);
       }
       // Symlinks, FIFOs, sockets and devices are never listed nor followed.
     }
+    onProgress?.(files.length);
   };
 
   // A small pool: each worker pulls the next directory until the queue is drained and nothing is in flight.
@@ -107,6 +127,7 @@ export async function walk(root: string, {
       while (active < concurrency && queue.length > 0) {
         if (truncated?.startsWith('entry') || signal?.aborted || now() > deadline) {
           truncated ??= signal?.aborted ? 'scan aborted' : `time limit of ${timeoutMs} ms reached`;
+          for (const dir of queue) unvisited.push(dir.rel);
           queue.length = 0;
           break;
         }
@@ -118,5 +139,46 @@ export async function walk(root: string, {
     };
     pump();
   });
-  return { files, dirs, truncated, errors };
+  return { files, dirs, truncated, errors, unreadable, unvisited, rootError };
+}
+
+/** Entries whose names were rebuilt by `distinctNames` from bytes that are not valid UTF-8. */
+const INVALID = new WeakSet<object>();
+const strict = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * The directory listed again as bytes, each name decoded with its invalid bytes spelled `\uFFFD[hh]`, so
+ * two files whose names differ only in such bytes stay two rows (their text cannot be read by that name).
+ */
+async function distinctNames(fs: WalkFs, abs: string, list: Dirent[]): Promise<Dirent[]> {
+  let raw: Array<Dirent<Buffer>>;
+  try {
+    raw = await (fs.readdir as unknown as (p: string, o: object) => Promise<Array<Dirent<Buffer>>>)(abs, { withFileTypes: true, encoding: 'buffer' });
+  } catch {
+    return list;
+  }
+  if (!Array.isArray(raw) || !raw.every((e) => Buffer.isBuffer(e.name))) return list;
+  return raw.map((entry) => {
+    const { text, valid } = decodeDistinct(entry.name);
+    const named = Object.assign(Object.create(entry) as Dirent, { name: text });
+    if (!valid) INVALID.add(named);
+    return named;
+  });
+}
+
+function decodeDistinct(bytes: Buffer): { text: string; valid: boolean } {
+  try {
+    return { text: strict.decode(bytes), valid: true };
+  } catch {
+    let text = '';
+    for (let i = 0; i < bytes.length;) {
+      let step = 0;
+      for (let n = 1; n <= 4 && i + n <= bytes.length && step === 0; n++) {
+        try { text += strict.decode(bytes.subarray(i, i + n)); step = n; } catch { /* try a longer sequence */ }
+      }
+      if (step === 0) { text += `\uFFFD[${bytes[i]!.toString(16).padStart(2, '0')}]`; step = 1; }
+      i += step;
+    }
+    return { text, valid: false };
+  }
 }

@@ -5,6 +5,7 @@ import { parseJsonc } from '../../readers/jsonc.ts';
 import { parseYaml } from '../../readers/yaml.ts';
 import type { Pkg } from './types.ts';
 import { dirname } from '../../scan/paths.ts';
+import { projectRegExp } from '../safe-regex.ts';
 
 export type ConfigObject = { [key: string]: Lit };
 
@@ -110,7 +111,10 @@ export function patternList(ctx: ScanContext, config: Lit | undefined, key: stri
   const out: Array<string | RegExp> = [];
   for (const v of items) {
     if (typeof v === 'string') out.push(v);
-    else if (isRegex(v)) { try { out.push(new RegExp(v.regex, v.flags.replace(/[gy]/g, ''))); } catch { /* invalid: skipped */ } }
+    else if (isRegex(v)) {
+      const re = projectRegExp(v.regex, v.flags.replace(/[gy]/g, ''), (why) => ctx.note(`${where}: \`${key}\` /${v.regex}/ is not used: ${why}`));
+      if (re) out.push(re);
+    }
     else { ctx.note(`${where}: \`${key}\` is computed; used the default`); return undefined; }
   }
   return out;

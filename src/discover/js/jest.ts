@@ -5,6 +5,7 @@ import { firstExisting, KCD_JEST, patternList, readConfigFile, stringKey, string
 import { isObject, type Lit } from '../../readers/js-literal.ts';
 import { depsOf, majorOf, type Invocation, type Pkg, type RunnerRule } from './types.ts';
 import { dirname, joinPath } from '../../scan/paths.ts';
+import { projectRegExp } from '../safe-regex.ts';
 
 const CONFIG_NAMES = ['js', 'ts', 'mjs', 'cjs', 'mts', 'cts', 'json'].map((e) => `jest.config.${e}`);
 const MATCH_30 = ['**/__tests__/**/*.?([mc])[jt]s?(x)', '**/?(*.)+(spec|test).?([mc])[jt]s?(x)'];
@@ -39,7 +40,7 @@ export const jest: RunnerRule = {
     const resolved = await resolveConfig(ctx, pkg, inv);
     const major = majorOf(depsOf(pkg.json).jest) ?? 30;
     let files = await run(ctx, pkg, resolved, major, 0, flagValues(inv, '--selectProjects'));
-    const filters = positionals(inv, VALUE_FLAGS).map((p) => safeRegex(p.arg)).filter((r): r is RegExp => r !== null);
+    const filters = positionals(inv, VALUE_FLAGS).map((p) => projectRegExp(p.arg, '', (why) => ctx.note(`jest filter ${JSON.stringify(p.arg.slice(0, 80))} is not used: ${why}`))).filter((r): r is RegExp => r !== null);
     if (filters.length > 0) files = files.filter((f) => filters.some((r) => r.test(abs(ctx, pkg, f))));
     return files;
   },
@@ -121,11 +122,12 @@ async function run(ctx: ScanContext, pkg: Pkg, { config: own, dir, source }: Res
   });
   const regex = patternList(ctx, config, 'testRegex', source);
   const matchList = stringList(ctx, config, 'testMatch', source);
-  const testRegex = regex?.map((r) => (typeof r === 'string' ? safeRegex(r) : r)).filter((r): r is RegExp => r !== null) ?? [];
+  const guard = (s: string): RegExp | null => projectRegExp(s, '', (why) => ctx.note(`${source}: regex ${JSON.stringify(s.slice(0, 80))} is not used: ${why}`));
+  const testRegex = regex?.map((r) => (typeof r === 'string' ? guard(r) : r)).filter((r): r is RegExp => r !== null) ?? [];
   const testMatch = compileGlobs(testRegex.length > 0 ? [] : (matchList ?? (major >= 30 ? MATCH_30 : MATCH_29)).map(sub), { dot: true });
   const ignores = (stringList(ctx, config, 'testPathIgnorePatterns', source) ?? ['/node_modules/'])
     .concat(stringList(ctx, config, 'modulePathIgnorePatterns', source) ?? [])
-    .map((s) => safeRegex(sub(s))).filter((r): r is RegExp => r !== null);
+    .map((s) => guard(sub(s))).filter((r): r is RegExp => r !== null);
   const exts = new Set(stringList(ctx, config, 'moduleFileExtensions', source) ?? (major >= 30 ? EXT_30 : EXT_29));
   // Perf: one concatenation per candidate onto the package's absolute prefix (not joinPath per file),
   // and each root is reduced to a package-relative prefix test, so files outside every root cost no string.
@@ -170,8 +172,4 @@ function abs(ctx: ScanContext, pkg: Pkg, f: string): string {
 function absDir(ctx: ScanContext, pkg: Pkg, dir: string): string {
   const d = joinPath(pkg.dir, dir);
   return d === '' ? ctx.root : ctx.root + '/' + d;
-}
-
-function safeRegex(s: string): RegExp | null {
-  try { return new RegExp(s); } catch { return null; }
 }

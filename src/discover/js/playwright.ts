@@ -5,6 +5,7 @@ import { firstExisting, patternList, readConfigFile, stringKey, where } from './
 import { isObject, type Lit } from '../../readers/js-literal.ts';
 import type { RunnerRule } from './types.ts';
 import { dirname, joinPath } from '../../scan/paths.ts';
+import { projectRegExp } from '../safe-regex.ts';
 
 const CONFIG_NAMES = ['ts', 'js', 'mts', 'mjs', 'cts', 'cjs'].map((e) => `playwright.config.${e}`);
 const TEST_MATCH = '**/*.@(spec|test).?(c|m)[jt]s?(x)';
@@ -28,7 +29,7 @@ export const playwright: RunnerRule = {
     const projects = isObject(config) && Array.isArray(config.projects) && config.projects.length > 0 ? config.projects : [{}];
     const out = new Set<string>();
     for (const project of projects) for (const f of projectFiles(ctx, pkg, config, isObject(project) ? project : {}, configDir, source)) out.add(f);
-    const filters = positionals(inv, VALUE_FLAGS).map((p) => { try { return new RegExp(p.arg); } catch { return null; } }).filter((r) => r !== null);
+    const filters = positionals(inv, VALUE_FLAGS).map((p) => projectRegExp(p.arg, '', (why) => ctx.note(`playwright filter ${JSON.stringify(p.arg.slice(0, 80))} is not used: ${why}`))).filter((r) => r !== null);
     return [...out].filter((f) => filters.length === 0 || filters.some((r) => r.test(abs(ctx, pkg.dir, f))));
   },
 };

@@ -3,6 +3,18 @@
  * Python `fnmatch` (pytest, unittest), Ruby `Dir.glob` (RSpec, Rake, ExUnit's Path.wildcard is close
  * enough) and Ant-style patterns (Maven Surefire includes/excludes).
  */
+import { globRisk } from '../glob.ts';
+import { notePattern, projectRegExp } from '../safe-regex.ts';
+
+/** Matches nothing: what a pattern over budget compiles to (the scan's notes say so). */
+const NEVER = /[^\s\S]/;
+
+/** Whether `pattern` is over a glob budget (see `globRisk`); notes it on the running scan. */
+function refused(pattern: string): boolean {
+  const risk = globRisk(pattern);
+  if (risk) notePattern(`pattern ${JSON.stringify(pattern.slice(0, 80))} is not used: ${risk}`);
+  return risk !== null;
+}
 
 /**
  * Python's `fnmatch.translate`: `*` and `?` also match `/`, `[!x]` negates, case-sensitive (POSIX).
@@ -11,6 +23,7 @@
  * fnmatchRegex('test_*.py').test('test_a.py'); // true
  */
 export function fnmatchRegex(pattern: string): RegExp {
+  if (refused(pattern)) return NEVER;
   let out = '';
   for (let i = 0; i < pattern.length; i++) {
     const ch = pattern[i]!;
@@ -36,6 +49,7 @@ export function fnmatchRegex(pattern: string): RegExp {
  * rubyGlobRegex('spec/**\/*_spec.rb').test('spec/models/user_spec.rb'); // true
  */
 export function rubyGlobRegex(pattern: string): RegExp {
+  if (refused(pattern)) return NEVER;
   return new RegExp('^(?:' + expandBraces(pattern).map(rubyOne).join('|') + ')$');
 }
 
@@ -48,9 +62,14 @@ function rubyOne(pattern: string): string {
       out += pattern[i + 2] === '/' ? '(?:[^/.][^/]*/)*' : '(?:[^/.][^/]*(?:/[^/.][^/]*)*)?';
       i += 2;
     } else if (ch === '*') {
-      out += (atSegmentStart ? '(?!\\.)' : '') + '[^/]*';
       while (pattern[i + 1] === '*') i++;
-    } else if (ch === '?') out += (atSegmentStart ? '(?!\\.)' : '') + '[^/]';
+      // Never a leading dot, and no lookahead where the next character tells (so V8 may run it in linear time).
+      const next = pattern[i + 1];
+      if (!atSegmentStart) out += '[^/]*';
+      else if (next === '.') out += '[^/.][^/]*';
+      else if (next === undefined || !'?[\\'.includes(next)) out += '(?:[^/.][^/]*)?';
+      else out += '(?!\\.)[^/]*';
+    } else if (ch === '?') out += atSegmentStart ? '[^/.]' : '[^/]';
     else if (ch === '[') {
       const end = pattern.indexOf(']', i + 2);
       if (end === -1) { out += '\\['; continue; }
@@ -93,8 +112,9 @@ export function expandBraces(pattern: string): string[] {
 export function antRegex(pattern: string): RegExp {
   const raw = /^%regex\[(.*)\]$/s.exec(pattern);
   if (raw) {
-    try { return new RegExp('^(?:' + raw[1] + ')$'); } catch { return /(?!)/; }
+    return projectRegExp('^(?:' + raw[1] + ')$') ?? /(?!)/; // invalid or unsafe: matches nothing
   }
+  if (refused(pattern)) return NEVER;
   let out = '';
   for (let i = 0; i < pattern.length; i++) {
     const ch = pattern[i]!;

@@ -1,0 +1,75 @@
+/**
+ * What a scan process is doing right now, readable even while its main thread is stuck: a small
+ * SharedArrayBuffer the scan writes (files walked, test files read, the file being read) and a watchdog
+ * thread that copies it to a pipe every 250 ms. Why a thread: a hostile config can keep the scan's own
+ * thread busy for minutes, and the pool must still learn how far it got and which file it was reading.
+ */
+
+/** Progress of one scan, as `scanProject`'s `onProgress` reports it. */
+export interface ScanProgress {
+  /** Regular files the walk has listed so far. */
+  readonly files: number;
+  /** Test files read so far (to count their cases); the final report gives the exact number found. */
+  readonly tests: number;
+}
+
+/** Hooks a scan calls as it goes (cheap: they only store numbers and bytes). */
+export interface ScanProbe {
+  walked(files: number): void;
+  /** A rule got the text of `file`; `once` marks a test file read to count its cases. */
+  reading(file: string, once: boolean): void;
+}
+
+// Int32 slots: 0 seqlock (odd while writing), 1 scan id, 2 files, 3 tests, 4 byte length of `reading`.
+const INTS = 5;
+const NAME_BYTES = 1024;
+
+/** The cell, created in the scan process and handed to its watchdog thread. */
+export function createStatusCell(sab = new SharedArrayBuffer(INTS * 4 + NAME_BYTES)) {
+  const ints = new Int32Array(sab, 0, INTS);
+  const name = new Uint8Array(sab, INTS * 4, NAME_BYTES);
+  const encoder = new TextEncoder();
+  const write = (fn: () => void): void => {
+    Atomics.add(ints, 0, 1);
+    fn();
+    Atomics.add(ints, 0, 1);
+  };
+  const probe: ScanProbe = {
+    walked: (files) => { Atomics.store(ints, 2, files); },
+    reading: (file, once) => write(() => {
+      if (once) ints[3]!++;
+      ints[4] = encoder.encodeInto(file, name).written;
+    }),
+  };
+  return {
+    sab,
+    probe,
+    /** Files the current scan has walked. */
+    files: () => Atomics.load(ints, 2),
+    /** A new scan starts: counters back to zero. */
+    begin: (id: number) => write(() => { ints[1] = id; ints[2] = 0; ints[3] = 0; ints[4] = 0; }),
+  };
+}
+
+/**
+ * The watchdog thread's source (an eval'd CommonJS worker, so no file has to be found at run time, from
+ * src/ or dist/). Writes one JSON line `{ id, files, tests, reading }` to fd 3 when something changed.
+ * A torn read (the scan wrote meanwhile) is retried on the next tick.
+ */
+export const WATCHDOG_SOURCE = `
+const { workerData } = require('node:worker_threads');
+const { writeSync } = require('node:fs');
+const ints = new Int32Array(workerData.sab, 0, ${INTS});
+const name = new Uint8Array(workerData.sab, ${INTS * 4}, ${NAME_BYTES});
+let last = '';
+setInterval(() => {
+  const seq = Atomics.load(ints, 0);
+  if (seq % 2 === 1) return;
+  const id = ints[1], files = ints[2], tests = ints[3], length = ints[4];
+  const reading = Buffer.from(name.slice(0, length)).toString('utf8');
+  if (Atomics.load(ints, 0) !== seq || id === 0) return;
+  const line = JSON.stringify({ id, files, tests, reading }) + '\\n';
+  if (line === last) return;
+  try { writeSync(3, line); last = line; } catch {}
+}, 250);
+`;

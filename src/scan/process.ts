@@ -1,0 +1,44 @@
+// Scan-process entry: runs `scan` for the pool in pool.ts, one request at a time, and sends the result
+// back over the IPC channel. It exits when the server goes away (the channel closes), so a scan never
+// outlives the server that asked for it.
+import { realpath } from 'node:fs/promises';
+import { Worker } from 'node:worker_threads';
+import { scan, type ScanOptions, type ScanResult } from './index.ts';
+import { packTests, type PackedTests } from './packed.ts';
+import { createStatusCell, WATCHDOG_SOURCE } from './probe.ts';
+
+export interface ScanRequest {
+  readonly id: number;
+  /** The project's registered real path; the scan refuses a root that now resolves elsewhere. */
+  readonly root: string;
+  readonly options: Omit<ScanOptions, 'probe' | 'signal' | 'exclude' | 'now'>;
+}
+
+export type ScanReply =
+  | { readonly id: number; readonly result: Omit<ScanResult, 'tests'>; readonly tests: PackedTests; readonly files: number }
+  | { readonly id: number; readonly error: { readonly message: string; readonly code?: string } };
+
+const status = createStatusCell();
+new Worker(WATCHDOG_SOURCE, { eval: true, workerData: { sab: status.sab } }).unref();
+
+const answer = async ({ id, root, options }: ScanRequest): Promise<ScanReply> => {
+  status.begin(id);
+  try {
+    // Checked here too, not only by the server: the directory may be swapped for a link in between.
+    if (await realpath(root) !== root) {
+      return { id, error: { message: 'project directory now resolves to another place', code: 'ROOT_MOVED' } };
+    }
+    const { tests, ...result } = await scan(root, { ...options, probe: status.probe });
+    return { id, result, tests: packTests(tests), files: status.files() };
+  } catch (error) {
+    const { message, code } = (error ?? {}) as NodeJS.ErrnoException;
+    return { id, error: { message: String(message ?? error), ...(code ? { code } : {}) } };
+  }
+};
+
+process.on('message', (request: ScanRequest) => {
+  void answer(request).then((reply) => process.send!(reply));
+});
+process.on('disconnect', () => process.exit(0));
+// Loading the scanner takes a while on a busy machine: the pool starts a scan's deadline only from here.
+process.send!({ ready: true });

@@ -1,0 +1,71 @@
+/**
+ * Hostile project trees, each a few kilobytes to a few megabytes, shaped after the attacks of issue 11:
+ * expansions that blow up, patterns that backtrack, deep nesting. Shared by the hostile-*.test.ts files.
+ */
+const long = (unit: string, n: number): string => unit.repeat(n);
+const VITEST = JSON.stringify({ scripts: { test: 'vitest' }, devDependencies: { vitest: '^3.0.0' } });
+const victims = (n: number, name: (i: number) => string): Record<string, string> =>
+  Object.fromEntries(Array.from({ length: n }, (_, i) => [name(i), "test('x', () => {});"]));
+
+/** A Makefile whose variables expand into each other: 3 levels of 200 references each. */
+function makefileBomb(): string {
+  const lines = ['A0 = 8000'];
+  for (let v = 1; v <= 20; v++) lines.push(`A${v} = ${long(`$(A${v - 1}) `, 200)}`);
+  lines.push('run:', `\tpython manage.py runserver $(A20)`);
+  return lines.join('\n') + '\n';
+}
+
+function dockerBomb(): string {
+  const lines = ['FROM node:22', 'ARG P0=3000'];
+  for (let v = 1; v <= 20; v++) lines.push(`ARG P${v}="${long(`\${P${v - 1}} `, 200)}"`);
+  lines.push('EXPOSE $P20', 'CMD ["node", "server.js", "--port", "$P20"]');
+  return lines.join('\n') + '\n';
+}
+
+export const HOSTILE: Record<string, Record<string, string>> = {
+  'makefile-expansion': { Makefile: makefileBomb() },
+  'dockerfile-expansion': { Dockerfile: dockerBomb() },
+  'makefile-whitespace': { Makefile: `run:${long(' ', 300_000)}x\n${long(' \t', 200_000)}\\\n` },
+  'jest-test-regex': {
+    'package.json': JSON.stringify({ scripts: { test: 'jest' }, devDependencies: { jest: '^29.0.0' }, jest: { testRegex: '(a+)+$', testPathIgnorePatterns: ['(x+x+)+y'] } }),
+    ...victims(20, (i) => `src/${long('a', 40 + i)}!.js`),
+  },
+  'jest-test-regex-lookahead': {
+    'package.json': JSON.stringify({ scripts: { test: 'jest' }, devDependencies: { jest: '^29.0.0' }, jest: { testRegex: '(?=a)(a+)+$' } }),
+    ...victims(20, (i) => `src/${long('a', 40 + i)}!.js`),
+  },
+  'vitest-extglob': {
+    'package.json': VITEST,
+    'vitest.config.ts': `export default { test: { include: ['**/+(+(a))x', '**/*a*a*a*a*a*a*a*a*a*a*a*a*a*a*a*ab', '**/!(+(a))x*(*(a))b'] } };`,
+    ...victims(20, (i) => `src/${long('a', 40 + i)}.test.ts`),
+  },
+  'vitest-braces': {
+    'package.json': VITEST,
+    'vitest.config.ts': `export default { test: { include: ['${long('{a,b}', 24)}.test.ts', '${long('{a,{b,{c,', 300)}'] } };`,
+    'src/a.test.ts': "test('a', () => {});",
+  },
+  'pytest-python-files': {
+    'pytest.ini': `[pytest]\npython_files = ${long('*a', 40)}b test_*.py\n`,
+    ...victims(20, (i) => `tests/${long('a', 60 + i)}.py`),
+    'tests/test_ok.py': 'def test_ok():\n    pass\n',
+  },
+  'rspec-pattern': {
+    Gemfile: "gem 'rspec'\n",
+    '.rspec': `--pattern ${long('*a', 30)}b\n`,
+    ...victims(10, (i) => `spec/${long('a', 60 + i)}_spec.rb`),
+  },
+  'xml-open-tags': {
+    'phpunit.xml': long('<a', 400_000),
+    'pom.xml': `<project>${long('<dependency><!--', 50_000)}</project>`,
+    'composer.json': '{"require-dev":{"phpunit/phpunit":"^10"}}',
+  },
+  'deep-nesting': {
+    'package.json': `{"scripts":{"test":"vitest"},"devDependencies":{"vitest":"3"},"x":${long('[', 200_000)}}`,
+    'vitest.config.ts': `export default { test: { include: ${long('[', 200_000)} } };`,
+    '.mocharc.yml': long('- ', 100_000) + 'x\n' + long('[', 100_000),
+    'pyproject.toml': `[tool.pytest.ini_options]\nx = ${long('[', 200_000)}\n`,
+    'tox.ini': `[tox]\n${long('[', 200_000)}\n`,
+    'tsconfig.json': long('{"a":', 200_000),
+    'docker-compose.yml': `services:\n  web:\n    ports: ${long('[', 100_000)}\n`,
+  },
+};
