@@ -40,6 +40,11 @@ const HELP = `
     -v, --version           Print the version and exit
     -h, --help              Print this help and exit
 
+  Environment
+    PROJDEX_HOME            Data directory when --data-dir is absent
+    PROJDEX_HOST, PROJDEX_TOKEN   Defaults of --host and --token
+    PROJDEX_PORT_RANGE=A-B  Candidate ports instead of 38124-38133 (--port still wins)
+
   Examples
     $ npx projdex
     $ projdex --port 0 --data-dir /tmp/projdex
@@ -70,6 +75,12 @@ export async function main(argv: readonly string[], env: Readonly<Record<string,
     return 0;
   }
   let ports: readonly number[] = DEFAULT_PORTS;
+  // PROJDEX_PORT_RANGE=A-B replaces the default candidates (tests use a range outside the ephemeral ports).
+  if (env.PROJDEX_PORT_RANGE) {
+    const range = portRange(env.PROJDEX_PORT_RANGE);
+    if (!range) return fail(`PROJDEX_PORT_RANGE must be "A-B" with 1 <= A <= B <= 65535, got "${env.PROJDEX_PORT_RANGE}"`, 2);
+    ports = range;
+  }
   if (values.port !== undefined) {
     if (!/^\d{1,5}$/.test(values.port) || Number(values.port) > 65535) return fail(`--port must be an integer from 0 to 65535, got "${values.port}"`, 2);
     ports = [Number(values.port)];
@@ -116,6 +127,15 @@ export async function main(argv: readonly string[], env: Readonly<Record<string,
 
   await stopped;
   return 0;
+}
+
+/** `"A-B"` as the list A..B, or undefined when malformed, out of 1..65535, reversed or over 1000 ports. */
+function portRange(text: string): number[] | undefined {
+  const match = /^(\d{1,5})-(\d{1,5})$/.exec(text.trim());
+  if (!match) return undefined;
+  const [first, last] = [Number(match[1]), Number(match[2])];
+  if (first < 1 || last > 65535 || first > last || last - first >= 1000) return undefined;
+  return Array.from({ length: last - first + 1 }, (_, i) => first + i);
 }
 
 function version(): string {
