@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { suite, test } from 'node:test';
 import { openStore } from '../src/store.ts';
@@ -61,6 +61,33 @@ suite('data directory', () => {
       const file = join(dataDir, name);
       assert.ok(existsSync(file), name);
       assert.equal(statSync(file).mode & 0o777, 0o600, name);
+    }
+  });
+});
+
+suite('durability settings', () => {
+  test('the server\'s own connection runs WAL with synchronous NORMAL or FULL, and the file on disk is WAL', async (t) => {
+    const dataDir = join(makeTree(t), 'data');
+    const running = await serve(t, { dataDir });
+    assert.equal((await request(`${running.url}/api/settings/k`, 'PUT', { value: 'v' })).status, 200);
+    // synchronous lives on the connection, not in the file: ask the connection the server opened.
+    // OFF (0) would lose answered writes on power loss, which no kill -9 can show.
+    const pragmas = running.store.pragmas();
+    assert.equal(pragmas.journal_mode, 'wal');
+    assert.ok(pragmas.synchronous === 1 || pragmas.synchronous === 2, `synchronous = ${pragmas.synchronous}`);
+    assert.equal(pragmas.foreign_keys, 1);
+    assert.ok(pragmas.busy_timeout >= 1000, `busy_timeout = ${pragmas.busy_timeout}`);
+    // WAL is recorded in the database file itself: header bytes 18 and 19 (read/write format) are 2.
+    const file = join(dataDir, 'projdex.db');
+    const header = readFileSync(file).subarray(0, 20);
+    assert.equal(header.subarray(0, 16).toString('latin1'), 'SQLite format 3\0');
+    assert.deepEqual([header[18], header[19]], [2, 2]);
+    const { DatabaseSync } = await import('node:sqlite');
+    const other = new DatabaseSync(file, { readOnly: true });
+    try {
+      assert.equal(other.prepare('PRAGMA journal_mode').get()?.journal_mode, 'wal');
+    } finally {
+      other.close();
     }
   });
 });
