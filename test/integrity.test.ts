@@ -153,6 +153,7 @@ suite('SIGKILL at random moments', () => {
     // commit before the kill depends on timing, and the checks allow exactly that.
     const seed = Number(process.env.PROJDEX_KILL_SEED ?? 20260101);
     const plan = killPlan(seed);
+    assert.deepEqual(killPlan(seed), plan, 'the plan replays from the seed');
     const root = makeTree(t);
     const dataDir = join(root, 'data');
     // One project big enough that a scan spans many event-loop turns, and fresh directories to register.
