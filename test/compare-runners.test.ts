@@ -24,9 +24,9 @@ function compare(dir: string): Promise<{ code: number | null; stdout: string; st
   });
 }
 
-suite('fixtures against the real runners (scripts/compare-with-runner.ts)', { concurrency: 3, skip: process.env.PROJDEX_SKIP_COMPARE ? 'PROJDEX_SKIP_COMPARE is set' : false }, () => {
+suite('fixtures against the real runners (scripts/compare-with-runner.ts)', { concurrency: 4, skip: process.env.PROJDEX_SKIP_COMPARE ? 'PROJDEX_SKIP_COMPARE is set' : false }, () => {
   for (const name of FIXTURES) {
-    test(name, async (t) => {
+    test(name, { timeout: DEADLINE_MS + 10_000 }, async (t) => {
       const { code, stdout, stderr } = await compare(fixture(name));
       const lines = stdout.split('\n').filter((line) => line.trim() !== '');
       const compared = lines.filter((line) => /: (same|DIFFERENT|not used)/.test(line));
@@ -36,6 +36,9 @@ suite('fixtures against the real runners (scripts/compare-with-runner.ts)', { co
       }
       assert.deepEqual(lines.filter((line) => !/: (same|skipped|not used)/.test(line)), [], `projdex and the runner differ on ${name}:\n${stdout}${stderr}`);
       assert.equal(code, 0, stdout + stderr);
+      // "not used" is fine when projdex followed another runner there (pytest next to unittest); a fixture
+      // where a runner lists files and projdex matched no runner at all is projdex missing the runner.
+      if (compared.every((line) => /: not used/.test(line))) assert.fail(`only "not used" for ${name}: projdex found no runner the real ones agree on\n${stdout}`);
     });
   }
 });

@@ -319,7 +319,7 @@ function check(model: Model, request: ValidRequest, { status, body }: Answer): s
   }
 }
 
-test('random, mutated and valid requests from one seed: no 5xx, valid ones answered as the model predicts, state equals the model', { timeout: 120_000 }, async (t) => {
+test('random, mutated and valid requests from one seed: no 5xx, valid ones answered as the model predicts, state equals the model', { timeout: 180_000 }, async (t) => {
   const root = makeTree(t);
   // Project dirs two levels down: a hostile `dir/../..` then names the test's own temp root, never /tmp.
   const projectDirs = ['a', 'b', 'c d', 'ü'].map((name) => join(root, 'projects', name));

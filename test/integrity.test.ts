@@ -147,7 +147,7 @@ function killPlan(seed: number): Array<{ before: KillOp[]; burst: KillOp[] }> {
 }
 
 suite('SIGKILL at random moments', () => {
-  test(`after each of ${ROUNDS} kills the database opens, checks ok and holds every answered write`, { timeout: 90_000 }, async (t) => {
+  test(`after each of ${ROUNDS} kills the database opens, checks ok and holds every answered write`, { timeout: 180_000 }, async (t) => {
     // The seed fixes every operation and the point of each kill (after so many answered requests, while
     // a burst is in flight): PROJDEX_KILL_SEED replays the same sequence. Only which in-flight requests
     // commit before the kill depends on timing, and the checks allow exactly that.
