@@ -32,11 +32,11 @@ export async function json<T = any>(url: string, options: Parameters<typeof send
 const HOP_HEADERS = new Set(['date', 'connection', 'keep-alive', 'transfer-encoding']);
 
 /** Fetches `paths` from `url` and returns them as the bare server's routes file: same status, headers, bytes. */
-export async function recordResponses(url: string, paths: readonly string[]): Promise<Record<string, { status: number; headers: Record<string, string>; body: string }>> {
+export async function recordResponses(url: string, paths: readonly string[], { method = 'GET', body }: { method?: string; body?: unknown } = {}): Promise<Record<string, { status: number; headers: Record<string, string>; body: string }>> {
   const out: Record<string, { status: number; headers: Record<string, string>; body: string }> = {};
   for (const path of paths) {
-    const res = await send(url + path);
-    if (res.status !== 200) throw new Error(`GET ${path}: ${res.status}`);
+    const res = await send(url + path, { method, body });
+    if (res.status !== 200) throw new Error(`${method} ${path}: ${res.status}`);
     const headers = Object.fromEntries(Object.entries(res.headers).filter(([k]) => !HOP_HEADERS.has(k)));
     out[path] = { status: res.status, headers, body: res.body.toString('base64') };
   }
@@ -49,7 +49,7 @@ export interface LoadResult { rps: number; p50: number; p99: number; count: numb
  * Closed-loop load: `concurrency` workers each send GET `path` back to back over a keep-alive Agent
  * for `durationMs` (after `warmupMs` unmeasured), and every latency is kept for the percentiles.
  */
-export async function load(url: string, path: string, { concurrency = 1, durationMs = 1000, warmupMs = 200 } = {}): Promise<LoadResult> {
+export async function load(url: string, path: string, { concurrency = 1, durationMs = 1000, warmupMs = 200, method = 'GET', body = undefined as unknown } = {}): Promise<LoadResult> {
   const agent = new Agent({ keepAlive: true, maxSockets: concurrency, maxFreeSockets: concurrency });
   const target = url + path;
   const run = async (ms: number, latencies: number[] | null): Promise<{ errors: number; bytes: number }> => {
@@ -60,7 +60,7 @@ export async function load(url: string, path: string, { concurrency = 1, duratio
       while (performance.now() < end) {
         const started = performance.now();
         try {
-          const res = await send(target, { agent });
+          const res = await send(target, { agent, method, body });
           if (res.status !== 200) errors++;
           bytes += res.body.length;
         } catch {

@@ -13,9 +13,10 @@ import { saveSuite } from './suites/save.ts';
 import { scaleSuite } from './suites/scale.ts';
 import { scanSuite } from './suites/scan.ts';
 import { startupSuite } from './suites/startup.ts';
+import { writesSuite } from './suites/writes.ts';
 import { CACHE_DIR } from './tree.ts';
 
-const SUITES = ['scan', 'http', 'health', 'save', 'startup', 'scale'] as const;
+const SUITES = ['scan', 'http', 'writes', 'health', 'save', 'startup', 'scale'] as const;
 
 const { values } = parseArgs({
   options: {
@@ -59,6 +60,15 @@ if (only.has('http')) {
       { name: 'GET /api/projects (20)', path: '/api/projects', concurrency, targets: { 8: 0.8 } },
       { name: 'GET /api/projects/1/tests (10k)', path: '/api/projects/1/tests', concurrency },
     ], { rounds: quick ? 1 : 3, durationMs, nodeArgs, log }));
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+if (only.has('writes')) {
+  const dataDir = join(tmpdir(), `projdex-bench-writes-${process.pid}`);
+  try {
+    mkdirSync(dataDir, { recursive: true });
+    rows.push(...await writesSuite(dataDir, { concurrency: quick ? [50] : [1, 50], rounds: quick ? 1 : 3, durationMs, log }));
   } finally {
     rmSync(dataDir, { recursive: true, force: true });
   }

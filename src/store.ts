@@ -398,6 +398,17 @@ export function openStore(file: string, { now = Date.now, maxBytes }: StoreOptio
     /** False when there was no such key. */
     deleteSetting: (key: string): boolean => Number(q.deleteSetting.run(key).changes) > 0,
 
+    /**
+     * This connection's durability settings as SQLite reports them: `synchronous` 0 OFF, 1 NORMAL, 2 FULL.
+     * Tests check them on the server's own connection (synchronous is per connection, not in the file).
+     */
+    pragmas: () => ({
+      journal_mode: String(db.prepare('PRAGMA journal_mode').get()?.journal_mode),
+      synchronous: Number(db.prepare('PRAGMA synchronous').get()?.synchronous),
+      foreign_keys: Number(db.prepare('PRAGMA foreign_keys').get()?.foreign_keys),
+      busy_timeout: Number(db.prepare('PRAGMA busy_timeout').get()?.timeout),
+    }),
+
     /** Checks the database file; 'ok' when intact. */
     integrityCheck: (): string => String(db.prepare('PRAGMA integrity_check').get()?.integrity_check),
     close(): void {

@@ -19,12 +19,12 @@ suite('the published package', { timeout: 120_000 }, () => {
   after(() => { for (const fn of cleanups) fn(); });
   before(() => {
     workDir = makeTree(suiteScope, {}, 'projdex-pack-');
-    const name = execFileSync('npm', ['pack', '--silent', '--pack-destination', workDir], { cwd: ROOT, env, encoding: 'utf8' }).trim().split('\n').at(-1)!;
+    const name = execFileSync('npm', ['pack', '--silent', '--pack-destination', workDir], { cwd: ROOT, env, encoding: 'utf8', timeout: 180_000, killSignal: 'SIGKILL' }).trim().split('\n').at(-1)!;
     tarball = join(workDir, name);
   });
 
   test('ships compiled JS with types and a bin, and no sources or tests', () => {
-    const files = execFileSync('tar', ['-tzf', tarball], { encoding: 'utf8' }).split('\n').filter(Boolean);
+    const files = execFileSync('tar', ['-tzf', tarball], { encoding: 'utf8', timeout: 30_000 }).split('\n').filter(Boolean);
     for (const file of ['package/dist/bin.js', 'package/dist/cli.js', 'package/dist/index.js', 'package/dist/index.d.ts', 'package/package.json', 'package/README.md']) {
       assert.ok(files.includes(file), `${file} missing`);
     }
@@ -43,13 +43,16 @@ suite('the published package', { timeout: 120_000 }, () => {
         if (m) resolve(m[1]!);
       });
       child.once('exit', (code) => reject(new Error(`npx exited ${code}`)));
+      // A deadline: npx that never prints the URL fails the test (the after hook kills its group).
+      setTimeout(() => reject(new Error(`npx printed no URL within 120 s: ${stdout}`)), 120_000).unref();
     });
     assert.equal((await call(`${url}/health`)).body.status, 'ok');
     // Signal the server itself (npx is only its parent), then wait for npx to pass its exit on.
     const { pid } = JSON.parse(readFileSync(join(dataDir, 'server.json'), 'utf8')) as { pid: number };
     const exited = once(child, 'exit');
     process.kill(pid, 'SIGTERM');
-    assert.deepEqual(await exited, [0, null]);
+    const deadline = new Promise((_, reject) => setTimeout(() => reject(new Error('npx did not exit within 30 s of SIGTERM')), 30_000).unref());
+    assert.deepEqual(await Promise.race([exited, deadline]), [0, null]);
     assert.equal(existsSync(join(dataDir, 'server.json')), false);
   });
 
@@ -116,35 +119,35 @@ suite('the published package', { timeout: 120_000 }, () => {
       'example.mjs': readmeBlock('### 2. As a library'),
       'test/projdex.test.mjs': readmeBlock('### 3. Inside `node --test`'),
     });
-    execFileSync('npm', ['install', '--silent', '--no-audit', '--no-fund', tarball], { cwd: consumer, env });
+    execFileSync('npm', ['install', '--silent', '--no-audit', '--no-fund', tarball], { cwd: consumer, env, timeout: 180_000, killSignal: 'SIGKILL' });
     assert.ok(existsSync(join(consumer, 'node_modules', 'projdex', 'dist', 'index.d.ts')));
-    const out = execFileSync(process.execPath, ['example.mjs'], { cwd: consumer, encoding: 'utf8', timeout: 60_000 });
+    const out = execFileSync(process.execPath, ['example.mjs'], { cwd: consumer, encoding: 'utf8', timeout: 60_000, killSignal: 'SIGKILL' });
     // The scan ran on the compiled scan process (dist/scan/process.js) and found the consumer's own tests.
     const [first, second] = out.trim().split('\n');
     assert.equal(first, `2 test files in ${consumer}`);
     assert.equal(second, "[ 'test/a.test.mjs', 'test/projdex.test.mjs' ] []");
     // Without NODE_TEST_CONTEXT, which would make the inner runner report to this one instead of stdout.
     const plain: Record<string, string | undefined> = { ...env, NODE_TEST_CONTEXT: undefined };
-    const tested = execFileSync(process.execPath, ['--test', '--test-reporter=tap', 'test/projdex.test.mjs'], { cwd: consumer, encoding: 'utf8', env: plain, timeout: 60_000 });
+    const tested = execFileSync(process.execPath, ['--test', '--test-reporter=tap', 'test/projdex.test.mjs'], { cwd: consumer, encoding: 'utf8', env: plain, timeout: 60_000, killSignal: 'SIGKILL' });
     assert.match(tested, /# pass 1\n/);
   });
 
   const oldNode = ['/usr/bin/node', '/usr/local/bin/node', '/bin/node'].find((bin) => {
     if (!existsSync(bin)) return false;
-    const [major = 0, minor = 0] = execFileSync(bin, ['-p', 'process.versions.node'], { encoding: 'utf8' }).trim().split('.').map(Number);
+    const [major = 0, minor = 0] = execFileSync(bin, ['-p', 'process.versions.node'], { encoding: 'utf8', timeout: 30_000 }).trim().split('.').map(Number);
     return major < 22 || (major === 22 && minor < 13);
   });
 
   test('on a Node without node:sqlite: --help and --version work, starting says what to run instead', { skip: oldNode ? false : 'no Node older than 22.13 on this machine' }, () => {
     const dir = makeTree(suiteScope);
-    execFileSync('tar', ['-xzf', tarball, '-C', dir]);
+    execFileSync('tar', ['-xzf', tarball, '-C', dir], { timeout: 30_000 });
     const bin = join(dir, 'package', 'dist', 'bin.js');
-    const help = execFileSync(oldNode!, [bin, '--help'], { encoding: 'utf8', timeout: 30_000 });
+    const help = execFileSync(oldNode!, [bin, '--help'], { encoding: 'utf8', timeout: 30_000, killSignal: 'SIGKILL' });
     assert.match(help, /Usage\n {4}\$ projdex \[command\] \[options\]/);
-    assert.equal(execFileSync(oldNode!, [bin, '--version'], { encoding: 'utf8', timeout: 30_000 }), `${JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version}\n`);
+    assert.equal(execFileSync(oldNode!, [bin, '--version'], { encoding: 'utf8', timeout: 30_000, killSignal: 'SIGKILL' }), `${JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version}\n`);
     let result: { status: number | null; stderr: string; stdout: string } = { status: 0, stderr: '', stdout: '' };
     try {
-      execFileSync(oldNode!, [bin, '--port', '0'], { encoding: 'utf8', stdio: 'pipe', timeout: 30_000 });
+      execFileSync(oldNode!, [bin, '--port', '0'], { encoding: 'utf8', stdio: 'pipe', timeout: 30_000, killSignal: 'SIGKILL' });
     } catch (error) {
       result = error as typeof result;
     }

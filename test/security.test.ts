@@ -1,11 +1,10 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { statSync } from 'node:fs';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { suite, test } from 'node:test';
 import { startServer } from '../src/server.ts';
-import { call, makeTree, memoryLogger, serve } from './helpers.ts';
+import { call, makeTree, memoryLogger, PORT_RANGE_ENV, serve, spawnBin } from './helpers.ts';
 
 // The request boundary of docs "Security", probed over raw sockets: fetch cannot set Host, Origin or
 // Sec-Fetch-Site, nor send bytes that are not valid HTTP.
@@ -465,9 +464,11 @@ suite('security', { concurrency: true }, () => {
 
     test('with a token every route but /health needs Authorization: Bearer <token>', async (t) => {
       const token = 'tok-ABC_123';
-      const { port } = await serve(t, { host: '0.0.0.0', token });
-      const address = (await import('node:net')).isIP('0.0.0.0');
-      assert.equal(address, 4);
+      const { port, server } = await serve(t, { host: '0.0.0.0', token });
+      // What the server really bound: every IPv4 interface, on the port it reports.
+      const address = server.address();
+      assert.ok(address !== null && typeof address === 'object');
+      assert.deepEqual([address.address, address.family, address.port], ['0.0.0.0', 'IPv4', port]);
       assert.equal((await raw(port, { target: '/health' })).status, 200, '/health stays open for liveness checks');
       const refused: RawRequest[] = [
         { target: '/api/projects' },
@@ -504,22 +505,16 @@ suite('security', { concurrency: true }, () => {
       assert.equal((await raw(port, { target: '/api/projects', headers: { Authorization: `Bearer ${token}`, Origin: 'http://evil.com' } })).status, 403);
     });
 
-    /** Starts the CLI without the test's PROJDEX_* variables; resolves once stdout matches `ready`. */
+    /** Starts the CLI without the test's PROJDEX_* variables; resolves once stdout matches `ready` (deadline: fails). */
     async function startCli(t: { after(fn: () => unknown): void }, args: string[], env: Record<string, string>, ready: RegExp) {
-      const clean = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('PROJDEX_')));
-      const child = spawn(process.execPath, [join(import.meta.dirname, '..', 'src', 'bin.ts'), ...args], { env: { ...clean, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-      t.after(() => { if (child.exitCode === null) child.kill('SIGKILL'); });
-      let stdout = '';
-      child.stdout.setEncoding('utf8');
-      child.stdout.on('data', (d: string) => { stdout += d; });
-      const deadline = Date.now() + 10_000;
-      while (!ready.test(stdout) && Date.now() < deadline && child.exitCode === null) await new Promise((r) => setTimeout(r, 25));
-      return { child, stdout };
+      const running = spawnBin(t, args, { PROJDEX_PORT_RANGE: PORT_RANGE_ENV, ...env });
+      await running.waitFor(ready);
+      return { child: running.child, stdout: running.stdout(), exit: running.exit };
     }
 
     test('the CLI on --host 0.0.0.0 without a token prints a generated one once, and it works', async (t) => {
       const dataDir = join(makeTree(t), 'data');
-      const { child, stdout } = await startCli(t, ['--host', '0.0.0.0', '--port', '0', '--data-dir', dataDir], {}, /token: \S+/);
+      const { child, stdout, exit } = await startCli(t, ['--host', '0.0.0.0', '--port', '0', '--data-dir', dataDir], {}, /token: \S+/);
       const port = Number(/listening on http:\/\/0\.0\.0\.0:(\d+)/.exec(stdout)?.[1]);
       const token = /token: (\S+)/.exec(stdout)?.[1] ?? '';
       assert.ok(port > 0, stdout);
@@ -529,9 +524,8 @@ suite('security', { concurrency: true }, () => {
       const ok = await fetch(`http://127.0.0.1:${port}/api/projects`, { headers: { authorization: `Bearer ${token}` } });
       assert.equal(ok.status, 200);
       assert.deepEqual(await ok.json(), []);
-      const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
       child.kill('SIGTERM');
-      assert.equal(await exited, 0);
+      assert.equal((await exit()).code, 0);
       assert.equal(statSync(dataDir).mode & 0o777, 0o700);
     });
 

@@ -54,10 +54,14 @@ suite('openStore()', () => {
     assert.equal(second.length, 1);
     assert.equal(second[0]!.id, first[1]!.id);
     assert.equal(second[0]!.framework, 'vitest');
+    assert.equal(second[0]!.cases, 3);
     assert.equal(second[0]!.created_at, 1000);
     assert.deepEqual(store.listPorts(id), []);
     assert.equal(store.getProject(id)!.framework, 'vite');
     assert.equal(store.getProject(id)!.last_scanned, 2000);
+    // A file no longer countable goes back to null rather than keeping the old count.
+    store.saveScan(id, { tests: [{ file: 'b.test.js', framework: 'vitest' }], ports: [], framework: null });
+    assert.deepEqual(store.listTests(id).map((x) => [x.id, x.framework, x.cases]), [[first[1]!.id, 'vitest', null]]);
   });
 
   test('saveScan of a deleted project writes nothing and says so', () => {

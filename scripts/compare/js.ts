@@ -28,6 +28,23 @@ function modulesFor(dir: string, pkg: string): string {
   return pinned !== undefined && existsSync(join(pinned, pkg)) ? pinned : MODULES;
 }
 
+/**
+ * Whether the install `modules` holds of `pkg` has the major the project's range asks for (or the range
+ * names none). A runner of another major lists another file set (Jest 30 matches `.mjs`, Vitest 4 no
+ * longer excludes `dist/`), so the comparison would report the version gap, not projdex: it is skipped.
+ */
+function majorMatches(dir: string, pkg: string, modules: string): boolean {
+  const { dependencies = {}, devDependencies = {} } = manifest(dir);
+  const wanted = /^[\^~>=]*\s*(\d+)/.exec(devDependencies[pkg] ?? dependencies[pkg] ?? '')?.[1];
+  if (wanted === undefined) return true;
+  try {
+    const installed = (JSON.parse(readFileSync(join(modules, pkg, 'package.json'), 'utf8')) as { version: string }).version;
+    return installed.split('.')[0] === wanted;
+  } catch {
+    return false;
+  }
+}
+
 /** Flags of the package's own test script that change the file set, passed on to the runner. */
 function scriptFlags(dir: string, flags: string[]): string[] {
   const words = (manifest(dir).scripts?.test ?? '').split(/\s+/);
@@ -86,6 +103,7 @@ export const runners: Adapter[] = [
     framework: 'jest',
     async list(dir) {
       if (!existsSync(join(MODULES, 'jest')) || !applicable(dir, ['jest', 'react-scripts'], /^jest\.config\./)) return null;
+      if (!majorMatches(dir, 'jest', MODULES)) return null;
       const cra = 'react-scripts' in { ...manifest(dir).dependencies, ...manifest(dir).devDependencies };
       const args = ['--listTests', '--json', ...(cra ? CRA_ARGS : [])];
       return inPlaceOrCopy(dir, async (cwd) => json(await run(join(MODULES, 'jest/bin/jest.js'), args, cwd)) as string[] ?? []);
@@ -96,6 +114,7 @@ export const runners: Adapter[] = [
     async list(dir) {
       if (!existsSync(join(MODULES, 'vitest')) || !applicable(dir, ['vitest'], /^vit(e|est)\.(config|workspace)\./)) return null;
       const modules = modulesFor(dir, 'vitest');
+      if (!majorMatches(dir, 'vitest', modules)) return null;
       const args = ['list', '--filesOnly', '--json', ...scriptFlags(dir, ['--typecheck'])];
       return inPlaceOrCopy(dir, async (cwd) => {
         const out = json(await run(join(modules, 'vitest/vitest.mjs'), args, cwd));
@@ -106,7 +125,7 @@ export const runners: Adapter[] = [
   {
     framework: 'mocha',
     async list(dir) {
-      if (!existsSync(join(MODULES, 'mocha')) || !applicable(dir, ['mocha'], /^\.mocharc\./)) return null;
+      if (!existsSync(join(MODULES, 'mocha')) || !applicable(dir, ['mocha'], /^\.mocharc\./) || !majorMatches(dir, 'mocha', MODULES)) return null;
       // Mocha's own option loading and file collection, without loading any test file (`--dry-run` would).
       const script = join(tmpdir(), 'projdex-mocha-list.cjs');
       writeFileSync(script, `
@@ -123,6 +142,7 @@ export const runners: Adapter[] = [
     framework: 'playwright',
     async list(dir) {
       if (!existsSync(join(MODULES, '@playwright/test')) || !applicable(dir, ['@playwright/test'], /^playwright\.config\./)) return null;
+      if (!majorMatches(dir, '@playwright/test', MODULES)) return null;
       return inPlaceOrCopy(dir, async (cwd) => {
         const out = json(await run(join(MODULES, '@playwright/test/cli.js'), ['test', '--list', '--reporter=json'], cwd)) as
           { suites?: Array<{ file: string }>; errors?: Array<{ location?: { file: string } }>; config?: { rootDir?: string } } | undefined;

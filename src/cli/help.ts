@@ -39,6 +39,11 @@ const MAIN = `
     -v, --version           Print the version and exit
     -h, --help              Print this help and exit  (\`projdex COMMAND --help\` for one command)
 
+  Environment
+    PROJDEX_HOME            Data directory when --data-dir is absent
+    PROJDEX_HOST, PROJDEX_TOKEN   Defaults of --host and --token
+    PROJDEX_PORT_RANGE=A-B  Candidate ports instead of 38124-38133 (--port-range and --port win)
+
   Examples
     $ npx projdex
     $ projdex add --all ~/code && projdex scan --all

@@ -12,19 +12,21 @@ const WILDCARD = ['0.0.0.0', '::'];
 
 /** Candidate ports: `--port`, else `--port-range` / `PROJDEX_PORT_RANGE` (`A-B`), else 38124..38133. */
 export function candidatePorts(values: Values, env: Env): readonly number[] {
-  if (values.port !== undefined) {
-    if (!/^\d{1,5}$/.test(values.port) || Number(values.port) > 65535) throw new CliError(`--port must be an integer from 0 to 65535, got "${values.port}"`, 2);
-    return [Number(values.port)];
-  }
+  // A malformed range is refused even beside --port: a typo in the environment should not wait to bite.
   const [source, range] = values['port-range'] !== undefined ? ['--port-range', values['port-range']]
     : env.PROJDEX_PORT_RANGE ? ['PROJDEX_PORT_RANGE', env.PROJDEX_PORT_RANGE] : [undefined, undefined];
-  if (range === undefined) return DEFAULT_PORTS;
-  const m = /^(\d{1,5})-(\d{1,5})$/.exec(range);
-  const [a, b] = m ? [Number(m[1]), Number(m[2])] : [NaN, NaN];
-  if (!(a >= 1 && a <= b && b <= 65535 && b - a < 1000)) {
-    throw new CliError(`${source} must be A-B with 1 <= A <= B <= 65535 and at most 1000 ports (e.g. 38124-38133), got "${range}"`, 2);
+  let ports: readonly number[] = DEFAULT_PORTS;
+  if (range !== undefined) {
+    const m = /^(\d{1,5})-(\d{1,5})$/.exec(range);
+    const [a, b] = m ? [Number(m[1]), Number(m[2])] : [NaN, NaN];
+    if (!(a >= 1 && a <= b && b <= 65535 && b - a < 1000)) {
+      throw new CliError(`${source} must be A-B with 1 <= A <= B <= 65535 and at most 1000 ports (e.g. 38124-38133), got "${range}"`, 2);
+    }
+    ports = Array.from({ length: b - a + 1 }, (_, i) => a + i);
   }
-  return Array.from({ length: b - a + 1 }, (_, i) => a + i);
+  if (values.port === undefined) return ports;
+  if (!/^\d{1,5}$/.test(values.port) || Number(values.port) > 65535) throw new CliError(`--port must be an integer from 0 to 65535, got "${values.port}"`, 2);
+  return [Number(values.port)];
 }
 
 /** Runs the server until a signal (or the parent's exit) closes it; resolves with the exit code. */
