@@ -5,6 +5,7 @@ import type { Duplex } from 'node:stream';
 import { isIP } from 'node:net';
 import { join } from 'node:path';
 import { createHandler, type Logger } from './app.ts';
+import type { SseOptions } from './api/events.ts';
 import { createEvents, type Events } from './events.ts';
 import type { GuardOptions } from './guard.ts';
 import { BASE_HEADERS } from './http.ts';
@@ -34,6 +35,8 @@ export interface ServerOptions extends GuardOptions {
   readonly scanWorker?: ScanWorkerOptions;
   /** Largest request body, in bytes. @default 1_048_576 */
   readonly bodyLimit?: number;
+  /** Limits of `GET /api/events` streams (heartbeat interval, listener cap). */
+  readonly sse?: SseOptions;
   /** @default console */
   readonly logger?: Logger;
   /** @default Date.now */
@@ -77,7 +80,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
 
   const store = openStore(dbFile, { now });
   const events = createEvents();
-  const scanner = createScanner(store, options.scan, options.scanWorker);
+  const scanner = createScanner(store, options.scan, options.scanWorker, { events });
   let actualPort = 0;
   const server = createHttpServer({
     // Slow clients are cut off: headers within 10 s, the whole request within 30 s.
@@ -101,6 +104,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
 
   let closing: Promise<void> | undefined;
   const close = (): Promise<void> => (closing ??= (async () => {
+    events.close(); // Ends the event streams, which would otherwise hold server.close open forever.
     await new Promise<void>((resolve) => {
       server.close(() => resolve());
       server.closeIdleConnections();

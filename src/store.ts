@@ -2,7 +2,7 @@ import { chmodSync, closeSync, openSync } from 'node:fs';
 import type { StatementSync } from 'node:sqlite';
 import { loadSqlite } from './sqlite.ts';
 import type { Project, ProjectPort, ProjectUpdate, Test } from './types.ts';
-import type { FoundPort, FoundTest } from './scan/types.ts';
+import type { FoundPort, FoundTest, RunInfo } from './scan/types.ts';
 
 /** Schema migrations, applied in order; `PRAGMA user_version` records how many have run. */
 const MIGRATIONS: readonly string[] = [
@@ -40,6 +40,14 @@ const MIGRATIONS: readonly string[] = [
    );
    CREATE INDEX ports_by_project ON ports (project_id, port, script_name);
    CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);`,
+  // What the last scan of each project noticed (notes, runs, truncation), for the dashboard's project page.
+  `CREATE TABLE scan_summaries (
+     project_id INTEGER PRIMARY KEY REFERENCES projects(id) ON DELETE CASCADE,
+     notes TEXT NOT NULL,
+     runs TEXT NOT NULL,
+     truncated TEXT,
+     scanned_at INTEGER NOT NULL
+   );`,
 ];
 
 /** Largest serialised list kept between requests (a 10k-test list is about 1.6 MB). */
@@ -55,6 +63,19 @@ export interface ScanRecord {
   readonly ports: readonly FoundPort[];
   /** Stack the scan detected; written only while the project's framework is still null. */
   readonly framework: string | null;
+  /** What the scan noticed, kept for `GET /api/projects/:id/scan` (absent: an empty summary). */
+  readonly notes?: readonly string[];
+  readonly runs?: readonly RunInfo[];
+  readonly truncated?: string | null;
+}
+
+/** The last scan's remarks on a project, as `GET /api/projects/:id/scan` answers them. */
+export interface ScanSummary {
+  readonly notes: string[];
+  readonly runs: RunInfo[];
+  readonly truncated: string | null;
+  /** Unix seconds; null when the project was never scanned. */
+  readonly scanned_at: number | null;
 }
 
 export type Store = ReturnType<typeof openStore>;
@@ -75,6 +96,8 @@ export function openStore(file: string, { now = Date.now }: StoreOptions = {}) {
   db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 5000; PRAGMA foreign_keys = ON;');
   migrate(db);
 
+  // Ports gain a `kind` (listen/connect) in a later schema; the overview counts listen ports when it can.
+  const portKinds = db.prepare('PRAGMA table_info(ports)').all().some((col) => col.name === 'kind');
   const seconds = (): number => Math.floor(now() / 1000);
   const sql = (text: string): StatementSync => db.prepare(text);
   const q = {
@@ -103,6 +126,19 @@ export function openStore(file: string, { now = Date.now }: StoreOptions = {}) {
     portsJson: sql(`SELECT json_group_array(json_object('id', id, 'project_id', project_id, 'port', port, 'script_name', script_name,
       'config_source', config_source, 'last_detected', last_detected, 'created_at', created_at) ORDER BY port, script_name, config_source) AS body
       FROM ports WHERE project_id = ?`),
+    saveSummary: sql(`INSERT INTO scan_summaries (project_id, notes, runs, truncated, scanned_at) VALUES (?, ?, ?, ?, ?)
+      ON CONFLICT (project_id) DO UPDATE SET notes = excluded.notes, runs = excluded.runs, truncated = excluded.truncated,
+      scanned_at = excluded.scanned_at`),
+    getSummary: sql('SELECT notes, runs, truncated, scanned_at FROM scan_summaries WHERE project_id = ?'),
+    // One row per project for the dashboard's table: test files, cases, files per runner, distinct ports.
+    overviewJson: sql(`SELECT json_group_array(json_object('project_id', p.id, 'tests', coalesce(t.n, 0), 'cases', coalesce(t.cases, 0),
+      'runners', json(coalesce(r.runners, '{}')), 'ports', json(coalesce(pp.ports, '[]'))) ORDER BY p.id) AS body
+      FROM projects p
+      LEFT JOIN (SELECT project_id, count(*) AS n, sum(cases) AS cases FROM tests GROUP BY project_id) t ON t.project_id = p.id
+      LEFT JOIN (SELECT project_id, json_group_object(fw, n) AS runners FROM (SELECT project_id, coalesce(framework, 'unknown') AS fw,
+        count(*) AS n FROM tests GROUP BY project_id, fw) GROUP BY project_id) r ON r.project_id = p.id
+      LEFT JOIN (SELECT project_id, json_group_array(port ORDER BY port) AS ports FROM (SELECT DISTINCT project_id, port FROM ports
+        ${portKinds ? "WHERE kind = 'listen'" : ''}) GROUP BY project_id) pp ON pp.project_id = p.id`),
     putSetting: sql('INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value'),
   };
 
@@ -177,12 +213,26 @@ export function openStore(file: string, { now = Date.now }: StoreOptions = {}) {
     projectsJson: (): Buffer => cachedBody('projects', () => q.projectsJson.get()?.body),
     testsJson: (projectId: number): Buffer => cachedBody(`tests:${projectId}`, () => q.testsJson.get(projectId)?.body),
     portsJson: (projectId: number): Buffer => cachedBody(`ports:${projectId}`, () => q.portsJson.get(projectId)?.body),
+    /** Per project: `{ project_id, tests, cases, runners: { jest: n }, ports: [listen ports] }`, in id order. */
+    overviewJson: (): Buffer => cachedBody('overview', () => q.overviewJson.get()?.body),
+
+    /** What the last scan of a project noticed; an empty summary when it was never scanned. */
+    getScanSummary(projectId: number): ScanSummary {
+      const row = q.getSummary.get(projectId);
+      if (!row) return { notes: [], runs: [], truncated: null, scanned_at: null };
+      return {
+        notes: JSON.parse(String(row.notes)) as string[],
+        runs: JSON.parse(String(row.runs)) as RunInfo[],
+        truncated: orNull(row.truncated, String),
+        scanned_at: Number(row.scanned_at),
+      };
+    },
 
     /**
      * Replaces a project's tests and ports with a scan's findings in one transaction. Tests keep their
      * id while their file is still found. Returns false when the project no longer exists.
      */
-    saveScan(projectId: number, { tests, ports, framework }: ScanRecord): boolean {
+    saveScan(projectId: number, { tests, ports, framework, notes = [], runs = [], truncated = null }: ScanRecord): boolean {
       const at = seconds();
       changed();
       return transaction(() => {
@@ -194,6 +244,7 @@ export function openStore(file: string, { now = Date.now }: StoreOptions = {}) {
         q.clearPorts.run(projectId);
         for (const p of ports) q.insertPort.run(projectId, p.port, p.script_name, p.config_source, at, at);
         q.finishScan.run(at, framework, projectId);
+        q.saveSummary.run(projectId, JSON.stringify(notes), JSON.stringify(runs), truncated, at);
         return true;
       });
     },

@@ -1,9 +1,10 @@
 import { httpError } from '../http.ts';
+import type { Events } from '../events.ts';
 import type { Store } from '../store.ts';
 import type { Context } from './context.ts';
 
 /** Handlers of `/api/settings/**`. */
-export function settingsHandlers(store: Store) {
+export function settingsHandlers(store: Store, events?: Events) {
   return {
     list: () => store.getSettings(),
     async put({ params, body }: Context) {
@@ -16,6 +17,7 @@ export function settingsHandlers(store: Store) {
       }
       const text = String(value);
       store.putSetting(key, text);
+      events?.emit('settings.changed', { key, value: text });
       return { key, value: text };
     },
   };

@@ -9,6 +9,11 @@ import type { PackedTests, ScanReply, ScanRequest } from './worker.ts';
 /** The walk limits a worker scan takes: plain data, since functions and signals do not cross threads. */
 export type WorkerScanOptions = Pick<WalkOptions, 'maxDepth' | 'maxEntries' | 'timeoutMs' | 'concurrency'>;
 
+/** A scan's options on this side: the walk limits, and a progress callback fed by the thread's messages. */
+export interface PoolScanOptions extends WorkerScanOptions {
+  readonly onProgress?: (progress: { files: number; tests: number }) => void;
+}
+
 type HeapLimits = { readonly maxYoungGenerationSizeMb?: number; readonly maxOldGenerationSizeMb?: number };
 
 export interface ScanWorkerOptions {
@@ -45,13 +50,13 @@ export function createScanPool({
   let shared: ReturnType<typeof spawn> | undefined;
   let nextId = 1;
 
-  const submit = (thread: ReturnType<typeof spawn>, root: string, { maxDepth, maxEntries, timeoutMs, concurrency }: WorkerScanOptions): Promise<ScanResult> => {
+  const submit = (thread: ReturnType<typeof spawn>, root: string, { maxDepth, maxEntries, timeoutMs, concurrency, onProgress }: PoolScanOptions): Promise<ScanResult> => {
     const limits = Object.fromEntries(Object.entries({ maxDepth, maxEntries, timeoutMs, concurrency }).filter(([, v]) => v !== undefined));
-    return thread.run({ id: nextId++, root, options: limits });
+    return thread.run({ id: nextId++, root, options: limits, progress: onProgress !== undefined }, onProgress);
   };
 
   return {
-    async scan(root: string, options: WorkerScanOptions = {}): Promise<ScanResult> {
+    async scan(root: string, options: PoolScanOptions = {}): Promise<ScanResult> {
       shared ??= spawn(entry, resourceLimits, (dead) => { if (shared === dead) shared = undefined; });
       try {
         return await submit(shared, root, options);
@@ -79,7 +84,8 @@ export function createScanPool({
 function spawn(entry: URL, resourceLimits: HeapLimits, onDeath: (thread: ReturnType<typeof spawn>) => void) {
   const worker = new Worker(entry, { resourceLimits });
   worker.unref(); // An idle scanner must not keep the process alive.
-  const pending = new Map<number, { resolve: (r: ScanResult) => void; reject: (e: Error) => void }>();
+  type Job = { resolve: (r: ScanResult) => void; reject: (e: Error) => void; onProgress?: PoolScanOptions['onProgress'] };
+  const pending = new Map<number, Job>();
   const failAll = (error: Error): void => {
     for (const { reject } of pending.values()) reject(error);
     pending.clear();
@@ -88,6 +94,10 @@ function spawn(entry: URL, resourceLimits: HeapLimits, onDeath: (thread: ReturnT
   worker.on('message', (reply: ScanReply) => {
     const job = pending.get(reply.id);
     if (!job) return;
+    if ('progress' in reply) {
+      job.onProgress?.(reply.progress);
+      return;
+    }
     pending.delete(reply.id);
     if ('result' in reply) job.resolve({ tests: unpackTests(reply.tests), ...reply.result });
     else job.reject(Object.assign(new Error(reply.error.message), reply.error.code ? { code: reply.error.code } : {}));
@@ -96,9 +106,9 @@ function spawn(entry: URL, resourceLimits: HeapLimits, onDeath: (thread: ReturnT
   worker.on('error', failAll);
   worker.on('exit', (code) => failAll(new Error(`scan worker exited with code ${code}`)));
   const thread = {
-    run(request: ScanRequest): Promise<ScanResult> {
+    run(request: ScanRequest, onProgress?: PoolScanOptions['onProgress']): Promise<ScanResult> {
       return new Promise<ScanResult>((resolve, reject) => {
-        pending.set(request.id, { resolve, reject });
+        pending.set(request.id, { resolve, reject, onProgress });
         worker.ref(); // A scan in flight keeps the process alive until it answers.
         worker.postMessage(request);
       });

@@ -22,6 +22,10 @@ export interface WalkOptions {
   /** Extra pruning: return true to skip a directory (relative POSIX path) and everything below it. */
   readonly exclude?: (dir: string) => boolean;
   readonly signal?: AbortSignal;
+  /** Files seen so far: called at most every `progressMs` while walking, and once when the walk ends. */
+  readonly onProgress?: (files: number) => void;
+  /** @default 100 */
+  readonly progressMs?: number;
   readonly fs?: WalkFs;
   readonly now?: () => number;
 }
@@ -54,6 +58,8 @@ export async function walk(root: string, {
   concurrency = 32,
   exclude = () => false,
   signal,
+  onProgress,
+  progressMs = 100,
   fs = nodeFs,
   now = Date.now,
 }: WalkOptions = {}): Promise<Tree & { errors: number }> {
@@ -65,6 +71,7 @@ export async function walk(root: string, {
   let truncated: string | null = null;
   let errors = 0;
   let entries = 0;
+  let reportedAt = now();
 
   const visit = async ({ abs, rel, depth }: PendingDir): Promise<void> => {
     let list: Dirent[];
@@ -114,9 +121,14 @@ export async function walk(root: string, {
         active++;
         visit(next).then(() => { active--; pump(); }, () => { active--; errors++; pump(); });
       }
+      if (onProgress && now() - reportedAt >= progressMs) {
+        reportedAt = now();
+        onProgress(files.length);
+      }
       if (active === 0 && queue.length === 0) resolve();
     };
     pump();
   });
+  onProgress?.(files.length);
   return { files, dirs, truncated, errors };
 }

@@ -4,7 +4,13 @@ import { scan, type ScanOptions, type ScanResult } from './index.ts';
 import type { FoundTest, TestFramework } from './types.ts';
 // `unpackTests` (the other half) lives in pool.ts, so the serving thread never loads the scanner's modules.
 
-export interface ScanRequest { readonly id: number; readonly root: string; readonly options: ScanOptions }
+export interface ScanRequest {
+  readonly id: number;
+  readonly root: string;
+  readonly options: ScanOptions;
+  /** Post `{ id, progress }` messages while walking. */
+  readonly progress?: boolean;
+}
 
 /**
  * The test list in columns. Why: a big tree finds ~90k test files, and cloning them as objects makes the
@@ -22,6 +28,7 @@ export interface PackedTests {
 }
 
 export type ScanReply =
+  | { readonly id: number; readonly progress: { readonly files: number; readonly tests: number } }
   | { readonly id: number; readonly result: Omit<ScanResult, 'tests'>; readonly tests: PackedTests }
   | { readonly id: number; readonly error: { readonly message: string; readonly code?: string } };
 
@@ -39,8 +46,9 @@ function packTests(tests: readonly FoundTest[]): PackedTests {
   return { files: tests.map((t) => t.file).join('\0'), frameworks, kinds, cases };
 }
 
-parentPort?.on('message', ({ id, root, options }: ScanRequest) => {
-  scan(root, options).then(
+parentPort?.on('message', ({ id, root, options, progress }: ScanRequest) => {
+  const onProgress = progress ? (files: number) => parentPort!.postMessage({ id, progress: { files, tests: 0 } } satisfies ScanReply) : undefined;
+  scan(root, { ...options, ...(onProgress ? { onProgress } : {}) }).then(
     ({ tests, ...result }) => {
       const packed = packTests(tests);
       parentPort!.postMessage({ id, result, tests: packed } satisfies ScanReply, [packed.kinds.buffer as ArrayBuffer, packed.cases.buffer as ArrayBuffer]);
