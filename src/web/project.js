@@ -1,0 +1,113 @@
+// One project's page: its fields, tests grouped by runner (with a filter), ports, and what the last scan followed.
+import { api } from './api.js';
+import { ago, confirmDialog, fill, h, toast } from './dom.js';
+import { editProject } from './edit.js';
+import { scanOne } from './scan.js';
+import { state, watch } from './state.js';
+
+export function projectView(main, id) {
+  let tests = [];
+  let ports = [];
+  let summary = null;
+  let testFilter = '';
+  const testsBox = h('div', { id: 'tests-groups' });
+  const head = h('div');
+  const portsBox = h('div', { id: 'project-ports' });
+  const scanBox = h('div', { id: 'project-scan' });
+  const progress = h('p', { class: 'progress', id: 'project-progress', role: 'status' });
+
+  const renderHead = () => {
+    const p = state.projects.get(id);
+    if (!p) {
+      fill(head, h('h1', { text: 'Project not found' }), h('p', {}, 'It was deleted, or never existed. ', h('a', { href: '#/', text: 'Back to projects' })));
+      return false;
+    }
+    const scanning = state.scanning.get(id);
+    progress.textContent = scanning ? `Scanning… ${scanning.files} files walked, ${scanning.tests} tests found` : '';
+    fill(head,
+      h('p', { class: 'crumbs' }, h('a', { href: '#/', text: 'Projects' }), ' / '),
+      h('h1', { id: 'project-name', text: p.name }),
+      h('p', { class: 'path', text: p.path }),
+      p.description ? h('p', { id: 'project-description', text: p.description }) : null,
+      h('dl', { class: 'facts' },
+        h('dt', { text: 'Framework' }), h('dd', { text: p.framework ?? '—' }),
+        h('dt', { text: 'Tags' }), h('dd', {}, p.tags.length ? p.tags.map((t) => h('span', { class: 'tag', text: t })) : '—'),
+        h('dt', { text: 'Last scanned' }), h('dd', { text: ago(p.last_scanned) })),
+      h('div', { class: 'toolbar' },
+        h('button', { class: 'primary', 'data-action': 'scan', disabled: Boolean(scanning), text: 'Scan', onClick: () => scanOne(p) }),
+        h('button', { 'data-action': 'edit', text: 'Edit', onClick: () => editProject(p) }),
+        h('button', { 'data-action': 'delete', class: 'danger', text: 'Delete', onClick: async () => {
+          if (!(await confirmDialog(`Delete “${p.name}” from the registry? Its directory stays on disk.`))) return;
+          try {
+            await api('DELETE', `/api/projects/${id}`);
+            state.projects.delete(id);
+            location.hash = '#/';
+          } catch (error) { toast(`Delete failed: ${error.message}`, 'error'); }
+        } })),
+      progress);
+    return true;
+  };
+
+  const renderTests = () => {
+    const words = testFilter.toLowerCase();
+    const groups = new Map();
+    for (const t of tests) {
+      const runner = t.framework ?? 'unknown';
+      if (!groups.has(runner)) groups.set(runner, { files: 0, cases: 0, shown: [] });
+      const g = groups.get(runner);
+      g.files++;
+      g.cases += t.cases ?? 0;
+      if (!words || t.file_path.toLowerCase().includes(words)) g.shown.push(t);
+    }
+    if (tests.length === 0) {
+      fill(testsBox, h('p', { class: 'muted', text: state.projects.get(id)?.last_scanned ? 'The last scan found no test files (see its notes below).' : 'Not scanned yet.' }));
+      return;
+    }
+    fill(testsBox, [...groups].sort((a, b) => b[1].files - a[1].files).map(([runner, g]) => h('details', { open: true, class: 'group', 'data-runner': runner },
+      h('summary', {}, h('strong', { text: runner }), ` ${g.files} file${g.files === 1 ? '' : 's'}, ${g.cases} case${g.cases === 1 ? '' : 's'}`,
+        words ? h('span', { class: 'muted', text: ` (${g.shown.length} shown)` }) : null),
+      h('ul', { class: 'files' }, g.shown.slice(0, 2000).map((t) => h('li', {}, h('code', { text: t.file_path }),
+        t.cases === null ? null : h('span', { class: 'muted', text: ` ${t.cases}` })))))));
+  };
+
+  const renderPorts = () => fill(portsBox, ports.length === 0 ? h('p', { class: 'muted', text: 'No ports found.' })
+    : h('div', { class: 'table-wrap' }, h('table', {}, h('thead', {}, h('tr', {}, ['Port', 'Kind', 'Script', 'Source'].map((c) => h('th', { scope: 'col', text: c })))),
+      h('tbody', {}, ports.map((p) => h('tr', {}, h('td', { class: 'num', text: String(p.port) }), h('td', { text: p.kind ?? '—' }),
+        h('td', { text: p.script_name ?? '' }), h('td', {}, h('code', { text: p.config_source }))))))));
+
+  const renderScan = () => {
+    if (!summary) return;
+    fill(scanBox,
+      h('p', { class: 'muted', text: summary.scanned_at ? `Last scan ${ago(summary.scanned_at)}.` : 'Not scanned yet.' }),
+      summary.truncated ? h('p', { class: 'warn', text: `The walk stopped early: ${summary.truncated}` }) : null,
+      summary.runs.length ? h('div', { class: 'table-wrap' }, h('table', { id: 'runs' },
+        h('thead', {}, h('tr', {}, ['Package', 'Command', 'Runner', 'Config', 'Notes'].map((c) => h('th', { scope: 'col', text: c })))),
+        h('tbody', {}, summary.runs.map((r) => h('tr', {}, h('td', {}, h('code', { text: r.package || '.' })), h('td', {}, h('code', { text: r.command ?? '' })),
+          h('td', { text: r.runner ?? '' }), h('td', {}, h('code', { text: r.config ?? '' })), h('td', { text: (r.notes ?? []).join('; ') })))))) : null,
+      h('h3', { text: 'Notes' }),
+      summary.notes.length ? h('ul', { id: 'notes' }, summary.notes.map((n) => h('li', { text: n }))) : h('p', { class: 'muted', text: 'None.' }));
+  };
+
+  const load = async () => {
+    try {
+      [tests, ports, summary] = await Promise.all([api('GET', `/api/projects/${id}/tests`), api('GET', `/api/projects/${id}/ports`), api('GET', `/api/projects/${id}/scan`)]);
+    } catch (error) {
+      if (error.status !== 404) toast(`Could not load the project: ${error.message}`, 'error');
+      return;
+    }
+    renderTests(); renderPorts(); renderScan();
+  };
+
+  fill(main, head,
+    h('section', { 'aria-labelledby': 'tests-title' }, h('h2', { id: 'tests-title', text: 'Tests' }),
+      h('input', { type: 'search', id: 'tests-filter', placeholder: 'Filter test files…', 'aria-label': 'Filter test files',
+        onInput: (e) => { testFilter = e.target.value; renderTests(); } }), testsBox),
+    h('section', { 'aria-labelledby': 'ports-title' }, h('h2', { id: 'ports-title', text: 'Ports' }), portsBox),
+    h('section', { 'aria-labelledby': 'scan-title' }, h('h2', { id: 'scan-title', text: 'What the scan followed' }), scanBox));
+  if (renderHead()) load();
+  return watch((what, changedId) => {
+    if (changedId !== undefined && changedId !== id && what !== 'projects') return;
+    const exists = renderHead();
+    if (exists && what === 'scan' && !state.scanning.has(id)) load();
+  });
+}

@@ -1,0 +1,151 @@
+// The projects table: sortable, filterable, with add, add-under-a-folder, edit, delete and scan actions.
+import { api, missingRoute } from './api.js';
+import { ago, confirmDialog, fill, h, toast } from './dom.js';
+import { editProject } from './edit.js';
+import { scanAll, scanOne } from './scan.js';
+import { state, watch } from './state.js';
+
+const COLUMNS = [
+  { key: 'name', label: 'Name', value: (p) => p.name.toLowerCase() },
+  { key: 'path', label: 'Path', value: (p) => p.path },
+  { key: 'framework', label: 'Framework', value: (p) => p.framework ?? '' },
+  { key: 'tags', label: 'Tags', value: (p) => p.tags.join(',') },
+  { key: 'tests', label: 'Tests', value: (p) => state.overview.get(p.id)?.tests ?? 0, numeric: true },
+  { key: 'ports', label: 'Listen ports', value: (p) => state.overview.get(p.id)?.ports[0] ?? Infinity, numeric: true },
+  { key: 'scanned', label: 'Last scanned', value: (p) => p.last_scanned ?? -1, numeric: true },
+];
+
+// Kept across visits of the view, like a user expects of a table's sort and filter.
+const view = { sort: 'name', dir: 1, filter: '' };
+
+export function projectsView(main) {
+  const rows = new Map(); // id -> { tr, version }
+  const tbody = h('tbody');
+  const count = h('span', { class: 'muted', id: 'project-count' });
+  const filter = h('input', {
+    type: 'search', id: 'project-filter', placeholder: 'Filter by name, path, framework, tag…', 'aria-label': 'Filter projects',
+    value: view.filter, onInput: (e) => { view.filter = e.target.value; render(); },
+  });
+  const headRow = h('tr');
+  const table = h('table', { class: 'projects', id: 'projects-table' }, h('thead', {}, headRow), tbody);
+
+  const header = () => {
+    const cells = COLUMNS.map((c) => {
+      const sorted = view.sort === c.key;
+      const button = h('button', {
+        class: 'sort', 'data-sort': c.key, onClick: () => {
+          view.dir = sorted ? -view.dir : 1;
+          view.sort = c.key;
+          render();
+          headRow.querySelector(`[data-sort="${c.key}"]`).focus();
+        },
+      }, c.label, h('span', { class: 'arrow', 'aria-hidden': 'true', text: sorted ? (view.dir === 1 ? '▲' : '▼') : '' }));
+      return h('th', { scope: 'col', class: c.numeric ? 'num' : '', 'aria-sort': sorted ? (view.dir === 1 ? 'ascending' : 'descending') : 'none' }, button);
+    });
+    fill(headRow, cells, h('th', { scope: 'col' }, h('span', { class: 'sr-only', text: 'Actions' })));
+  };
+
+  const rowFor = (p) => {
+    const o = state.overview.get(p.id);
+    const scanning = state.scanning.get(p.id);
+    const version = `${JSON.stringify(p)}|${JSON.stringify(o)}|${JSON.stringify(scanning)}`;
+    const known = rows.get(p.id);
+    if (known?.version === version) return known.tr;
+    const tr = h('tr', { 'data-id': p.id, class: scanning ? 'scanning' : '' },
+      h('td', { 'data-label': 'Name' }, h('a', { href: `#/project/${p.id}`, class: 'name', text: p.name })),
+      h('td', { class: 'path', 'data-label': 'Path', title: p.path, text: p.path }),
+      h('td', { 'data-label': 'Framework', text: p.framework ?? '' }),
+      h('td', { 'data-label': 'Tags' }, p.tags.map((t) => h('span', { class: 'tag', text: t }))),
+      h('td', { class: 'num tests', 'data-label': 'Tests', text: o ? String(o.tests) : '' }),
+      h('td', { class: 'num ports', 'data-label': 'Listen ports', title: o ? o.ports.join(', ') : '',
+        text: o ? o.ports.slice(0, 5).join(', ') + (o.ports.length > 5 ? ` +${o.ports.length - 5}` : '') : '' }),
+      h('td', { class: 'scanned', 'data-label': 'Last scanned' }, scanning
+        ? h('span', { class: 'progress', role: 'status', text: `scanning… ${scanning.files} files` })
+        : h('time', { text: ago(p.last_scanned), title: p.last_scanned ? new Date(p.last_scanned * 1000).toISOString() : '' })),
+      h('td', { class: 'actions' },
+        h('button', { 'data-action': 'scan', disabled: Boolean(scanning), 'aria-label': `Scan ${p.name}`, text: 'Scan', onClick: () => scanOne(p) }),
+        h('button', { 'data-action': 'edit', 'aria-label': `Edit ${p.name}`, text: 'Edit', onClick: () => editProject(p) }),
+        h('button', { 'data-action': 'delete', class: 'danger', 'aria-label': `Delete ${p.name}`, text: 'Delete', onClick: () => remove(p) })));
+    rows.set(p.id, { tr, version });
+    return tr;
+  };
+
+  const render = () => {
+    header();
+    const words = view.filter.toLowerCase().split(/\s+/).filter(Boolean);
+    const col = COLUMNS.find((c) => c.key === view.sort);
+    const list = [...state.projects.values()].filter((p) => {
+      if (words.length === 0) return true;
+      const text = `${p.name} ${p.path} ${p.framework ?? ''} ${p.tags.join(' ')} ${p.description ?? ''}`.toLowerCase();
+      return words.every((w) => text.includes(w));
+    });
+    list.sort((a, b) => {
+      const x = col.value(a);
+      const y = col.value(b);
+      return (x < y ? -1 : x > y ? 1 : a.id - b.id) * view.dir;
+    });
+    for (const id of rows.keys()) if (!state.projects.has(id)) rows.delete(id);
+    tbody.replaceChildren(...list.map(rowFor));
+    count.textContent = `${list.length} of ${state.projects.size} projects`;
+    empty.hidden = state.projects.size > 0;
+  };
+
+  const empty = h('p', { class: 'muted empty', text: 'No projects yet: add one by its path above.', hidden: true });
+  fill(main,
+    h('h1', { text: 'Projects' }),
+    addForms(),
+    h('div', { class: 'toolbar' }, filter, count,
+      h('button', { id: 'scan-all', text: 'Scan all', onClick: () => scanAll() })),
+    h('div', { class: 'table-wrap' }, table),
+    empty);
+  render();
+  return watch((what) => { if (what !== 'settings') render(); });
+}
+
+async function remove(p) {
+  if (!(await confirmDialog(`Delete “${p.name}” from the registry? Its directory stays on disk.`))) return;
+  try {
+    await api('DELETE', `/api/projects/${p.id}`);
+    state.projects.delete(p.id);
+    toast(`Deleted ${p.name}`);
+  } catch (error) {
+    toast(`Delete failed: ${error.message}`, 'error');
+  }
+}
+
+function addForms() {
+  const path = h('input', { id: 'add-path', required: true, placeholder: '/home/me/app', 'aria-label': 'Project path', autocomplete: 'off' });
+  const name = h('input', { id: 'add-name', placeholder: 'name (default: folder name)', 'aria-label': 'Project name', autocomplete: 'off' });
+  const root = h('input', { id: 'discover-root', required: true, placeholder: '/home/me/code', 'aria-label': 'Folder to search', autocomplete: 'off' });
+  const depth = h('input', { id: 'discover-depth', type: 'number', min: '1', max: '6', value: '2', 'aria-label': 'Depth' });
+  const add = h('form', { class: 'inline-form', id: 'add-form', onSubmit: async (e) => {
+    e.preventDefault();
+    const value = path.value.trim();
+    const label = name.value.trim() || value.replace(/\/+$/, '').split('/').pop() || value;
+    try {
+      const project = await api('POST', '/api/projects', { name: label, path: value });
+      state.projects.set(project.id, project);
+      path.value = '';
+      name.value = '';
+      toast(`Added ${project.name}`);
+      scanOne(project);
+    } catch (error) {
+      toast(`Could not add ${value}: ${error.message}`, 'error');
+    }
+  } }, h('label', { class: 'grow' }, 'Add a project by path ', path), name, h('button', { class: 'primary', type: 'submit', text: 'Add' }));
+  const discover = h('form', { class: 'inline-form', id: 'discover-form', onSubmit: async (e) => {
+    e.preventDefault();
+    try {
+      const found = await api('POST', '/api/projects/discover', { root: root.value.trim(), depth: Number(depth.value) || 2 });
+      const added = Array.isArray(found) ? found : found?.added ?? found?.projects ?? [];
+      for (const p of added) if (p?.id) state.projects.set(p.id, p);
+      toast(`Added ${added.length} repositor${added.length === 1 ? 'y' : 'ies'} under ${root.value.trim()}`);
+    } catch (error) {
+      toast(missingRoute(error)
+        ? 'This server cannot add a folder\'s repositories (POST /api/projects/discover is missing): update projdex, or add them one by one.'
+        : `Could not search ${root.value.trim()}: ${error.message}`, 'error');
+    }
+  } }, h('label', { class: 'grow' }, 'Add every repository under a folder ', root), h('label', {}, 'depth ', depth),
+  h('button', { type: 'submit', text: 'Add all' }));
+  return h('div', { class: 'add' }, add, discover);
+}
