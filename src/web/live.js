@@ -1,6 +1,6 @@
 // Live events: a fetch-based reader of /api/events. EventSource cannot send an Authorization header and a
 // token must never go into a URL, so the stream is read with fetch, and Last-Event-ID is kept here.
-import { authHeaders, askToken } from './api.js';
+import { authHeaders, askToken, token } from './api.js';
 
 /**
  * Connects and calls `onEvent({ id, type, data })` for each event; reconnects with the last id after a drop.
@@ -19,7 +19,7 @@ export function connectLive({ onEvent, onState }) {
         const headers = { Accept: 'text/event-stream', ...authHeaders() };
         if (lastId !== null) headers['Last-Event-ID'] = lastId;
         const res = await fetch('/api/events', { headers, signal: controller.signal, cache: 'no-store' });
-        if (res.status === 401) { await askToken(true); continue; }
+        if (res.status === 401) { await askToken(token() !== null); continue; }
         if (!res.ok || !res.body) throw new Error(`HTTP ${res.status}`);
         onState('live');
         delay = 1000;

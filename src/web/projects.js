@@ -27,6 +27,13 @@ export function projectsView(main) {
     value: view.filter, onInput: (e) => { view.filter = e.target.value; render(); },
   });
   const headRow = h('tr');
+  // On a narrow screen the table is a list of cards without a header row: sorting moves to a menu.
+  const sortSelect = h('select', { id: 'sort-select', 'aria-label': 'Sort projects by', onChange: (e) => {
+    const [key, dir] = e.target.value.split(':');
+    view.sort = key;
+    view.dir = Number(dir);
+    render();
+  } }, COLUMNS.flatMap((c) => [h('option', { value: `${c.key}:1`, text: `${c.label} ↑` }), h('option', { value: `${c.key}:-1`, text: `${c.label} ↓` })]));
   const table = h('table', { class: 'projects', id: 'projects-table' }, h('thead', {}, headRow), tbody);
 
   const header = () => {
@@ -72,6 +79,7 @@ export function projectsView(main) {
 
   const render = () => {
     header();
+    sortSelect.value = `${view.sort}:${view.dir}`;
     const words = view.filter.toLowerCase().split(/\s+/).filter(Boolean);
     const col = COLUMNS.find((c) => c.key === view.sort);
     const list = [...state.projects.values()].filter((p) => {
@@ -94,7 +102,7 @@ export function projectsView(main) {
   fill(main,
     h('h1', { text: 'Projects' }),
     addForms(),
-    h('div', { class: 'toolbar' }, filter, count,
+    h('div', { class: 'toolbar' }, filter, sortSelect, count,
       h('button', { id: 'scan-all', text: 'Scan all', onClick: () => scanAll() })),
     h('div', { class: 'table-wrap' }, table),
     empty);
