@@ -8,7 +8,7 @@ import { call, makeTree, serve } from './helpers.ts';
 
 const SHOTS = join(import.meta.dirname, '..', 'test-output', 'browser');
 const missing = haveChromium() ? false : 'Chromium is not installed (apt-get install chromium); browser tests skipped';
-if (missing && process.env.CI) throw new Error('CI must run the browser tests: /usr/bin/chromium is missing');
+if (missing && (process.env.CI || process.env.PROJDEX_REQUIRE_BROWSER)) throw new Error('CI must run the browser tests: /usr/bin/chromium is missing');
 
 /** A project tree with vitest and pytest tests and a dev server port. */
 function appTree(t: { after(fn: () => unknown): void }, port = 5173) {
