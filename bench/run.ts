@@ -8,13 +8,14 @@ import { parseArgs } from 'node:util';
 import { seedStore } from './seed.ts';
 import { formatTable, type Row } from './stats.ts';
 import { compareEndpoints } from './suites/http.ts';
+import { dashboardSuite } from './suites/dashboard.ts';
 import { healthSuite } from './suites/health.ts';
 import { scaleSuite } from './suites/scale.ts';
 import { scanSuite } from './suites/scan.ts';
 import { startupSuite } from './suites/startup.ts';
 import { CACHE_DIR } from './tree.ts';
 
-const SUITES = ['scan', 'http', 'health', 'startup', 'scale'] as const;
+const SUITES = ['scan', 'http', 'health', 'startup', 'scale', 'dashboard'] as const;
 
 const { values } = parseArgs({
   options: {
@@ -70,6 +71,7 @@ if (only.has('health')) {
   rows.push(...await healthSuite({ size: quick ? 10_000 : 100_000, rounds: quick ? 1 : 3, variants, log }));
 }
 if (only.has('startup')) rows.push(...await startupSuite({ rounds: quick ? 3 : 9, log }));
+if (only.has('dashboard')) rows.push(...await dashboardSuite({ rounds: quick ? 3 : 7, log }));
 if (only.has('scale') && !quick) rows.push(...await scaleSuite({ rounds: 3, durationMs, log }));
 
 process.stdout.write(`\nprojdex bench (${quick ? 'quick' : values.large ? 'large' : 'default'}; Node ${process.versions.node}; ` +

@@ -103,7 +103,7 @@ export async function launch({ deadlineMs = 20_000, commandMs = 15_000 } = {}): 
     async newPage({ width = 1280, height = 800 } = {}) {
       const { targetId } = await browser.send('Target.createTarget', { url: 'about:blank' });
       const { sessionId } = await browser.send('Target.attachToTarget', { targetId, flatten: true });
-      const page = createPage(browser, sessionId);
+      const page = createPage(browser, sessionId, targetId);
       await Promise.all([page.send('Page.enable'), page.send('Runtime.enable'), page.send('Log.enable'), page.send('Network.enable')]);
       await page.size(width, height);
       return page;
@@ -119,7 +119,7 @@ export async function launch({ deadlineMs = 20_000, commandMs = 15_000 } = {}): 
 
 export type Page = ReturnType<typeof createPage>;
 
-function createPage(browser: Browser, sessionId: string) {
+function createPage(browser: Browser, sessionId: string, targetId: string) {
   /** Uncaught exceptions, console errors and CSP reports of this page. */
   const problems: string[] = [];
   /** Every URL the page requested, to prove the token never went into one. */
@@ -186,6 +186,10 @@ function createPage(browser: Browser, sessionId: string) {
       const base = { key, code: key === ' ' ? 'Space' : key, windowsVirtualKeyCode: codes[key], modifiers: shift ? 8 : 0 };
       await send('Input.dispatchKeyEvent', { type: 'keyDown', ...base, ...(key === 'Enter' ? { text: '\r' } : key === ' ' ? { text: ' ' } : {}) });
       await send('Input.dispatchKeyEvent', { type: 'keyUp', ...base });
+    },
+    /** Closes this tab. */
+    async close(): Promise<void> {
+      await browser.send('Target.closeTarget', { targetId });
     },
     async size(width: number, height: number): Promise<void> {
       await send('Emulation.setDeviceMetricsOverride', { width, height, deviceScaleFactor: 1, mobile: width < 500 });
