@@ -41,7 +41,10 @@ export function createGuard({ allowedHosts = [], allowedOrigins = [], token }: G
       const origin = req.headers.origin;
       const cors: Record<string, string> = {};
       if (origin !== undefined) {
-        if (!originAllowed(origin)) throw httpError(403, 'ORIGIN_NOT_ALLOWED', 'Origin not allowed');
+        // Same origin as the Host this request passed with (the dashboard served on a LAN address in token
+        // mode, or on an allowed host name) is the page's own origin, not a cross-origin caller.
+        const sameOrigin = req.headers.host !== undefined && origin === `http://${req.headers.host}`;
+        if (!sameOrigin && !originAllowed(origin)) throw httpError(403, 'ORIGIN_NOT_ALLOWED', 'Origin not allowed');
         cors['Access-Control-Allow-Origin'] = origin;
         cors.Vary = 'Origin';
       }

@@ -57,6 +57,26 @@ suite('the dashboard files', () => {
 });
 
 suite('the API the dashboard reads', () => {
+  test('the page\'s own origin may write: a LAN address in token mode, an allowed host name', async (t) => {
+    const lan = await serve(t, { token: 'tok' });
+    const put = (port: number, host: string, headers: Record<string, string> = {}) => new Promise<number | undefined>((resolve, reject) => {
+      request({ port, host: '127.0.0.1', method: 'PUT', path: '/api/settings/k', headers: { host, origin: `http://${host}`, 'content-type': 'application/json', ...headers } },
+        (res) => { res.resume(); resolve(res.statusCode); }).on('error', reject).end('{"value":"v"}');
+    });
+    assert.equal(await put(lan.port, `192.168.1.20:${lan.port}`, { authorization: 'Bearer tok' }), 200);
+    assert.equal(await put(lan.port, `192.168.1.20:${lan.port}`), 401, 'the token is still needed');
+    const named = await serve(t, { allowedHosts: ['projdex.test'] });
+    assert.equal(await put(named.port, `projdex.test:${named.port}`), 200);
+    assert.equal(await put(named.port, `evil.test:${named.port}`), 403, 'a Host not allowed stays refused');
+    // Another origin than the Host is still cross-origin.
+    const other = await new Promise<number | undefined>((resolve, reject) => {
+      request({ port: named.port, host: '127.0.0.1', method: 'PUT', path: '/api/settings/k',
+        headers: { host: `projdex.test:${named.port}`, origin: 'http://evil.test', 'content-type': 'application/json' } },
+      (res) => { res.resume(); resolve(res.statusCode); }).on('error', reject).end('{"value":"v"}');
+    });
+    assert.equal(other, 403);
+  });
+
   test('GET /api/projects/:id/scan keeps the last scan\'s notes, runs and truncation', async (t) => {
     const server = await serve(t, { scan: { maxEntries: 3 } });
     const dir = makeTree(t, { 'package.json': '{"scripts":{"test":"jest"}}', 'a.test.js': '', 'b.test.js': '', 'c.test.js': '' });
