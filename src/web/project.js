@@ -3,7 +3,7 @@ import { api } from './api.js';
 import { ago, confirmDialog, fill, h, toast } from './dom.js';
 import { editProject } from './edit.js';
 import { scanOne } from './scan.js';
-import { state, watch } from './state.js';
+import { changed, state, watch } from './state.js';
 
 export function projectView(main, id) {
   let tests = [];
@@ -42,6 +42,7 @@ export function projectView(main, id) {
             await api('DELETE', `/api/projects/${id}`);
             state.projects.delete(id);
             location.hash = '#/';
+            changed('project', id);
           } catch (error) { toast(`Delete failed: ${error.message}`, 'error'); }
         } })),
       progress);

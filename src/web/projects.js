@@ -3,7 +3,7 @@ import { api, missingRoute } from './api.js';
 import { ago, confirmDialog, fill, h, toast } from './dom.js';
 import { editProject } from './edit.js';
 import { scanAll, scanOne } from './scan.js';
-import { state, watch } from './state.js';
+import { changed, state, watch } from './state.js';
 
 const COLUMNS = [
   { key: 'name', label: 'Name', value: (p) => p.name.toLowerCase() },
@@ -115,6 +115,7 @@ async function remove(p) {
   try {
     await api('DELETE', `/api/projects/${p.id}`);
     state.projects.delete(p.id);
+    changed('project', p.id);
     toast(`Deleted ${p.name}`);
   } catch (error) {
     toast(`Delete failed: ${error.message}`, 'error');
@@ -133,6 +134,7 @@ function addForms() {
     try {
       const project = await api('POST', '/api/projects', { name: label, path: value });
       state.projects.set(project.id, project);
+      changed('project', project.id);
       path.value = '';
       name.value = '';
       toast(`Added ${project.name}`);
@@ -147,6 +149,7 @@ function addForms() {
       const found = await api('POST', '/api/projects/discover', { root: root.value.trim(), depth: Number(depth.value) || 2 });
       const added = Array.isArray(found) ? found : found?.added ?? found?.projects ?? [];
       for (const p of added) if (p?.id) state.projects.set(p.id, p);
+      changed('projects');
       toast(`Added ${added.length} repositor${added.length === 1 ? 'y' : 'ies'} under ${root.value.trim()}`);
     } catch (error) {
       toast(missingRoute(error)

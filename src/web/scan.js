@@ -8,7 +8,7 @@ export async function scanOne(p, { quiet = false } = {}) {
   changed('scan', p.id);
   try {
     const result = await api('POST', `/api/projects/${p.id}/scan`);
-    state.projects.set(p.id, result.project);
+    if (state.projects.has(p.id)) state.projects.set(p.id, result.project); // Not if deleted meanwhile.
     if (!quiet) toast(`${p.name}: ${result.testsFound} test files${result.truncated ? ` (stopped early: ${result.truncated})` : ''}`);
     return result;
   } catch (error) {

@@ -76,7 +76,7 @@ export function apply({ type, data }) {
     case 'scan.finished':
     case 'scan.failed':
       state.scanning.delete(data.id);
-      if (data.project) state.projects.set(data.id, data.project);
+      if (data.project && state.projects.has(data.id)) state.projects.set(data.id, data.project);
       changed('scan', data.id);
       if (type === 'scan.finished') refreshOverview();
       break;

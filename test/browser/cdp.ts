@@ -154,7 +154,10 @@ function createPage(browser: Browser, sessionId: string, targetId: string) {
       for (;;) {
         last = await page.eval(expression).catch((error: Error) => error.message);
         if (last) return last as T;
-        if (Date.now() > deadline) throw new Error(`timed out after ${deadlineMs} ms waiting for ${what} (${expression} -> ${JSON.stringify(last)})`);
+        if (Date.now() > deadline) {
+          const seen = await page.eval<string>('document.body.innerText.slice(-600)').catch(() => '?');
+          throw new Error(`timed out after ${deadlineMs} ms waiting for ${what} (${expression} -> ${JSON.stringify(last)}); the page ends with:\n${seen}`);
+        }
         await new Promise((r) => setTimeout(r, 25));
       }
     },
