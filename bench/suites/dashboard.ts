@@ -35,26 +35,30 @@ const READY_PROBE = `(() => { const check = () => {
   else requestAnimationFrame(check);
 }; requestAnimationFrame(check); })();`;
 
-/** Types the query as one input event and times it to the next frame painted after the rows changed. */
-const FILTER = `new Promise((resolve) => {
+/** Types `query` as one input event and times it to the next frame painted after the rows changed. */
+const FILTER = (query: string): string => `new Promise((resolve) => {
   const input = document.getElementById('project-filter');
   const t0 = performance.now();
-  input.value = ${JSON.stringify(QUERY)};
+  input.value = ${JSON.stringify(query)};
   input.dispatchEvent(new Event('input', { bubbles: true }));
   requestAnimationFrame(() => setTimeout(() => resolve({ ms: performance.now() - t0,
     rows: [...document.querySelectorAll('#projects-table tbody tr')].filter((tr) => !tr.hidden).length })));
 })`;
 
-async function measure(browser: Browser, url: string): Promise<{ render: number; filter: number }> {
+interface Times { render: number; filter: number; clear: number }
+
+async function measure(browser: Browser, url: string): Promise<Times> {
   const page: Page = await browser.newPage({ width: 1280, height: 800 });
   try {
     const { identifier } = await page.send('Page.addScriptToEvaluateOnNewDocument', { source: READY_PROBE });
     await page.send('Page.navigate', { url });
     const render = await page.waitFor<number>('window.__ready', `${PROJECTS} rows at ${url}`, 30_000);
     await page.send('Page.removeScriptToEvaluateOnNewDocument', { identifier });
-    const filtered = await page.eval<{ ms: number; rows: number }>(FILTER);
+    const filtered = await page.eval<{ ms: number; rows: number }>(FILTER(QUERY));
     if (filtered.rows !== 11) throw new Error(`filter showed ${filtered.rows} rows at ${url}, expected 11`);
-    return { render, filter: filtered.ms };
+    const cleared = await page.eval<{ ms: number; rows: number }>(FILTER(''));
+    if (cleared.rows !== PROJECTS) throw new Error(`clearing the filter showed ${cleared.rows} rows at ${url}`);
+    return { render, filter: filtered.ms, clear: cleared.ms };
   } finally {
     await page.close();
   }
@@ -86,7 +90,7 @@ export async function dashboardSuite({ rounds, log }: { rounds: number; log: (li
     await measure(browser, `${projdex.url}/`); // warm-up: disk cache, JIT
     log(`dashboard: ${rounds} rounds, ${PROJECTS} projects`);
     const r = await alternate(rounds, () => measure(browser!, `${projdex.url}/`), () => measure(browser!, bareUrl));
-    const row = (name: string, pick: (m: { render: number; filter: number }) => number, note: string): Row => {
+    const row = (name: string, pick: (m: Times) => number, note: string): Row => {
       const s = median(r.subject.map(pick));
       const b = median(r.baseline.map(pick));
       return { name, subject: ms(s), baseline: ms(b), ratio: s / b, target: 'none', pass: null, note };
@@ -94,6 +98,7 @@ export async function dashboardSuite({ rounds, log }: { rounds: number; log: (li
     return [
       row(`dashboard: first render, ${PROJECTS} projects`, (m) => m.render, 'navigation start to a frame with every row; baseline: server-rendered static table'),
       row(`dashboard: filter to 11 of ${PROJECTS}`, (m) => m.filter, 'input event to the next frame; baseline: toggle `hidden` on static rows'),
+      row(`dashboard: clear the filter, back to ${PROJECTS}`, (m) => m.clear, 'the same, the other way (lays out every row again)'),
     ];
   } finally {
     await browser?.close();

@@ -19,7 +19,10 @@ const COLUMNS = [
 const view = { sort: 'name', dir: 1, filter: '' };
 
 export function projectsView(main) {
-  const rows = new Map(); // id -> { tr, version }
+  // Perf: a row is built once and reused until its project, counts or scan state change (`dirty`), so a
+  // keystroke in the filter with 500 projects only filters, sorts and re-attaches rows.
+  const rows = new Map(); // id -> { tr, text }
+  const dirty = new Set();
   const tbody = h('tbody');
   const count = h('span', { class: 'muted', id: 'project-count' });
   const filter = h('input', {
@@ -55,9 +58,9 @@ export function projectsView(main) {
   const rowFor = (p) => {
     const o = state.overview.get(p.id);
     const scanning = state.scanning.get(p.id);
-    const version = `${JSON.stringify(p)}|${JSON.stringify(o)}|${JSON.stringify(scanning)}`;
     const known = rows.get(p.id);
-    if (known?.version === version) return known.tr;
+    if (known && !dirty.has(p.id)) return known.tr;
+    dirty.delete(p.id);
     const tr = h('tr', { 'data-id': p.id, class: scanning ? 'scanning' : '' },
       h('td', { 'data-label': 'Name' }, h('a', { href: `#/project/${p.id}`, class: 'name', text: p.name })),
       h('td', { class: 'path', 'data-label': 'Path', title: p.path, text: p.path }),
@@ -73,7 +76,7 @@ export function projectsView(main) {
         h('button', { 'data-action': 'scan', disabled: Boolean(scanning), 'aria-label': `Scan ${p.name}`, text: 'Scan', onClick: () => scanOne(p) }),
         h('button', { 'data-action': 'edit', 'aria-label': `Edit ${p.name}`, text: 'Edit', onClick: () => editProject(p) }),
         h('button', { 'data-action': 'delete', class: 'danger', 'aria-label': `Delete ${p.name}`, text: 'Delete', onClick: () => remove(p) })));
-    rows.set(p.id, { tr, version });
+    rows.set(p.id, { tr, text: searchText(p) });
     return tr;
   };
 
@@ -84,7 +87,7 @@ export function projectsView(main) {
     const col = COLUMNS.find((c) => c.key === view.sort);
     const list = [...state.projects.values()].filter((p) => {
       if (words.length === 0) return true;
-      const text = `${p.name} ${p.path} ${p.framework ?? ''} ${p.tags.join(' ')} ${p.description ?? ''}`.toLowerCase();
+      const text = dirty.has(p.id) || !rows.has(p.id) ? searchText(p) : rows.get(p.id).text;
       return words.every((w) => text.includes(w));
     });
     list.sort((a, b) => {
@@ -107,7 +110,16 @@ export function projectsView(main) {
     h('div', { class: 'table-wrap' }, table),
     empty);
   render();
-  return watch((what) => { if (what !== 'settings') render(); });
+  return watch((what, id) => {
+    if (what === 'settings') return;
+    if (id === undefined) for (const key of rows.keys()) dirty.add(key);
+    else dirty.add(id);
+    render();
+  });
+}
+
+function searchText(p) {
+  return `${p.name} ${p.path} ${p.framework ?? ''} ${p.tags.join(' ')} ${p.description ?? ''}`.toLowerCase();
 }
 
 async function remove(p) {
