@@ -42,7 +42,7 @@ async function shoot(page: Page, name: string): Promise<void> {
 /** What went wrong in the page, less the console lines Chromium prints for answers the page expects and shows (a refused edit, 401, a route this server lacks). */
 const problems = (page: Page): string[] => page.problems.filter((p) => !/Failed to load resource: the server responded with a status of (400|401|404|405)/.test(p));
 
-const rowNames = (page: Page): Promise<string[]> => page.eval('[...document.querySelectorAll("#projects-table tbody tr .name")].map((a) => a.textContent)');
+const rowNames = (page: Page): Promise<string[]> => page.eval('[...document.querySelectorAll("#projects-table tbody tr:not([hidden]) .name")].map((a) => a.textContent)');
 const toastSeen = (page: Page, pattern: string): Promise<string> =>
   page.waitFor(`[...document.querySelectorAll('.toast')].map((t) => t.textContent).find((t) => new RegExp(${JSON.stringify(pattern)}).test(t))`, `a toast matching /${pattern}/`);
 
@@ -99,7 +99,7 @@ suite('the dashboard in Chromium', { skip: missing, timeout: 180_000 }, () => {
     await page.press('Enter');
     await page.press('Enter');
     assert.equal(await page.eval('document.querySelector(\'th[aria-sort="descending"] button\')?.dataset.sort'), 'tests');
-    const tests = await page.eval<string[]>('[...document.querySelectorAll("#projects-table tbody td.tests")].map((td) => td.textContent)');
+    const tests = await page.eval<string[]>('[...document.querySelectorAll("#projects-table tbody tr:not([hidden]) td.tests")].map((td) => td.textContent)');
     assert.deepEqual(tests, ['3', '3', '1']);
 
     // Filter by a tag and by a path fragment.
@@ -299,7 +299,7 @@ suite('the dashboard in Chromium', { skip: missing, timeout: 180_000 }, () => {
 
     await page.type('#add-path', dir);
     await page.click('#add-form button[type=submit]');
-    await page.waitFor('document.querySelector("#projects-table tbody td.tests")?.textContent === "3"', 'the project, scanned');
+    await page.waitFor('document.querySelector("#projects-table tbody tr:not([hidden]) td.tests")?.textContent === "3"', 'the project, scanned');
     const external = (await call(`${server.url}/api/projects`, 'GET', undefined, { authorization: `Bearer ${token}` })).body;
     assert.equal(external.length, 1);
     await call(`${server.url}/api/settings/x`, 'PUT', { value: '1' }, { authorization: `Bearer ${token}` });

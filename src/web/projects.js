@@ -85,19 +85,26 @@ export function projectsView(main) {
     sortSelect.value = `${view.sort}:${view.dir}`;
     const words = view.filter.toLowerCase().split(/\s+/).filter(Boolean);
     const col = COLUMNS.find((c) => c.key === view.sort);
-    const list = [...state.projects.values()].filter((p) => {
-      if (words.length === 0) return true;
-      const text = dirty.has(p.id) || !rows.has(p.id) ? searchText(p) : rows.get(p.id).text;
-      return words.every((w) => text.includes(w));
-    });
-    list.sort((a, b) => {
+    const all = [...state.projects.values()];
+    all.sort((a, b) => {
       const x = col.value(a);
       const y = col.value(b);
       return (x < y ? -1 : x > y ? 1 : a.id - b.id) * view.dir;
     });
     for (const id of rows.keys()) if (!state.projects.has(id)) rows.delete(id);
-    tbody.replaceChildren(...list.map(rowFor));
-    count.textContent = `${list.length} of ${state.projects.size} projects`;
+    // Perf: every row stays attached in sorted order and the filter only toggles `hidden`, as a static page
+    // would; rows are re-attached only when the order or the set changed.
+    const trs = all.map(rowFor);
+    const attached = tbody.children;
+    if (trs.length !== attached.length || all.some((p, i) => attached[i].dataset.id !== String(p.id))) tbody.replaceChildren(...trs);
+    else trs.forEach((tr, i) => { if (attached[i] !== tr) attached[i].replaceWith(tr); }); // a changed row, in place
+    let shown = 0;
+    all.forEach((p, i) => {
+      const match = words.length === 0 || words.every((w) => rows.get(p.id).text.includes(w));
+      if (trs[i].hidden === match) trs[i].hidden = !match;
+      if (match) shown++;
+    });
+    count.textContent = `${shown} of ${state.projects.size} projects`;
     empty.hidden = state.projects.size > 0;
   };
 
