@@ -3,6 +3,9 @@ import { once } from 'node:events';
 import { rmSync } from 'node:fs';
 import { connect } from 'node:net';
 import { suite, test } from 'node:test';
+import { walk } from '../src/scan/walk.ts';
+import { createScanner } from '../src/scanning.ts';
+import { openStore } from '../src/store.ts';
 import { call, makeTree, serve } from './helpers.ts';
 import { ofType, openStream } from './sse.ts';
 
@@ -187,5 +190,39 @@ suite('GET /api/events', () => {
     assert.equal(res.status, 200);
     assert.match(res.headers.get('content-type')!, /event-stream/);
     assert.equal(server.events.listenerCount, 0);
+  });
+});
+
+suite('scan progress', () => {
+  test('the walk reports files seen as it goes, then its total', async (t) => {
+    const files: Record<string, string> = {};
+    for (let d = 0; d < 20; d++) for (let f = 0; f < 10; f++) files[`d${d}/f${f}.txt`] = '';
+    const root = makeTree(t, files);
+    const seen: number[] = [];
+    const tree = await walk(root, { onProgress: (n) => seen.push(n), progressMs: 0, concurrency: 2 });
+    assert.ok(seen.length > 2, `only ${seen.length} reports`);
+    assert.deepEqual([...seen].sort((a, b) => a - b), seen, 'counts only grow');
+    assert.equal(seen.at(-1), tree.files.length);
+    assert.equal(tree.files.length, 200);
+  });
+
+  test('scanProject(project, { onProgress }) reports files walked, then the tests found; a joining caller gets the rest', async (t) => {
+    const store = openStore(':memory:');
+    const scanner = createScanner(store);
+    t.after(async () => { await scanner.close(); store.close(); });
+    const dir = makeTree(t, { 'package.json': '{"scripts":{"test":"vitest"}}', 'a.test.ts': '', 'b.test.ts': '', 'c.txt': '' });
+    const project = store.insertProject({ name: 'a', path: dir })!;
+    const first: Array<{ files: number; tests: number }> = [];
+    const second: Array<{ files: number; tests: number }> = [];
+    const [a, b] = await Promise.all([
+      scanner.scanProject(project, { onProgress: (p) => first.push(p) }),
+      scanner.scanProject(project, { onProgress: (p) => second.push(p) }),
+    ]);
+    assert.equal(a, b, 'one shared scan');
+    assert.deepEqual(first.at(-1), { files: 4, tests: 2 });
+    assert.deepEqual(second.at(-1), { files: 4, tests: 2 });
+    assert.ok(first.slice(0, -1).every((p) => p.tests === 0 && p.files <= 4), JSON.stringify(first));
+    // Kept for the project page.
+    assert.deepEqual(store.getScanSummary(project.id).notes, a.notes);
   });
 });

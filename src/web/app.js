@@ -29,8 +29,14 @@ function route() {
 }
 
 const live = document.getElementById('live');
+let firstReady = true;
 connectLive({
   onEvent: (event) => {
+    // Changes between the first load and the stream's start are in neither: read the lists once more then.
+    if (event.type === 'ready' && firstReady) {
+      firstReady = false;
+      loadProjects().catch(() => {});
+    }
     apply(event);
     document.body.dataset.lastEvent = String(event.id);
   },
