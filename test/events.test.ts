@@ -96,6 +96,12 @@ suite('GET /api/events', () => {
     const ids = stream.received.filter((e) => e.event === 'settings.changed').map((e) => Number(e.id));
     assert.deepEqual(ids, [3, 4, 5]);
     assert.equal(stream.received.find((e) => e.event === 'ready')!.id, '4');
+
+    // The same through the query, for clients that cannot set the header.
+    const byQuery = await openStream(`${server.url}/api/events?lastEventId=3`);
+    t.after(() => byQuery.close());
+    await byQuery.next((e) => e.event === 'ready', 'ready');
+    assert.deepEqual(byQuery.received.filter((e) => e.event === 'settings.changed').map((e) => e.id), ['4', '5']);
   });
 
   test('an id that cannot be resumed gets one reset event', async (t) => {
