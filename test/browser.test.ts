@@ -3,12 +3,12 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, suite, test } from 'node:test';
-import { haveChromium, launch, type Browser, type Page } from './browser/cdp.ts';
+import { CHROMIUM, haveChromium, launch, type Browser, type Page } from './browser/cdp.ts';
 import { call, makeTree, serve } from './helpers.ts';
 
 const SHOTS = join(import.meta.dirname, '..', 'test-output', 'browser');
 const missing = haveChromium() ? false : 'Chromium is not installed (apt-get install chromium); browser tests skipped';
-if (missing && (process.env.CI || process.env.PROJDEX_REQUIRE_BROWSER)) throw new Error('CI must run the browser tests: /usr/bin/chromium is missing');
+if (missing && (process.env.CI || process.env.PROJDEX_REQUIRE_BROWSER)) throw new Error(`CI must run the browser tests: ${CHROMIUM} is missing`);
 
 /** A project tree with vitest and pytest tests and a dev server port. */
 function appTree(t: { after(fn: () => unknown): void }, port = 5173) {
