@@ -48,6 +48,7 @@ export function toast(message, kind = 'info') {
   const box = document.getElementById('toasts');
   const item = h('div', { class: `toast ${kind}`, role: kind === 'error' ? 'alert' : 'status', text: message });
   box.append(item);
+  while (box.children.length > 3) box.firstElementChild.remove(); // the newest three; a scan of all says one line
   setTimeout(() => item.remove(), kind === 'error' ? 8000 : 4000);
 }
 
