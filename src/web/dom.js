@@ -61,7 +61,14 @@ export function confirmDialog(text, okLabel = 'Delete') {
   dialog.showModal();
   document.getElementById('confirm-cancel').focus();
   return new Promise((resolve) => {
-    dialog.addEventListener('close', () => resolve(dialog.returnValue === 'ok'), { once: true });
+    // `close` is dispatched later than the dialog closes: the event of the previous confirmation may still be
+    // on its way while this one is open, so only a close that left the dialog shut answers.
+    const onClose = () => {
+      if (dialog.open) return;
+      dialog.removeEventListener('close', onClose);
+      resolve(dialog.returnValue === 'ok');
+    };
+    dialog.addEventListener('close', onClose);
   });
 }
 
