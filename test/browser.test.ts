@@ -163,6 +163,30 @@ suite('the dashboard in Chromium', { skip: missing, timeout: 180_000 }, () => {
     assert.deepEqual(problems(page), []);
   });
 
+  test('a confirmation answers once, from its own buttons or Escape, even when the next one opens at once', async (t) => {
+    const server = await serve(t);
+    const page = await open(`${server.url}/`);
+    await page.waitFor('document.body.dataset.live === "live"', 'the page');
+    // Cancel, and open the next confirmation before the dialog's close event of the first is dispatched.
+    const answers = await page.eval(`(async () => {
+      const { confirmDialog } = await import('/ui/dom.js');
+      const first = confirmDialog('first');
+      document.getElementById('confirm-cancel').click();
+      const second = confirmDialog('second');
+      const r1 = await first;
+      await new Promise((r) => setTimeout(r, 50));
+      const stillOpen = document.getElementById('confirm-dialog').open;
+      document.getElementById('confirm-ok').click();
+      return [r1, stillOpen, await second];
+    })()`);
+    assert.deepEqual(answers, [false, true, true]);
+    await page.eval('import("/ui/dom.js").then((m) => { window.third = m.confirmDialog("third"); })');
+    await page.waitFor('document.getElementById("confirm-dialog").open', 'the third confirmation');
+    await page.press('Escape');
+    assert.equal(await page.eval('window.third'), false);
+    assert.deepEqual(problems(page), []);
+  });
+
   test('add every repository under a folder', async (t) => {
     const server = await serve(t);
     const root = makeTree(t, { 'one/.git/HEAD': 'ref: refs/heads/main\n', 'one/package.json': '{}', 'two/.git/HEAD': 'ref: refs/heads/main\n' }, 'projdex-ui-');

@@ -52,23 +52,30 @@ export function toast(message, kind = 'info') {
   setTimeout(() => item.remove(), kind === 'error' ? 8000 : 4000);
 }
 
-/** Asks for confirmation in a modal dialog; resolves true when confirmed. */
+let answer = null; // settles the confirmation on screen
+
+/**
+ * Asks for confirmation in a modal dialog; resolves true when confirmed. Answers come from the button that
+ * submitted the form or from Escape, both synchronous: the dialog's `close` event is dispatched later, and the
+ * previous confirmation's could arrive while the next one is open.
+ */
 export function confirmDialog(text, okLabel = 'Delete') {
   const dialog = document.getElementById('confirm-dialog');
+  if (!dialog.dataset.wired) {
+    dialog.dataset.wired = 'yes';
+    dialog.querySelector('form').addEventListener('submit', (e) => answer?.(e.submitter?.value === 'ok'));
+    dialog.addEventListener('cancel', () => answer?.(false));
+  }
+  answer?.(false);
   document.getElementById('confirm-text').textContent = text;
   document.getElementById('confirm-ok').textContent = okLabel;
-  dialog.returnValue = '';
   dialog.showModal();
   document.getElementById('confirm-cancel').focus();
   return new Promise((resolve) => {
-    // `close` is dispatched later than the dialog closes: the event of the previous confirmation may still be
-    // on its way while this one is open, so only a close that left the dialog shut answers.
-    const onClose = () => {
-      if (dialog.open) return;
-      dialog.removeEventListener('close', onClose);
-      resolve(dialog.returnValue === 'ok');
+    answer = (value) => {
+      answer = null;
+      resolve(value);
     };
-    dialog.addEventListener('close', onClose);
   });
 }
 
