@@ -153,8 +153,12 @@ suite('the dashboard in Chromium', { skip: missing, timeout: 180_000 }, () => {
 
     // Scan one, then all.
     const before1 = (await call(`${server.url}/api/projects/${alpha.id}/scan`)).body.scanned_at;
-    await page.click(`tr[data-id="${alpha.id}"] [data-action=scan]`);
+    // By keyboard: the row is rebuilt while it scans, and the focus stays on its Scan button.
+    await page.eval(`document.querySelector('tr[data-id="${alpha.id}"] [data-action=scan]').focus()`);
+    await page.press('Enter');
     await toastSeen(page, 'alpha-renamed: 3 test files');
+    await page.waitFor(`!document.querySelector('tr[data-id="${alpha.id}"] [data-action=scan]').hasAttribute('aria-disabled')`, 'the scan to end');
+    assert.deepEqual(await page.eval('[document.activeElement.closest("tr")?.dataset.id, document.activeElement.dataset.action]'), [String(alpha.id), 'scan']);
     (await call(`${server.url}/api/projects`, 'POST', { name: 'gamma', path: b }));
     await page.click('#scan-all');
     await toastSeen(page, 'Scanned 2 of 2 projects');

@@ -16,14 +16,22 @@ export function projectView(main, id) {
   const scanBox = h('div', { id: 'project-scan' });
   const progress = h('p', { class: 'progress', id: 'project-progress', role: 'status' });
 
+  let headKey = '';
   const renderHead = () => {
     const p = state.projects.get(id);
     if (!p) {
+      headKey = '';
       fill(head, h('h1', { text: 'Project not found' }), h('p', {}, 'It was deleted, or never existed. ', h('a', { href: '#/', text: 'Back to projects' })));
       return false;
     }
     const scanning = state.scanning.get(id);
     progress.textContent = scanning ? `Scanning… ${scanning.files} files walked, ${scanning.tests} tests found` : '';
+    // Progress only changes the line above; the rest is rebuilt when the project or the scanning state changes,
+    // keeping the focused button focused.
+    const key = `${JSON.stringify(p)}|${Boolean(scanning)}`;
+    if (key === headKey) return true;
+    headKey = key;
+    const focused = head.contains(document.activeElement) ? document.activeElement.dataset.action : undefined;
     fill(head,
       h('p', { class: 'crumbs' }, h('a', { href: '#/', text: 'Projects' }), ' / '),
       h('h1', { id: 'project-name', text: p.name }),
@@ -34,7 +42,8 @@ export function projectView(main, id) {
         h('dt', { text: 'Tags' }), h('dd', {}, p.tags.length ? p.tags.map((t) => h('span', { class: 'tag', text: t })) : '—'),
         h('dt', { text: 'Last scanned' }), h('dd', { text: ago(p.last_scanned) })),
       h('div', { class: 'toolbar' },
-        h('button', { class: 'primary', 'data-action': 'scan', disabled: Boolean(scanning), text: 'Scan', onClick: () => scanOne(p) }),
+        h('button', { class: 'primary', 'data-action': 'scan', 'aria-disabled': scanning ? 'true' : undefined, text: 'Scan',
+          onClick: () => { if (!state.scanning.has(id)) scanOne(p); } }),
         h('button', { 'data-action': 'edit', text: 'Edit', onClick: () => editProject(p) }),
         h('button', { 'data-action': 'delete', class: 'danger', text: 'Delete', onClick: async () => {
           if (!(await confirmDialog(`Delete “${p.name}” from the registry? Its directory stays on disk.`))) return;
@@ -46,6 +55,7 @@ export function projectView(main, id) {
           } catch (error) { toast(`Delete failed: ${error.message}`, 'error'); }
         } })),
       progress);
+    if (focused) head.querySelector(`[data-action="${focused}"]`)?.focus();
     return true;
   };
 

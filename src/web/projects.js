@@ -73,7 +73,9 @@ export function projectsView(main) {
         ? h('span', { class: 'progress', role: 'status', text: `scanning… ${scanning.files} files` })
         : h('time', { text: ago(p.last_scanned), title: p.last_scanned ? new Date(p.last_scanned * 1000).toISOString() : '' })),
       h('td', { class: 'actions' },
-        h('button', { 'data-action': 'scan', disabled: Boolean(scanning), 'aria-label': `Scan ${p.name}`, text: 'Scan', onClick: () => scanOne(p) }),
+        // aria-disabled, not disabled: a disabled button drops the keyboard's focus while its scan runs.
+        h('button', { 'data-action': 'scan', 'aria-disabled': scanning ? 'true' : undefined, 'aria-label': `Scan ${p.name}`, text: 'Scan',
+          onClick: () => { if (!state.scanning.has(p.id)) scanOne(p); } }),
         h('button', { 'data-action': 'edit', 'aria-label': `Edit ${p.name}`, text: 'Edit', onClick: () => editProject(p) }),
         h('button', { 'data-action': 'delete', class: 'danger', 'aria-label': `Delete ${p.name}`, text: 'Delete', onClick: () => remove(p) })));
     rows.set(p.id, { tr, text: searchText(p) });
@@ -81,6 +83,10 @@ export function projectsView(main) {
   };
 
   const render = () => {
+    // A rebuilt row must not drop the keyboard's place: remember which row's which control had focus.
+    const active = document.activeElement;
+    const focusRow = tbody.contains(active) ? active.closest('tr')?.dataset.id : undefined;
+    const focusAction = focusRow && (active.dataset.action ?? (active.classList.contains('name') ? 'open' : undefined));
     header();
     sortSelect.value = `${view.sort}:${view.dir}`;
     const words = view.filter.toLowerCase().split(/\s+/).filter(Boolean);
@@ -104,6 +110,11 @@ export function projectsView(main) {
       if (trs[i].hidden === match) trs[i].hidden = !match;
       if (match) shown++;
     });
+    if (focusRow && !tbody.contains(document.activeElement)) {
+      const row = tbody.querySelector(`tr[data-id="${focusRow}"]`);
+      const target = focusAction === 'open' ? row?.querySelector('.name') : row?.querySelector(`[data-action="${focusAction}"]`);
+      (target ?? row?.querySelector('[data-action="edit"]'))?.focus();
+    }
     count.textContent = `${shown} of ${state.projects.size} projects`;
     empty.hidden = state.projects.size > 0;
   };

@@ -22,16 +22,21 @@ export async function scanOne(p, { quiet = false } = {}) {
 }
 
 /** Scans every project, a few at a time, so each row shows its own progress and the slow ones don't block. */
+let scanningAll = false;
+
 export async function scanAll() {
+  if (scanningAll) return;
+  scanningAll = true;
   const queue = [...state.projects.values()];
   const button = document.getElementById('scan-all');
-  if (button) button.disabled = true;
+  button?.setAttribute('aria-disabled', 'true');
   let failed = 0;
   const worker = async () => {
     for (let p = queue.shift(); p; p = queue.shift()) if (!(await scanOne(p, { quiet: true }))) failed++;
   };
   const total = queue.length;
   await Promise.all([worker(), worker(), worker()]);
-  if (button) button.disabled = false;
+  scanningAll = false;
+  button?.removeAttribute('aria-disabled');
   toast(`Scanned ${total - failed} of ${total} projects${failed ? `, ${failed} failed` : ''}`, failed ? 'error' : 'info');
 }
