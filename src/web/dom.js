@@ -26,6 +26,20 @@ function append(el, children) {
   }
 }
 
+/**
+ * A table in a scrolling wrapper. `heads`: column titles; `rows`: arrays of cells, each a string, a node, or
+ * `{ code }` for monospace text; `attrs` go on the table.
+ */
+export function table(heads, rows, attrs = {}) {
+  const cell = (c) => h('td', {}, c !== null && typeof c === 'object' && 'code' in c ? h('code', { text: c.code ?? '' }) : c);
+  return h('div', { class: 'table-wrap' }, h('table', attrs,
+    h('thead', {}, h('tr', {}, heads.map((t) => h('th', { scope: 'col', text: t })))),
+    h('tbody', {}, rows.map((r) => h('tr', {}, r.map(cell))))));
+}
+
+/** "3 files" / "1 file". */
+export const plural = (n, word) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
 /** Replaces everything inside `el`. */
 export function fill(el, ...children) {
   el.replaceChildren();

@@ -1,6 +1,6 @@
 // One project's page: its fields, tests grouped by runner (with a filter), ports, and what the last scan followed.
 import { api } from './api.js';
-import { ago, confirmDialog, fill, h, toast } from './dom.js';
+import { ago, confirmDialog, fill, h, plural, table, toast } from './dom.js';
 import { editProject } from './edit.js';
 import { scanOne } from './scan.js';
 import { changed, state, watch } from './state.js';
@@ -71,37 +71,40 @@ export function projectView(main, id) {
       if (!words || t.file_path.toLowerCase().includes(words)) g.shown.push(t);
     }
     if (tests.length === 0) {
-      fill(testsBox, h('p', { class: 'muted', text: state.projects.get(id)?.last_scanned ? 'The last scan found no test files (see its notes below).' : 'Not scanned yet.' }));
+      const scanned = state.projects.get(id)?.last_scanned;
+      fill(testsBox, h('p', { class: 'muted', text: scanned ? 'The last scan found no test files (see its notes below).' : 'Not scanned yet.' }));
       return;
     }
-    fill(testsBox, [...groups].sort((a, b) => b[1].files - a[1].files).map(([runner, g]) => h('details', { open: true, class: 'group', 'data-runner': runner },
-      h('summary', {}, h('strong', { text: runner }), ` ${g.files} file${g.files === 1 ? '' : 's'}, ${g.cases} case${g.cases === 1 ? '' : 's'}`,
+    const byCount = [...groups].sort((a, b) => b[1].files - a[1].files);
+    fill(testsBox, byCount.map(([runner, g]) => h('details', { open: true, class: 'group', 'data-runner': runner },
+      h('summary', {}, h('strong', { text: runner }), ` ${plural(g.files, 'file')}, ${plural(g.cases, 'case')}`,
         words ? h('span', { class: 'muted', text: ` (${g.shown.length} shown)` }) : null),
       h('ul', { class: 'files' }, g.shown.slice(0, 2000).map((t) => h('li', {}, h('code', { text: t.file_path }),
         t.cases === null ? null : h('span', { class: 'muted', text: ` ${t.cases}` })))))));
   };
 
   const renderPorts = () => fill(portsBox, ports.length === 0 ? h('p', { class: 'muted', text: 'No ports found.' })
-    : h('div', { class: 'table-wrap' }, h('table', {}, h('thead', {}, h('tr', {}, ['Port', 'Kind', 'Script', 'Source'].map((c) => h('th', { scope: 'col', text: c })))),
-      h('tbody', {}, ports.map((p) => h('tr', {}, h('td', { class: 'num', text: String(p.port) }), h('td', { text: p.kind ?? '—' }),
-        h('td', { text: p.script_name ?? '' }), h('td', {}, h('code', { text: p.config_source }))))))));
+    : table(['Port', 'Kind', 'Script', 'Source'],
+      ports.map((p) => [String(p.port), p.kind ?? '—', p.script_name ?? '', { code: p.config_source }])));
 
   const renderScan = () => {
     if (!summary) return;
+    const runs = summary.runs.map((r) => [
+      { code: r.package || '.' }, { code: r.command }, r.runner ?? '', { code: r.config }, (r.notes ?? []).join('; '),
+    ]);
     fill(scanBox,
       h('p', { class: 'muted', text: summary.scanned_at ? `Last scan ${ago(summary.scanned_at)}.` : 'Not scanned yet.' }),
       summary.truncated ? h('p', { class: 'warn', text: `The walk stopped early: ${summary.truncated}` }) : null,
-      summary.runs.length ? h('div', { class: 'table-wrap' }, h('table', { id: 'runs' },
-        h('thead', {}, h('tr', {}, ['Package', 'Command', 'Runner', 'Config', 'Notes'].map((c) => h('th', { scope: 'col', text: c })))),
-        h('tbody', {}, summary.runs.map((r) => h('tr', {}, h('td', {}, h('code', { text: r.package || '.' })), h('td', {}, h('code', { text: r.command ?? '' })),
-          h('td', { text: r.runner ?? '' }), h('td', {}, h('code', { text: r.config ?? '' })), h('td', { text: (r.notes ?? []).join('; ') })))))) : null,
+      runs.length ? table(['Package', 'Command', 'Runner', 'Config', 'Notes'], runs, { id: 'runs' }) : null,
       h('h3', { text: 'Notes' }),
-      summary.notes.length ? h('ul', { id: 'notes' }, summary.notes.map((n) => h('li', { text: n }))) : h('p', { class: 'muted', text: 'None.' }));
+      summary.notes.length ? h('ul', { id: 'notes' }, summary.notes.map((n) => h('li', { text: n })))
+        : h('p', { class: 'muted', text: 'None.' }));
   };
 
   const load = async () => {
     try {
-      [tests, ports, summary] = await Promise.all([api('GET', `/api/projects/${id}/tests`), api('GET', `/api/projects/${id}/ports`), api('GET', `/api/projects/${id}/scan`)]);
+      const base = `/api/projects/${id}`;
+      [tests, ports, summary] = await Promise.all([api('GET', `${base}/tests`), api('GET', `${base}/ports`), api('GET', `${base}/scan`)]);
     } catch (error) {
       if (error.status !== 404) toast(`Could not load the project: ${error.message}`, 'error');
       return;
