@@ -1,6 +1,6 @@
 // Ports across projects: one row per port, collisions (two projects listening on one port) highlighted.
 import { api, missingRoute } from './api.js';
-import { fill, h, toast } from './dom.js';
+import { fill, h, plural, toast } from './dom.js';
 import { state, watch } from './state.js';
 
 /**
@@ -37,27 +37,28 @@ export function portsView(main) {
   let groups = null;
   let onlyConflicts = false;
   const body = h('div', { id: 'ports-body' }, h('p', { class: 'muted', text: 'Loading ports…' }));
+  const row = (g, e, i) => h('tr', { class: g.conflict ? 'conflict' : '', 'data-port': g.port },
+    i > 0 ? null : h('th', { scope: 'row', rowspan: String(g.entries.length), class: 'num' }, String(g.port),
+      g.conflict ? h('span', { class: 'badge', text: 'collision' }) : null),
+    h('td', {}, projectLink(e)),
+    h('td', { text: e.kind ?? '—' }),
+    h('td', { text: e.script_name ?? '' }),
+    h('td', {}, h('code', { text: e.config_source ?? '' })));
   const render = () => {
     if (!groups) return;
     const shown = onlyConflicts ? groups.filter((g) => g.conflict) : groups;
     const conflicts = groups.filter((g) => g.conflict).length;
-    fill(body,
-      h('p', { id: 'ports-summary', text: `${groups.length} port${groups.length === 1 ? '' : 's'}, ${conflicts} claimed by more than one project.` }),
-      shown.length === 0 ? h('p', { class: 'muted', text: 'Nothing to show.' }) : h('div', { class: 'table-wrap' }, h('table', { id: 'ports-table' },
-        h('thead', {}, h('tr', {}, ['Port', 'Project', 'Kind', 'Script', 'Source'].map((c) => h('th', { scope: 'col', text: c })))),
-        h('tbody', {}, shown.flatMap((g) => g.entries.map((e, i) => h('tr', { class: g.conflict ? 'conflict' : '', 'data-port': g.port },
-          i === 0 ? h('th', { scope: 'row', rowspan: String(g.entries.length), class: 'num' }, String(g.port),
-            g.conflict ? h('span', { class: 'badge', text: 'collision' }) : null) : null,
-          h('td', {}, projectLink(e)),
-          h('td', { text: e.kind ?? '—' }),
-          h('td', { text: e.script_name ?? '' }),
-          h('td', {}, h('code', { text: e.config_source ?? '' })))))))));
+    const summary = `${plural(groups.length, 'port')}, ${conflicts} claimed by more than one project.`;
+    fill(body, h('p', { id: 'ports-summary', text: summary }),
+      shown.length === 0 ? h('p', { class: 'muted', text: 'Nothing to show.' })
+        : h('div', { class: 'table-wrap' }, h('table', { id: 'ports-table' },
+          h('thead', {}, h('tr', {}, ['Port', 'Project', 'Kind', 'Script', 'Source'].map((c) => h('th', { scope: 'col', text: c })))),
+          h('tbody', {}, shown.flatMap((g) => g.entries.map((e, i) => row(g, e, i)))))));
   };
-  const load = () => loadPorts().then((g) => { groups = g; render(); }, (error) => toast(`Could not load ports: ${error.message}`, 'error'));
-  fill(main, h('h1', { text: 'Ports' }),
-    h('div', { class: 'toolbar' }, h('label', {}, h('input', { type: 'checkbox', id: 'only-conflicts', onChange: (e) => { onlyConflicts = e.target.checked; render(); } }),
-      ' Only collisions')),
-    body);
+  const load = () => loadPorts().then((g) => { groups = g; render(); },
+    (error) => toast(`Could not load ports: ${error.message}`, 'error'));
+  const onlyBox = h('input', { type: 'checkbox', id: 'only-conflicts', onChange: (e) => { onlyConflicts = e.target.checked; render(); } });
+  fill(main, h('h1', { text: 'Ports' }), h('div', { class: 'toolbar' }, h('label', {}, onlyBox, ' Only collisions')), body);
   load();
   let timer;
   return watch((what) => {
