@@ -288,12 +288,14 @@ suite('the dashboard in Chromium', { skip: missing, timeout: 180_000 }, () => {
 
     await page.click('tr[data-key="theme"] [data-action=edit]');
     await page.type('tr[data-key="theme"] input', 'light');
+    // A change from elsewhere while typing: it shows, and what was typed stays, focused.
+    await call(`${server.url}/api/settings/editor`, 'PUT', { value: 'emacs' });
+    await page.waitFor('document.querySelector(\'tr[data-key="editor"] .value\')?.textContent === "emacs"', 'a change from elsewhere');
+    await page.waitFor('document.activeElement === document.querySelector(\'tr[data-key="theme"] input\')', 'the input to keep focus');
+    assert.equal(await page.eval('document.querySelector(\'tr[data-key="theme"] input\').value'), 'light');
     await page.press('Enter');
     await page.waitFor('document.querySelector(\'tr[data-key="theme"] .value\')?.textContent === "light"', 'the edited setting');
     assert.equal((await call(`${server.url}/api/settings`)).body.theme, 'light');
-
-    await call(`${server.url}/api/settings/editor`, 'PUT', { value: 'emacs' });
-    await page.waitFor('document.querySelector(\'tr[data-key="editor"] .value\')?.textContent === "emacs"', 'a change from elsewhere');
     await shoot(page, 'settings');
 
     await page.click('tr[data-key="theme"] [data-action=delete]');

@@ -4,7 +4,8 @@ import { confirmDialog, fill, h, toast } from './dom.js';
 import { loadSettings, state, watch } from './state.js';
 
 export function settingsView(main) {
-  const editing = new Set();
+  // key -> the value being typed; kept in the page's state so a live re-render keeps what was typed.
+  const editing = new Map();
   const body = h('div', { id: 'settings-body' }, h('p', { class: 'muted', text: 'Loading settings…' }));
 
   const save = async (key, value) => {
@@ -34,19 +35,26 @@ export function settingsView(main) {
     }
   };
 
+  const stopEditing = (key) => { editing.delete(key); render(); };
   const row = (key, value) => {
+    const name = h('th', { scope: 'row' }, h('code', { text: key }));
     if (editing.has(key)) {
-      const input = h('input', { value, 'aria-label': `Value of ${key}`, class: 'setting-input' });
-      setTimeout(() => input.focus());
-      return h('tr', { 'data-key': key }, h('th', { scope: 'row' }, h('code', { text: key })),
-        h('td', {}, h('form', { class: 'inline-form', onSubmit: (e) => { e.preventDefault(); save(key, input.value); } }, input,
-          h('button', { type: 'submit', class: 'primary', 'data-action': 'save', text: 'Save' }),
-          h('button', { type: 'button', 'data-action': 'cancel', text: 'Cancel', onClick: () => { editing.delete(key); render(); } }))),
-        h('td'));
+      const input = h('input', { value: editing.get(key), 'aria-label': `Value of ${key}`, class: 'setting-input',
+        onInput: (e) => editing.set(key, e.target.value) });
+      const form = h('form', { class: 'inline-form', onSubmit: (e) => { e.preventDefault(); save(key, input.value); } }, input,
+        h('button', { type: 'submit', class: 'primary', 'data-action': 'save', text: 'Save' }),
+        h('button', { type: 'button', 'data-action': 'cancel', text: 'Cancel', onClick: () => stopEditing(key) }));
+      setTimeout(() => {
+        if (document.activeElement !== document.body) return; // the user is elsewhere
+        input.focus();
+        input.setSelectionRange(input.value.length, input.value.length);
+      });
+      return h('tr', { 'data-key': key }, name, h('td', {}, form), h('td'));
     }
-    return h('tr', { 'data-key': key }, h('th', { scope: 'row' }, h('code', { text: key })), h('td', { class: 'value', text: value }),
+    return h('tr', { 'data-key': key }, name, h('td', { class: 'value', text: value }),
       h('td', { class: 'actions' },
-        h('button', { 'data-action': 'edit', 'aria-label': `Edit ${key}`, text: 'Edit', onClick: () => { editing.add(key); render(); } }),
+        h('button', { 'data-action': 'edit', 'aria-label': `Edit ${key}`, text: 'Edit',
+          onClick: () => { editing.set(key, value); render(); body.querySelector(`tr[data-key="${CSS.escape(key)}"] input`)?.focus(); } }),
         h('button', { 'data-action': 'delete', class: 'danger', 'aria-label': `Delete ${key}`, text: 'Delete', onClick: () => remove(key) })));
   };
 
@@ -55,7 +63,8 @@ export function settingsView(main) {
     const keys = [...state.settings.keys()].sort();
     fill(body, keys.length === 0 ? h('p', { class: 'muted', text: 'No settings yet.' })
       : h('div', { class: 'table-wrap' }, h('table', { id: 'settings-table' },
-        h('thead', {}, h('tr', {}, h('th', { scope: 'col', text: 'Key' }), h('th', { scope: 'col', text: 'Value' }), h('th', {}, h('span', { class: 'sr-only', text: 'Actions' })))),
+        h('thead', {}, h('tr', {}, h('th', { scope: 'col', text: 'Key' }), h('th', { scope: 'col', text: 'Value' }),
+          h('th', {}, h('span', { class: 'sr-only', text: 'Actions' })))),
         h('tbody', {}, keys.map((k) => row(k, state.settings.get(k)))))));
   };
 
