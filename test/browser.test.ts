@@ -311,6 +311,26 @@ suite('the dashboard in Chromium', { skip: missing, timeout: 180_000 }, () => {
     assert.deepEqual(problems(page), []);
   });
 
+  test('after a server restart the page reconnects, is told to reset, and reloads what changed meanwhile', async (t) => {
+    const dataDir = makeTree(t, {}, 'projdex-ui-data-');
+    const first = await serve(t, { dataDir });
+    const dir = appTree(t);
+    await call(`${first.url}/api/projects`, 'POST', { name: 'before', path: dir });
+    for (let i = 0; i < 3; i++) await call(`${first.url}/api/settings/k`, 'PUT', { value: String(i) }); // ids move on
+    const page = await open(`${first.url}/`);
+    await page.waitFor('document.body.dataset.live === "live" && document.querySelectorAll("#projects-table tbody tr").length === 1', 'the page');
+    await first.close();
+    await page.waitFor('document.body.dataset.live === "offline"', 'the page to notice');
+    // The same data dir and port, a new server life: its event ids start again at 0.
+    const second = await serve(t, { dataDir, port: first.port });
+    const other = makeTree(t, { 'x.txt': '' }, 'projdex-ui-');
+    await call(`${second.url}/api/projects`, 'POST', { name: 'while-away', path: other });
+    await page.waitFor('document.body.dataset.live === "live"', 'the reconnection', 20_000);
+    await page.waitFor('[...document.querySelectorAll("#projects-table tbody .name")].some((a) => a.textContent === "while-away")',
+      'the project created while the page was away');
+    assert.deepEqual(problems(page).filter((p) => !/ERR_CONNECTION_REFUSED|net::ERR/.test(p)), []);
+  });
+
   test('token mode: the page asks once, keeps the token for the tab, and never puts it in a URL', async (t) => {
     const token = 'ui-test-token-0123456789';
     const server = await serve(t, { token });
