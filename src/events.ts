@@ -1,3 +1,5 @@
+import { randomUUID } from 'node:crypto';
+
 /** Names of the events projdex publishes (served as server-sent events at `/api/events`). */
 export type EventType =
   | 'project.created' | 'project.updated' | 'project.deleted'
@@ -27,6 +29,8 @@ export interface EventsOptions {
  * off();
  */
 export function createEvents({ keep = 1000 }: EventsOptions = {}) {
+  // Ids restart with each server life; a client holding an id of an earlier life can tell by this.
+  const instance = randomUUID();
   const recent: ProjdexEvent[] = [];
   const listeners = new Map<(event: ProjdexEvent) => void, (() => void) | undefined>();
   let lastId = 0;
@@ -59,6 +63,8 @@ export function createEvents({ keep = 1000 }: EventsOptions = {}) {
       if (first && id < first.id - 1) return undefined;
       return recent.filter((event) => event.id > id);
     },
+    /** Random per hub (per server life): ids are only comparable within one. */
+    instance,
     /** Id of the newest event, 0 before the first. */
     get lastId(): number { return lastId; },
     get listenerCount(): number { return listeners.size; },

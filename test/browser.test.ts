@@ -311,17 +311,17 @@ suite('the dashboard in Chromium', { skip: missing, timeout: 180_000 }, () => {
     assert.deepEqual(problems(page), []);
   });
 
-  test('after a server restart the page reconnects, is told to reset, and reloads what changed meanwhile', async (t) => {
+  test('after a server restart the page reconnects and reloads what changed meanwhile, even when ids coincide', async (t) => {
     const dataDir = makeTree(t, {}, 'projdex-ui-data-');
     const first = await serve(t, { dataDir });
     const dir = appTree(t);
     await call(`${first.url}/api/projects`, 'POST', { name: 'before', path: dir });
-    for (let i = 0; i < 3; i++) await call(`${first.url}/api/settings/k`, 'PUT', { value: String(i) }); // ids move on
     const page = await open(`${first.url}/`);
     await page.waitFor('document.body.dataset.live === "live" && document.querySelectorAll("#projects-table tbody tr").length === 1', 'the page');
     await first.close();
     await page.waitFor('document.body.dataset.live === "offline"', 'the page to notice');
-    // The same data dir and port, a new server life: its event ids start again at 0.
+    // The same data dir and port, a new server life: its ids start again, so the page's last id (1) names another
+    // event there and nothing would be replayed; the new instance in `ready` makes the page reload.
     const second = await serve(t, { dataDir, port: first.port });
     const other = makeTree(t, { 'x.txt': '' }, 'projdex-ui-');
     await call(`${second.url}/api/projects`, 'POST', { name: 'while-away', path: other });

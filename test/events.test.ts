@@ -29,6 +29,11 @@ suite('GET /api/events', () => {
     assert.equal(stream.headers['cache-control'], 'no-store');
     const ready = await stream.next((e) => e.event === 'ready', 'ready');
     assert.equal(ready.id, '0');
+    const { lastId, instance } = JSON.parse(ready.data!);
+    assert.equal(lastId, 0);
+    assert.equal(instance, server.events.instance);
+    const other = await serve(t);
+    assert.notEqual(other.events.instance, instance, 'each server life has its own instance');
 
     const created = await call(`${server.url}/api/projects`, 'POST', { name: 'a', path: dir });
     await call(`${server.url}/api/projects/${created.body.id}`, 'PUT', { tags: ['x'] });

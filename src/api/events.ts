@@ -86,7 +86,7 @@ export function eventsHandler(events: Events, {
       }
     }
     replayedUpTo = events.lastId;
-    write(`id: ${events.lastId}\nevent: ready\ndata: {"lastId":${events.lastId}}\n\n`);
+    write(`id: ${events.lastId}\nevent: ready\ndata: ${JSON.stringify({ lastId: events.lastId, instance: events.instance })}\n\n`);
     return undefined;
   };
 }

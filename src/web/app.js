@@ -30,12 +30,16 @@ function route() {
 
 const live = document.getElementById('live');
 let firstReady = true;
+let instance;
 connectLive({
   onEvent: (event) => {
     // Changes between the first load and the stream's start are in neither: read the lists once more then.
-    if (event.type === 'ready' && firstReady) {
+    // A new server life (restart) may reuse the ids this page saw: then replay cannot be trusted, reload.
+    if (event.type === 'ready' && (firstReady || event.data.instance !== instance)) {
+      if (!firstReady) apply({ type: 'reset', data: {} });
+      else loadProjects().catch(() => {});
       firstReady = false;
-      loadProjects().catch(() => {});
+      instance = event.data.instance;
     }
     apply(event);
     document.body.dataset.lastEvent = String(event.id);
