@@ -17,6 +17,10 @@ suite('the dashboard files', () => {
     const html = await res.text();
     assert.match(html, /<script type="module" src="\/ui\/app\.js"><\/script>/);
     assert.doesNotMatch(html, /<script>|<script type="module">|\son[a-z]+=|style=/, 'no inline script, handler or style');
+    // Everything the page links (stylesheet, icon, preloaded modules) is served.
+    const links = [...html.matchAll(/(?:href|src)="(\/ui\/[^"]+)"/g)].map((m) => m[1]!);
+    assert.ok(links.length >= 12, String(links));
+    for (const link of links) assert.equal((await fetch(`${server.url}${link}`)).status, 200, link);
   });
 
   test('serves the assets by flat name only, with types and ETags', async (t) => {
