@@ -8,6 +8,7 @@ import { parseArgs } from 'node:util';
 import { seedStore } from './seed.ts';
 import { formatTable, type Row } from './stats.ts';
 import { compareEndpoints } from './suites/http.ts';
+import { dashboardSuite } from './suites/dashboard.ts';
 import { healthSuite } from './suites/health.ts';
 import { saveSuite } from './suites/save.ts';
 import { scaleSuite } from './suites/scale.ts';
@@ -16,7 +17,7 @@ import { startupSuite } from './suites/startup.ts';
 import { writesSuite } from './suites/writes.ts';
 import { CACHE_DIR } from './tree.ts';
 
-const SUITES = ['scan', 'http', 'writes', 'health', 'save', 'startup', 'scale'] as const;
+const SUITES = ['scan', 'http', 'writes', 'health', 'save', 'startup', 'scale', 'dashboard'] as const;
 
 const { values } = parseArgs({
   options: {
@@ -82,6 +83,7 @@ if (only.has('health')) {
 }
 if (only.has('save')) rows.push(...await saveSuite({ tests: quick ? 50_000 : 200_000, rounds: quick ? 1 : 3, log }));
 if (only.has('startup')) rows.push(...await startupSuite({ rounds: quick ? 3 : 9, log }));
+if (only.has('dashboard')) rows.push(...await dashboardSuite({ rounds: quick ? 3 : 7, log }));
 if (only.has('scale') && !quick) rows.push(...await scaleSuite({ rounds: 3, durationMs, log }));
 
 process.stdout.write(`\nprojdex bench (${quick ? 'quick' : values.large ? 'large' : 'default'}; Node ${process.versions.node}; ` +

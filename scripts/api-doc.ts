@@ -1,5 +1,6 @@
 // Renders docs/api.md from the route docs and schemas the server's OpenAPI document is built from:
 // `node scripts/api-doc.ts > docs/api.md`. test/openapi.test.ts fails when the two differ.
+import { readFileSync } from 'node:fs';
 import { ROUTE_DOCS, type ResponseDoc } from '../src/api/openapi.ts';
 import { BODIES, SCHEMAS, type Schema } from '../src/api/schemas.ts';
 
@@ -79,6 +80,8 @@ export function renderApiDoc(): string {
     if (schema.properties) out.push(fields(schema), '');
     if (name === 'PortGroup') out.push('Each of `projects`:', '', fields((schema.properties as Record<string, Schema>).projects!.items as Schema), '');
   }
+  // The event stream's rules are prose, kept in docs/events.md and included here whole.
+  out.push(readFileSync(new URL('../docs/events.md', import.meta.url), 'utf8'));
   return `${out.join('\n').trimEnd()}\n`;
 }
 

@@ -1,7 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Context, Handler } from './api/context.ts';
+import type { SseOptions } from './api/events.ts';
 import { createRoutes } from './api/routes.ts';
-import type { Events } from './events.ts';
+import { createStatic } from './api/static.ts';
+import { createEvents, type Events } from './events.ts';
 import { createGuard, type GuardOptions } from './guard.ts';
 import { assertJsonBody, HttpError, httpError, readJson, send } from './http.ts';
 import { createRouter } from './router.ts';
@@ -19,6 +21,8 @@ export interface HandlerOptions extends GuardOptions {
   readonly scanner: Scanner;
   /** Where state changes are published. @default a private hub */
   readonly events?: Events;
+  /** Limits of `GET /api/events` streams (heartbeat interval, listener cap). */
+  readonly sse?: SseOptions;
   /** Port the server listens on, for the Origin policy (known only after listen). */
   readonly getPort: () => number;
   /** Largest request body, in bytes. @default 1_048_576 */
@@ -46,8 +50,10 @@ const CORS_PREFLIGHT = {
  */
 export function createHandler(options: HandlerOptions): (req: IncomingMessage, res: ServerResponse) => void {
   const { store, scanner, getPort, bodyLimit = 1_048_576, logger = console, now = Date.now } = options;
-  const router = createRouter<Handler>(createRoutes(store, scanner, { now }));
+  const events = options.events ?? createEvents();
+  const router = createRouter<Handler>(createRoutes(store, scanner, { now, events, sse: options.sse }));
   const guard = createGuard(options, getPort);
+  const assets = createStatic();
 
   const onError = options.onError ?? ((error, req, res, headers) => {
     if (res.headersSent) {
@@ -69,7 +75,13 @@ export function createHandler(options: HandlerOptions): (req: IncomingMessage, r
     if (!target.startsWith('/') || target.includes('#')) throw httpError(400, 'BAD_TARGET', 'Malformed request target');
     const queryAt = target.indexOf('?');
     const path = queryAt === -1 ? target : target.slice(0, queryAt);
-    Object.assign(headers, guard.check(req, path));
+    // The dashboard's files hold no data: they need no token and may be opened from a link on another site.
+    const isAsset = assets.match(req.method ?? '', path);
+    Object.assign(headers, guard.check(req, path, { open: isAsset }));
+    if (isAsset) {
+      assets.serve(req, res, path, headers);
+      return;
+    }
 
     const found = router.match(req.method ?? '', path);
     if (req.method === 'OPTIONS') {
@@ -89,6 +101,7 @@ export function createHandler(options: HandlerOptions): (req: IncomingMessage, r
       res,
       params: decodeAll(found.params),
       query: parseQuery(queryAt === -1 ? '' : target.slice(queryAt + 1)),
+      headers,
       body: () => (parsed ??= readJson(req, { limit: bodyLimit })),
     };
     const result = await found.handler(ctx);

@@ -1,3 +1,5 @@
+import { randomUUID } from 'node:crypto';
+
 /** Names of the events projdex publishes (served as server-sent events at `/api/events`). */
 export type EventType =
   | 'project.created' | 'project.updated' | 'project.deleted'
@@ -27,21 +29,32 @@ export interface EventsOptions {
  * off();
  */
 export function createEvents({ keep = 1000 }: EventsOptions = {}) {
+  // Ids restart with each server life; a client holding an id of an earlier life can tell by this.
+  const instance = randomUUID();
   const recent: ProjdexEvent[] = [];
-  const listeners = new Set<(event: ProjdexEvent) => void>();
+  const listeners = new Map<(event: ProjdexEvent) => void, (() => void) | undefined>();
   let lastId = 0;
+  let closed = false;
   return {
     emit(type: EventType, data: Record<string, unknown>): ProjdexEvent {
       const event = { id: ++lastId, type, data };
       recent.push(event);
       if (recent.length > keep) recent.shift();
-      for (const listener of listeners) {
+      for (const listener of [...listeners.keys()]) {
         try { listener(event); } catch { /* a failing listener must not break the publisher */ }
       }
       return event;
     },
-    subscribe(listener: (event: ProjdexEvent) => void): () => void {
-      listeners.add(listener);
+    /**
+     * Adds a listener; `onClose` runs once when the hub closes (server shutdown), so a long-lived stream
+     * can end instead of holding the server open. Subscribing to a closed hub calls `onClose` at once.
+     */
+    subscribe(listener: (event: ProjdexEvent) => void, onClose?: () => void): () => void {
+      if (closed) {
+        onClose?.();
+        return () => {};
+      }
+      listeners.set(listener, onClose);
       return () => { listeners.delete(listener); };
     },
     /** Events after `id` still kept, oldest first; `undefined` when some were already dropped. */
@@ -50,7 +63,21 @@ export function createEvents({ keep = 1000 }: EventsOptions = {}) {
       if (first && id < first.id - 1) return undefined;
       return recent.filter((event) => event.id > id);
     },
+    /** Random per hub (per server life): ids are only comparable within one. */
+    instance,
+    /** Id of the newest event, 0 before the first. */
+    get lastId(): number { return lastId; },
     get listenerCount(): number { return listeners.size; },
+    /** Ends every subscription (their `onClose` runs); later emits reach no one. Idempotent. */
+    close(): void {
+      if (closed) return;
+      closed = true;
+      const closers = [...listeners.values()];
+      listeners.clear();
+      for (const onClose of closers) {
+        try { onClose?.(); } catch { /* one stream failing to end must not keep the others open */ }
+      }
+    },
   };
 }
 

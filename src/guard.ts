@@ -30,23 +30,27 @@ export function createGuard({ allowedHosts = [], allowedOrigins = [], token }: G
   };
 
   return {
-    check(req: IncomingMessage, path: string): Record<string, string> {
+    /** `open`: a public file (the dashboard's), which needs no token and may be reached from a cross-site link. */
+    check(req: IncomingMessage, path: string, { open = false }: { open?: boolean } = {}): Record<string, string> {
       // With a token, the token is the boundary (a rebinding page cannot know it), so any Host may be used.
       if (tokenDigest === undefined) {
         const host = HOST.exec(req.headers.host ?? '');
         if (!host || !hosts.has(host[1]!.toLowerCase())) throw httpError(403, 'HOST_NOT_ALLOWED', 'Host not allowed');
       }
-      if (isCrossSite(req.headers['sec-fetch-site'])) throw httpError(403, 'CROSS_SITE', 'Cross-site request refused');
+      if (!open && isCrossSite(req.headers['sec-fetch-site'])) throw httpError(403, 'CROSS_SITE', 'Cross-site request refused');
       const origin = req.headers.origin;
       const cors: Record<string, string> = {};
       if (origin !== undefined) {
-        if (!originAllowed(origin)) {
+        // Same origin as the Host this request passed with (the dashboard served on a LAN address in token
+        // mode, or on an allowed host name) is the page's own origin, not a cross-origin caller.
+        const sameOrigin = req.headers.host !== undefined && origin === `http://${req.headers.host}`;
+        if (!sameOrigin && !originAllowed(origin)) {
           throw httpError(403, 'ORIGIN_NOT_ALLOWED', `Origin not allowed: start projdex with --allowed-origin ${JSON.stringify(origin.slice(0, 200)).slice(1, -1)} to allow it`);
         }
         cors['Access-Control-Allow-Origin'] = origin;
         cors.Vary = 'Origin';
       }
-      if (tokenDigest !== undefined && path !== '/health' && req.method !== 'OPTIONS') {
+      if (tokenDigest !== undefined && !open && path !== '/health' && req.method !== 'OPTIONS') {
         // The auth scheme is case-insensitive (RFC 9110 section 11.1); the token itself is compared exactly.
         const match = /^Bearer +([^\s]+) *$/i.exec(req.headers.authorization ?? '');
         if (!match || !timingSafeEqual(digest(match[1]!), tokenDigest)) {

@@ -1,5 +1,6 @@
 import { promises as fsp } from 'node:fs';
 import { parse } from 'node:path';
+import type { Events } from './events.ts';
 import { httpError } from './http.ts';
 import { createScanPool, type ScanProgress, type ScanWorkerOptions, type WorkerScanOptions } from './scan/pool.ts';
 import type { Store } from './store.ts';
@@ -33,6 +34,11 @@ const FAILURES: Record<string, readonly [number, string]> = {
   SCAN_PROCESS_DIED: [500, 'SCAN_FAILED'],
 };
 
+export interface ScannerOptions {
+  /** Where `scan.started/progress/finished/failed` are published. @default none */
+  readonly events?: Events;
+}
+
 /**
  * Scans registered projects and stores what was found. Concurrent requests to scan one project share
  * a single walk instead of racing two transactions.
@@ -41,7 +47,7 @@ const FAILURES: Record<string, readonly [number, string]> = {
  * const scanner = createScanner(store);
  * const { testsFound } = await scanner.scanProject(store.getProject(1)!, { onProgress: console.log });
  */
-export function createScanner(store: Store, options: WorkerScanOptions = {}, workerOptions: ScanWorkerOptions = {}) {
+export function createScanner(store: Store, options: WorkerScanOptions = {}, workerOptions: ScanWorkerOptions = {}, { events }: ScannerOptions = {}) {
   const running = new Map<number, { promise: Promise<ScanOutcome>; listeners: Set<(p: ScanProgress) => void> }>();
   const pool = createScanPool(workerOptions);
 
@@ -71,9 +77,22 @@ export function createScanner(store: Store, options: WorkerScanOptions = {}, wor
       let entry = running.get(project.id);
       if (!entry) {
         const listeners = new Set<(p: ScanProgress) => void>();
-        const promise = run(project, (p) => { for (const fn of listeners) fn(p); }).finally(() => running.delete(project.id));
+        const report = (p: ScanProgress): void => {
+          events?.emit('scan.progress', { id: project.id, files: p.files, tests: p.tests });
+          for (const listener of listeners) listener(p);
+        };
+        events?.emit('scan.started', { id: project.id, name: project.name, path: project.path });
+        const promise = run(project, report).then((outcome) => {
+          events?.emit('scan.finished', { id: project.id, testsFound: outcome.testsFound, truncated: outcome.truncated, notes: outcome.notes.length, project: outcome.project });
+          return outcome;
+        }, (error: unknown) => {
+          const message = error instanceof Error && 'status' in error ? error.message : 'Scan failed';
+          events?.emit('scan.failed', { id: project.id, error: message });
+          throw error;
+        }).finally(() => running.delete(project.id));
         running.set(project.id, (entry = { promise, listeners }));
       }
+      // A caller joining a scan in flight gets its progress from then on.
       if (onProgress) entry.listeners.add(onProgress);
       return entry.promise;
     },

@@ -5,6 +5,7 @@ import { isIP } from 'node:net';
 import { join } from 'node:path';
 import { createHandler, type Logger } from './app.ts';
 import { AlreadyRunningError, ensureRegularFile, liveServer, prepareDataDir, publishServerInfo, removeServerInfo } from './datadir.ts';
+import type { SseOptions } from './api/events.ts';
 import { createEvents, type Events } from './events.ts';
 import type { GuardOptions } from './guard.ts';
 import { BASE_HEADERS } from './http.ts';
@@ -40,6 +41,8 @@ export interface ServerOptions extends GuardOptions {
   readonly maxConnections?: number;
   /** Largest database size in bytes (see `openStore`). @default no limit */
   readonly maxDbBytes?: number;
+  /** Limits of `GET /api/events` streams (heartbeat interval, listener cap). */
+  readonly sse?: SseOptions;
   /** @default console */
   readonly logger?: Logger;
   /** @default Date.now */
@@ -98,7 +101,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
 
   const store = openStore(dbFile, { now, ...(options.maxDbBytes === undefined ? {} : { maxBytes: options.maxDbBytes }) });
   const events = createEvents();
-  const scanner = createScanner(store, options.scan, options.scanWorker);
+  const scanner = createScanner(store, options.scan, options.scanWorker, { events });
   let actualPort = 0;
   const server = createHttpServer({
     // Slow clients are cut off: headers within 10 s, the whole request within 30 s.
@@ -119,6 +122,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const url = `http://${isIP(host) === 6 ? `[${host}]` : host}:${actualPort}`;
   const instance = randomUUID();
   const shutdown = async (): Promise<void> => {
+    events.close(); // Ends the event streams, which would otherwise hold server.close open forever.
     const drained = new Promise<void>((resolve) => server.close(() => resolve()));
     server.closeIdleConnections();
     // Scans end first (a short grace, then their processes are killed), so their requests can be answered.

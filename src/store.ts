@@ -2,7 +2,7 @@ import { chmodSync, closeSync, openSync } from 'node:fs';
 import type { StatementSync } from 'node:sqlite';
 import { loadSqlite } from './sqlite.ts';
 import type { Project, ProjectPort, ProjectUpdate, Test } from './types.ts';
-import type { FoundPort, FoundTest } from './scan/types.ts';
+import type { FoundPort, FoundTest, RunInfo } from './scan/types.ts';
 
 /** Schema migrations, applied in order; `PRAGMA user_version` records how many have run. */
 const MIGRATIONS: readonly string[] = [
@@ -46,6 +46,14 @@ const MIGRATIONS: readonly string[] = [
    CREATE INDEX ports_by_kind ON ports (kind, port);`,
   // Sliced saves sweep a big project's stale rows a slice at a time: find them by generation.
   'CREATE INDEX tests_by_generation ON tests (project_id, scan_generation);',
+  // What the last scan of each project noticed (notes, runs, truncation), for the dashboard's project page.
+  `CREATE TABLE scan_summaries (
+     project_id INTEGER PRIMARY KEY REFERENCES projects(id) ON DELETE CASCADE,
+     notes TEXT NOT NULL,
+     runs TEXT NOT NULL,
+     truncated TEXT,
+     scanned_at INTEGER NOT NULL
+   );`,
 ];
 
 /** Which port rows a listing shows: the ones a project listens on (default), connects to, or both. */
@@ -101,6 +109,19 @@ export interface ScanRecord {
   readonly framework: string | null;
   /** Directories (relative) the scan could not read: their stored tests and ports are kept. */
   readonly unreadable?: readonly string[];
+  /** What the scan noticed, kept for `GET /api/projects/:id/scan` (absent: an empty summary). */
+  readonly notes?: readonly string[];
+  readonly runs?: readonly RunInfo[];
+  readonly truncated?: string | null;
+}
+
+/** The last scan's remarks on a project, as `GET /api/projects/:id/scan` answers them. */
+export interface ScanSummary {
+  readonly notes: string[];
+  readonly runs: RunInfo[];
+  readonly truncated: string | null;
+  /** Unix seconds; null when the project was never scanned. */
+  readonly scanned_at: number | null;
 }
 
 export type Store = ReturnType<typeof openStore>;
@@ -181,6 +202,19 @@ export function openStore(file: string, { now = Date.now, maxBytes }: StoreOptio
     testsPage: sql(`SELECT json_group_array(json_object('id', id, 'project_id', project_id, 'file_path', file_path, 'framework', framework,
       'status', status, 'last_run', last_run, 'cases', cases, 'created_at', created_at) ORDER BY file_path) AS body, max(file_path) AS last
       FROM (SELECT * FROM tests WHERE project_id = ? AND file_path > ? ORDER BY file_path LIMIT ${LIST_PAGE})`),
+    saveSummary: sql(`INSERT INTO scan_summaries (project_id, notes, runs, truncated, scanned_at) VALUES (?, ?, ?, ?, ?)
+      ON CONFLICT (project_id) DO UPDATE SET notes = excluded.notes, runs = excluded.runs, truncated = excluded.truncated,
+      scanned_at = excluded.scanned_at`),
+    getSummary: sql('SELECT notes, runs, truncated, scanned_at FROM scan_summaries WHERE project_id = ?'),
+    // One row per project for the dashboard's table: test files, cases, files per runner, distinct ports.
+    overviewJson: sql(`SELECT json_group_array(json_object('project_id', p.id, 'tests', coalesce(t.n, 0), 'cases', coalesce(t.cases, 0),
+      'runners', json(coalesce(r.runners, '{}')), 'ports', json(coalesce(pp.ports, '[]'))) ORDER BY p.id) AS body
+      FROM projects p
+      LEFT JOIN (SELECT project_id, count(*) AS n, sum(cases) AS cases FROM tests GROUP BY project_id) t ON t.project_id = p.id
+      LEFT JOIN (SELECT project_id, json_group_object(fw, n) AS runners FROM (SELECT project_id, coalesce(framework, 'unknown') AS fw,
+        count(*) AS n FROM tests GROUP BY project_id, fw) GROUP BY project_id) r ON r.project_id = p.id
+      LEFT JOIN (SELECT project_id, json_group_array(port ORDER BY port) AS ports FROM (SELECT DISTINCT project_id, port FROM ports
+        WHERE kind = 'listen') GROUP BY project_id) pp ON pp.project_id = p.id`),
     putSetting: sql('INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value'),
   };
 
@@ -319,13 +353,27 @@ export function openStore(file: string, { now = Date.now, maxBytes }: StoreOptio
      */
     listenPortsJson: (key: string, build: (rows: ListenRow[]) => unknown): Buffer =>
       cachedBody(`ports:all:${key}`, () => JSON.stringify(build(q.listenPorts.all().map(toListenRow)))),
+    /** Per project: `{ project_id, tests, cases, runners: { jest: n }, ports: [listen ports] }`, in id order. */
+    overviewJson: (): Buffer => cachedBody('overview', () => q.overviewJson.get()?.body),
+
+    /** What the last scan of a project noticed; an empty summary when it was never scanned. */
+    getScanSummary(projectId: number): ScanSummary {
+      const row = q.getSummary.get(projectId);
+      if (!row) return { notes: [], runs: [], truncated: null, scanned_at: null };
+      return {
+        notes: JSON.parse(String(row.notes)) as string[],
+        runs: JSON.parse(String(row.runs)) as RunInfo[],
+        truncated: orNull(row.truncated, String),
+        scanned_at: Number(row.scanned_at),
+      };
+    },
 
     /**
      * Replaces a project's tests and ports with a scan's findings in one transaction. Tests keep their
      * id while their file is still found; ports while the same port, script and source are still found.
      * Returns false when the project no longer exists.
      */
-    saveScan(projectId: number, { tests, ports, framework, unreadable = [] }: ScanRecord): boolean {
+    saveScan(projectId: number, { tests, ports, framework, unreadable = [], notes = [], runs = [], truncated = null }: ScanRecord): boolean {
       const prefixes = unreadable.map((dir) => (dir === '' ? '' : dir + '/'));
       const at = seconds();
       changed();
@@ -338,6 +386,7 @@ export function openStore(file: string, { now = Date.now, maxBytes }: StoreOptio
         q.sweepTests.run(projectId, generation);
         savePorts(projectId, ports, generation, at, prefixes);
         q.finishScan.run(at, framework, projectId);
+        q.saveSummary.run(projectId, JSON.stringify(notes), JSON.stringify(runs), truncated, at);
         return true;
       });
     },
@@ -352,7 +401,7 @@ export function openStore(file: string, { now = Date.now, maxBytes }: StoreOptio
      */
     async saveScanSliced(projectId: number, record: ScanRecord): Promise<boolean> {
       if (record.tests.length <= SAVE_SLICE) return this.saveScan(projectId, record);
-      const { tests, ports, framework, unreadable = [] } = record;
+      const { tests, ports, framework, unreadable = [], notes = [], runs = [], truncated = null } = record;
       const at = seconds();
       const prefixes = unreadable.map((dir) => (dir === '' ? '' : dir + '/'));
       const turn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
@@ -383,6 +432,7 @@ export function openStore(file: string, { now = Date.now, maxBytes }: StoreOptio
       return transaction(() => {
         savePorts(projectId, ports, generation, at, prefixes);
         q.finishScan.run(at, framework, projectId);
+        q.saveSummary.run(projectId, JSON.stringify(notes), JSON.stringify(runs), truncated, at);
         return true;
       });
     },

@@ -25,7 +25,8 @@ suite('the published package', { timeout: 120_000 }, () => {
 
   test('ships compiled JS with types and a bin, and no sources or tests', () => {
     const files = execFileSync('tar', ['-tzf', tarball], { encoding: 'utf8', timeout: 30_000 }).split('\n').filter(Boolean);
-    for (const file of ['package/dist/bin.js', 'package/dist/cli.js', 'package/dist/index.js', 'package/dist/index.d.ts', 'package/package.json', 'package/README.md']) {
+    for (const file of ['package/dist/bin.js', 'package/dist/cli.js', 'package/dist/index.js', 'package/dist/index.d.ts', 'package/package.json', 'package/README.md',
+      'package/dist/web/index.html', 'package/dist/web/app.js', 'package/dist/web/app.css']) {
       assert.ok(files.includes(file), `${file} missing`);
     }
     assert.deepEqual(files.filter((f) => /^package\/(src|test|bench)\//.test(f) || f.endsWith('.ts') && !f.endsWith('.d.ts')), []);
@@ -47,6 +48,9 @@ suite('the published package', { timeout: 120_000 }, () => {
       setTimeout(() => reject(new Error(`npx printed no URL within 120 s: ${stdout}`)), 120_000).unref();
     });
     assert.equal((await call(`${url}/health`)).body.status, 'ok');
+    const page = await fetch(`${url}/`);
+    assert.equal(page.status, 200, 'the dashboard is served from the package');
+    assert.match(await page.text(), /<script type="module" src="\/ui\/app\.js">/);
     // Signal the server itself (npx is only its parent), then wait for npx to pass its exit on.
     const { pid } = JSON.parse(readFileSync(join(dataDir, 'server.json'), 'utf8')) as { pid: number };
     const exited = once(child, 'exit');

@@ -105,7 +105,9 @@ export const runners: Adapter[] = [
       if (!existsSync(join(MODULES, 'jest')) || !applicable(dir, ['jest', 'react-scripts'], /^jest\.config\./)) return null;
       if (!majorMatches(dir, 'jest', MODULES)) return null;
       const cra = 'react-scripts' in { ...manifest(dir).dependencies, ...manifest(dir).devDependencies };
-      const args = ['--listTests', '--json', ...(cra ? CRA_ARGS : [])];
+      // The script's own project selection (`jest --selectProjects server`), which --listTests honours too.
+      const selected = /--selectProjects[= ]+([\w@/.-]+)/.exec(JSON.stringify(manifest(dir).scripts ?? {}))?.[1];
+      const args = ['--listTests', '--json', ...(cra ? CRA_ARGS : []), ...(selected ? ['--selectProjects', selected] : [])];
       return inPlaceOrCopy(dir, async (cwd) => json(await run(join(MODULES, 'jest/bin/jest.js'), args, cwd)) as string[] ?? []);
     },
   },

@@ -8,6 +8,8 @@ export interface Context {
   readonly params: Readonly<Record<string, string>>;
   /** Decoded query parameters (null prototype; last value wins). */
   readonly query: Readonly<Record<string, string>>;
+  /** Headers the boundary decided for this response (CORS); a handler that writes `res` itself adds them. */
+  readonly headers: Readonly<Record<string, string>>;
   /** Reads and validates the JSON body once; later calls return the same object. */
   body(): Promise<Record<string, unknown>>;
 }

@@ -1,6 +1,7 @@
 import { basename } from 'node:path';
 import { httpError } from '../http.ts';
 import { findRoots } from '../roots.ts';
+import type { Events } from '../events.ts';
 import type { Store } from '../store.ts';
 import type { Project } from '../types.ts';
 import { resolveProjectPath } from '../validate.ts';
@@ -13,7 +14,7 @@ const MAX_DEPTH = 16;
  * `POST /api/projects/discover { root, depth }`: registers every repository or package root under
  * `root` (see findRoots), named after its folder. Answers `{ added, existing, truncated }`.
  */
-export function discoverHandler(store: Store) {
+export function discoverHandler(store: Store, events?: Events) {
   return async ({ body }: Context) => {
     const { root, depth = 4 } = await body();
     if (typeof root !== 'string' || root === '') throw httpError(400, 'ROOT_REQUIRED', 'root must be a non-empty string');
@@ -26,8 +27,12 @@ export function discoverHandler(store: Store) {
     const existing: Project[] = [];
     for (const path of found.roots) {
       const project = store.insertProject({ name: basename(path), path });
-      if (project) added.push(project);
-      else existing.push(store.getProjectByPath(path)!);
+      if (project) {
+        added.push(project);
+        events?.emit('project.created', { project });
+      } else {
+        existing.push(store.getProjectByPath(path)!);
+      }
     }
     return { added, existing, truncated: found.truncated };
   };

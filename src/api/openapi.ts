@@ -98,8 +98,19 @@ export const ROUTE_DOCS: Readonly<Record<string, RouteDoc>> = {
   },
   'GET /api/events': {
     summary: 'Live changes, as server-sent events',
-    description: 'Event names: `project.created`, `project.updated`, `project.deleted`, `scan.started`, `scan.progress`, `scan.finished`, `scan.failed`, `settings.changed`; each `data` is JSON with the ids concerned (`project_id`, `key`, ...). Every event has an `id:` increasing within one server\'s life; reconnect with `Last-Event-ID` to receive what was missed (the last 1000 are kept). A comment line is sent as a heartbeat while idle.',
-    responses: { 200: { description: 'The stream (never ends on its own)', type: 'text/event-stream' } },
+    description: 'Event names: `project.created`, `project.updated`, `project.deleted`, `scan.started`, `scan.progress`, `scan.finished`, `scan.failed`, `settings.changed`, each with one line of JSON `data`. Every event has an `id:` increasing within one server\'s life; reconnect with `Last-Event-ID` to receive what was missed (the last 1000 are kept). A `: heartbeat` comment every 15 s. See "Live events in detail" below.',
+    responses: {
+      200: { description: 'The stream (never ends on its own)', type: 'text/event-stream' },
+      503: err('Too many streams open', 'Too many event streams open (limit 32)'),
+    },
+  },
+  'GET /api/projects/overview': {
+    summary: 'Per project, in id order: test files, cases, files per runner and listen ports (one request for the dashboard\'s table)',
+    responses: { 200: ok('One entry per project', 'Overview[]') },
+  },
+  'GET /api/projects/:id/scan': {
+    summary: 'What the last scan of a project noticed: its notes, runs and truncation',
+    responses: { 200: ok('The summary (empty lists and null times before the first scan)', 'ScanSummary'), ...idErrors },
   },
 };
 

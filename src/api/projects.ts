@@ -1,3 +1,4 @@
+import type { Events } from '../events.ts';
 import { httpError, jsonParts, jsonStream } from '../http.ts';
 import type { ScanOutcome, Scanner } from '../scanning.ts';
 import { STREAMED_LIST, type Store } from '../store.ts';
@@ -7,7 +8,7 @@ import type { Context } from './context.ts';
 import { portKind } from './ports.ts';
 
 /** Handlers of `/api/projects/**`, bound to one store and scanner. */
-export function projectHandlers(store: Store, scanner: Scanner) {
+export function projectHandlers(store: Store, scanner: Scanner, events?: Events) {
   const find = (raw: string | undefined): Project => {
     const project = store.getProject(parseId(raw ?? ''));
     if (!project) notFound();
@@ -49,6 +50,8 @@ export function projectHandlers(store: Store, scanner: Scanner) {
       }
     },
     tags: () => store.listTags(),
+    overview: () => store.overviewJson(),
+    lastScan: ({ params }: Context) => store.getScanSummary(find(params.id).id),
     get: ({ params }: Context) => find(params.id),
 
     async create({ body, res }: Context) {
@@ -59,6 +62,7 @@ export function projectHandlers(store: Store, scanner: Scanner) {
         throw httpError(409, 'DUPLICATE_PATH', 'Project with this path already exists', { body: { project: store.getProjectByPath(path) } });
       }
       res.statusCode = 201;
+      events?.emit('project.created', { project });
       return project;
     },
 
@@ -67,11 +71,15 @@ export function projectHandlers(store: Store, scanner: Scanner) {
       const fields = await body();
       // An unknown project is 404 whatever the body says; field rules apply to projects that exist.
       if (!store.getProject(id)) notFound();
-      return store.updateProject(id, projectUpdate(fields)) ?? notFound();
+      const project = store.updateProject(id, projectUpdate(fields)) ?? notFound();
+      events?.emit('project.updated', { project });
+      return project;
     },
 
     remove({ params }: Context) {
-      if (!store.deleteProject(parseId(params.id ?? ''))) notFound();
+      const id = parseId(params.id ?? '');
+      if (!store.deleteProject(id)) notFound();
+      events?.emit('project.deleted', { id });
       return null;
     },
 

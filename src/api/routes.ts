@@ -1,18 +1,20 @@
 import { route, type Route } from '../router.ts';
 import type { Scanner } from '../scanning.ts';
 import type { Store } from '../store.ts';
+import type { Events } from '../events.ts';
 import type { Handler } from './context.ts';
 import { readFileSync } from 'node:fs';
 import { discoverHandler } from './discover.ts';
+import { eventsHandler, type SseOptions } from './events.ts';
 import { openApiDocument } from './openapi.ts';
 import { portHandlers } from './ports.ts';
 import { projectHandlers } from './projects.ts';
 import { settingsHandlers } from './settings.ts';
 
-/** The route table: the spec's routes and ours, each described in ROUTE_DOCS (openapi.ts). Order matters only where literals and `:id` share a prefix (tags, scan/all). */
-export function createRoutes(store: Store, scanner: Scanner, { now = Date.now } = {}): Array<Route<Handler>> {
-  const projects = projectHandlers(store, scanner);
-  const settings = settingsHandlers(store);
+/** The route table: the spec's routes and ours, each described in ROUTE_DOCS (openapi.ts). Order matters only where literals and `:id` share a prefix (tags, overview, discover, scan/all). */
+export function createRoutes(store: Store, scanner: Scanner, { now = Date.now, events, sse }: { now?: () => number; events: Events; sse?: SseOptions | undefined }): Array<Route<Handler>> {
+  const projects = projectHandlers(store, scanner, events);
+  const settings = settingsHandlers(store, events);
   let document: Record<string, unknown> | undefined;
   const routes: Array<Route<Handler>> = [
     // Built from this very table on first request: a route without a doc entry fails here, and in its test.
@@ -21,7 +23,8 @@ export function createRoutes(store: Store, scanner: Scanner, { now = Date.now } 
     route('GET', '/api/projects', projects.list),
     route('POST', '/api/projects', projects.create),
     route('GET', '/api/projects/tags', projects.tags),
-    route('POST', '/api/projects/discover', discoverHandler(store)),
+    route('POST', '/api/projects/discover', discoverHandler(store, events)),
+    route('GET', '/api/projects/overview', projects.overview),
     route('POST', '/api/projects/scan/all', projects.scanAll),
     route('GET', '/api/projects/:id', projects.get),
     route('PUT', '/api/projects/:id', projects.update),
@@ -30,10 +33,12 @@ export function createRoutes(store: Store, scanner: Scanner, { now = Date.now } 
     route('GET', '/api/projects/:id/ports', projects.ports),
     route('POST', '/api/projects/:id/scan', projects.scan),
     route('GET', '/api/ports', portHandlers(store).all),
+    route('GET', '/api/projects/:id/scan', projects.lastScan),
     route('GET', '/api/settings', settings.list),
     route('GET', '/api/settings/:key', settings.get),
     route('PUT', '/api/settings/:key', settings.put),
     route('DELETE', '/api/settings/:key', settings.remove),
+    route('GET', '/api/events', eventsHandler(events, sse)),
   ];
   return routes;
 }

@@ -95,6 +95,19 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = {
     existing: { type: 'array', items: ref('Project'), description: 'Roots found that were already registered.' },
     truncated: { type: 'boolean', description: 'True when the search stopped at its budget of 20,000 directories.' },
   }, 'What folder discovery found.'),
+  Overview: object({
+    project_id: int('The project.', { minimum: 1 }),
+    tests: int('Test files stored for it.', { minimum: 0 }),
+    cases: int('Sum of their `cases` (files without a count add 0).', { minimum: 0 }),
+    runners: { type: 'object', additionalProperties: { type: 'integer' }, description: 'Test files per runner (`framework`; `unknown` for null).' },
+    ports: { type: 'array', items: { type: 'integer' }, description: 'Distinct listen ports, ascending.' },
+  }, 'One project\'s line in the dashboard\'s table.'),
+  ScanSummary: object({
+    notes: { type: 'array', items: { type: 'string' }, description: 'As in the scan answer.' },
+    runs: { type: 'array', items: ref('RunInfo'), description: 'As in the scan answer.' },
+    truncated: nullable('string', 'As in the scan answer.'),
+    scanned_at: { type: ['integer', 'null'], description: 'When that scan was saved, in Unix seconds; null before the first scan.' },
+  }, 'The last scan\'s remarks on a project.'),
   PortGroup: object({
     port: int('TCP port number.', { minimum: 1, maximum: 65535 }),
     conflict: { type: 'boolean', description: 'True when more than one project listens on the port.' },

@@ -1,9 +1,10 @@
 import { httpError } from '../http.ts';
+import type { Events } from '../events.ts';
 import type { Store } from '../store.ts';
 import type { Context } from './context.ts';
 
 /** Handlers of `/api/settings/**`. */
-export function settingsHandlers(store: Store) {
+export function settingsHandlers(store: Store, events?: Events) {
   const keyOf = ({ params }: Context): string => {
     const key = params.key ?? '';
     if (key.length > 1024 || !key.isWellFormed()) throw httpError(400, 'INVALID_KEY', 'Setting key must be 1 to 1024 characters of well-formed Unicode');
@@ -18,7 +19,9 @@ export function settingsHandlers(store: Store) {
       return value === undefined ? notFound() : { key, value };
     },
     remove(ctx: Context) {
-      if (!store.deleteSetting(keyOf(ctx))) notFound();
+      const key = keyOf(ctx);
+      if (!store.deleteSetting(key)) notFound();
+      events?.emit('settings.changed', { key, value: null });
       return null;
     },
     async put(ctx: Context) {
@@ -32,6 +35,7 @@ export function settingsHandlers(store: Store) {
       if (typeof value === 'string' && !value.isWellFormed()) throw httpError(400, 'INVALID_VALUE', 'value must be well-formed Unicode');
       const text = String(value);
       store.putSetting(key, text);
+      events?.emit('settings.changed', { key, value: text });
       return { key, value: text };
     },
   };

@@ -1,0 +1,75 @@
+// Ports across projects: one row per port, collisions (two projects listening on one port) highlighted.
+import { api, missingRoute } from './api.js';
+import { fill, h, plural, toast } from './dom.js';
+import { state, watch } from './state.js';
+
+/**
+ * Groups port rows by port. Uses `GET /api/ports` when the server has it; otherwise reads each project's
+ * ports (a few requests at a time) and derives the same shape: `{ port, conflict, entries: [...] }`.
+ */
+async function loadPorts() {
+  try {
+    const groups = await api('GET', '/api/ports');
+    return groups.map((g) => ({ port: g.port, conflict: Boolean(g.conflict), entries: g.entries ?? g.projects ?? g.claims ?? [] }));
+  } catch (error) {
+    if (!missingRoute(error)) throw error;
+  }
+  const rows = [];
+  const queue = [...state.projects.keys()];
+  const worker = async () => {
+    for (let id = queue.shift(); id !== undefined; id = queue.shift()) {
+      rows.push(...await api('GET', `/api/projects/${id}/ports`).catch(() => []));
+    }
+  };
+  await Promise.all([worker(), worker(), worker(), worker(), worker(), worker()]);
+  const byPort = new Map();
+  for (const r of rows) {
+    if (!byPort.has(r.port)) byPort.set(r.port, []);
+    byPort.get(r.port).push(r);
+  }
+  return [...byPort].sort((a, b) => a[0] - b[0]).map(([port, entries]) => {
+    const listening = new Set(entries.filter((e) => (e.kind ?? 'listen') === 'listen').map((e) => e.project_id));
+    return { port, conflict: listening.size > 1, entries };
+  });
+}
+
+export function portsView(main) {
+  let groups = null;
+  let onlyConflicts = false;
+  const body = h('div', { id: 'ports-body' }, h('p', { class: 'muted', text: 'Loading ports…' }));
+  const row = (g, e, i) => h('tr', { class: g.conflict ? 'conflict' : '', 'data-port': g.port },
+    i > 0 ? null : h('th', { scope: 'row', rowspan: String(g.entries.length), class: 'num' }, String(g.port),
+      g.conflict ? h('span', { class: 'badge', text: 'collision' }) : null),
+    h('td', {}, projectLink(e)),
+    h('td', { text: e.kind ?? '—' }),
+    h('td', { text: e.script_name ?? '' }),
+    h('td', {}, h('code', { text: e.config_source ?? '' })));
+  const render = () => {
+    if (!groups) return;
+    const shown = onlyConflicts ? groups.filter((g) => g.conflict) : groups;
+    const conflicts = groups.filter((g) => g.conflict).length;
+    const summary = `${plural(groups.length, 'port')}, ${conflicts} claimed by more than one project.`;
+    fill(body, h('p', { id: 'ports-summary', text: summary }),
+      shown.length === 0 ? h('p', { class: 'muted', text: 'Nothing to show.' })
+        : h('div', { class: 'table-wrap' }, h('table', { id: 'ports-table' },
+          h('thead', {}, h('tr', {}, ['Port', 'Project', 'Kind', 'Script', 'Source'].map((c) => h('th', { scope: 'col', text: c })))),
+          h('tbody', {}, shown.flatMap((g) => g.entries.map((e, i) => row(g, e, i)))))));
+  };
+  const load = () => loadPorts().then((g) => { groups = g; render(); },
+    (error) => toast(`Could not load ports: ${error.message}`, 'error'));
+  const onlyBox = h('input', { type: 'checkbox', id: 'only-conflicts', onChange: (e) => { onlyConflicts = e.target.checked; render(); } });
+  fill(main, h('h1', { text: 'Ports' }), h('div', { class: 'toolbar' }, h('label', {}, onlyBox, ' Only collisions')), body);
+  load();
+  let timer;
+  return watch((what) => {
+    if (what === 'settings' || what === 'scan' && state.scanning.size > 0) return;
+    clearTimeout(timer);
+    timer = setTimeout(load, 300);
+  });
+}
+
+function projectLink(entry) {
+  const id = entry.project_id ?? entry.id;
+  const name = entry.project_name ?? entry.name ?? state.projects.get(id)?.name ?? `#${id}`;
+  return h('a', { href: `#/project/${id}`, text: name });
+}
