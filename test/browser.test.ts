@@ -261,11 +261,13 @@ suite('the dashboard in Chromium', { skip: missing, timeout: 180_000 }, () => {
     }
     const page = await open(`${server.url}/#/ports`);
     await page.waitFor('document.querySelector("#ports-table")', 'the ports table');
-    const rows = await page.eval<Array<{ port: string; conflict: boolean; project: string }>>(`[...document.querySelectorAll('#ports-table tbody tr')]
-      .map((tr) => ({ port: tr.dataset.port, conflict: tr.classList.contains('conflict'), project: tr.querySelector('a').textContent }))`);
+    const rows = await page.eval<Array<{ port: string; conflict: boolean; project: string; rest: string[] }>>(`[...document.querySelectorAll('#ports-table tbody tr')]
+      .map((tr) => ({ port: tr.dataset.port, conflict: tr.classList.contains('conflict'), project: tr.querySelector('a').textContent,
+        rest: [...tr.querySelectorAll('td')].slice(1).map((td) => td.textContent) }))`);
+    const claim = ['listen', 'dev', 'package.json'];
     assert.deepEqual(rows, [
-      { port: '3000', conflict: true, project: 'web' }, { port: '3000', conflict: true, project: 'admin' },
-      { port: '8080', conflict: false, project: 'api' },
+      { port: '3000', conflict: true, project: 'web', rest: claim }, { port: '3000', conflict: true, project: 'admin', rest: claim },
+      { port: '8080', conflict: false, project: 'api', rest: claim },
     ]);
     assert.equal(await page.text('#ports-table .badge'), 'collision');
     assert.equal(await page.text('#ports-summary'), '2 ports, 1 claimed by more than one project.');

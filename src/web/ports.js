@@ -1,36 +1,22 @@
-// Ports across projects: one row per port, collisions (two projects listening on one port) highlighted.
-import { api, missingRoute } from './api.js';
+// Ports across projects: one row per claim, collisions (two projects listening on one port) highlighted.
+import { api } from './api.js';
 import { fill, h, plural, toast } from './dom.js';
 import { state, watch } from './state.js';
 
 /**
- * Groups port rows by port. Uses `GET /api/ports` when the server has it; otherwise reads each project's
- * ports (a few requests at a time) and derives the same shape: `{ port, conflict, entries: [...] }`.
+ * `GET /api/ports`: one group per listen port, `{ port, conflict, projects: [{ project_id, name, scripts,
+ * sources }] }`, flattened to one entry per claiming project for the table.
  */
 async function loadPorts() {
-  try {
-    const groups = await api('GET', '/api/ports');
-    return groups.map((g) => ({ port: g.port, conflict: Boolean(g.conflict), entries: g.entries ?? g.projects ?? g.claims ?? [] }));
-  } catch (error) {
-    if (!missingRoute(error)) throw error;
-  }
-  const rows = [];
-  const queue = [...state.projects.keys()];
-  const worker = async () => {
-    for (let id = queue.shift(); id !== undefined; id = queue.shift()) {
-      rows.push(...await api('GET', `/api/projects/${id}/ports`).catch(() => []));
-    }
-  };
-  await Promise.all([worker(), worker(), worker(), worker(), worker(), worker()]);
-  const byPort = new Map();
-  for (const r of rows) {
-    if (!byPort.has(r.port)) byPort.set(r.port, []);
-    byPort.get(r.port).push(r);
-  }
-  return [...byPort].sort((a, b) => a[0] - b[0]).map(([port, entries]) => {
-    const listening = new Set(entries.filter((e) => (e.kind ?? 'listen') === 'listen').map((e) => e.project_id));
-    return { port, conflict: listening.size > 1, entries };
-  });
+  const groups = await api('GET', '/api/ports');
+  return groups.map((g) => ({
+    port: g.port,
+    conflict: Boolean(g.conflict),
+    entries: g.projects.map((p) => ({
+      project_id: p.project_id, project_name: p.name, kind: 'listen',
+      script_name: p.scripts.join(', '), config_source: p.sources.join(', '),
+    })),
+  }));
 }
 
 export function portsView(main) {
