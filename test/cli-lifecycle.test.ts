@@ -3,7 +3,7 @@ import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
-import { suite, test } from 'node:test';
+import { suite, test, type TestContext } from 'node:test';
 import { call, makeTree } from './helpers.ts';
 import { BIN, DEADLINE_MS, eventually, portRange, run, start, waitFor } from './cli-helpers.ts';
 
@@ -67,34 +67,30 @@ suite('one server per data dir', () => {
 });
 
 suite('no orphans', () => {
-  test('the server stops when its parent is killed (re-parented), and removes server.json', async (t) => {
+  /** Starts the bin under `wrapper` (its command and args, given the bin's own command line), kills it, waits. */
+  const serverOutlives = async (t: TestContext, wrapper: (serve: string) => [string, string[]], what: string) => {
     const dataDir = join(makeTree(t), 'data');
-    // A wrapper that stays the parent, as `sh -c` under npm does, then dies by SIGKILL.
-    const wrapper = spawn('sh', ['-c', `"${process.execPath}" "${BIN}" --data-dir "${dataDir}"; :`], {
+    const [command, args] = wrapper(`"${process.execPath}" "${BIN}" --data-dir "${dataDir}"; :`);
+    const child = spawn(command, args, {
       env: { ...process.env, PROJDEX_PORT_RANGE: portRange() }, stdio: ['ignore', 'pipe', 'pipe'], timeout: DEADLINE_MS,
     });
     t.after(() => { try { process.kill(serverJson(dataDir).pid, 'SIGKILL'); } catch { /* gone */ } });
     let stdout = '';
-    wrapper.stdout!.on('data', (d) => (stdout += d));
+    child.stdout!.on('data', (d) => (stdout += d));
     const [, url] = await waitFor(() => stdout, /projdex listening on (\S+)\n/);
-    wrapper.kill('SIGKILL');
-    await eventually(() => !existsSync(join(dataDir, 'server.json')), 'server.json removed after the parent died');
+    child.kill('SIGKILL');
+    await eventually(() => !existsSync(join(dataDir, 'server.json')), `server.json removed after ${what} died`);
     await down(url!);
+  };
+
+  test('the server stops when its parent is killed (re-parented), and removes server.json', async (t) => {
+    // A wrapper that stays the parent, as `sh -c` under npm does, then dies by SIGKILL.
+    await serverOutlives(t, (serve) => ['sh', ['-c', serve]], 'the parent');
   });
 
   test('under npm-style nesting (a killed wrapper above a lingering sh -c) the server stops too', async (t) => {
-    const dataDir = join(makeTree(t), 'data');
     const script = `require('node:child_process').spawn('sh', ['-c', process.argv[1]], { stdio: 'inherit' });`;
-    const wrapper = spawn(process.execPath, ['-e', script, `"${process.execPath}" "${BIN}" --data-dir "${dataDir}"; :`], {
-      env: { ...process.env, PROJDEX_PORT_RANGE: portRange() }, stdio: ['ignore', 'pipe', 'pipe'], timeout: DEADLINE_MS,
-    });
-    t.after(() => { try { process.kill(serverJson(dataDir).pid, 'SIGKILL'); } catch { /* gone */ } });
-    let stdout = '';
-    wrapper.stdout!.on('data', (d) => (stdout += d));
-    const [, url] = await waitFor(() => stdout, /projdex listening on (\S+)\n/);
-    wrapper.kill('SIGKILL');
-    await eventually(() => !existsSync(join(dataDir, 'server.json')), 'server.json removed after the wrapper died');
-    await down(url!);
+    await serverOutlives(t, (serve) => [process.execPath, ['-e', script, serve]], 'the wrapper');
   });
 
   test('--keep-running keeps serving after the parent dies', async (t) => {
