@@ -56,12 +56,25 @@ async function pump(res: ServerResponse, pieces: AsyncIterable<Buffer>): Promise
   try {
     for await (const piece of pieces) {
       if (res.destroyed) return;
-      if (!res.write(piece)) await new Promise((resolve) => { res.once('drain', resolve); res.once('close', resolve); });
+      if (!res.write(piece)) await drained(res);
     }
     res.end();
   } catch {
     res.destroy();
   }
+}
+
+/** Resolves on `drain` or `close`, whichever comes first, and leaves no listener behind (a long stream waits often). */
+function drained(res: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = (): void => {
+      res.off('drain', done);
+      res.off('close', done);
+      resolve();
+    };
+    res.on('drain', done);
+    res.on('close', done);
+  });
 }
 
 /** Wraps JSON pieces (each a Buffer) for `send`; their concatenation must be one JSON value. */

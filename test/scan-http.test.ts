@@ -87,6 +87,29 @@ suite('scanning over HTTP', () => {
     assert.equal(scanned.body.testsFound, 20_000);
   });
 
+  test('a big list is streamed to a slow reader without piling up listeners on the response', async (t) => {
+    const root = makeTree(t, bigProject(20_000));
+    const { url } = await serve(t);
+    await call(`${url}/api/projects`, 'POST', { name: 'p', path: root });
+    assert.equal((await call(`${url}/api/projects/1/scan`, 'POST')).status, 200);
+    const warnings: string[] = [];
+    const onWarning = (w: Error): void => { warnings.push(`${w.name}: ${w.message}`); };
+    process.on('warning', onWarning);
+    t.after(() => process.off('warning', onWarning));
+    // Read the 20k-row list slowly, so the server waits for `drain` many times on one response.
+    const res = await fetch(`${url}/api/projects/1/tests`);
+    const reader = res.body!.getReader();
+    let bytes = 0;
+    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
+      bytes += chunk.value.length;
+      await new Promise((resolve) => setTimeout(resolve, 2));
+    }
+    assert.equal(JSON.parse(await (await fetch(`${url}/api/projects/1/tests`)).text()).length, 20_000);
+    assert.ok(bytes > 1_000_000, `${bytes} bytes`);
+    await new Promise((resolve) => setImmediate(resolve)); // warnings are emitted on the next tick
+    assert.deepEqual(warnings.filter((w) => w.startsWith('MaxListenersExceededWarning')), []);
+  });
+
   test('a scan never blocks the HTTP thread for long (event-loop delay over the whole scan)', async (t) => {
     const root = makeTree(t, bigProject(2000));
     const { url } = await serve(t);
