@@ -30,14 +30,16 @@ export function createScanner(store: Store, options: WorkerScanOptions = {}, wor
   const running = new Map<number, Promise<ScanOutcome>>();
   const pool = createScanPool(workerOptions);
 
-  const run = async (project: Project): Promise<ScanOutcome> => {
+  const run = async (project: Project, full: boolean): Promise<ScanOutcome> => {
     const info = await fsp.stat(project.path).catch(() => undefined);
     if (!info?.isDirectory()) {
       throw httpError(409, 'PROJECT_DIR_MISSING', `Project directory no longer exists: ${project.path}`);
     }
     // The walk and the rules run on a worker thread (loaded on the first scan): HTTP stays responsive,
     // and a big scan's garbage does not inflate this thread's heap.
-    const result = await pool.scan(project.path, options).catch((error: NodeJS.ErrnoException) => {
+    // The last scan's snapshot, so only what changed since is read again (`full` ignores it).
+    const previous = full ? undefined : store.getSnapshot(project.id);
+    const result = await pool.scan(project.path, previous ? { ...options, previous } : options).catch((error: NodeJS.ErrnoException) => {
       if (error.code === 'ENOENT' || error.code === 'ENOTDIR') {
         throw httpError(409, 'PROJECT_DIR_MISSING', `Project directory no longer exists: ${project.path}`, { cause: error });
       }
@@ -51,11 +53,14 @@ export function createScanner(store: Store, options: WorkerScanOptions = {}, wor
   };
 
   return {
-    /** Scans one project; rejects with an HttpError (409 when its directory is gone). */
-    scanProject(project: Project): Promise<ScanOutcome> {
+    /**
+     * Scans one project, incrementally from its last scan unless `full`; rejects with an HttpError (409
+     * when its directory is gone). Both give the same findings; `full` only ignores what was kept.
+     */
+    scanProject(project: Project, { full = false }: { readonly full?: boolean } = {}): Promise<ScanOutcome> {
       let pending = running.get(project.id);
       if (!pending) {
-        pending = run(project).finally(() => running.delete(project.id));
+        pending = run(project, full).finally(() => running.delete(project.id));
         running.set(project.id, pending);
       }
       return pending;

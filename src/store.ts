@@ -40,6 +40,13 @@ const MIGRATIONS: readonly string[] = [
    );
    CREATE INDEX ports_by_project ON ports (project_id, port, script_name);
    CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);`,
+  // What the last scan saw (src/scan/snapshot.ts), so a rescan re-reads only what changed. `generation` is
+  // the project's scan_generation it was saved with: a snapshot that does not match is ignored.
+  `CREATE TABLE scan_snapshots (
+     project_id INTEGER PRIMARY KEY REFERENCES projects(id) ON DELETE CASCADE,
+     generation INTEGER NOT NULL,
+     data BLOB NOT NULL
+   );`,
 ];
 
 /** Largest serialised list kept between requests (a 10k-test list is about 1.6 MB). */
@@ -55,6 +62,13 @@ export interface ScanRecord {
   readonly ports: readonly FoundPort[];
   /** Stack the scan detected; written only while the project's framework is still null. */
   readonly framework: string | null;
+  /**
+   * The scan's snapshot, kept for the next scan of the project; null or absent drops the kept one, except
+   * with mode `unchanged`, where null keeps it.
+   */
+  readonly snapshot?: Uint8Array | null;
+  /** `unchanged`: the scan found exactly what is stored, so only `last_scanned` is written. */
+  readonly mode?: 'full' | 'incremental' | 'unchanged';
 }
 
 export type Store = ReturnType<typeof openStore>;
@@ -103,6 +117,12 @@ export function openStore(file: string, { now = Date.now }: StoreOptions = {}) {
     portsJson: sql(`SELECT json_group_array(json_object('id', id, 'project_id', project_id, 'port', port, 'script_name', script_name,
       'config_source', config_source, 'last_detected', last_detected, 'created_at', created_at) ORDER BY port, script_name, config_source) AS body
       FROM ports WHERE project_id = ?`),
+    getSnapshot: sql(`SELECT s.data FROM scan_snapshots s JOIN projects p ON p.id = s.project_id
+      WHERE s.project_id = ? AND s.generation = p.scan_generation`),
+    putSnapshot: sql(`INSERT INTO scan_snapshots (project_id, generation, data) VALUES (?, ?, ?)
+      ON CONFLICT (project_id) DO UPDATE SET generation = excluded.generation, data = excluded.data`),
+    dropSnapshot: sql('DELETE FROM scan_snapshots WHERE project_id = ?'),
+    currentGeneration: sql('SELECT scan_generation FROM projects WHERE id = ?'),
     putSetting: sql('INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value'),
   };
 
@@ -182,8 +202,20 @@ export function openStore(file: string, { now = Date.now }: StoreOptions = {}) {
      * Replaces a project's tests and ports with a scan's findings in one transaction. Tests keep their
      * id while their file is still found. Returns false when the project no longer exists.
      */
-    saveScan(projectId: number, { tests, ports, framework }: ScanRecord): boolean {
+    saveScan(projectId: number, { tests, ports, framework, snapshot = null, mode = 'full' }: ScanRecord): boolean {
       const at = seconds();
+      if (mode === 'unchanged') {
+        // Nothing found differs from what is stored (the snapshot matched this project's generation):
+        // only last_scanned moves, and only the project list's cached body goes stale.
+        bodies.delete('projects');
+        return transaction(() => {
+          const row = q.currentGeneration.get(projectId);
+          if (!row) return false;
+          q.finishScan.run(at, framework, projectId);
+          if (snapshot) q.putSnapshot.run(projectId, Number(row.scan_generation), snapshot);
+          return true;
+        });
+      }
       changed();
       return transaction(() => {
         const row = q.nextGeneration.get(projectId);
@@ -194,8 +226,16 @@ export function openStore(file: string, { now = Date.now }: StoreOptions = {}) {
         q.clearPorts.run(projectId);
         for (const p of ports) q.insertPort.run(projectId, p.port, p.script_name, p.config_source, at, at);
         q.finishScan.run(at, framework, projectId);
+        if (snapshot) q.putSnapshot.run(projectId, generation, snapshot);
+        else q.dropSnapshot.run(projectId);
         return true;
       });
+    },
+
+    /** The snapshot the project's last scan kept, or undefined (never scanned, or scanned without one). */
+    getSnapshot(projectId: number): Uint8Array | undefined {
+      const data = q.getSnapshot.get(projectId)?.data;
+      return data instanceof Uint8Array ? data : undefined;
     },
 
     /** All settings as one object; own keys only, so `__proto__` is an ordinary key. */

@@ -64,15 +64,16 @@ export function projectHandlers(store: Store, scanner: Scanner) {
 
     tests: ({ params }: Context) => store.testsJson(find(params.id).id),
     ports: ({ params }: Context) => store.portsJson(find(params.id).id),
-    scan: async ({ params }: Context) => jsonParts(scanBody(await scanner.scanProject(find(params.id)))),
+    // `?full=1` ignores what the last scan kept and reads the whole tree again.
+    scan: async ({ params, query }: Context) => jsonParts(scanBody(await scanner.scanProject(find(params.id), { full: isFull(query) }))),
 
     /** Scans every project in id order; one failure is reported in its entry and does not stop the rest. */
-    async scanAll() {
+    async scanAll({ query }: Context) {
       const parts: Buffer[] = [Buffer.from('[')];
       for (const project of store.listProjects()) {
         if (parts.length > 1) parts.push(Buffer.from(','));
         try {
-          parts.push(...scanBody(await scanner.scanProject(project)));
+          parts.push(...scanBody(await scanner.scanProject(project, { full: isFull(query) })));
         } catch (error) {
           const message = error instanceof Error && 'status' in error ? error.message : 'Scan failed';
           parts.push(Buffer.from(JSON.stringify({ project, testsFound: 0, tests: [], error: message })));
@@ -82,6 +83,10 @@ export function projectHandlers(store: Store, scanner: Scanner) {
       return jsonParts(parts);
     },
   };
+}
+
+function isFull(query: Readonly<Record<string, string>>): boolean {
+  return query.full === '1' || query.full === 'true';
 }
 
 function notFound(): never {

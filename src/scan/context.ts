@@ -1,6 +1,8 @@
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { parseJsonc } from '../readers/jsonc.ts';
+import { pushStamp, sameStamp, type Memo, type StampClock } from './snapshot.ts';
 import type { RunInfo, ScanContext, Tree } from './types.ts';
+import { lstatOrUndefined } from './walk.ts';
 
 export interface ContextOptions {
   /** Largest file `read` returns, in bytes; larger files read as `undefined`. @default 1_048_576 */
@@ -10,6 +12,23 @@ export interface ContextOptions {
    * event loop (so /health and other requests are answered in between). @default 4
    */
   readonly sliceMs?: number;
+  /** How the stamps of files read are taken (kept for the next scan). @default now, 2 s racy window */
+  readonly clock?: StampClock;
+  /**
+   * Case counts of the previous scan, with the stamps its files had then: a count is reused while the
+   * file's stamp has not moved (see `withCases`).
+   */
+  readonly previous?: { readonly memo: Memo; readonly stamps: ReadonlyMap<string, number>; readonly stampData: ArrayLike<number> };
+  /** Stamps already taken this scan (path -> stamp), so a file is not stat'ed twice. */
+  readonly fresh?: ReadonlyMap<string, readonly number[]>;
+}
+
+/** What a context collects for the next snapshot besides notes and runs. */
+export interface ContextRecord {
+  /** Every file a rule read or whose count was reused, with its stamp at that time. */
+  readonly reads: Map<string, readonly number[]>;
+  /** Case counts of this scan. */
+  readonly memo: Memo;
 }
 
 // O_NOFOLLOW: a config file that is a symlink (say, to /dev/zero) is never opened through the link.
@@ -20,8 +39,22 @@ const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants
  * Wraps a walked tree into the read-only view discovery rules get. `read` only opens files the walk
  * recorded as regular files, so no rule can read outside the project or through a symlink.
  */
-export function createContext(root: string, tree: Tree, { maxFileBytes = 1_048_576, sliceMs = 4 }: ContextOptions = {}): ScanContext & { notes: string[]; runs: RunInfo[] } {
+export function createContext(root: string, tree: Tree, {
+  maxFileBytes = 1_048_576, sliceMs = 4, clock = { since: Date.now(), racyMs: 2000, granularityMs: 0 }, previous, fresh,
+}: ContextOptions = {}): ScanContext & { notes: string[]; runs: RunInfo[]; record: ContextRecord } {
   const fileSet = new Set(tree.files);
+  const record: ContextRecord = { reads: new Map(), memo: new Map() };
+  const stampOf = (file: string, stat: Parameters<typeof pushStamp>[1]): number[] => {
+    const stamp: number[] = [];
+    pushStamp(stamp, stat, clock);
+    record.reads.set(file, stamp);
+    return stamp;
+  };
+  const lstamp = (file: string): readonly number[] => {
+    const known = fresh?.get(file);
+    if (known) { record.reads.set(file, known); return known; }
+    return stampOf(file, lstatOrUndefined(base + file));
+  };
   const texts = new Map<string, Promise<string | undefined>>();
   const notes: string[] = [];
   const runs: RunInfo[] = [];
@@ -32,6 +65,8 @@ export function createContext(root: string, tree: Tree, { maxFileBytes = 1_048_5
     try {
       fd = openSync(base + file, OPEN_FLAGS);
       const info = fstatSync(fd);
+      // The stamp is taken before the bytes are read: a write in between leaves the stamp behind the text.
+      stampOf(file, info);
       if (!info.isFile() || info.size > maxFileBytes) return undefined;
       // One byte of room past the stat size tells a file that grew since from one read whole.
       const buffer = Buffer.allocUnsafe(info.size + 1);
@@ -39,6 +74,7 @@ export function createContext(root: string, tree: Tree, { maxFileBytes = 1_048_5
       for (let n; length < buffer.length && (n = readSync(fd, buffer, length, buffer.length - length, null)) > 0;) length += n;
       return length > info.size ? undefined : buffer.toString('utf8', 0, length);
     } catch {
+      if (fd === -1) lstamp(file);
       return undefined;
     } finally {
       if (fd !== -1) closeSync(fd);
@@ -95,6 +131,21 @@ export function createContext(root: string, tree: Tree, { maxFileBytes = 1_048_5
     truncated: tree.truncated,
     notes,
     runs,
+    record,
+    memo: {
+      get(file, key) {
+        const was = previous?.memo.get(file)?.get(key);
+        const at = previous?.stamps.get(file);
+        if (was === undefined || at === undefined || !fileSet.has(file)) return undefined;
+        if (!sameStamp(lstamp(file), 0, previous!.stampData, at)) return undefined;
+        return was;
+      },
+      set(file, key, cases) {
+        let byKey = record.memo.get(file);
+        if (!byKey) record.memo.set(file, (byKey = new Map()));
+        byKey.set(key, cases);
+      },
+    },
     has: (file) => fileSet.has(file),
     read,
     readOnce,

@@ -4,9 +4,12 @@ import { discoverJs } from '../discover/js/index.ts';
 import { discoverOthers } from '../discover/others/index.ts';
 import { findPorts } from '../ports/index.ts';
 import { createContext } from './context.ts';
+import {
+  decodeSnapshot, encodeSnapshot, previousReads, previousTree, pushStamp, sameStamp, unchangedSince, type StampClock,
+} from './snapshot.ts';
 import { detectStack } from './stack.ts';
 import type { FoundPort, FoundTest, RunInfo } from './types.ts';
-import { walk, type WalkOptions } from './walk.ts';
+import { lstatOrUndefined, walk, type WalkOptions } from './walk.ts';
 
 export interface ScanResult {
   /** One entry per test file, sorted by `file`. */
@@ -21,9 +24,28 @@ export interface ScanResult {
   readonly runs: RunInfo[];
   /** Why the walk stopped early, or null when it saw the whole tree. */
   readonly truncated: string | null;
+  /**
+   * What this scan saw, to pass as `previous` to the next scan of the same root (opaque bytes). Null when
+   * the walk was cut short (a cap, an abort) and the tree is not known whole, or, with mode `unchanged`,
+   * when the previous snapshot still stands as it is.
+   */
+  readonly snapshot: Uint8Array | null;
+  /** How the result was reached: `full` (no usable snapshot), `incremental`, or `unchanged` (nothing moved). */
+  readonly mode: 'full' | 'incremental' | 'unchanged';
 }
 
-export type ScanOptions = Omit<WalkOptions, 'fs'>;
+export interface ScanOptions extends Omit<WalkOptions, 'fs' | 'previous' | 'clock' | 'stat'> {
+  /** The `snapshot` of the last scan of this root: only what changed since is read again. */
+  readonly previous?: Uint8Array | null;
+  /**
+   * A file or directory modified within this many milliseconds before the scan started is read again
+   * next time even if its stat looks the same (it may change again within one filesystem clock tick).
+   * @default 2000
+   */
+  readonly racyMs?: number;
+  /** Test hook: floor stat times to this many milliseconds, as a coarse filesystem would. @default 0 */
+  readonly granularityMs?: number;
+}
 
 /**
  * Scans one project directory: the test files its own runners would run, the ports its files name
@@ -34,10 +56,41 @@ export type ScanOptions = Omit<WalkOptions, 'fs'>;
  * tests[0]; // { file: 'src/a.test.ts', framework: 'vitest', cases: 3 }
  */
 export async function scan(root: string, options: ScanOptions = {}): Promise<ScanResult> {
+  const { previous: bytes, racyMs = 2000, granularityMs = 0, ...walkOptions } = options;
+  const clock: StampClock = { since: Date.now(), racyMs, granularityMs };
   // Rules match some patterns against absolute paths (Jest's testMatch), so the root must be absolute and real.
   root = await realpath(resolve(root));
-  const tree = await walk(root, options);
-  const ctx = createContext(root, tree);
+  // Limits that change what the walk records make a snapshot unusable; `exclude` is a function, so never reused.
+  const limits = walkOptions.exclude ? null : JSON.stringify([walkOptions.maxDepth ?? 32, walkOptions.maxEntries ?? 1_000_000]);
+  const previous = limits === null ? undefined : decodeSnapshot(bytes, root, limits);
+  const base = root.endsWith('/') ? root : root + '/';
+  if (previous && unchangedSince(previous, base, clock, lstatOrUndefined)) {
+    return { ...previous.result, snapshot: null, mode: 'unchanged' };
+  }
+  const tree = await walk(root, { ...walkOptions, clock, ...(previous ? { previous: previousTree(previous) } : {}) });
+  const reads = previous ? previousReads(previous) : undefined;
+
+  // Nothing moved: every directory as it was, and every file a rule read has the stamp it had then.
+  const fresh = new Map<string, readonly number[]>();
+  if (previous && reads && tree.same && tree.truncated === null) {
+    let moved = false;
+    for (const [file, at] of reads.stamps) {
+      const stamp: number[] = [];
+      pushStamp(stamp, lstatOrUndefined(base + file), clock);
+      fresh.set(file, stamp);
+      if (!sameStamp(stamp, 0, previous.reads.stamps, at)) { moved = true; break; }
+    }
+    if (!moved) {
+      const snapshot = encodeSnapshot({
+        root, limits: limits!, tree: tree.record, files: tree.files, reads: fresh, memo: reads.memo, result: previous.result,
+      });
+      return { ...previous.result, snapshot, mode: 'unchanged' };
+    }
+  }
+
+  const ctx = createContext(root, tree, {
+    clock, fresh, ...(previous && reads ? { previous: { memo: reads.memo, stamps: reads.stamps, stampData: previous.reads.stamps } } : {}),
+  });
   if (tree.errors > 0) ctx.note(`${tree.errors} director${tree.errors === 1 ? 'y' : 'ies'} could not be read and were skipped`);
   const [js, others, ports, framework] = await Promise.all([discoverJs(ctx), discoverOthers(ctx), findPorts(ctx), detectStack(ctx)]);
 
@@ -52,7 +105,11 @@ export async function scan(root: string, options: ScanOptions = {}): Promise<Sca
     return seen.has(key) ? false : (seen.add(key), true);
   }).sort((a, b) => a.port - b.port || compare(a.script_name ?? '', b.script_name ?? '') || compare(a.config_source, b.config_source));
 
-  return { tests, ports: uniquePorts, framework, notes: ctx.notes, runs: ctx.runs, truncated: tree.truncated };
+  const result = { tests, ports: uniquePorts, framework, notes: ctx.notes, runs: ctx.runs, truncated: tree.truncated };
+  const snapshot = tree.truncated !== null || limits === null ? null : encodeSnapshot({
+    root, limits, tree: tree.record, files: tree.files, reads: ctx.record.reads, memo: ctx.record.memo, result,
+  });
+  return { ...result, snapshot, mode: previous ? 'incremental' : 'full' };
 }
 
 /** Code-unit order, the same as SQLite's default BINARY collation, so API order matches store order. */

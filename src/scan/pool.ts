@@ -1,13 +1,16 @@
 import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import type { ScanResult } from './index.ts';
+import type { ScanOptions, ScanResult } from './index.ts';
 import type { WalkOptions } from './walk.ts';
 import type { FoundTest } from './types.ts';
 import type { PackedTests, ScanReply, ScanRequest } from './worker.ts';
 
-/** The walk limits a worker scan takes: plain data, since functions and signals do not cross threads. */
-export type WorkerScanOptions = Pick<WalkOptions, 'maxDepth' | 'maxEntries' | 'timeoutMs' | 'concurrency'>;
+/**
+ * The walk limits a worker scan takes, and the previous snapshot: plain data, since functions and signals
+ * do not cross threads.
+ */
+export type WorkerScanOptions = Pick<WalkOptions, 'maxDepth' | 'maxEntries' | 'timeoutMs' | 'concurrency'> & Pick<ScanOptions, 'previous'>;
 
 type HeapLimits = { readonly maxYoungGenerationSizeMb?: number; readonly maxOldGenerationSizeMb?: number };
 
@@ -45,8 +48,8 @@ export function createScanPool({
   let shared: ReturnType<typeof spawn> | undefined;
   let nextId = 1;
 
-  const submit = (thread: ReturnType<typeof spawn>, root: string, { maxDepth, maxEntries, timeoutMs, concurrency }: WorkerScanOptions): Promise<ScanResult> => {
-    const limits = Object.fromEntries(Object.entries({ maxDepth, maxEntries, timeoutMs, concurrency }).filter(([, v]) => v !== undefined));
+  const submit = (thread: ReturnType<typeof spawn>, root: string, { maxDepth, maxEntries, timeoutMs, concurrency, previous }: WorkerScanOptions): Promise<ScanResult> => {
+    const limits = Object.fromEntries(Object.entries({ maxDepth, maxEntries, timeoutMs, concurrency, previous }).filter(([, v]) => v !== undefined && v !== null));
     return thread.run({ id: nextId++, root, options: limits });
   };
 

@@ -42,6 +42,17 @@ export interface ScanContext extends Tree {
   note(message: string): void;
   /** Records what a discovery family followed for one package: its command, runner, config, assumptions. */
   follow(run: RunInfo): void;
+  /** Case counts carried over from the previous scan of the project; used by `withCases` only. */
+  readonly memo?: CaseMemo;
+}
+
+/**
+ * Case counts by file and counter key, carried between scans. `get` answers only while the file's stat
+ * stamp is the one it had when counted; NaN stands for "counted, no number".
+ */
+export interface CaseMemo {
+  get(file: string, key: string): number | undefined;
+  set(file: string, key: string, cases: number): void;
 }
 
 /** What the scan followed to find one package's tests (shown in the scan answer's `runs`). */

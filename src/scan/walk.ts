@@ -1,4 +1,5 @@
-import { promises as nodeFs, type Dirent } from 'node:fs';
+import { lstatSync, promises as nodeFs, type Dirent } from 'node:fs';
+import { pushStamp, sameStamp, type PreviousTree, type StampClock, type StatLike, type TreeRecord } from './snapshot.ts';
 import type { Tree } from './types.ts';
 
 /** The part of `fs.promises` the walker uses, so tests and embedders can substitute it. */
@@ -24,7 +25,33 @@ export interface WalkOptions {
   readonly signal?: AbortSignal;
   readonly fs?: WalkFs;
   readonly now?: () => number;
+  /**
+   * The tree the last scan saw (see snapshot.ts): a directory whose stamp has not moved since is not
+   * listed again, its files and subdirectories are taken from there.
+   */
+  readonly previous?: PreviousTree;
+  /** How directory stamps are taken. @default now, 2 s racy window, no flooring */
+  readonly clock?: StampClock;
+  /** Stat of a directory before it is listed (for its stamp). @default lstatSync, undefined when missing */
+  readonly stat?: (abs: string) => StatLike | undefined;
 }
+
+/** What the walk returns: the tree, unreadable directories, the record for the next snapshot. */
+export interface WalkResult extends Tree {
+  readonly errors: number;
+  readonly record: TreeRecord;
+  /** True when a previous tree was given and every directory, file name and flag is as it was. */
+  readonly same: boolean;
+}
+
+/** `lstatSync`, undefined when the path is missing or cannot be stat'ed. */
+export const lstatOrUndefined = (abs: string): StatLike | undefined => {
+  try {
+    return lstatSync(abs, { throwIfNoEntry: false });
+  } catch {
+    return undefined;
+  }
+};
 
 /**
  * Directories no test runner descends into, so no walk needs to: package installs and VCS metadata.
@@ -56,7 +83,10 @@ export async function walk(root: string, {
   signal,
   fs = nodeFs,
   now = Date.now,
-}: WalkOptions = {}): Promise<Tree & { errors: number }> {
+  previous,
+  clock = { since: Date.now(), racyMs: 2000, granularityMs: 0 },
+  stat = lstatOrUndefined,
+}: WalkOptions = {}): Promise<WalkResult> {
   const files: string[] = [];
   const dirs: string[] = [''];
   const base = root.endsWith('/') ? root : root + '/';
@@ -65,21 +95,46 @@ export async function walk(root: string, {
   let truncated: string | null = null;
   let errors = 0;
   let entries = 0;
+  const record: TreeRecord = { dirs: [], stamps: [], flags: [], fileCounts: [] };
+  let same = previous !== undefined;
+  const note = (rel: string, stamp: readonly number[], flag: number): number => {
+    record.stamps.push(...stamp);
+    record.flags.push(flag);
+    record.fileCounts.push(0);
+    return record.dirs.push(rel) - 1;
+  };
+  const prune = (rel: string): void => {
+    const at = dirs.lastIndexOf(rel);
+    if (at !== -1) dirs.splice(at, 1);
+  };
 
   const visit = async ({ abs, rel, depth }: PendingDir): Promise<void> => {
+    // The stamp is taken before the listing: a change made in between moves the stamp past the one kept.
+    const stamp: number[] = [];
+    pushStamp(stamp, stat(abs), clock);
+    const was = previous?.index.get(rel);
+    if (was === undefined) same = false;
+    else if (previous!.flags[was] !== 2 && sameStamp(stamp, 0, previous!.stamps, was)) return reuse(rel, depth, stamp, was);
     let list: Dirent[];
     try {
       list = await fs.readdir(abs, { withFileTypes: true });
     } catch {
       errors++;
+      note(rel, stamp, 2);
+      same = false;
       return;
     }
+    // Recorded once listed, so the record's order is the order files are appended in (one run per directory).
+    const at = note(rel, stamp, 0);
     if (depth > 0 && list.some((e) => PRUNE_MARKERS.includes(e.name) && e.isFile())) {
       // A virtualenv or cache dir announced itself: drop it as if it were never entered.
-      const at = dirs.lastIndexOf(rel);
-      if (at !== -1) dirs.splice(at, 1);
+      prune(rel);
+      record.flags[at] = 1;
+      if (was !== undefined && previous!.flags[was] !== 1) same = false;
       return;
     }
+    const first = files.length;
+    const subdirs: string[] = [];
     const prefix = rel === '' ? '' : rel + '/';
     for (const entry of list) {
       const name = entry.name;
@@ -91,12 +146,35 @@ export async function walk(root: string, {
         if (depth + 1 > maxDepth) { truncated ??= `depth limit of ${maxDepth} reached at ${childRel}`; continue; }
         if (++entries > maxEntries) { truncated ??= `entry limit of ${maxEntries} reached`; return; }
         dirs.push(childRel);
+        subdirs.push(childRel);
         queue.push({ abs: abs + name + '/', rel: childRel, depth: depth + 1 });
       } else if (entry.isFile()) {
         if (++entries > maxEntries) { truncated ??= `entry limit of ${maxEntries} reached`; return; }
         files.push(childRel);
       }
       // Symlinks, FIFOs, sockets and devices are never listed nor followed.
+    }
+    record.fileCounts[at] = files.length - first;
+    if (same && was !== undefined) same = sameListing(previous!, was, files, first, prefix.length, subdirs);
+  };
+
+  /** A directory whose stamp has not moved: its entries are the ones recorded last time. */
+  const reuse = (rel: string, depth: number, stamp: readonly number[], was: number): void => {
+    const p = previous!;
+    const count = p.fileCounts[was]!;
+    record.fileCounts[note(rel, stamp, p.flags[was]!)] = count;
+    if (p.flags[was] === 1) { prune(rel); return; }
+    const prefix = rel === '' ? '' : rel + '/';
+    const start = p.fileStart[was]!;
+    for (let i = start; i < start + count; i++) {
+      if (++entries > maxEntries) { truncated ??= `entry limit of ${maxEntries} reached`; return; }
+      files.push(prefix === '' ? p.names[i]! : [prefix, p.names[i]].join(''));
+    }
+    for (const child of p.children[was]!) {
+      if (++entries > maxEntries) { truncated ??= `entry limit of ${maxEntries} reached`; return; }
+      const childRel = p.dirs[child]!;
+      dirs.push(childRel);
+      queue.push({ abs: base + childRel + '/', rel: childRel, depth: depth + 1 });
     }
   };
 
@@ -118,5 +196,17 @@ export async function walk(root: string, {
     };
     pump();
   });
-  return { files, dirs, truncated, errors };
+  if (previous && record.dirs.length !== previous.dirs.length) same = false;
+  return { files, dirs, truncated, errors, record, same };
+}
+
+/** Whether a directory listed again holds the same file names and subdirectories as last time. */
+function sameListing(p: PreviousTree, was: number, files: readonly string[], first: number, cut: number, subdirs: readonly string[]): boolean {
+  if (p.flags[was] !== 0 || p.fileCounts[was] !== files.length - first || p.children[was]!.length !== subdirs.length) return false;
+  const before = new Set<string>();
+  const start = p.fileStart[was]!;
+  for (let i = start; i < start + p.fileCounts[was]!; i++) before.add(p.names[i]!);
+  for (let i = first; i < files.length; i++) if (!before.has(files[i]!.slice(cut))) return false;
+  const dirsBefore = new Set(p.children[was]!.map((c) => p.dirs[c]));
+  return subdirs.every((d) => dirsBefore.has(d));
 }
