@@ -6,7 +6,7 @@ import { dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { suite, test } from 'node:test';
 import { scan, type ScanOptions, type ScanResult } from '../src/scan/index.ts';
-import { makeTree, seededRandom } from './helpers.ts';
+import { call, makeTree, seededRandom, serve } from './helpers.ts';
 
 const BASE: Record<string, string> = {
   'package.json': JSON.stringify({ workspaces: ['packages/*'], scripts: { test: 'jest', dev: 'vite --port 5174' }, devDependencies: { jest: '^29', vite: '^7' } }),
@@ -172,5 +172,31 @@ suite('incremental rescans', () => {
     assert.equal(other.mode, 'full');
     const capped = await scan(root, { racyMs: 10, previous: first.snapshot, maxDepth: 3 });
     assert.equal(capped.mode, 'full', 'other walk limits: the snapshot is not reused');
+  });
+});
+
+suite('incremental rescans over HTTP', () => {
+  test('a rescan starts from the stored snapshot and finds the same; ?full=1 and scan/all?full=1 ignore it', async (t) => {
+    const root = makeTree(t, BASE);
+    const server = await serve(t);
+    const { body: project } = await call(`${server.url}/api/projects`, 'POST', { name: 'p', path: root });
+    const first = await call(`${server.url}/api/projects/${project.id}/scan`, 'POST');
+    assert.equal(first.status, 200);
+    const kept = server.store.getSnapshot(project.id);
+    assert.ok(kept instanceof Uint8Array && kept.byteLength > 0);
+    writeFileSync(join(root, 'src/new.test.js'), "test('n', () => {});\n");
+    const again = await call(`${server.url}/api/projects/${project.id}/scan`, 'POST');
+    assert.ok(again.body.tests.some((x: { file_path: string }) => x.file_path === 'src/new.test.js'));
+    // Test ids stay while their file is still found, whichever way the scan went.
+    const idOf = (body: { tests: Array<{ id: number; file_path: string }> }, file: string): number | undefined => body.tests.find((x) => x.file_path === file)?.id;
+    assert.equal(idOf(again.body, 'src/a.test.js'), idOf(first.body, 'src/a.test.js'));
+    const full = await call(`${server.url}/api/projects/${project.id}/scan?full=1`, 'POST');
+    assert.deepEqual(full.body.tests, again.body.tests);
+    const all = await call(`${server.url}/api/projects/scan/all?full=1`, 'POST');
+    assert.equal(all.status, 200);
+    assert.deepEqual(all.body[0].tests, again.body.tests);
+    // Deleting the project drops its snapshot with it.
+    await call(`${server.url}/api/projects/${project.id}`, 'DELETE');
+    assert.equal(server.store.getSnapshot(project.id), undefined);
   });
 });
