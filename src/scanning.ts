@@ -16,6 +16,8 @@ export interface ScanOutcome {
   readonly runs: RunInfo[];
   /** Why the walk stopped early, or null when it saw the whole tree. */
   readonly truncated: string | null;
+  /** `full`, `incremental` (from the last scan's snapshot) or `unchanged` (nothing had moved). */
+  readonly mode: 'full' | 'incremental' | 'unchanged';
 }
 
 /**
@@ -49,7 +51,7 @@ export function createScanner(store: Store, options: WorkerScanOptions = {}, wor
       throw error;
     });
     if (!store.saveScan(project.id, result)) throw httpError(404, 'PROJECT_NOT_FOUND', 'Project not found');
-    return { project: store.getProject(project.id)!, testsFound: result.tests.length, notes: result.notes, runs: result.runs, truncated: result.truncated };
+    return { project: store.getProject(project.id)!, testsFound: result.tests.length, notes: result.notes, runs: result.runs, truncated: result.truncated, mode: result.mode };
   };
 
   return {

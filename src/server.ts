@@ -12,6 +12,7 @@ import { listen } from './port.ts';
 import type { ScanWorkerOptions, WorkerScanOptions } from './scan/pool.ts';
 import { createScanner } from './scanning.ts';
 import { openStore, type Store } from './store.ts';
+import { watchController } from './watch.ts';
 
 export interface ServerOptions extends GuardOptions {
   /**
@@ -38,6 +39,11 @@ export interface ServerOptions extends GuardOptions {
   readonly logger?: Logger;
   /** @default Date.now */
   readonly now?: () => number;
+  /**
+   * Watch mode: rescan registered projects when their files change (see src/watch.ts). Undefined
+   * follows the `watch` setting (`on` / `off`), checked while the server runs.
+   */
+  readonly watch?: boolean;
 }
 
 export interface RunningServer {
@@ -94,6 +100,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     store.close();
     throw error;
   }
+  const watching = watchController({ store, scanner, events, ...(options.watch === undefined ? {} : { force: options.watch }) });
   const url = `http://${isIP(host) === 6 ? `[${host}]` : host}:${actualPort}`;
   const instance = randomUUID();
   const infoFile = dataDir === undefined ? undefined : join(dataDir, 'server.json');
@@ -105,6 +112,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       server.close(() => resolve());
       server.closeIdleConnections();
     });
+    await watching.close();
     await scanner.close();
     store.close();
     if (infoFile && ownsInfoFile(infoFile, instance)) rmSync(infoFile, { force: true });

@@ -1,0 +1,221 @@
+/**
+ * Watch mode: registered projects are rescanned (incrementally) when something in them changes, and each
+ * rescan is published on the event hub (`scan.started`, `scan.finished`, `scan.failed`, with
+ * `reason: 'watch'`). Where the platform watches a tree natively (macOS, Windows) one recursive watcher
+ * serves a project; elsewhere (Linux) one watcher per directory the scan would enter, within a budget
+ * shared by all projects. A project over the budget, or whose watcher fails, is polled instead: an
+ * incremental rescan every `pollMs`, which costs one stat per directory and per file read when nothing moved.
+ */
+import { watch as fsWatch, lstatSync, readdirSync, type FSWatcher } from 'node:fs';
+import type { Events } from './events.ts';
+import { PRUNED_DIRS } from './scan/walk.ts';
+import type { Scanner } from './scanning.ts';
+import type { Store } from './store.ts';
+import type { Project } from './types.ts';
+
+export interface WatchOptions {
+  readonly store: Store;
+  readonly scanner: Scanner;
+  readonly events: Events;
+  /** Most directory watchers across all projects (Linux: one inotify watch each). @default 4096 */
+  readonly maxWatchers?: number;
+  /** Quiet time after the last change before the rescan starts. @default 150 */
+  readonly debounceMs?: number;
+  /** Rescan interval of projects that are polled instead of watched. @default 5000 */
+  readonly pollMs?: number;
+  /** How often the project list is compared with what is watched. @default 2000 */
+  readonly syncMs?: number;
+  /** One recursive watcher per project (native on macOS and Windows). @default platform has it natively */
+  readonly recursive?: boolean;
+}
+
+interface Watched {
+  readonly project: Project;
+  readonly watchers: Map<string, FSWatcher>;
+  poll?: NodeJS.Timeout;
+  timer?: NodeJS.Timeout;
+  /** A change arrived while a rescan ran: scan again once it ends. */
+  again: boolean;
+  scanning: boolean;
+}
+
+/**
+ * Starts watching every registered project; `close()` stops it. Changes inside pruned directories
+ * (`node_modules`, `.git`, ...) and to projdex's own database files are ignored.
+ *
+ * @example
+ * const watching = startWatching({ store, scanner, events });
+ * watching.status(); // { watched: 3, polled: 1, watchers: 812 }
+ * await watching.close();
+ */
+export function startWatching({
+  store, scanner, events, maxWatchers = 4096, debounceMs = 150, pollMs = 5000, syncMs = 2000,
+  recursive = process.platform === 'darwin' || process.platform === 'win32',
+}: WatchOptions) {
+  const projects = new Map<number, Watched>();
+  let used = 0;
+  let closed = false;
+
+  const rescan = async (w: Watched): Promise<void> => {
+    if (closed) return;
+    if (w.scanning) { w.again = true; return; }
+    w.scanning = true;
+    w.again = false;
+    const projectId = w.project.id;
+    events.emit('scan.started', { projectId, reason: 'watch' });
+    try {
+      const outcome = await scanner.scanProject(w.project);
+      events.emit('scan.finished', { projectId, reason: 'watch', testsFound: outcome.testsFound, mode: outcome.mode });
+    } catch (error) {
+      events.emit('scan.failed', { projectId, reason: 'watch', error: error instanceof Error ? error.message : String(error) });
+    } finally {
+      w.scanning = false;
+      if (w.again && !closed) schedule(w);
+    }
+  };
+
+  const schedule = (w: Watched): void => {
+    clearTimeout(w.timer);
+    w.timer = setTimeout(() => { void rescan(w); }, debounceMs);
+    w.timer.unref();
+  };
+
+  const relevant = (name: string | Buffer | null): boolean => {
+    if (name === null) return true;
+    const parts = String(name).split(/[\\/]/);
+    return !parts.some((p) => PRUNED_DIRS.has(p)) && !/^projdex\.db(?:-wal|-shm|-journal)?$/.test(parts.at(-1) ?? '');
+  };
+
+  const watchDir = (w: Watched, rel: string): boolean => {
+    if (w.watchers.has(rel)) return true;
+    if (used >= maxWatchers) return false;
+    try {
+      const watcher = fsWatch(rel === '' ? w.project.path : `${w.project.path}/${rel}`, { persistent: false, recursive }, (type, name) => {
+        if (!relevant(name)) return;
+        // A directory created (or moved in) here: watch it and what it holds, or poll once over budget.
+        if (type === 'rename' && !recursive && name !== null) {
+          const child = rel === '' ? String(name) : `${rel}/${String(name)}`;
+          if (lstatSync(`${w.project.path}/${child}`, { throwIfNoEntry: false })?.isDirectory() && !addTree(w, child)) startPolling(w);
+        }
+        schedule(w);
+      });
+      watcher.on('error', () => {
+        // The directory went away (or the watcher broke): forget it; the parent's event rescans.
+        watcher.close();
+        if (w.watchers.delete(rel)) used--;
+        if (rel === '') startPolling(w);
+        else schedule(w);
+      });
+      w.watchers.set(rel, watcher);
+      used++;
+      return true;
+    } catch {
+      return false;
+    }
+  };
+
+  /** Watches `rel` and every directory below it the scan would enter; false when the budget ran out. */
+  const addTree = (w: Watched, rel: string): boolean => {
+    const stack = [rel];
+    while (stack.length > 0) {
+      const dir = stack.pop()!;
+      if (!watchDir(w, dir)) return false;
+      let entries;
+      try {
+        entries = readdirSync(dir === '' ? w.project.path : `${w.project.path}/${dir}`, { withFileTypes: true });
+      } catch {
+        continue;
+      }
+      for (const e of entries) if (e.isDirectory() && !PRUNED_DIRS.has(e.name)) stack.push(dir === '' ? e.name : `${dir}/${e.name}`);
+    }
+    return true;
+  };
+
+  const stopWatchers = (w: Watched): void => {
+    for (const watcher of w.watchers.values()) watcher.close();
+    used -= w.watchers.size;
+    w.watchers.clear();
+  };
+
+  const startPolling = (w: Watched): void => {
+    stopWatchers(w);
+    if (w.poll || closed) return;
+    w.poll = setInterval(() => { void rescan(w); }, pollMs);
+    w.poll.unref();
+  };
+
+  const add = (project: Project): void => {
+    const w: Watched = { project, watchers: new Map(), again: false, scanning: false };
+    projects.set(project.id, w);
+    if (!(recursive ? watchDir(w, '') : addTree(w, ''))) startPolling(w);
+  };
+
+  const remove = (w: Watched): void => {
+    stopWatchers(w);
+    clearInterval(w.poll);
+    clearTimeout(w.timer);
+    projects.delete(w.project.id);
+  };
+
+  const sync = (): void => {
+    if (closed) return;
+    const current = new Map(store.listProjects().map((p) => [p.id, p]));
+    for (const w of [...projects.values()]) {
+      const now = current.get(w.project.id);
+      if (!now || now.path !== w.project.path) remove(w);
+    }
+    for (const project of current.values()) if (!projects.has(project.id)) add(project);
+  };
+
+  sync();
+  const syncTimer = setInterval(sync, syncMs);
+  syncTimer.unref();
+  const off = events.subscribe((event) => { if (event.type.startsWith('project.')) sync(); });
+
+  return {
+    /** Projects watched, projects polled, and directory watchers in use. */
+    status: () => ({
+      watched: [...projects.values()].filter((w) => w.watchers.size > 0).length,
+      polled: [...projects.values()].filter((w) => w.poll !== undefined).length,
+      watchers: used,
+    }),
+    async close(): Promise<void> {
+      closed = true;
+      clearInterval(syncTimer);
+      off();
+      for (const w of [...projects.values()]) remove(w);
+    },
+  };
+}
+
+export type Watching = ReturnType<typeof startWatching>;
+
+/** Setting values that turn watch mode on (key `watch`). */
+const ON = /^(?:on|true|1|yes)$/i;
+
+/**
+ * Watch mode as the server runs it: on when `force` is true; when `force` is undefined, on while the
+ * `watch` setting says `on` (checked on `settings.changed` and every `syncMs`).
+ */
+export function watchController(options: WatchOptions & { readonly force?: boolean }) {
+  const { store, events, force, syncMs = 2000 } = options;
+  let watching: Watching | undefined;
+  const apply = (): void => {
+    const want = force ?? ON.test(store.getSettings().watch ?? '');
+    if (want && !watching) watching = startWatching(options);
+    else if (!want && watching) { void watching.close(); watching = undefined; }
+  };
+  apply();
+  const timer = force === undefined ? setInterval(apply, syncMs) : undefined;
+  timer?.unref();
+  const off = force === undefined ? events.subscribe((e) => { if (e.type === 'settings.changed') apply(); }) : () => {};
+  return {
+    status: () => watching?.status() ?? null,
+    async close(): Promise<void> {
+      clearInterval(timer);
+      off();
+      await watching?.close();
+      watching = undefined;
+    },
+  };
+}
