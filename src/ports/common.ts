@@ -1,5 +1,4 @@
 import type { FoundPort, ScanContext } from '../scan/types.ts';
-import { basename } from '../scan/paths.ts';
 
 /**
  * A port row as the finders produce it. `suppress`/`dir` let index.ts drop a tool default when the
@@ -17,10 +16,10 @@ export interface PortRow extends FoundPort {
 /** A finder over one family of files; same shape as FindPorts, with the internal row type. */
 export type Finder = (ctx: ScanContext) => Promise<PortRow[]>;
 
-/** Files of the walk whose basename passes `test`, in one pass over `ctx.files`. */
+/** Files of the walk whose basename passes `test`, from the shared basename index (no path is sliced). */
 export function pick(ctx: ScanContext, test: (base: string, path: string) => boolean): string[] {
   const out: string[] = [];
-  for (const file of ctx.files) if (test(basename(file), file)) out.push(file);
+  for (const [base, files] of ctx.names()) for (const file of files) if (test(base, file)) out.push(file);
   return out;
 }
 

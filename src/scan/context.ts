@@ -124,8 +124,36 @@ export function createContext(root: string, tree: Tree, {
     return text;
   };
 
+  // The compact views, built on first use and shared by every rule.
+  let names = tree.nameIndex;
+  const nameIndex = (): ReadonlyMap<string, readonly string[]> => {
+    if (names) return names;
+    const built = new Map<string, string[]>();
+    for (const file of tree.files) {
+      const name = file.slice(file.lastIndexOf('/') + 1);
+      const list = built.get(name);
+      if (list) list.push(file); else built.set(name, [file]);
+    }
+    return (names = built);
+  };
+  let sorted: string[] | undefined;
+  const under = (dir: string): readonly string[] => {
+    sorted ??= [...tree.files].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    if (dir === '') return sorted;
+    const prefix = dir + '/';
+    let lo = 0;
+    let hi = sorted.length;
+    while (lo < hi) { const mid = (lo + hi) >>> 1; if (sorted[mid]! < prefix) lo = mid + 1; else hi = mid; }
+    let end = lo;
+    while (end < sorted.length && sorted[end]!.startsWith(prefix)) end++;
+    return sorted.slice(lo, end);
+  };
+
   return {
     root: root.endsWith('/') && root.length > 1 ? root.slice(0, -1) : root,
+    byName: (basename) => nameIndex().get(basename) ?? [],
+    names: nameIndex,
+    under,
     files: tree.files,
     dirs: tree.dirs,
     truncated: tree.truncated,

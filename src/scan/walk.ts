@@ -42,6 +42,8 @@ export interface WalkResult extends Tree {
   readonly record: TreeRecord;
   /** True when a previous tree was given and every directory, file name and flag is as it was. */
   readonly same: boolean;
+  /** Basename -> the files with that name, in walk order. */
+  readonly nameIndex: Map<string, string[]>;
 }
 
 /** `lstatSync`, undefined when the path is missing or cannot be stat'ed. */
@@ -96,6 +98,12 @@ export async function walk(root: string, {
   let errors = 0;
   let entries = 0;
   const record: TreeRecord = { dirs: [], stamps: [], flags: [], fileCounts: [] };
+  // The shared basename index (see context.ts `byName`), filled from the listing's names: no path is sliced.
+  const names = new Map<string, string[]>();
+  const named = (name: string, path: string): void => {
+    const list = names.get(name);
+    if (list) list.push(path); else names.set(name, [path]);
+  };
   let same = previous !== undefined;
   const note = (rel: string, stamp: readonly number[], flag: number): number => {
     record.stamps.push(...stamp);
@@ -151,6 +159,7 @@ export async function walk(root: string, {
       } else if (entry.isFile()) {
         if (++entries > maxEntries) { truncated ??= `entry limit of ${maxEntries} reached`; return; }
         files.push(childRel);
+        named(name, childRel);
       }
       // Symlinks, FIFOs, sockets and devices are never listed nor followed.
     }
@@ -168,7 +177,10 @@ export async function walk(root: string, {
     const start = p.fileStart[was]!;
     for (let i = start; i < start + count; i++) {
       if (++entries > maxEntries) { truncated ??= `entry limit of ${maxEntries} reached`; return; }
-      files.push(prefix === '' ? p.names[i]! : [prefix, p.names[i]].join(''));
+      const name = p.names[i]!;
+      const path = prefix === '' ? name : [prefix, name].join('');
+      files.push(path);
+      named(name, path);
     }
     for (const child of p.children[was]!) {
       if (++entries > maxEntries) { truncated ??= `entry limit of ${maxEntries} reached`; return; }
@@ -197,7 +209,7 @@ export async function walk(root: string, {
     pump();
   });
   if (previous && record.dirs.length !== previous.dirs.length) same = false;
-  return { files, dirs, truncated, errors, record, same };
+  return { files, dirs, truncated, errors, record, same, nameIndex: names };
 }
 
 /** Whether a directory listed again holds the same file names and subdirectories as last time. */
