@@ -41,7 +41,7 @@ export function createScanner(store: Store, options: WorkerScanOptions = {}, wor
     // and a big scan's garbage does not inflate this thread's heap.
     // The last scan's snapshot, so only what changed since is read again (`full` ignores it).
     const previous = full ? undefined : store.getSnapshot(project.id);
-    const result = await pool.scan(project.path, previous ? { ...options, previous } : options).catch((error: NodeJS.ErrnoException) => {
+    const result = await pool.scan(project.path, previous ? { ...options, previous: previous.data } : options).catch((error: NodeJS.ErrnoException) => {
       if (error.code === 'ENOENT' || error.code === 'ENOTDIR') {
         throw httpError(409, 'PROJECT_DIR_MISSING', `Project directory no longer exists: ${project.path}`, { cause: error });
       }
@@ -50,7 +50,7 @@ export function createScanner(store: Store, options: WorkerScanOptions = {}, wor
       }
       throw error;
     });
-    if (!store.saveScan(project.id, result)) throw httpError(404, 'PROJECT_NOT_FOUND', 'Project not found');
+    if (!store.saveScan(project.id, previous ? { ...result, base: previous.generation } : result)) throw httpError(404, 'PROJECT_NOT_FOUND', 'Project not found');
     return { project: store.getProject(project.id)!, testsFound: result.tests.length, notes: result.notes, runs: result.runs, truncated: result.truncated, mode: result.mode };
   };
 

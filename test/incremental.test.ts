@@ -183,10 +183,13 @@ suite('incremental rescans over HTTP', () => {
     const first = await call(`${server.url}/api/projects/${project.id}/scan`, 'POST');
     assert.equal(first.status, 200);
     const kept = server.store.getSnapshot(project.id);
-    assert.ok(kept instanceof Uint8Array && kept.byteLength > 0);
+    assert.ok(kept && kept.data.byteLength > 0);
     writeFileSync(join(root, 'src/new.test.js'), "test('n', () => {});\n");
+    rmSync(join(root, 'src/__tests__/b.js'));
     const again = await call(`${server.url}/api/projects/${project.id}/scan`, 'POST');
-    assert.ok(again.body.tests.some((x: { file_path: string }) => x.file_path === 'src/new.test.js'));
+    const files = again.body.tests.map((x: { file_path: string }) => x.file_path);
+    assert.ok(files.includes('src/new.test.js') && !files.includes('src/__tests__/b.js'), files.join());
+    assert.deepEqual(again.body.tests.map((x: { file_path: string }) => x.file_path), server.store.listTests(project.id).map((x) => x.file_path));
     // Test ids stay while their file is still found, whichever way the scan went.
     const idOf = (body: { tests: Array<{ id: number; file_path: string }> }, file: string): number | undefined => body.tests.find((x) => x.file_path === file)?.id;
     assert.equal(idOf(again.body, 'src/a.test.js'), idOf(first.body, 'src/a.test.js'));

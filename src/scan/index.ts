@@ -32,6 +32,11 @@ export interface ScanResult {
   readonly snapshot: Uint8Array | null;
   /** How the result was reached: `full` (no usable snapshot), `incremental`, or `unchanged` (nothing moved). */
   readonly mode: 'full' | 'incremental' | 'unchanged';
+  /**
+   * With mode `incremental`: how `tests` differ from the previous scan's (the one in `previous`), so a
+   * store holding that scan writes only these rows.
+   */
+  readonly delta?: { readonly upserts: FoundTest[]; readonly removed: string[] };
 }
 
 export interface ScanOptions extends Omit<WalkOptions, 'fs' | 'previous' | 'clock' | 'stat'> {
@@ -109,7 +114,20 @@ export async function scan(root: string, options: ScanOptions = {}): Promise<Sca
   const snapshot = tree.truncated !== null || limits === null ? null : encodeSnapshot({
     root, limits, tree: tree.record, files: tree.files, reads: ctx.record.reads, memo: ctx.record.memo, result,
   });
-  return { ...result, snapshot, mode: previous ? 'incremental' : 'full' };
+  if (!previous) return { ...result, snapshot, mode: 'full' };
+  return { ...result, snapshot, mode: 'incremental', delta: diffTests(previous.result.tests, tests) };
+}
+
+/** The tests of `after` that are new or differ from `before`, and the files of `before` no longer found. */
+function diffTests(before: readonly FoundTest[], after: readonly FoundTest[]): { upserts: FoundTest[]; removed: string[] } {
+  const was = new Map(before.map((t) => [t.file, t]));
+  const upserts: FoundTest[] = [];
+  for (const t of after) {
+    const old = was.get(t.file);
+    if (!old || old.framework !== t.framework || old.cases !== t.cases) upserts.push(t);
+    was.delete(t.file);
+  }
+  return { upserts, removed: [...was.keys()] };
 }
 
 /** Code-unit order, the same as SQLite's default BINARY collation, so API order matches store order. */
