@@ -69,17 +69,19 @@ export async function scan(root: string, options: ScanOptions = {}): Promise<Sca
   const limits = walkOptions.exclude ? null : JSON.stringify([walkOptions.maxDepth ?? 32, walkOptions.maxEntries ?? 1_000_000]);
   const previous = limits === null ? undefined : decodeSnapshot(bytes, root, limits);
   const base = root.endsWith('/') ? root : root + '/';
-  if (previous && unchangedSince(previous, base, clock, lstatOrUndefined)) {
-    return { ...previous.result, snapshot: null, mode: 'unchanged' };
-  }
-  const tree = await walk(root, { ...walkOptions, clock, ...(previous ? { previous: previousTree(previous) } : {}) });
+  const quick = previous ? unchangedSince(previous, base, clock, lstatOrUndefined) : undefined;
+  if (previous && quick?.same) return { ...previous.result, snapshot: null, mode: 'unchanged' };
+  // When every directory was just found as it was, the walk takes them without a second stat.
+  const tree = await walk(root, { ...walkOptions, clock, ...(previous ? { previous: previousTree(previous), trusted: quick?.dirs === true } : {}) });
   const reads = previous ? previousReads(previous) : undefined;
 
   // Nothing moved: every directory as it was, and every file a rule read has the stamp it had then.
-  const fresh = new Map<string, readonly number[]>();
+  const fresh = new Map<string, readonly number[]>(quick?.fresh);
   if (previous && reads && tree.same && tree.truncated === null) {
     let moved = false;
     for (const [file, at] of reads.stamps) {
+      const known = fresh.get(file);
+      if (known) { if (!sameStamp(known, 0, previous.reads.stamps, at)) { moved = true; break; } continue; }
       const stamp: number[] = [];
       pushStamp(stamp, lstatOrUndefined(base + file), clock);
       fresh.set(file, stamp);

@@ -167,21 +167,26 @@ export function previousReads(data: ScanSnapshotData): { memo: Memo; stamps: Map
  * The fast path of a rescan: whether every directory the last scan entered and every file it read still
  * has its stamp, checked with one lstat each and nothing else. Then the tree and every input are as they
  * were (an unchanged directory lists the same entries, so no directory can have appeared), and so is the
- * result. Stops at the first difference.
+ * result. Stops at the first difference; `dirs` says whether every directory matched (the walk then
+ * takes them all as they were without a second stat), `fresh` holds the stamps of the files checked.
  */
-export function unchangedSince(data: ScanSnapshotData, base: string, clock: StampClock, stat: (abs: string) => StatLike | undefined): boolean {
-  const stamp: number[] = [];
-  const check = (paths: string, stamps: Float64Array, prefix: (p: string) => string): boolean => {
+export function unchangedSince(data: ScanSnapshotData, base: string, clock: StampClock, stat: (abs: string) => StatLike | undefined): {
+  same: boolean; dirs: boolean; fresh: Map<string, readonly number[]>;
+} {
+  const fresh = new Map<string, readonly number[]>();
+  const check = (paths: string, stamps: Float64Array, prefix: (p: string) => string, keep: boolean): boolean => {
     if (paths === '') return true;
     let i = 0;
     for (const path of paths.split('\0')) {
-      stamp.length = 0;
+      const stamp: number[] = [];
       pushStamp(stamp, stat(prefix(path)), clock);
+      if (keep) fresh.set(path, stamp);
       if (!sameStamp(stamp, 0, stamps, i++)) return false;
     }
     return true;
   };
-  if (data.tree.flags.includes(2)) return false; // An unreadable directory is tried again every time.
-  return check(data.tree.dirs, data.tree.stamps, (d) => (d === '' ? base : base + d))
-    && check(data.reads.paths, data.reads.stamps, (f) => base + f);
+  // An unreadable directory is tried again every time.
+  const dirs = !data.tree.flags.includes(2) && check(data.tree.dirs, data.tree.stamps, (d) => (d === '' ? base : base + d), false);
+  const same = dirs && check(data.reads.paths, data.reads.stamps, (f) => base + f, true);
+  return { same, dirs, fresh };
 }

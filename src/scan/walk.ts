@@ -30,6 +30,8 @@ export interface WalkOptions {
    * listed again, its files and subdirectories are taken from there.
    */
   readonly previous?: PreviousTree;
+  /** Every directory of `previous` was stat'ed just before this walk and found as it was: reuse without a stat. */
+  readonly trusted?: boolean;
   /** How directory stamps are taken. @default now, 2 s racy window, no flooring */
   readonly clock?: StampClock;
   /** Stat of a directory before it is listed (for its stamp). @default lstatSync, undefined when missing */
@@ -86,6 +88,7 @@ export async function walk(root: string, {
   fs = nodeFs,
   now = Date.now,
   previous,
+  trusted = false,
   clock = { since: Date.now(), racyMs: 2000, granularityMs: 0 },
   stat = lstatOrUndefined,
 }: WalkOptions = {}): Promise<WalkResult> {
@@ -105,8 +108,8 @@ export async function walk(root: string, {
     if (list) list.push(path); else names.set(name, [path]);
   };
   let same = previous !== undefined;
-  const note = (rel: string, stamp: readonly number[], flag: number): number => {
-    record.stamps.push(...stamp);
+  const note = (rel: string, stamp: ArrayLike<number>, flag: number): number => {
+    for (let k = 0; k < stamp.length; k++) record.stamps.push(stamp[k]!);
     record.flags.push(flag);
     record.fileCounts.push(0);
     return record.dirs.push(rel) - 1;
@@ -118,9 +121,10 @@ export async function walk(root: string, {
 
   const visit = async ({ abs, rel, depth }: PendingDir): Promise<void> => {
     // The stamp is taken before the listing: a change made in between moves the stamp past the one kept.
+    const was = previous?.index.get(rel);
+    if (trusted && was !== undefined) return reuse(rel, depth, previous!.stamps.subarray(was * 4, was * 4 + 4), was);
     const stamp: number[] = [];
     pushStamp(stamp, stat(abs), clock);
-    const was = previous?.index.get(rel);
     if (was === undefined) same = false;
     else if (previous!.flags[was] !== 2 && sameStamp(stamp, 0, previous!.stamps, was)) return reuse(rel, depth, stamp, was);
     let list: Dirent[];
@@ -168,7 +172,7 @@ export async function walk(root: string, {
   };
 
   /** A directory whose stamp has not moved: its entries are the ones recorded last time. */
-  const reuse = (rel: string, depth: number, stamp: readonly number[], was: number): void => {
+  const reuse = (rel: string, depth: number, stamp: ArrayLike<number>, was: number): void => {
     const p = previous!;
     const count = p.fileCounts[was]!;
     record.fileCounts[note(rel, stamp, p.flags[was]!)] = count;
