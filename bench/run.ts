@@ -63,11 +63,8 @@ if (only.has('http')) {
   }
 }
 if (only.has('health')) {
-  const variants = [
-    { name: 'async walk', nodeArgs: [] },
-    { name: 'worker walk', nodeArgs: ['--import', join(import.meta.dirname, 'variants', 'use-worker-walk.ts')] },
-  ];
-  rows.push(...await healthSuite({ size: quick ? 10_000 : 100_000, rounds: quick ? 1 : 3, variants, log }));
+  const variants = [{ name: 'full rescans', kind: 'full' }, { name: 'first scans', kind: 'first' }] as const;
+  rows.push(...await healthSuite({ size: quick ? 10_000 : 100_000, rounds: quick ? 2 : 5, variants, nodeArgs, log }));
 }
 if (only.has('startup')) rows.push(...await startupSuite({ rounds: quick ? 3 : 9, log }));
 if (only.has('scale') && !quick) rows.push(...await scaleSuite({ rounds: 3, durationMs, log }));

@@ -9,6 +9,7 @@ import {
 } from './snapshot.ts';
 import { detectStack } from './stack.ts';
 import type { FoundPort, FoundTest, RunInfo } from './types.ts';
+import { stampElsewhere } from './stamper.ts';
 import { lstatOrUndefined, walk, type WalkOptions } from './walk.ts';
 
 export interface ScanResult {
@@ -69,10 +70,16 @@ export async function scan(root: string, options: ScanOptions = {}): Promise<Sca
   const limits = walkOptions.exclude ? null : JSON.stringify([walkOptions.maxDepth ?? 32, walkOptions.maxEntries ?? 1_000_000]);
   const previous = limits === null ? undefined : decodeSnapshot(bytes, root, limits);
   const base = root.endsWith('/') ? root : root + '/';
-  const quick = previous ? unchangedSince(previous, base, clock, lstatOrUndefined) : undefined;
+  // The directories are stat'ed on the helper thread while this one stats the files read.
+  const dirStamps = previous ? stampElsewhere(base, previous.tree.dirs.split('\0'), clock) : undefined;
+  const quick = previous ? unchangedSince(previous, await dirStamps!, base, clock, lstatOrUndefined) : undefined;
   if (previous && quick?.same) return { ...previous.result, snapshot: null, mode: 'unchanged' };
   // When every directory was just found as it was, the walk takes them without a second stat.
-  const tree = await walk(root, { ...walkOptions, clock, ...(previous ? { previous: previousTree(previous), trusted: quick?.dirs === true } : {}) });
+  // A first walk does not stat: its directories are stamped on the helper thread while the rules run.
+  const tree = await walk(root, {
+    ...walkOptions, clock, ...(previous ? { previous: previousTree(previous), trusted: quick?.dirs === true } : { stat: null }),
+  });
+  const stamped = previous || tree.truncated !== null ? undefined : stampElsewhere(base, tree.record.dirs, clock);
   const reads = previous ? previousReads(previous) : undefined;
 
   // Nothing moved: every directory as it was, and every file a rule read has the stamp it had then.
@@ -113,8 +120,9 @@ export async function scan(root: string, options: ScanOptions = {}): Promise<Sca
   }).sort((a, b) => a.port - b.port || compare(a.script_name ?? '', b.script_name ?? '') || compare(a.config_source, b.config_source));
 
   const result = { tests, ports: uniquePorts, framework, notes: ctx.notes, runs: ctx.runs, truncated: tree.truncated };
+  const record = stamped ? { ...tree.record, stamps: await stamped } : tree.record;
   const snapshot = tree.truncated !== null || limits === null ? null : encodeSnapshot({
-    root, limits, tree: tree.record, files: tree.files, reads: ctx.record.reads, memo: ctx.record.memo, result,
+    root, limits, tree: record, files: tree.files, reads: ctx.record.reads, memo: ctx.record.memo, result,
   });
   if (!previous) return { ...result, snapshot, mode: 'full' };
   return { ...result, snapshot, mode: 'incremental', delta: diffTests(previous.result.tests, tests) };

@@ -47,7 +47,7 @@ export function sameStamp(a: ArrayLike<number>, i: number, b: ArrayLike<number>,
 /** The walk's side of a snapshot: visited directories in visit order, their files contiguous in `files`. */
 export interface TreeRecord {
   readonly dirs: string[];
-  readonly stamps: number[];
+  readonly stamps: number[] | Float64Array;
   /** 0 listed, 1 pruned by a marker file (a virtualenv, a cache dir), 2 unreadable. */
   readonly flags: number[];
   readonly fileCounts: number[];
@@ -164,29 +164,27 @@ export function previousReads(data: ScanSnapshotData): { memo: Memo; stamps: Map
 }
 
 /**
- * The fast path of a rescan: whether every directory the last scan entered and every file it read still
- * has its stamp, checked with one lstat each and nothing else. Then the tree and every input are as they
- * were (an unchanged directory lists the same entries, so no directory can have appeared), and so is the
- * result. Stops at the first difference; `dirs` says whether every directory matched (the walk then
- * takes them all as they were without a second stat), `fresh` holds the stamps of the files checked.
+ * The fast path of a rescan: whether every directory the last scan entered (`dirStamps`, taken now, in
+ * the snapshot's order) and every file it read still has its stamp. Then the tree and every input are as
+ * they were (an unchanged directory lists the same entries, so no directory can have appeared), and so
+ * is the result. The files are stat'ed here, stopping at the first difference; `dirs` says whether every
+ * directory matched (the walk then takes them as they were), `fresh` holds the file stamps taken.
  */
-export function unchangedSince(data: ScanSnapshotData, base: string, clock: StampClock, stat: (abs: string) => StatLike | undefined): {
-  same: boolean; dirs: boolean; fresh: Map<string, readonly number[]>;
-} {
+export function unchangedSince(data: ScanSnapshotData, dirStamps: Float64Array, base: string, clock: StampClock,
+  stat: (abs: string) => StatLike | undefined): { same: boolean; dirs: boolean; fresh: Map<string, readonly number[]> } {
   const fresh = new Map<string, readonly number[]>();
-  const check = (paths: string, stamps: Float64Array, prefix: (p: string) => string, keep: boolean): boolean => {
-    if (paths === '') return true;
+  let same = true;
+  if (data.reads.paths !== '') {
     let i = 0;
-    for (const path of paths.split('\0')) {
+    for (const path of data.reads.paths.split('\0')) {
       const stamp: number[] = [];
-      pushStamp(stamp, stat(prefix(path)), clock);
-      if (keep) fresh.set(path, stamp);
-      if (!sameStamp(stamp, 0, stamps, i++)) return false;
+      pushStamp(stamp, stat(base + path), clock);
+      fresh.set(path, stamp);
+      if (!sameStamp(stamp, 0, data.reads.stamps, i++)) { same = false; break; }
     }
-    return true;
-  };
+  }
   // An unreadable directory is tried again every time.
-  const dirs = !data.tree.flags.includes(2) && check(data.tree.dirs, data.tree.stamps, (d) => (d === '' ? base : base + d), false);
-  const same = dirs && check(data.reads.paths, data.reads.stamps, (f) => base + f, true);
-  return { same, dirs, fresh };
+  let dirs = dirStamps.length === data.tree.stamps.length && !data.tree.flags.includes(2);
+  for (let i = 0; dirs && i < data.tree.flags.length; i++) dirs = sameStamp(dirStamps, i, data.tree.stamps, i);
+  return { same: same && dirs, dirs, fresh };
 }

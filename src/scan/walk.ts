@@ -34,8 +34,11 @@ export interface WalkOptions {
   readonly trusted?: boolean;
   /** How directory stamps are taken. @default now, 2 s racy window, no flooring */
   readonly clock?: StampClock;
-  /** Stat of a directory before it is listed (for its stamp). @default lstatSync, undefined when missing */
-  readonly stat?: (abs: string) => StatLike | undefined;
+  /**
+   * Stat of a directory before it is listed (for its stamp). Null: no stat, the record's stamps are
+   * placeholders the caller fills in. @default lstatSync, undefined when missing
+   */
+  readonly stat?: ((abs: string) => StatLike | undefined) | null;
 }
 
 /** What the walk returns: the tree, unreadable directories, the record for the next snapshot. */
@@ -100,7 +103,8 @@ export async function walk(root: string, {
   let truncated: string | null = null;
   let errors = 0;
   let entries = 0;
-  const record: TreeRecord = { dirs: [], stamps: [], flags: [], fileCounts: [] };
+  const stamps: number[] = [];
+  const record = { dirs: [] as string[], stamps, flags: [] as number[], fileCounts: [] as number[] } satisfies TreeRecord;
   // The shared basename index (see context.ts `byName`), filled from the listing's names: no path is sliced.
   const names = new Map<string, string[]>();
   const named = (name: string, path: string): void => {
@@ -124,7 +128,7 @@ export async function walk(root: string, {
     const was = previous?.index.get(rel);
     if (trusted && was !== undefined) return reuse(rel, depth, previous!.stamps.subarray(was * 4, was * 4 + 4), was);
     const stamp: number[] = [];
-    pushStamp(stamp, stat(abs), clock);
+    if (stat) pushStamp(stamp, stat(abs), clock); else stamp.push(NaN, NaN, NaN, NaN);
     if (was === undefined) same = false;
     else if (previous!.flags[was] !== 2 && sameStamp(stamp, 0, previous!.stamps, was)) return reuse(rel, depth, stamp, was);
     let list: Dirent[];
