@@ -3,6 +3,7 @@
  * through `ctx.readOnce` with bounded concurrency, so a tree with thousands of test files neither opens
  * them all at once nor keeps their text after counting.
  */
+import { createHash } from 'node:crypto';
 import type { FoundTest, ScanContext, TestFramework } from './types.ts';
 
 /** Options of {@link withCases}. */
@@ -32,13 +33,21 @@ export async function withCases(
   const list = [...files];
   const frameworkOf = typeof framework === 'function' ? framework : () => framework;
   const out: FoundTest[] = new Array(list.length);
-  const source = String(count);
+  // The memo key: framework + a digest of the counting function's source, one string per framework (a key
+  // built per file would be flattened per file: 90k copies of the source on a big tree).
+  const digest = createHash('sha256').update(String(count)).digest('base64').slice(0, 22);
+  const keys = new Map<string, string>();
+  const keyOf = (name: string): string => {
+    let key = keys.get(name);
+    if (key === undefined) keys.set(name, (key = `${name}:${digest}`));
+    return key;
+  };
   let next = 0;
   const worker = async (): Promise<void> => {
     while (next < list.length) {
       const i = next++;
       const file = list[i]!;
-      const key = `${frameworkOf(file)}\0${source}`;
+      const key = keyOf(frameworkOf(file));
       const known = ctx.memo?.get(file, key);
       let cases: number | undefined;
       if (known !== undefined) {
