@@ -5,11 +5,11 @@ import { discoverOthers } from '../discover/others/index.ts';
 import { findPorts } from '../ports/index.ts';
 import { createContext } from './context.ts';
 import {
-  decodeSnapshot, encodeSnapshot, previousReads, previousTree, pushStamp, sameStamp, unchangedSince, type StampClock,
+  decodeSnapshot, encodeSnapshot, previousReads, previousTree, pushStamp, sameDirs, sameReads, sameStamp, type ScanSnapshotData, type StampClock,
 } from './snapshot.ts';
 import { detectStack } from './stack.ts';
 import type { FoundPort, FoundTest, RunInfo } from './types.ts';
-import { stampElsewhere } from './stamper.ts';
+import { stampElsewhere, stampPaths } from './stamper.ts';
 import { lstatOrUndefined, walk, type WalkOptions } from './walk.ts';
 
 export interface ScanResult {
@@ -70,9 +70,7 @@ export async function scan(root: string, options: ScanOptions = {}): Promise<Sca
   const limits = walkOptions.exclude ? null : JSON.stringify([walkOptions.maxDepth ?? 32, walkOptions.maxEntries ?? 1_000_000]);
   const previous = limits === null ? undefined : decodeSnapshot(bytes, root, limits);
   const base = root.endsWith('/') ? root : root + '/';
-  // The directories are stat'ed on the helper thread while this one stats the files read.
-  const dirStamps = previous ? stampElsewhere(base, previous.tree.dirs.split('\0'), clock) : undefined;
-  const quick = previous ? unchangedSince(previous, await dirStamps!, base, clock, lstatOrUndefined) : undefined;
+  const quick = previous ? await quickCheck(previous, base, clock) : undefined;
   if (previous && quick?.same) return { ...previous.result, snapshot: null, mode: 'unchanged' };
   // When every directory was just found as it was, the walk takes them without a second stat.
   // A first walk does not stat: its directories are stamped on the helper thread while the rules run.
@@ -126,6 +124,25 @@ export async function scan(root: string, options: ScanOptions = {}): Promise<Sca
   });
   if (!previous) return { ...result, snapshot, mode: 'full' };
   return { ...result, snapshot, mode: 'incremental', delta: diffTests(previous.result.tests, tests) };
+}
+
+/**
+ * The fast path of a rescan: every directory and every file read stat'ed, half of the work on the helper
+ * thread (the first directories) while this thread stats the rest and the files. `dirs`: every directory
+ * as it was (the walk then takes them without a second stat); `fresh`: the file stamps taken.
+ */
+async function quickCheck(previous: ScanSnapshotData, base: string, clock: StampClock) {
+  const dirs = previous.tree.dirs.split('\0');
+  const split = Math.min(dirs.length, Math.ceil((dirs.length + previous.reads.stamps.length / 4) / 2));
+  const far = stampElsewhere(base, dirs.slice(0, split), clock);
+  const near = stampPaths(base, dirs.slice(split), clock);
+  const reads = sameReads(previous, base, clock, lstatOrUndefined);
+  const farStamps = await far;
+  const all = new Float64Array(farStamps.length + near.length);
+  all.set(farStamps);
+  all.set(near, farStamps.length);
+  const sameTree = sameDirs(previous, all);
+  return { same: sameTree && reads.same, dirs: sameTree, fresh: reads.fresh };
 }
 
 /** The tests of `after` that are new or differ from `before`, and the files of `before` no longer found. */

@@ -164,27 +164,30 @@ export function previousReads(data: ScanSnapshotData): { memo: Memo; stamps: Map
 }
 
 /**
- * The fast path of a rescan: whether every directory the last scan entered (`dirStamps`, taken now, in
- * the snapshot's order) and every file it read still has its stamp. Then the tree and every input are as
- * they were (an unchanged directory lists the same entries, so no directory can have appeared), and so
- * is the result. The files are stat'ed here, stopping at the first difference; `dirs` says whether every
- * directory matched (the walk then takes them as they were), `fresh` holds the file stamps taken.
+ * The fast path of a rescan, files half: whether every file the last scan read still has its stamp (one
+ * lstat each, stopping at the first difference); `fresh` holds the stamps taken. With {@link sameDirs}
+ * true as well, the tree and every input are as they were (an unchanged directory lists the same
+ * entries, so no directory can have appeared), and so is the result.
  */
-export function unchangedSince(data: ScanSnapshotData, dirStamps: Float64Array, base: string, clock: StampClock,
-  stat: (abs: string) => StatLike | undefined): { same: boolean; dirs: boolean; fresh: Map<string, readonly number[]> } {
+export function sameReads(data: ScanSnapshotData, base: string, clock: StampClock, stat: (abs: string) => StatLike | undefined): {
+  same: boolean; fresh: Map<string, readonly number[]>;
+} {
   const fresh = new Map<string, readonly number[]>();
-  let same = true;
-  if (data.reads.paths !== '') {
-    let i = 0;
-    for (const path of data.reads.paths.split('\0')) {
-      const stamp: number[] = [];
-      pushStamp(stamp, stat(base + path), clock);
-      fresh.set(path, stamp);
-      if (!sameStamp(stamp, 0, data.reads.stamps, i++)) { same = false; break; }
-    }
+  if (data.reads.paths === '') return { same: true, fresh };
+  let i = 0;
+  for (const path of data.reads.paths.split('\0')) {
+    const stamp: number[] = [];
+    pushStamp(stamp, stat(base + path), clock);
+    fresh.set(path, stamp);
+    if (!sameStamp(stamp, 0, data.reads.stamps, i++)) return { same: false, fresh };
   }
+  return { same: true, fresh };
+}
+
+/** The directories half: `dirStamps` (taken now, in the snapshot's order) all equal the kept ones. */
+export function sameDirs(data: ScanSnapshotData, dirStamps: Float64Array): boolean {
   // An unreadable directory is tried again every time.
-  let dirs = dirStamps.length === data.tree.stamps.length && !data.tree.flags.includes(2);
-  for (let i = 0; dirs && i < data.tree.flags.length; i++) dirs = sameStamp(dirStamps, i, data.tree.stamps, i);
-  return { same: same && dirs, dirs, fresh };
+  if (dirStamps.length !== data.tree.stamps.length || data.tree.flags.includes(2)) return false;
+  for (let i = 0; i < data.tree.flags.length; i++) if (!sameStamp(dirStamps, i, data.tree.stamps, i)) return false;
+  return true;
 }
