@@ -5,7 +5,7 @@ import { discoverOthers } from '../discover/others/index.ts';
 import { findPorts } from '../ports/index.ts';
 import { createContext } from './context.ts';
 import {
-  decodeSnapshot, encodeSnapshot, previousReads, previousTree, pushStamp, sameDirs, sameReads, sameStamp, type ScanSnapshotData, type StampClock,
+  decodeSnapshot, encodeSnapshot, previousReads, previousTree, pushStamp, sameDirs, sameReads, sameStamp, snapshotResult, type ScanSnapshotData, type StampClock,
 } from './snapshot.ts';
 import { detectStack } from './stack.ts';
 import type { FoundPort, FoundTest, RunInfo } from './types.ts';
@@ -71,7 +71,7 @@ export async function scan(root: string, options: ScanOptions = {}): Promise<Sca
   const previous = limits === null ? undefined : decodeSnapshot(bytes, root, limits);
   const base = root.endsWith('/') ? root : root + '/';
   const quick = previous ? await quickCheck(previous, base, clock) : undefined;
-  if (previous && quick?.same) return { ...previous.result, snapshot: null, mode: 'unchanged' };
+  if (previous && quick?.same) return { ...snapshotResult(previous), snapshot: null, mode: 'unchanged' };
   // When every directory was just found as it was, the walk takes them without a second stat.
   // A first walk does not stat: its directories are stamped on the helper thread while the rules run.
   const tree = await walk(root, {
@@ -93,10 +93,9 @@ export async function scan(root: string, options: ScanOptions = {}): Promise<Sca
       if (!sameStamp(stamp, 0, previous.reads.stamps, at)) { moved = true; break; }
     }
     if (!moved) {
-      const snapshot = encodeSnapshot({
-        root, limits: limits!, tree: tree.record, files: tree.files, reads: fresh, memo: reads.memo, result: previous.result,
-      });
-      return { ...previous.result, snapshot, mode: 'unchanged' };
+      const before = snapshotResult(previous);
+      const snapshot = encodeSnapshot({ root, limits: limits!, tree: tree.record, files: tree.files, reads: fresh, memo: reads.memo, result: before });
+      return { ...before, snapshot, mode: 'unchanged' };
     }
   }
 
@@ -123,7 +122,7 @@ export async function scan(root: string, options: ScanOptions = {}): Promise<Sca
     root, limits, tree: record, files: tree.files, reads: ctx.record.reads, memo: ctx.record.memo, result,
   });
   if (!previous) return { ...result, snapshot, mode: 'full' };
-  return { ...result, snapshot, mode: 'incremental', delta: diffTests(previous.result.tests, tests) };
+  return { ...result, snapshot, mode: 'incremental', delta: diffTests(snapshotResult(previous).tests, tests) };
 }
 
 /**

@@ -5,6 +5,7 @@
  * typed arrays): cheap to send between threads or processes and to store as one BLOB.
  */
 import { deserialize, serialize } from 'node:v8';
+import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { basename, dirname } from './paths.ts';
 import type { FoundPort, FoundTest, RunInfo } from './types.ts';
 
@@ -74,10 +75,43 @@ export interface ScanSnapshotData {
   readonly limits: string;
   readonly tree: { dirs: string; stamps: Float64Array; flags: Uint8Array; fileCounts: Uint32Array; names: string };
   readonly reads: { paths: string; stamps: Float64Array };
-  readonly memo: { keys: string[]; files: string; key: Uint32Array; cases: Float64Array };
-  readonly result: {
-    tests: FoundTest[]; ports: FoundPort[]; framework: string | null; notes: string[]; runs: RunInfo[]; truncated: string | null;
-  };
+  /** Per count: the file (index into `reads`), the counter key (index into `keys`), the cases (NaN: none). */
+  readonly memo: { keys: string[]; file: Uint32Array; key: Uint32Array; cases: Float64Array };
+  readonly result: Omit<SnapshotResult, 'tests'> & { tests: PackedTests };
+}
+
+export interface SnapshotResult {
+  tests: FoundTest[]; ports: FoundPort[]; framework: string | null; notes: string[]; runs: RunInfo[]; truncated: string | null;
+}
+
+/** Tests in columns: 90k objects would be serialised with their keys each time. */
+interface PackedTests { files: string; frameworks: string[]; kinds: Uint8Array; cases: Float64Array }
+
+function packTests(tests: readonly FoundTest[]): PackedTests {
+  const frameworks: string[] = [];
+  const kinds = new Uint8Array(tests.length);
+  const cases = new Float64Array(tests.length);
+  tests.forEach((t, i) => {
+    let kind = frameworks.indexOf(t.framework);
+    if (kind === -1) kind = frameworks.push(t.framework) - 1;
+    kinds[i] = kind;
+    cases[i] = t.cases ?? NaN;
+  });
+  return { files: tests.map((t) => t.file).join('\0'), frameworks, kinds, cases };
+}
+
+function unpackTests({ files, frameworks, kinds, cases }: PackedTests): FoundTest[] {
+  if (kinds.length === 0) return [];
+  return files.split('\0').map((file, i) => {
+    const framework = frameworks[kinds[i]!] as FoundTest['framework'];
+    const n = cases[i]!;
+    return Number.isNaN(n) ? { file, framework } : { file, framework, cases: n };
+  });
+}
+
+/** The result a snapshot holds, as `scan` returns it. */
+export function snapshotResult(data: ScanSnapshotData): SnapshotResult {
+  return { ...data.result, tests: unpackTests(data.result.tests) };
 }
 
 /** Case counts by file, then by counter key (framework + counting function); NaN stands for "none". */
@@ -85,21 +119,24 @@ export type Memo = Map<string, Map<string, number>>;
 
 export function encodeSnapshot(input: {
   root: string; limits: string; tree: TreeRecord; files: readonly string[];
-  reads: ReadonlyMap<string, readonly number[]>; memo: Memo; result: ScanSnapshotData['result'];
+  reads: ReadonlyMap<string, readonly number[]>; memo: Memo; result: SnapshotResult;
 }): Uint8Array {
   const readPaths = [...input.reads.keys()];
   const readStamps = new Float64Array(readPaths.length * STAMP);
-  readPaths.forEach((p, i) => readStamps.set(input.reads.get(p)!, i * STAMP));
+  const readIds = new Map<string, number>();
+  readPaths.forEach((p, i) => { readStamps.set(input.reads.get(p)!, i * STAMP); readIds.set(p, i); });
   const keys: string[] = [];
   const keyIds = new Map<string, number>();
-  const memoFiles: string[] = [];
+  const memoFile: number[] = [];
   const memoKey: number[] = [];
   const memoCases: number[] = [];
   for (const [file, byKey] of input.memo) {
+    const at = readIds.get(file);
+    if (at === undefined) continue; // Not a walked file (never read): nothing worth remembering.
     for (const [key, cases] of byKey) {
       let id = keyIds.get(key);
       if (id === undefined) keyIds.set(key, (id = keys.push(key) - 1));
-      memoFiles.push(file);
+      memoFile.push(at);
       memoKey.push(id);
       memoCases.push(cases);
     }
@@ -111,10 +148,11 @@ export function encodeSnapshot(input: {
       fileCounts: Uint32Array.from(input.tree.fileCounts), names: input.files.map(basename).join('\0'),
     },
     reads: { paths: readPaths.join('\0'), stamps: readStamps },
-    memo: { keys, files: memoFiles.join('\0'), key: Uint32Array.from(memoKey), cases: Float64Array.from(memoCases) },
-    result: input.result,
+    memo: { keys, file: Uint32Array.from(memoFile), key: Uint32Array.from(memoKey), cases: Float64Array.from(memoCases) },
+    result: { ...input.result, tests: packTests(input.result.tests) },
   };
-  const bytes = serialize(data);
+  // Paths repeat their prefixes: a fast deflate makes the stored and copied bytes about 3x smaller.
+  const bytes = deflateRawSync(serialize(data), { level: 1 });
   return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }
 
@@ -122,7 +160,7 @@ export function encodeSnapshot(input: {
 export function decodeSnapshot(bytes: Uint8Array | null | undefined, root: string, limits: string): ScanSnapshotData | undefined {
   if (!bytes || bytes.byteLength === 0) return undefined;
   try {
-    const data = deserialize(bytes) as ScanSnapshotData;
+    const data = deserialize(inflateRawSync(bytes)) as ScanSnapshotData;
     return data?.v === VERSION && data.root === root && data.limits === limits ? data : undefined;
   } catch {
     return undefined; // A damaged snapshot costs one full scan, nothing else.
@@ -151,15 +189,15 @@ export function previousTree(data: ScanSnapshotData): PreviousTree {
 /** The previous memo as nested maps, and the previous stamp of each file read. */
 export function previousReads(data: ScanSnapshotData): { memo: Memo; stamps: Map<string, number> } {
   const stamps = new Map<string, number>();
-  if (data.reads.paths !== '') data.reads.paths.split('\0').forEach((p, i) => stamps.set(p, i));
+  const paths = data.reads.paths === '' ? [] : data.reads.paths.split('\0');
+  paths.forEach((p, i) => stamps.set(p, i));
   const memo: Memo = new Map();
-  if (data.memo.files !== '') {
-    data.memo.files.split('\0').forEach((file, i) => {
-      let byKey = memo.get(file);
-      if (!byKey) memo.set(file, (byKey = new Map()));
-      byKey.set(data.memo.keys[data.memo.key[i]!]!, data.memo.cases[i]!);
-    });
-  }
+  data.memo.file.forEach((at, i) => {
+    const file = paths[at]!;
+    let byKey = memo.get(file);
+    if (!byKey) memo.set(file, (byKey = new Map()));
+    byKey.set(data.memo.keys[data.memo.key[i]!]!, data.memo.cases[i]!);
+  });
   return { memo, stamps };
 }
 
