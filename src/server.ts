@@ -12,7 +12,7 @@ import { listen } from './port.ts';
 import type { ScanWorkerOptions, WorkerScanOptions } from './scan/pool.ts';
 import { createScanner } from './scanning.ts';
 import { openStore, type Store } from './store.ts';
-import { watchController } from './watch.ts';
+import { watchController } from './watch-mode.ts';
 
 export interface ServerOptions extends GuardOptions {
   /**

@@ -1,8 +1,8 @@
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { parseJsonc } from '../readers/jsonc.ts';
+import { lstatOrUndefined } from './stamper.ts';
 import { pushStamp, sameStamp, type Memo, type StampClock } from './snapshot.ts';
 import type { RunInfo, ScanContext, Tree } from './types.ts';
-import { lstatOrUndefined } from './walk.ts';
 
 export interface ContextOptions {
   /** Largest file `read` returns, in bytes; larger files read as `undefined`. @default 1_048_576 */

@@ -4,13 +4,12 @@ import { discoverJs } from '../discover/js/index.ts';
 import { discoverOthers } from '../discover/others/index.ts';
 import { findPorts } from '../ports/index.ts';
 import { createContext } from './context.ts';
-import {
-  decodeSnapshot, encodeSnapshot, previousReads, previousTree, pushStamp, sameDirs, sameReads, sameStamp, snapshotResult, type ScanSnapshotData, type StampClock,
-} from './snapshot.ts';
+import { diffTests, quickCheck, sameReads } from './rescan.ts';
+import { decodeSnapshot, encodeSnapshot, previousReads, previousTree, snapshotResult, type StampClock } from './snapshot.ts';
 import { detectStack } from './stack.ts';
 import type { FoundPort, FoundTest, RunInfo } from './types.ts';
-import { stampElsewhere, stampPaths } from './stamper.ts';
-import { lstatOrUndefined, walk, type WalkOptions } from './walk.ts';
+import { lstatOrUndefined, stampElsewhere } from './stamper.ts';
+import { walk, type WalkOptions } from './walk.ts';
 
 export interface ScanResult {
   /** One entry per test file, sorted by `file`. */
@@ -66,8 +65,9 @@ export async function scan(root: string, options: ScanOptions = {}): Promise<Sca
   const clock: StampClock = { since: Date.now(), racyMs, granularityMs };
   // Rules match some patterns against absolute paths (Jest's testMatch), so the root must be absolute and real.
   root = await realpath(resolve(root));
-  // Limits that change what the walk records make a snapshot unusable; `exclude` is a function, so never reused.
-  const limits = walkOptions.exclude ? null : JSON.stringify([walkOptions.maxDepth ?? 32, walkOptions.maxEntries ?? 1_000_000]);
+  // Limits that change what the walk records make a snapshot unusable; `exclude` is a function: never reused.
+  const limits = walkOptions.exclude ? null
+    : JSON.stringify([walkOptions.maxDepth ?? 32, walkOptions.maxEntries ?? 1_000_000]);
   const previous = limits === null ? undefined : decodeSnapshot(bytes, root, limits);
   const base = root.endsWith('/') ? root : root + '/';
   const quick = previous ? await quickCheck(previous, base, clock) : undefined;
@@ -75,33 +75,29 @@ export async function scan(root: string, options: ScanOptions = {}): Promise<Sca
   // When every directory was just found as it was, the walk takes them without a second stat.
   // A first walk does not stat: its directories are stamped on the helper thread while the rules run.
   const tree = await walk(root, {
-    ...walkOptions, clock, ...(previous ? { previous: previousTree(previous), trusted: quick?.dirs === true } : { stat: null }),
+    ...walkOptions, clock,
+    ...(previous ? { previous: previousTree(previous), trusted: quick?.dirs === true } : { stat: null }),
   });
   const stamped = previous || tree.truncated !== null ? undefined : stampElsewhere(base, tree.record.dirs, clock);
   const reads = previous ? previousReads(previous) : undefined;
 
-  // Nothing moved: every directory as it was, and every file a rule read has the stamp it had then.
+  // Some directories were listed again (a racy stamp) but hold what they held: nothing moved if every
+  // file read still has its stamp.
   const fresh = new Map<string, readonly number[]>(quick?.fresh);
   if (previous && reads && tree.same && tree.truncated === null) {
-    let moved = false;
-    for (const [file, at] of reads.stamps) {
-      const known = fresh.get(file);
-      if (known) { if (!sameStamp(known, 0, previous.reads.stamps, at)) { moved = true; break; } continue; }
-      const stamp: number[] = [];
-      pushStamp(stamp, lstatOrUndefined(base + file), clock);
-      fresh.set(file, stamp);
-      if (!sameStamp(stamp, 0, previous.reads.stamps, at)) { moved = true; break; }
-    }
-    if (!moved) {
+    const again = sameReads(previous, base, clock, lstatOrUndefined);
+    if (again.same) {
       const before = snapshotResult(previous);
-      const snapshot = encodeSnapshot({ root, limits: limits!, tree: tree.record, files: tree.files, reads: fresh, memo: reads.memo, result: before });
+      const snapshot = encodeSnapshot({
+        root, limits: limits!, tree: tree.record, files: tree.files, reads: again.fresh, memo: reads.memo, result: before,
+      });
       return { ...before, snapshot, mode: 'unchanged' };
     }
+    for (const [file, stamp] of again.fresh) fresh.set(file, stamp);
   }
 
-  const ctx = createContext(root, tree, {
-    clock, fresh, ...(previous && reads ? { previous: { memo: reads.memo, stamps: reads.stamps, stampData: previous.reads.stamps } } : {}),
-  });
+  const memo = previous && reads ? { memo: reads.memo, stamps: reads.stamps, stampData: previous.reads.stamps } : undefined;
+  const ctx = createContext(root, tree, { clock, fresh, ...(memo ? { previous: memo } : {}) });
   if (tree.errors > 0) ctx.note(`${tree.errors} director${tree.errors === 1 ? 'y' : 'ies'} could not be read and were skipped`);
   const [js, others, ports, framework] = await Promise.all([discoverJs(ctx), discoverOthers(ctx), findPorts(ctx), detectStack(ctx)]);
 
@@ -123,37 +119,6 @@ export async function scan(root: string, options: ScanOptions = {}): Promise<Sca
   });
   if (!previous) return { ...result, snapshot, mode: 'full' };
   return { ...result, snapshot, mode: 'incremental', delta: diffTests(snapshotResult(previous).tests, tests) };
-}
-
-/**
- * The fast path of a rescan: every directory and every file read stat'ed, half of the work on the helper
- * thread (the first directories) while this thread stats the rest and the files. `dirs`: every directory
- * as it was (the walk then takes them without a second stat); `fresh`: the file stamps taken.
- */
-async function quickCheck(previous: ScanSnapshotData, base: string, clock: StampClock) {
-  const dirs = previous.tree.dirs.split('\0');
-  const split = Math.min(dirs.length, Math.ceil((dirs.length + previous.reads.stamps.length / 4) / 2));
-  const far = stampElsewhere(base, dirs.slice(0, split), clock);
-  const near = stampPaths(base, dirs.slice(split), clock);
-  const reads = sameReads(previous, base, clock, lstatOrUndefined);
-  const farStamps = await far;
-  const all = new Float64Array(farStamps.length + near.length);
-  all.set(farStamps);
-  all.set(near, farStamps.length);
-  const sameTree = sameDirs(previous, all);
-  return { same: sameTree && reads.same, dirs: sameTree, fresh: reads.fresh };
-}
-
-/** The tests of `after` that are new or differ from `before`, and the files of `before` no longer found. */
-function diffTests(before: readonly FoundTest[], after: readonly FoundTest[]): { upserts: FoundTest[]; removed: string[] } {
-  const was = new Map(before.map((t) => [t.file, t]));
-  const upserts: FoundTest[] = [];
-  for (const t of after) {
-    const old = was.get(t.file);
-    if (!old || old.framework !== t.framework || old.cases !== t.cases) upserts.push(t);
-    was.delete(t.file);
-  }
-  return { upserts, removed: [...was.keys()] };
 }
 
 /** Code-unit order, the same as SQLite's default BINARY collation, so API order matches store order. */

@@ -200,32 +200,3 @@ export function previousReads(data: ScanSnapshotData): { memo: Memo; stamps: Map
   });
   return { memo, stamps };
 }
-
-/**
- * The fast path of a rescan, files half: whether every file the last scan read still has its stamp (one
- * lstat each, stopping at the first difference); `fresh` holds the stamps taken. With {@link sameDirs}
- * true as well, the tree and every input are as they were (an unchanged directory lists the same
- * entries, so no directory can have appeared), and so is the result.
- */
-export function sameReads(data: ScanSnapshotData, base: string, clock: StampClock, stat: (abs: string) => StatLike | undefined): {
-  same: boolean; fresh: Map<string, readonly number[]>;
-} {
-  const fresh = new Map<string, readonly number[]>();
-  if (data.reads.paths === '') return { same: true, fresh };
-  let i = 0;
-  for (const path of data.reads.paths.split('\0')) {
-    const stamp: number[] = [];
-    pushStamp(stamp, stat(base + path), clock);
-    fresh.set(path, stamp);
-    if (!sameStamp(stamp, 0, data.reads.stamps, i++)) return { same: false, fresh };
-  }
-  return { same: true, fresh };
-}
-
-/** The directories half: `dirStamps` (taken now, in the snapshot's order) all equal the kept ones. */
-export function sameDirs(data: ScanSnapshotData, dirStamps: Float64Array): boolean {
-  // An unreadable directory is tried again every time.
-  if (dirStamps.length !== data.tree.stamps.length || data.tree.flags.includes(2)) return false;
-  for (let i = 0; i < data.tree.flags.length; i++) if (!sameStamp(dirStamps, i, data.tree.stamps, i)) return false;
-  return true;
-}

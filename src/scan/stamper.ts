@@ -7,8 +7,17 @@
 import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
-import { pushStamp, type StampClock } from './snapshot.ts';
-import { lstatOrUndefined } from './walk.ts';
+import { lstatSync } from 'node:fs';
+import { pushStamp, type StampClock, type StatLike } from './snapshot.ts';
+
+/** `lstatSync`, undefined when the path is missing or cannot be stat'ed. */
+export function lstatOrUndefined(abs: string): StatLike | undefined {
+  try {
+    return lstatSync(abs, { throwIfNoEntry: false });
+  } catch {
+    return undefined;
+  }
+}
 
 interface StampRequest { readonly id: number; readonly base: string; readonly paths: string; readonly count: number; readonly clock: StampClock }
 interface StampReply { readonly id: number; readonly stamps: Float64Array }

@@ -1,5 +1,6 @@
-import { lstatSync, promises as nodeFs, type Dirent } from 'node:fs';
+import { promises as nodeFs, type Dirent } from 'node:fs';
 import { pushStamp, sameStamp, type PreviousTree, type StampClock, type StatLike, type TreeRecord } from './snapshot.ts';
+import { lstatOrUndefined } from './stamper.ts';
 import type { Tree } from './types.ts';
 
 /** The part of `fs.promises` the walker uses, so tests and embedders can substitute it. */
@@ -51,14 +52,6 @@ export interface WalkResult extends Tree {
   readonly nameIndex: Map<string, string[]>;
 }
 
-/** `lstatSync`, undefined when the path is missing or cannot be stat'ed. */
-export const lstatOrUndefined = (abs: string): StatLike | undefined => {
-  try {
-    return lstatSync(abs, { throwIfNoEntry: false });
-  } catch {
-    return undefined;
-  }
-};
 
 /**
  * Directories no test runner descends into, so no walk needs to: package installs and VCS metadata.
