@@ -12,9 +12,10 @@ import { healthSuite } from './suites/health.ts';
 import { scaleSuite } from './suites/scale.ts';
 import { scanSuite } from './suites/scan.ts';
 import { startupSuite } from './suites/startup.ts';
+import { watchSuite } from './suites/watch.ts';
 import { CACHE_DIR } from './tree.ts';
 
-const SUITES = ['scan', 'http', 'health', 'startup', 'scale'] as const;
+const SUITES = ['scan', 'http', 'health', 'startup', 'scale', 'watch'] as const;
 
 const { values } = parseArgs({
   options: {
@@ -66,6 +67,7 @@ if (only.has('health')) {
   const variants = [{ name: 'full rescans', kind: 'full' }, { name: 'first scans', kind: 'first' }] as const;
   rows.push(...await healthSuite({ size: quick ? 10_000 : 100_000, rounds: quick ? 2 : 5, variants, nodeArgs, log }));
 }
+if (only.has('watch')) rows.push(...await watchSuite({ sizes: quick ? [10_000] : [10_000, 100_000], rounds: quick ? 3 : 5, nodeArgs, log }));
 if (only.has('startup')) rows.push(...await startupSuite({ rounds: quick ? 3 : 9, log }));
 if (only.has('scale') && !quick) rows.push(...await scaleSuite({ rounds: 3, durationMs, log }));
 

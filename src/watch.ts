@@ -6,7 +6,7 @@
  * shared by all projects. A project over the budget, or whose watcher fails, is polled instead: an
  * incremental rescan every `pollMs`, which costs one stat per directory and per file read when nothing moved.
  */
-import { watch as fsWatch, lstatSync, readdirSync, type FSWatcher } from 'node:fs';
+import { watch as fsWatch, lstatSync, readdirSync, readFileSync, type FSWatcher } from 'node:fs';
 import type { Events } from './events.ts';
 import { PRUNED_DIRS } from './scan/walk.ts';
 import type { Scanner } from './scanning.ts';
@@ -17,7 +17,10 @@ export interface WatchOptions {
   readonly store: Store;
   readonly scanner: Scanner;
   readonly events: Events;
-  /** Most directory watchers across all projects (Linux: one inotify watch each). @default 4096 */
+  /**
+   * Most directory watchers across all projects (Linux: one inotify watch each, a per-user kernel limit).
+   * @default a quarter of `/proc/sys/fs/inotify/max_user_watches`, at most 65,536; 8,192 when unknown
+   */
   readonly maxWatchers?: number;
   /** Quiet time after the last change before the rescan starts. @default 150 */
   readonly debounceMs?: number;
@@ -49,7 +52,7 @@ interface Watched {
  * await watching.close();
  */
 export function startWatching({
-  store, scanner, events, maxWatchers = 4096, debounceMs = 150, pollMs = 5000, syncMs = 2000,
+  store, scanner, events, maxWatchers = defaultBudget(), debounceMs = 150, pollMs = 5000, syncMs = 2000,
   recursive = process.platform === 'darwin' || process.platform === 'win32',
 }: WatchOptions) {
   const projects = new Map<number, Watched>();
@@ -95,7 +98,9 @@ export function startWatching({
         // A directory created (or moved in) here: watch it and what it holds, or poll once over budget.
         if (type === 'rename' && !recursive && name !== null) {
           const child = rel === '' ? String(name) : `${rel}/${String(name)}`;
-          if (lstatSync(`${w.project.path}/${child}`, { throwIfNoEntry: false })?.isDirectory() && !addTree(w, child)) startPolling(w);
+          if (lstatSync(`${w.project.path}/${child}`, { throwIfNoEntry: false })?.isDirectory()) {
+            void addTree(w, child).then((ok) => { if (!ok) startPolling(w); });
+          }
         }
         schedule(w);
       });
@@ -114,10 +119,15 @@ export function startWatching({
     }
   };
 
-  /** Watches `rel` and every directory below it the scan would enter; false when the budget ran out. */
-  const addTree = (w: Watched, rel: string): boolean => {
+  /**
+   * Watches `rel` and every directory below it the scan would enter; false when the budget ran out. Runs
+   * in slices of 256 directories so a big tree's setup does not hold up the HTTP thread.
+   */
+  const addTree = async (w: Watched, rel: string): Promise<boolean> => {
     const stack = [rel];
-    while (stack.length > 0) {
+    for (let n = 1; stack.length > 0; n++) {
+      if (n % 256 === 0) await new Promise((r) => setImmediate(r));
+      if (closed || projects.get(w.project.id) !== w || w.poll) return true; // gone or polled meanwhile
       const dir = stack.pop()!;
       if (!watchDir(w, dir)) return false;
       let entries;
@@ -144,10 +154,14 @@ export function startWatching({
     w.poll.unref();
   };
 
+  const settling = new Set<Promise<unknown>>();
   const add = (project: Project): void => {
     const w: Watched = { project, watchers: new Map(), again: false, scanning: false };
     projects.set(project.id, w);
-    if (!(recursive ? watchDir(w, '') : addTree(w, ''))) startPolling(w);
+    if (recursive) { if (!watchDir(w, '')) startPolling(w); return; }
+    const setup = addTree(w, '').then((ok) => { if (!ok) startPolling(w); });
+    settling.add(setup);
+    void setup.finally(() => settling.delete(setup));
   };
 
   const remove = (w: Watched): void => {
@@ -173,6 +187,8 @@ export function startWatching({
   const off = events.subscribe((event) => { if (event.type.startsWith('project.')) sync(); });
 
   return {
+    /** Resolves once every project known so far is watched or polled. */
+    ready: async (): Promise<void> => { while (settling.size > 0) await Promise.all(settling); },
     /** Projects watched, projects polled, and directory watchers in use. */
     status: () => ({
       watched: [...projects.values()].filter((w) => w.watchers.size > 0).length,
@@ -189,3 +205,13 @@ export function startWatching({
 }
 
 export type Watching = ReturnType<typeof startWatching>;
+
+/** A quarter of the kernel's per-user inotify limit (other programs watch too), at most 65,536. */
+function defaultBudget(): number {
+  try {
+    const limit = Number(readFileSync('/proc/sys/fs/inotify/max_user_watches', 'utf8').trim());
+    return Number.isFinite(limit) && limit > 0 ? Math.min(65_536, Math.floor(limit / 4)) : 8192;
+  } catch {
+    return 8192;
+  }
+}

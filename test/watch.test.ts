@@ -70,6 +70,7 @@ suite('watch mode', () => {
     const project = store.insertProject({ name: 'p', path: root })!;
     const watching = startWatching({ store, scanner, events, maxWatchers: 2, pollMs: 200, recursive: false });
     t.after(() => watching.close());
+    await watching.ready();
     assert.deepEqual(watching.status(), { watched: 0, polled: 1, watchers: 0 });
     const found = nextEvent(events, 'scan.finished', (e) => e.data.projectId === project.id && e.data.testsFound === 2);
     writeFileSync(join(root, 'x/y/z/e.test.js'), "test('e', () => {});\n");
@@ -86,6 +87,7 @@ suite('watch mode', () => {
     const project = store.insertProject({ name: 'p', path: root })!;
     const watching = startWatching({ store, scanner, events, debounceMs: 20, recursive: false });
     t.after(() => watching.close());
+    await watching.ready();
     assert.deepEqual(watching.status(), { watched: 1, polled: 0, watchers: 2 }); // root and src, not node_modules
     const seen: ProjdexEvent[] = [];
     events.subscribe((e) => seen.push(e));
