@@ -1,11 +1,14 @@
 import { realpath } from 'node:fs/promises';
 import { resolve } from 'node:path';
+import { getHeapStatistics } from 'node:v8';
 import { discoverJs } from '../discover/js/index.ts';
 import { discoverOthers } from '../discover/others/index.ts';
 import { findPorts } from '../ports/index.ts';
 import { createContext } from './context.ts';
 import { diffTests, quickCheck, sameReads } from './rescan.ts';
-import { decodeSnapshot, encodeSnapshot, previousReads, previousTree, snapshotResult, type StampClock } from './snapshot.ts';
+import {
+  decodeSnapshot, encodeSnapshot, previousReads, previousTree, snapshotResult, type ScanSnapshotData, type StampClock,
+} from './snapshot.ts';
 import { detectStack } from './stack.ts';
 import type { FoundPort, FoundTest, RunInfo } from './types.ts';
 import { lstatOrUndefined, stampElsewhere } from './stamper.ts';
@@ -61,6 +64,11 @@ export interface ScanOptions extends Omit<WalkOptions, 'fs' | 'previous' | 'cloc
  * tests[0]; // { file: 'src/a.test.ts', framework: 'vitest', cases: 3 }
  */
 export async function scan(root: string, options: ScanOptions = {}): Promise<ScanResult> {
+  // A rescan that gives up on its previous state returns null from a frame that no longer holds it.
+  return (await scanFrom(root, options)) ?? (await scanFrom(root, { ...options, previous: null }))!;
+}
+
+async function scanFrom(root: string, options: ScanOptions): Promise<ScanResult | null> {
   const { previous: bytes, racyMs = 2000, granularityMs = 0, ...walkOptions } = options;
   const clock: StampClock = { since: Date.now(), racyMs, granularityMs };
   // Rules match some patterns against absolute paths (Jest's testMatch), so the root must be absolute and real.
@@ -72,6 +80,9 @@ export async function scan(root: string, options: ScanOptions = {}): Promise<Sca
   const base = root.endsWith('/') ? root : root + '/';
   const quick = previous ? await quickCheck(previous, base, clock) : undefined;
   if (previous && quick?.same) return { ...snapshotResult(previous), snapshot: null, mode: 'unchanged' };
+  // Something moved. Rebuilding from the previous tree holds it next to the new one: on a tree that large
+  // for this heap (1M files in the scanning thread's 256 MB), a full walk is the one that fits.
+  if (previous && !roomFor(previous)) return null;
   // When every directory was just found as it was, the walk takes them without a second stat.
   // A first walk does not stat: its directories are stamped on the helper thread while the rules run.
   const tree = await walk(root, {
@@ -119,6 +130,15 @@ export async function scan(root: string, options: ScanOptions = {}): Promise<Sca
   });
   if (!previous) return { ...result, snapshot, mode: 'full' };
   return { ...result, snapshot, mode: 'incremental', delta: diffTests(snapshotResult(previous).tests, tests) };
+}
+
+/**
+ * Whether this heap can hold an incremental rescan's previous-state structures (paths, maps of stamps
+ * and counts: about 200 bytes per file and directory) next to a full scan's: up to a fifth of the limit.
+ */
+function roomFor(previous: ScanSnapshotData): boolean {
+  const entries = previous.tree.fileCounts.reduce((a, b) => a + b, 0) + previous.tree.flags.length;
+  return entries * 200 < getHeapStatistics().heap_size_limit / 5;
 }
 
 /** Code-unit order, the same as SQLite's default BINARY collation, so API order matches store order. */
