@@ -56,7 +56,14 @@ async function pump(res: ServerResponse, pieces: AsyncIterable<Buffer>): Promise
   try {
     for await (const piece of pieces) {
       if (res.destroyed) return;
-      if (!res.write(piece)) await new Promise((resolve) => { res.once('drain', resolve); res.once('close', resolve); });
+      // Both listeners go once either fires: a slow reader of a long list must not pile up `close` listeners.
+      if (!res.write(piece)) {
+        await new Promise<void>((resolve) => {
+          const done = (): void => { res.off('drain', done); res.off('close', done); resolve(); };
+          res.once('drain', done);
+          res.once('close', done);
+        });
+      }
     }
     res.end();
   } catch {

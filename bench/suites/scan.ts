@@ -91,6 +91,11 @@ export async function scanSuite({ sizes, rounds, nodeArgs = [], log }: ScanSuite
         target: size >= 1_000_000 ? '< 300 MB' : '', pass: size >= 1_000_000 ? peak < 300 * 1048576 : null,
         note: `${files.length.toLocaleString('en')} files walked`,
       });
+      rows.push({
+        name: `scan process peak RSS, scans of ${n}`,
+        subject: mb(server.childPeakRss()), baseline: '', ratio: null, target: '', pass: null,
+        note: 'largest live scan process (a retry process that already exited is not counted)',
+      });
     } finally {
       await server.stop();
       rmSync(dataDir, { recursive: true, force: true });
