@@ -26,6 +26,11 @@ export interface ContextOptions {
   readonly previous?: { readonly memo: Memo; readonly stamps: ReadonlyMap<string, number>; readonly stampData: ArrayLike<number> };
   /** Stamps already taken this scan (path -> stamp), so a file is not stat'ed twice. */
   readonly fresh?: ReadonlyMap<string, readonly number[]>;
+  /**
+   * Whether to collect what the next snapshot needs (stamps of files read, case counts). Off for a tree no
+   * snapshot is kept of, so a big first scan pays nothing for it. @default true
+   */
+  readonly keep?: boolean;
 }
 
 /** What a context collects for the next snapshot besides notes and runs. */
@@ -49,14 +54,14 @@ const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants
  */
 export function createContext(root: string, tree: Tree, {
   maxFileBytes = 1_048_576, sliceMs = 4, onRead, clock = { since: Date.now(), racyMs: 2000, granularityMs: 0 },
-  previous, fresh,
+  previous, fresh, keep = true,
 }: ContextOptions = {}): ScanContext & { notes: string[]; runs: RunInfo[]; record: ContextRecord } {
   const fileSet = new Set(tree.files);
   const record: ContextRecord = { reads: new Map(), memo: new Map() };
   const stampOf = (file: string, stat: Parameters<typeof pushStamp>[1]): number[] => {
     const stamp: number[] = [];
     pushStamp(stamp, stat, clock);
-    record.reads.set(file, stamp);
+    if (keep) record.reads.set(file, stamp);
     return stamp;
   };
   const lstamp = (file: string): readonly number[] => {
@@ -76,7 +81,7 @@ export function createContext(root: string, tree: Tree, {
       fd = openSync(base + file, OPEN_FLAGS);
       const info = fstatSync(fd);
       // The stamp is taken before the bytes are read: a write in between leaves the stamp behind the text.
-      stampOf(file, info);
+      if (keep) stampOf(file, info);
       if (!info.isFile() || info.size > maxFileBytes) return undefined;
       // One byte of room past the stat size tells a file that grew since from one read whole.
       const buffer = Buffer.allocUnsafe(info.size + 1);
@@ -84,7 +89,7 @@ export function createContext(root: string, tree: Tree, {
       for (let n; length < buffer.length && (n = readSync(fd, buffer, length, buffer.length - length, null)) > 0;) length += n;
       return length > info.size ? undefined : buffer.toString('utf8', 0, length);
     } catch {
-      if (fd === -1) lstamp(file);
+      if (fd === -1 && keep) lstamp(file);
       return undefined;
     } finally {
       if (fd !== -1) closeSync(fd);
@@ -175,7 +180,7 @@ export function createContext(root: string, tree: Tree, {
     notes,
     runs,
     record,
-    memo: {
+    memo: !keep && !previous ? undefined : {
       get(file, key) {
         const was = previous?.memo.get(file)?.get(key);
         const at = previous?.stamps.get(file);

@@ -131,7 +131,7 @@ async function scanFrom(root: string, options: ScanOptions): Promise<ScanResult 
 
   const memo = previous && reads ? { memo: reads.memo, stamps: reads.stamps, stampData: previous.reads.stamps } : undefined;
   const ctx = createContext(root, tree, {
-    clock, fresh, ...(memo ? { previous: memo } : {}), ...(probe ? { onRead: probe.reading } : {}),
+    clock, fresh, keep, ...(memo ? { previous: memo } : {}), ...(probe ? { onRead: probe.reading } : {}),
   });
   if (tree.errors > 0) ctx.note(`${tree.errors} director${tree.errors === 1 ? 'y' : 'ies'} could not be read (${tree.unreadable.slice(0, 3).join(', ')}${tree.errors > 3 ? ', ...' : ''}); what was found there before was kept`);
   if (entries > snapshotMaxEntries && tree.truncated === null) {
