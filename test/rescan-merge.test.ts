@@ -67,6 +67,12 @@ suite('incremental rescans through the scan processes', () => {
     const { snapshot: _a, mode: _m, ...withoutSnapshot } = big;
     const { snapshot: _b, mode: _n, ...withSnapshot } = small;
     assert.deepEqual({ ...withoutSnapshot, notes: [] }, { ...withSnapshot, notes: [] });
+    // The server's `scan` options carry the bound into the scan processes.
+    const server = await serve(t, { scan: { snapshotMaxEntries: 3 } });
+    const { body: project } = await call(`${server.url}/api/projects`, 'POST', { name: 'p', path: root });
+    const answer = await call(`${server.url}/api/projects/${project.id}/scan`, 'POST');
+    assert.ok(answer.body.notes.some((n: string) => /over the 3 a scan keeps a snapshot of/.test(n)), JSON.stringify(answer.body.notes));
+    assert.equal(server.store.getSnapshot(project.id), undefined);
   });
 
   test('a walk that left a directory unread keeps no snapshot (a rescan from it would sweep rows kept there)', async (t) => {

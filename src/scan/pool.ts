@@ -12,7 +12,8 @@ export type { ScanProgress } from './probe.ts';
  * The walk limits a pooled scan takes, and the previous snapshot (bytes, sent as they are by the IPC
  * channel's advanced serialisation): plain data, since functions and signals do not cross processes.
  */
-export type WorkerScanOptions = Pick<WalkOptions, 'maxDepth' | 'maxEntries' | 'timeoutMs' | 'concurrency'> & Pick<ScanOptions, 'previous'>;
+export type WorkerScanOptions = Pick<WalkOptions, 'maxDepth' | 'maxEntries' | 'timeoutMs' | 'concurrency'>
+  & Pick<ScanOptions, 'previous' | 'snapshotMaxEntries'>;
 
 export interface ScanWorkerOptions {
   /** Scan processes running at once; more scans wait their turn. @default cores, at most 4 */
@@ -159,6 +160,6 @@ export function createScanPool({
 }
 
 const GROW_AFTER_MS = 50;
-const LIMIT_KEYS = new Set(['maxDepth', 'maxEntries', 'timeoutMs', 'concurrency', 'previous']);
+const LIMIT_KEYS = new Set(['maxDepth', 'maxEntries', 'timeoutMs', 'concurrency', 'previous', 'snapshotMaxEntries']);
 
 export type ScanPool = ReturnType<typeof createScanPool>;
