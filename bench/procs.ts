@@ -12,6 +12,11 @@ export interface Child {
   readonly proc: ChildProcess;
   /** Peak resident set size so far, in bytes (Linux `VmHWM`), or NaN where /proc is missing. */
   peakRss(): number;
+  /**
+   * Largest peak RSS (`VmHWM`) among the server's live child processes (its scan processes), or NaN when
+   * none: scans run there, so the server's own figure leaves them out. A process already gone is not seen.
+   */
+  childPeakRss(): number;
   /** SIGTERM, then waits for the exit. */
   stop(): Promise<void>;
 }
@@ -54,6 +59,17 @@ function childHandle(url: string, proc: ChildProcess): Child {
       } catch {
         return Number.NaN;
       }
+    },
+    childPeakRss: () => {
+      let peak = Number.NaN;
+      try {
+        const kids = readFileSync(`/proc/${proc.pid}/task/${proc.pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean);
+        for (const kid of kids) {
+          const kb = /VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${kid}/status`, 'utf8'))?.[1];
+          if (kb !== undefined && !(Number(kb) * 1024 <= peak)) peak = Number(kb) * 1024;
+        }
+      } catch { /* no /proc, or the child just exited */ }
+      return peak;
     },
     stop: async () => {
       proc.kill('SIGTERM');

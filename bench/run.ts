@@ -14,10 +14,11 @@ import { saveSuite } from './suites/save.ts';
 import { scaleSuite } from './suites/scale.ts';
 import { scanSuite } from './suites/scan.ts';
 import { startupSuite } from './suites/startup.ts';
+import { watchSuite } from './suites/watch.ts';
 import { writesSuite } from './suites/writes.ts';
 import { CACHE_DIR } from './tree.ts';
 
-const SUITES = ['scan', 'http', 'writes', 'health', 'save', 'startup', 'scale', 'dashboard'] as const;
+const SUITES = ['scan', 'http', 'writes', 'health', 'save', 'startup', 'scale', 'dashboard', 'watch'] as const;
 
 const { values } = parseArgs({
   options: {
@@ -75,13 +76,11 @@ if (only.has('writes')) {
   }
 }
 if (only.has('health')) {
-  const variants = [
-    { name: 'async walk', nodeArgs: [] },
-    { name: 'worker walk', nodeArgs: ['--import', join(import.meta.dirname, 'variants', 'use-worker-walk.ts')] },
-  ];
-  rows.push(...await healthSuite({ size: quick ? 10_000 : 100_000, rounds: quick ? 1 : 3, variants, log }));
+  const variants = [{ name: 'full rescans', kind: 'full' }, { name: 'first scans', kind: 'first' }] as const;
+  rows.push(...await healthSuite({ size: quick ? 10_000 : 100_000, rounds: quick ? 2 : 5, variants, nodeArgs, log }));
 }
 if (only.has('save')) rows.push(...await saveSuite({ tests: quick ? 50_000 : 200_000, rounds: quick ? 1 : 3, log }));
+if (only.has('watch')) rows.push(...await watchSuite({ sizes: quick ? [10_000] : [10_000, 100_000], rounds: quick ? 3 : 5, nodeArgs, log }));
 if (only.has('startup')) rows.push(...await startupSuite({ rounds: quick ? 3 : 9, log }));
 if (only.has('dashboard')) rows.push(...await dashboardSuite({ rounds: quick ? 3 : 7, log }));
 if (only.has('scale') && !quick) rows.push(...await scaleSuite({ rounds: 3, durationMs, log }));

@@ -17,5 +17,7 @@ export type { FoundTest, FoundPort, RunInfo, TestFramework } from './scan/types.
 export { listen, DEFAULT_PORTS, PortsInUseError } from './port.ts';
 export { HttpError, httpError } from './http.ts';
 export type { Project, Test, ProjectPort, ProjectUpdate } from './types.ts';
+export { startWatching } from './watch.ts';
+export type { WatchOptions, Watching } from './watch.ts';
 export { createEvents } from './events.ts';
 export type { Events, EventType, ProjdexEvent } from './events.ts';

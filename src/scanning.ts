@@ -18,12 +18,18 @@ export interface ScanOutcome {
   readonly runs: RunInfo[];
   /** Why the walk stopped early, or null when it saw the whole tree. */
   readonly truncated: string | null;
+  /** `full`, `incremental` (from the last scan's snapshot) or `unchanged` (nothing had moved). */
+  readonly mode: 'full' | 'incremental' | 'unchanged';
 }
 
 /** Per-call options of `scanProject`. */
 export interface ScanProjectOptions {
   /** Called about every 250 ms while the scan runs, and once at the end with the exact test count. */
   readonly onProgress?: (progress: ScanProgress) => void;
+  /** Ignore the last scan's snapshot: read everything again (same findings, only slower). @default false */
+  readonly full?: boolean;
+  /** Why the scan runs, carried by its events (`watch` for a watch-mode rescan). @default none */
+  readonly reason?: string;
 }
 
 /** How a failed scan process answers the client: status, code and a sentence. */
@@ -51,10 +57,13 @@ export function createScanner(store: Store, options: WorkerScanOptions = {}, wor
   const running = new Map<number, { promise: Promise<ScanOutcome>; listeners: Set<(p: ScanProgress) => void> }>();
   const pool = createScanPool(workerOptions);
 
-  const run = async (project: Project, onProgress: (p: ScanProgress) => void): Promise<ScanOutcome> => {
+  const run = async (project: Project, full: boolean, onProgress: (p: ScanProgress) => void): Promise<ScanOutcome> => {
     await checkRoot(project.path);
+    // The last scan's snapshot, so only what changed since is read again (`full` ignores it).
+    const previous = full ? undefined : store.getSnapshot(project.id);
     // The walk and the rules run in a scan process: whatever a project holds, this process (HTTP) survives.
-    const result = await pool.scan(project.path, options, { onProgress }).catch((error: NodeJS.ErrnoException) => {
+    const scanOptions = previous ? { ...options, previous: previous.data } : options;
+    const result = await pool.scan(project.path, scanOptions, { onProgress }).catch((error: NodeJS.ErrnoException) => {
       if (error.code === 'ENOENT' || error.code === 'ENOTDIR') {
         throw httpError(409, 'PROJECT_DIR_MISSING', `Project directory no longer exists: ${project.path}`, { cause: error });
       }
@@ -67,13 +76,21 @@ export function createScanner(store: Store, options: WorkerScanOptions = {}, wor
       throw error;
     });
     // A big scan is saved in slices, so the HTTP thread answers in between (see `saveScanSliced`).
-    if (!await store.saveScanSliced(project.id, result)) throw httpError(404, 'PROJECT_NOT_FOUND', 'Project not found');
-    return { project: store.getProject(project.id)!, testsFound: result.tests.length, notes: result.notes, runs: result.runs, truncated: result.truncated };
+    const record = previous ? { ...result, base: previous.generation } : result;
+    if (!await store.saveScanSliced(project.id, record)) throw httpError(404, 'PROJECT_NOT_FOUND', 'Project not found');
+    return {
+      project: store.getProject(project.id)!, testsFound: result.tests.length, notes: result.notes, runs: result.runs,
+      truncated: result.truncated, mode: result.mode,
+    };
   };
 
   return {
-    /** Scans one project; rejects with an HttpError (409 when its directory is gone or moved). */
-    scanProject(project: Project, { onProgress }: ScanProjectOptions = {}): Promise<ScanOutcome> {
+    /**
+     * Scans one project, incrementally from its last scan unless `full`; rejects with an HttpError (409
+     * when its directory is gone or moved). Both give the same findings; `full` only ignores what was kept.
+     * A call while the project's scan runs joins that scan.
+     */
+    scanProject(project: Project, { onProgress, full = false, reason }: ScanProjectOptions = {}): Promise<ScanOutcome> {
       let entry = running.get(project.id);
       if (!entry) {
         const listeners = new Set<(p: ScanProgress) => void>();
@@ -81,13 +98,16 @@ export function createScanner(store: Store, options: WorkerScanOptions = {}, wor
           events?.emit('scan.progress', { id: project.id, files: p.files, tests: p.tests });
           for (const listener of listeners) listener(p);
         };
-        events?.emit('scan.started', { id: project.id, name: project.name, path: project.path });
-        const promise = run(project, report).then((outcome) => {
-          events?.emit('scan.finished', { id: project.id, testsFound: outcome.testsFound, truncated: outcome.truncated, notes: outcome.notes.length, project: outcome.project });
+        events?.emit('scan.started', { id: project.id, name: project.name, path: project.path, ...(reason ? { reason } : {}) });
+        const promise = run(project, full, report).then((outcome) => {
+          events?.emit('scan.finished', {
+            id: project.id, testsFound: outcome.testsFound, truncated: outcome.truncated, notes: outcome.notes.length,
+            mode: outcome.mode, project: outcome.project, ...(reason ? { reason } : {}),
+          });
           return outcome;
         }, (error: unknown) => {
           const message = error instanceof Error && 'status' in error ? error.message : 'Scan failed';
-          events?.emit('scan.failed', { id: project.id, error: message });
+          events?.emit('scan.failed', { id: project.id, error: message, ...(reason ? { reason } : {}) });
           throw error;
         }).finally(() => running.delete(project.id));
         running.set(project.id, (entry = { promise, listeners }));

@@ -13,6 +13,7 @@ import { listen } from './port.ts';
 import type { ScanWorkerOptions, WorkerScanOptions } from './scan/pool.ts';
 import { createScanner } from './scanning.ts';
 import { openStore, type Store } from './store.ts';
+import { watchController } from './watch-mode.ts';
 
 export interface ServerOptions extends GuardOptions {
   /**
@@ -48,9 +49,8 @@ export interface ServerOptions extends GuardOptions {
   /** @default Date.now */
   readonly now?: () => number;
   /**
-   * Rescan projects when their files change. Accepted here so callers (the CLI's `--watch`) typecheck;
-   * the watcher itself lands separately, and until then this option does nothing.
-   * @default false
+   * Watch mode: rescan registered projects when their files change (see src/watch.ts), reported as scan
+   * events on `events`. Undefined follows the `watch` setting (`on` / `off`), checked while the server runs.
    */
   readonly watch?: boolean;
 }
@@ -119,9 +119,11 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     store.close();
     throw error;
   }
+  const watching = watchController({ store, scanner, events, ...(options.watch === undefined ? {} : { force: options.watch }) });
   const url = `http://${isIP(host) === 6 ? `[${host}]` : host}:${actualPort}`;
   const instance = randomUUID();
   const shutdown = async (): Promise<void> => {
+    await watching.close(); // No rescan starts once the shutdown has begun.
     events.close(); // Ends the event streams, which would otherwise hold server.close open forever.
     const drained = new Promise<void>((resolve) => server.close(() => resolve()));
     server.closeIdleConnections();

@@ -54,6 +54,13 @@ const MIGRATIONS: readonly string[] = [
      truncated TEXT,
      scanned_at INTEGER NOT NULL
    );`,
+  // What the last scan saw (src/scan/snapshot.ts), so a rescan re-reads only what changed. `generation` is
+  // the project's scan_generation it was saved with: a snapshot that does not match is ignored.
+  `CREATE TABLE scan_snapshots (
+     project_id INTEGER PRIMARY KEY REFERENCES projects(id) ON DELETE CASCADE,
+     generation INTEGER NOT NULL,
+     data BLOB NOT NULL
+   );`,
 ];
 
 /** Which port rows a listing shows: the ones a project listens on (default), connects to, or both. */
@@ -101,7 +108,7 @@ export function sqliteFailure(error: unknown): { status: number; message: string
   return { status: 500, message: `Database error: ${errstr ?? `code ${errcode}`}` };
 }
 
-export interface ScanRecord {
+export interface ScanRecord extends ScanIncrement {
   readonly tests: readonly FoundTest[];
   /** A row without a kind is a listen row. */
   readonly ports: ReadonlyArray<FoundPort & { readonly kind?: string }>;
@@ -122,6 +129,23 @@ export interface ScanSummary {
   readonly truncated: string | null;
   /** Unix seconds; null when the project was never scanned. */
   readonly scanned_at: number | null;
+}
+
+/** What a scan adds to a save when it kept a snapshot (see `ScanRecord`). */
+export interface ScanIncrement {
+  /**
+   * The scan's snapshot, kept for the next scan of the project; null or absent drops the kept one, except
+   * with mode `unchanged`, where null keeps it.
+   */
+  readonly snapshot?: Uint8Array | null;
+  /** `unchanged`: the scan found exactly what is stored, so only `last_scanned` is written. */
+  readonly mode?: 'full' | 'incremental' | 'unchanged';
+  /**
+   * The tests that differ from the scan whose snapshot had generation `base`; used instead of rewriting
+   * every row while the project is still at that generation.
+   */
+  readonly delta?: { readonly upserts: readonly FoundTest[]; readonly removed: readonly string[] };
+  readonly base?: number;
 }
 
 export type Store = ReturnType<typeof openStore>;
@@ -186,6 +210,7 @@ export function openStore(file: string, { now = Date.now, maxBytes }: StoreOptio
     // Rows under a directory the scan could not read join the new generation, so the sweep keeps them.
     keepTestsUnder: sql('UPDATE tests SET scan_generation = ? WHERE project_id = ? AND substr(file_path, 1, length(?)) = ?'),
     keepPortsUnder: sql('UPDATE ports SET scan_generation = ? WHERE project_id = ? AND substr(config_source, 1, length(?)) = ?'),
+    deleteTest: sql('DELETE FROM tests WHERE project_id = ? AND file_path = ?'),
     finishScan: sql('UPDATE projects SET last_scanned = ?, framework = COALESCE(framework, ?) WHERE id = ?'),
     listSettings: sql('SELECT key, value FROM settings ORDER BY key'),
     dataVersion: sql('PRAGMA data_version'),
@@ -215,6 +240,12 @@ export function openStore(file: string, { now = Date.now, maxBytes }: StoreOptio
         count(*) AS n FROM tests GROUP BY project_id, fw) GROUP BY project_id) r ON r.project_id = p.id
       LEFT JOIN (SELECT project_id, json_group_array(port ORDER BY port) AS ports FROM (SELECT DISTINCT project_id, port FROM ports
         WHERE kind = 'listen') GROUP BY project_id) pp ON pp.project_id = p.id`),
+    getSnapshot: sql(`SELECT s.data, s.generation FROM scan_snapshots s JOIN projects p ON p.id = s.project_id
+      WHERE s.project_id = ? AND s.generation = p.scan_generation`),
+    putSnapshot: sql(`INSERT INTO scan_snapshots (project_id, generation, data) VALUES (?, ?, ?)
+      ON CONFLICT (project_id) DO UPDATE SET generation = excluded.generation, data = excluded.data`),
+    dropSnapshot: sql('DELETE FROM scan_snapshots WHERE project_id = ?'),
+    currentGeneration: sql('SELECT scan_generation FROM projects WHERE id = ?'),
     putSetting: sql('INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value'),
   };
 
@@ -373,35 +404,62 @@ export function openStore(file: string, { now = Date.now, maxBytes }: StoreOptio
      * id while their file is still found; ports while the same port, script and source are still found.
      * Returns false when the project no longer exists.
      */
-    saveScan(projectId: number, { tests, ports, framework, unreadable = [], notes = [], runs = [], truncated = null }: ScanRecord): boolean {
+    saveScan(projectId: number, record: ScanRecord): boolean {
+      const { tests, ports, framework, unreadable = [], notes = [], runs = [], truncated = null } = record;
+      const { snapshot = null, mode = 'full', delta, base } = record;
       const prefixes = unreadable.map((dir) => (dir === '' ? '' : dir + '/'));
       const at = seconds();
+      if (mode === 'unchanged') {
+        // Nothing found differs from what is stored (the snapshot matched this project's generation):
+        // only last_scanned and the summary move, and only the project list's cached body goes stale.
+        bodies.delete('projects');
+        return transaction(() => {
+          const row = q.currentGeneration.get(projectId);
+          if (!row) return false;
+          q.finishScan.run(at, framework, projectId);
+          q.saveSummary.run(projectId, JSON.stringify(notes), JSON.stringify(runs), truncated, at);
+          if (snapshot) q.putSnapshot.run(projectId, Number(row.scan_generation), snapshot);
+          return true;
+        });
+      }
       changed();
       return transaction(() => {
         const row = q.nextGeneration.get(projectId);
         if (!row) return false;
         const generation = Number(row.scan_generation);
-        for (const t of tests) q.upsertTest.run(projectId, t.file, t.framework, t.cases ?? null, at, generation);
-        for (const p of prefixes) q.keepTestsUnder.run(generation, projectId, p, p);
-        q.sweepTests.run(projectId, generation);
+        if (delta && base === generation - 1) {
+          // The stored rows are the snapshot's scan: write only what differs (1% of files touched: ~1% of rows).
+          for (const t of delta.upserts) q.upsertTest.run(projectId, t.file, t.framework, t.cases ?? null, at, generation);
+          for (const file of delta.removed) q.deleteTest.run(projectId, file);
+        } else {
+          for (const t of tests) q.upsertTest.run(projectId, t.file, t.framework, t.cases ?? null, at, generation);
+          for (const p of prefixes) q.keepTestsUnder.run(generation, projectId, p, p);
+          q.sweepTests.run(projectId, generation);
+        }
         savePorts(projectId, ports, generation, at, prefixes);
         q.finishScan.run(at, framework, projectId);
         q.saveSummary.run(projectId, JSON.stringify(notes), JSON.stringify(runs), truncated, at);
+        if (snapshot) q.putSnapshot.run(projectId, generation, snapshot);
+        else q.dropSnapshot.run(projectId);
         return true;
       });
     },
 
     /**
-     * `saveScan` for any size without holding the thread: a scan of up to 1,000 tests is saved in one
-     * transaction as before; a bigger one upserts its tests in slices of 1,000 (each its own transaction,
-     * with a turn of the event loop in between, so /health and other requests are answered), then sweeps
-     * stale rows in slices and writes ports and the project last. Ids stay stable as in `saveScan`; while
-     * it runs, readers see the old list growing into the new one, and a crash leaves a superset that the
-     * next scan sweeps. Resolves false when the project no longer exists.
+     * `saveScan` for any size without holding the thread: a scan of up to 1,000 tests (or an incremental
+     * one that differs in up to 1,000 rows) is saved in one transaction as before; a bigger one upserts its
+     * tests in slices of 1,000 (each its own transaction, with a turn of the event loop in between, so
+     * /health and other requests are answered), then sweeps stale rows in slices and writes ports, the
+     * project and the snapshot last. Ids stay stable as in `saveScan`; while it runs, readers see the old
+     * list growing into the new one, and a crash leaves a superset that the next scan sweeps. Resolves
+     * false when the project no longer exists.
      */
     async saveScanSliced(projectId: number, record: ScanRecord): Promise<boolean> {
-      if (record.tests.length <= SAVE_SLICE) return this.saveScan(projectId, record);
-      const { tests, ports, framework, unreadable = [], notes = [], runs = [], truncated = null } = record;
+      if (record.tests.length <= SAVE_SLICE || record.mode === 'unchanged') return this.saveScan(projectId, record);
+      const { delta, base } = record;
+      if (delta && delta.upserts.length + delta.removed.length <= SAVE_SLICE
+        && Number(q.generationOf.get(projectId)?.scan_generation) === base) return this.saveScan(projectId, record);
+      const { tests, ports, framework, unreadable = [], notes = [], runs = [], truncated = null, snapshot = null } = record;
       const at = seconds();
       const prefixes = unreadable.map((dir) => (dir === '' ? '' : dir + '/'));
       const turn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
@@ -433,8 +491,19 @@ export function openStore(file: string, { now = Date.now, maxBytes }: StoreOptio
         savePorts(projectId, ports, generation, at, prefixes);
         q.finishScan.run(at, framework, projectId);
         q.saveSummary.run(projectId, JSON.stringify(notes), JSON.stringify(runs), truncated, at);
+        if (snapshot) q.putSnapshot.run(projectId, generation, snapshot);
+        else q.dropSnapshot.run(projectId);
         return true;
       });
+    },
+
+    /**
+     * The snapshot the project's last scan kept with the generation it was saved at, or undefined (never
+     * scanned, or scanned without one).
+     */
+    getSnapshot(projectId: number): { readonly data: Uint8Array; readonly generation: number } | undefined {
+      const row = q.getSnapshot.get(projectId);
+      return row?.data instanceof Uint8Array ? { data: row.data, generation: Number(row.generation) } : undefined;
     },
 
     /** All settings as one object; own keys only, so `__proto__` is an ordinary key. */

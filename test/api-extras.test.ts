@@ -87,6 +87,12 @@ suite('the library scan()', () => {
     const result = await scan(root);
     assert.deepEqual(result.tests, [{ file_path: 'test/a.test.js', framework: 'node-test', cases: 1 }]);
     assert.deepEqual(result.ports, [{ port: 5173, script_name: 'dev', config_source: 'package.json', kind: 'listen' }]);
-    assert.deepEqual(Object.keys(result).sort(), ['framework', 'notes', 'ports', 'runs', 'tests', 'truncated', 'unreadable']);
+    assert.deepEqual(Object.keys(result).sort(), ['framework', 'mode', 'notes', 'ports', 'runs', 'snapshot', 'tests', 'truncated', 'unreadable']);
+    // The snapshot makes the next library scan of this root incremental (see README, Rescans).
+    assert.equal(result.mode, 'full');
+    assert.ok(result.snapshot instanceof Uint8Array);
+    const again = await scan(root, { previous: result.snapshot });
+    assert.notEqual(again.mode, 'full');
+    assert.deepEqual(again.tests, result.tests);
   });
 });

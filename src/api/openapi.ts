@@ -59,6 +59,7 @@ export const ROUTE_DOCS: Readonly<Record<string, RouteDoc>> = {
   'POST /api/projects/scan/all': {
     summary: 'Scan every project, in id order',
     description: 'One failing project does not stop the others: its entry carries `error`.',
+    query: { full: '`1`: ignore what the last scans kept and read every tree whole (same findings, slower).' },
     responses: { 200: ok('One entry per project', 'ScanAllEntry[]') },
   },
   'GET /api/projects/:id': { summary: 'One project', responses: { 200: ok('The project', 'Project'), ...idErrors } },
@@ -76,6 +77,8 @@ export const ROUTE_DOCS: Readonly<Record<string, RouteDoc>> = {
   },
   'POST /api/projects/:id/scan': {
     summary: 'Scan a project: replaces its tests and ports with what is found, in one transaction',
+    description: 'A rescan starts from what the last scan kept (its snapshot): only directories and files whose stat moved are read again; the findings are those of a full scan. See the README\'s Rescans.',
+    query: { full: '`1`: ignore the snapshot and read the whole tree again (same findings, slower).' },
     responses: {
       200: ok('What the scan found', 'ScanAnswer'),
       ...idErrors,

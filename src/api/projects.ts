@@ -89,8 +89,9 @@ export function projectHandlers(store: Store, scanner: Scanner, events?: Events)
       return store.countTests(id) > STREAMED_LIST ? jsonStream(() => store.testsJsonPieces(id)) : store.testsJson(id);
     },
     ports: ({ params, query }: Context) => store.portsJson(find(params.id).id, portKind(query.kind)),
-    scan: async ({ params }: Context) => {
-      const outcome = await scanner.scanProject(find(params.id));
+    // `?full=1` ignores what the last scan kept and reads the whole tree again.
+    scan: async ({ params, query }: Context) => {
+      const outcome = await scanner.scanProject(find(params.id), { full: isFull(query) });
       if (outcome.testsFound <= STREAMED_LIST) return jsonParts(scanBody(outcome));
       // A big answer is built while it is sent, as GET /tests does.
       return jsonStream(async function* pieces() {
@@ -105,7 +106,8 @@ export function projectHandlers(store: Store, scanner: Scanner, events?: Events)
      * reported in its entry and does not stop the rest. Every entry has the same keys: a scan's answer plus
      * `error` (null, or why that scan failed).
      */
-    async scanAll() {
+    async scanAll({ query }: Context) {
+      const full = isFull(query);
       const projects = store.listProjects();
       const bodies: Buffer[][] = new Array(projects.length);
       let next = 0;
@@ -114,7 +116,7 @@ export function projectHandlers(store: Store, scanner: Scanner, events?: Events)
           const i = next++;
           const project = projects[i]!;
           try {
-            bodies[i] = scanBody(await scanner.scanProject(project), true);
+            bodies[i] = scanBody(await scanner.scanProject(project, { full }), true);
           } catch (error) {
             const message = error instanceof Error && 'status' in error ? error.message : 'Scan failed';
             bodies[i] = [Buffer.from(JSON.stringify({ project, testsFound: 0, tests: [], ports: [], notes: [], runs: [], truncated: null, error: message }))];
@@ -128,6 +130,10 @@ export function projectHandlers(store: Store, scanner: Scanner, events?: Events)
       return jsonParts(parts);
     },
   };
+}
+
+function isFull(query: Readonly<Record<string, string>>): boolean {
+  return query.full === '1' || query.full === 'true';
 }
 
 function notFound(): never {

@@ -1,5 +1,4 @@
 import type { FoundPort, ScanContext } from '../scan/types.ts';
-import { basename } from '../scan/paths.ts';
 import type { PortKind } from './kind.ts';
 
 /**
@@ -27,19 +26,12 @@ export interface KindedPort extends FoundPort {
 /** A finder over one family of files; same shape as FindPorts, with the internal row type. */
 export type Finder = (ctx: ScanContext) => Promise<PortRow[]>;
 
-// Perf: a dozen finders each pass over every walked file; the basenames are cut once per scan.
-const BASENAMES = new WeakMap<ScanContext, readonly string[]>();
-
-/** Files of the walk whose basename passes `test`, in one pass over `ctx.files`. */
+// Perf: a dozen finders each pass over every walked file; the shared basename index means no path is
+// sliced again (rows come out grouped by name; scan() sorts them).
+/** Files of the walk whose basename passes `test`, from the shared basename index. */
 export function pick(ctx: ScanContext, test: (base: string, path: string) => boolean): string[] {
-  let names = BASENAMES.get(ctx);
-  if (names === undefined || names.length !== ctx.files.length) {
-    names = ctx.files.map(basename);
-    BASENAMES.set(ctx, names);
-  }
   const out: string[] = [];
-  const files = ctx.files;
-  for (let i = 0; i < files.length; i++) if (test(names[i]!, files[i]!)) out.push(files[i]!);
+  for (const [base, files] of ctx.names()) for (const file of files) if (test(base, file)) out.push(file);
   return out;
 }
 

@@ -1,5 +1,7 @@
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { parseJsonc } from '../readers/jsonc.ts';
+import { lstatOrUndefined } from './stamper.ts';
+import { pushStamp, sameStamp, type Memo, type StampClock } from './snapshot.ts';
 import type { RunInfo, ScanContext, Tree } from './types.ts';
 
 export interface ContextOptions {
@@ -15,6 +17,28 @@ export interface ContextOptions {
    * `readOnce`), so a scan stuck parsing a file can say which. @default none
    */
   readonly onRead?: (file: string, once: boolean) => void;
+  /** How the stamps of files read are taken (kept for the next scan). @default now, 2 s racy window */
+  readonly clock?: StampClock;
+  /**
+   * Case counts of the previous scan, with the stamps its files had then: a count is reused while the
+   * file's stamp has not moved (see `withCases`).
+   */
+  readonly previous?: { readonly memo: Memo; readonly stamps: ReadonlyMap<string, number>; readonly stampData: ArrayLike<number> };
+  /** Stamps already taken this scan (path -> stamp), so a file is not stat'ed twice. */
+  readonly fresh?: ReadonlyMap<string, readonly number[]>;
+  /**
+   * Whether to collect what the next snapshot needs (stamps of files read, case counts). Off for a tree no
+   * snapshot is kept of, so a big first scan pays nothing for it. @default true
+   */
+  readonly keep?: boolean;
+}
+
+/** What a context collects for the next snapshot besides notes and runs. */
+export interface ContextRecord {
+  /** Every file a rule read or whose count was reused, with its stamp at that time. */
+  readonly reads: Map<string, readonly number[]>;
+  /** Case counts of this scan. */
+  readonly memo: Memo;
 }
 
 const NOTE_CHARS = 400;
@@ -28,8 +52,23 @@ const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants
  * Wraps a walked tree into the read-only view discovery rules get. `read` only opens files the walk
  * recorded as regular files, so no rule can read outside the project or through a symlink.
  */
-export function createContext(root: string, tree: Tree, { maxFileBytes = 1_048_576, sliceMs = 4, onRead }: ContextOptions = {}): ScanContext & { notes: string[]; runs: RunInfo[] } {
+export function createContext(root: string, tree: Tree, {
+  maxFileBytes = 1_048_576, sliceMs = 4, onRead, clock = { since: Date.now(), racyMs: 2000, granularityMs: 0 },
+  previous, fresh, keep = true,
+}: ContextOptions = {}): ScanContext & { notes: string[]; runs: RunInfo[]; record: ContextRecord } {
   const fileSet = new Set(tree.files);
+  const record: ContextRecord = { reads: new Map(), memo: new Map() };
+  const stampOf = (file: string, stat: Parameters<typeof pushStamp>[1]): number[] => {
+    const stamp: number[] = [];
+    pushStamp(stamp, stat, clock);
+    if (keep) record.reads.set(file, stamp);
+    return stamp;
+  };
+  const lstamp = (file: string): readonly number[] => {
+    const known = fresh?.get(file);
+    if (known) { record.reads.set(file, known); return known; }
+    return stampOf(file, lstatOrUndefined(base + file));
+  };
   const texts = new Map<string, Promise<string | undefined>>();
   const notes: string[] = [];
   const noted = new Set<string>();
@@ -41,6 +80,8 @@ export function createContext(root: string, tree: Tree, { maxFileBytes = 1_048_5
     try {
       fd = openSync(base + file, OPEN_FLAGS);
       const info = fstatSync(fd);
+      // The stamp is taken before the bytes are read: a write in between leaves the stamp behind the text.
+      if (keep) stampOf(file, info);
       if (!info.isFile() || info.size > maxFileBytes) return undefined;
       // One byte of room past the stat size tells a file that grew since from one read whole.
       const buffer = Buffer.allocUnsafe(info.size + 1);
@@ -48,6 +89,7 @@ export function createContext(root: string, tree: Tree, { maxFileBytes = 1_048_5
       for (let n; length < buffer.length && (n = readSync(fd, buffer, length, buffer.length - length, null)) > 0;) length += n;
       return length > info.size ? undefined : buffer.toString('utf8', 0, length);
     } catch {
+      if (fd === -1 && keep) lstamp(file);
       return undefined;
     } finally {
       if (fd !== -1) closeSync(fd);
@@ -102,13 +144,56 @@ export function createContext(root: string, tree: Tree, { maxFileBytes = 1_048_5
     return told(file, true, text);
   };
 
+  // The compact views, built on first use and shared by every rule.
+  let names = tree.nameIndex;
+  const nameIndex = (): ReadonlyMap<string, readonly string[]> => {
+    if (names) return names;
+    const built = new Map<string, string[]>();
+    for (const file of tree.files) {
+      const name = file.slice(file.lastIndexOf('/') + 1);
+      const list = built.get(name);
+      if (list) list.push(file); else built.set(name, [file]);
+    }
+    return (names = built);
+  };
+  let sorted: string[] | undefined;
+  const under = (dir: string): readonly string[] => {
+    sorted ??= [...tree.files].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    if (dir === '') return sorted;
+    const prefix = dir + '/';
+    let lo = 0;
+    let hi = sorted.length;
+    while (lo < hi) { const mid = (lo + hi) >>> 1; if (sorted[mid]! < prefix) lo = mid + 1; else hi = mid; }
+    let end = lo;
+    while (end < sorted.length && sorted[end]!.startsWith(prefix)) end++;
+    return sorted.slice(lo, end);
+  };
+
   return {
     root: root.endsWith('/') && root.length > 1 ? root.slice(0, -1) : root,
+    byName: (basename) => nameIndex().get(basename) ?? [],
+    names: nameIndex,
+    under,
     files: tree.files,
     dirs: tree.dirs,
     truncated: tree.truncated,
     notes,
     runs,
+    record,
+    memo: !keep && !previous ? undefined : {
+      get(file, key) {
+        const was = previous?.memo.get(file)?.get(key);
+        const at = previous?.stamps.get(file);
+        if (was === undefined || at === undefined || !fileSet.has(file)) return undefined;
+        if (!sameStamp(lstamp(file), 0, previous!.stampData, at)) return undefined;
+        return was;
+      },
+      set(file, key, cases) {
+        let byKey = record.memo.get(file);
+        if (!byKey) record.memo.set(file, (byKey = new Map()));
+        byKey.set(key, cases);
+      },
+    },
     has: (file) => fileSet.has(file),
     read,
     readOnce,

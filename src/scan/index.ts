@@ -1,13 +1,19 @@
 import { realpath } from 'node:fs/promises';
 import { resolve } from 'node:path';
+import { getHeapStatistics } from 'node:v8';
 import { discoverJs } from '../discover/js/index.ts';
 import { discoverOthers } from '../discover/others/index.ts';
 import { findPorts } from '../ports/index.ts';
 import { readerNotes } from '../readers/budget.ts';
 import { createContext } from './context.ts';
 import type { ScanProbe } from './probe.ts';
+import { diffTests, quickCheck, sameReads } from './rescan.ts';
+import {
+  decodeSnapshot, encodeSnapshot, previousReads, previousTree, snapshotResult, type ScanSnapshotData, type StampClock,
+} from './snapshot.ts';
 import { detectStack } from './stack.ts';
 import type { FoundPort, FoundTest, RunInfo } from './types.ts';
+import { lstatOrUndefined, stampElsewhere } from './stamper.ts';
 import { walk, type WalkOptions } from './walk.ts';
 
 export interface ScanResult {
@@ -25,11 +31,40 @@ export interface ScanResult {
   readonly truncated: string | null;
   /** Directories (relative) that could not be read, or that a walk cap left unread: what was stored under them is kept. */
   readonly unreadable: string[];
+  /**
+   * What this scan saw, to pass as `previous` to the next scan of the same root (opaque bytes). Null when
+   * the walk was cut short (a cap, an abort) and the tree is not known whole, or, with mode `unchanged`,
+   * when the previous snapshot still stands as it is.
+   */
+  readonly snapshot: Uint8Array | null;
+  /** How the result was reached: `full` (no usable snapshot), `incremental`, or `unchanged` (nothing moved). */
+  readonly mode: 'full' | 'incremental' | 'unchanged';
+  /**
+   * With mode `incremental`: how `tests` differ from the previous scan's (the one in `previous`), so a
+   * store holding that scan writes only these rows.
+   */
+  readonly delta?: { readonly upserts: FoundTest[]; readonly removed: string[] };
 }
 
-export interface ScanOptions extends Omit<WalkOptions, 'fs' | 'onProgress'> {
+export interface ScanOptions extends Omit<WalkOptions, 'fs' | 'onProgress' | 'previous' | 'clock' | 'stat'> {
   /** Told how far the scan got (files walked, each file a rule reads): see `ScanProbe`. */
   readonly probe?: ScanProbe;
+  /** The `snapshot` of the last scan of this root: only what changed since is read again. */
+  readonly previous?: Uint8Array | null;
+  /**
+   * A file or directory modified within this many milliseconds before the scan started is read again
+   * next time even if its stat looks the same (it may change again within one filesystem clock tick).
+   * @default 2000
+   */
+  readonly racyMs?: number;
+  /** Test hook: floor stat times to this many milliseconds, as a coarse filesystem would. @default 0 */
+  readonly granularityMs?: number;
+  /**
+   * Most files and directories a scan keeps a snapshot of. Above it no snapshot is kept (a note says so)
+   * and every rescan is a full scan: the bookkeeping costs memory and time that big first scans must not
+   * pay. @default 200_000
+   */
+  readonly snapshotMaxEntries?: number;
 }
 
 /**
@@ -41,17 +76,67 @@ export interface ScanOptions extends Omit<WalkOptions, 'fs' | 'onProgress'> {
  * tests[0]; // { file: 'src/a.test.ts', framework: 'vitest', cases: 3 }
  */
 export async function scan(root: string, options: ScanOptions = {}): Promise<ScanResult> {
+  // A rescan that gives up on its previous state returns null from a frame that no longer holds it.
+  return (await scanFrom(root, options)) ?? (await scanFrom(root, { ...options, previous: null }))!;
+}
+
+async function scanFrom(root: string, options: ScanOptions): Promise<ScanResult | null> {
+  const { previous: bytes, racyMs = 2000, granularityMs = 0, probe, snapshotMaxEntries = SNAPSHOT_MAX_ENTRIES, ...walkOptions } = options;
+  const clock: StampClock = { since: Date.now(), racyMs, granularityMs };
   // Rules match some patterns against absolute paths (Jest's testMatch), so the root must be absolute and real.
   root = await realpath(resolve(root));
-  const { probe, ...walkOptions } = options;
-  const tree = await walk(root, probe ? { ...walkOptions, onProgress: probe.walked } : walkOptions);
+  // Limits that change what the walk records make a snapshot unusable; `exclude` is a function: never reused.
+  const limits = walkOptions.exclude ? null
+    : JSON.stringify([walkOptions.maxDepth ?? 32, walkOptions.maxEntries ?? 1_000_000]);
+  const previous = limits === null ? undefined : decodeSnapshot(bytes, root, limits);
+  const base = root.endsWith('/') ? root : root + '/';
+  const quick = previous ? await quickCheck(previous, base, clock) : undefined;
+  if (previous && quick?.same) return { ...snapshotResult(previous), unreadable: [], snapshot: null, mode: 'unchanged' };
+  // Something moved. Rebuilding from the previous tree holds it next to the new one: on a tree that large
+  // for this heap (1M files in the scanning thread's 256 MB), a full walk is the one that fits.
+  if (previous && !roomFor(previous)) return null;
+  // When every directory was just found as it was, the walk takes them without a second stat.
+  // A first walk does not stat: its directories are stamped on the helper thread while the rules run.
+  const tree = await walk(root, {
+    ...walkOptions, clock, ...(probe ? { onProgress: probe.walked } : {}),
+    ...(previous ? { previous: previousTree(previous), trusted: quick?.dirs === true } : { stat: null }),
+  });
   probe?.walked(tree.files.length);
   if (tree.rootError) {
     // Nothing was seen, which must not read as "no tests": the scan fails and the store keeps its rows.
     throw Object.assign(new Error(`project directory cannot be read (${tree.rootError})`), { code: 'ROOT_UNREADABLE', cause: tree.rootError });
   }
-  const ctx = createContext(root, tree, probe ? { onRead: probe.reading } : {});
+  // No snapshot of a tree not seen whole (a cap, unreadable directories: their kept rows would not survive a
+  // rescan that reuses it), nor of one too big to be worth its memory (see `snapshotMaxEntries`).
+  const entries = tree.files.length + tree.dirs.length;
+  const keep = tree.truncated === null && tree.unreadable.length === 0 && tree.unvisited.length === 0
+    && limits !== null && entries <= snapshotMaxEntries;
+  const stamped = previous || !keep ? undefined : stampElsewhere(base, tree.record.dirs, clock);
+  const reads = previous ? previousReads(previous) : undefined;
+
+  // Some directories were listed again (a racy stamp) but hold what they held: nothing moved if every
+  // file read still has its stamp.
+  const fresh = new Map<string, readonly number[]>(quick?.fresh);
+  if (previous && reads && tree.same && keep) {
+    const again = sameReads(previous, base, clock, lstatOrUndefined);
+    if (again.same) {
+      const before = snapshotResult(previous);
+      const snapshot = encodeSnapshot({
+        root, limits: limits!, tree: tree.record, files: tree.files, reads: again.fresh, memo: reads.memo, result: before,
+      });
+      return { ...before, unreadable: [], snapshot, mode: 'unchanged' };
+    }
+    for (const [file, stamp] of again.fresh) fresh.set(file, stamp);
+  }
+
+  const memo = previous && reads ? { memo: reads.memo, stamps: reads.stamps, stampData: previous.reads.stamps } : undefined;
+  const ctx = createContext(root, tree, {
+    clock, fresh, keep, ...(memo ? { previous: memo } : {}), ...(probe ? { onRead: probe.reading } : {}),
+  });
   if (tree.errors > 0) ctx.note(`${tree.errors} director${tree.errors === 1 ? 'y' : 'ies'} could not be read (${tree.unreadable.slice(0, 3).join(', ')}${tree.errors > 3 ? ', ...' : ''}); what was found there before was kept`);
+  if (entries > snapshotMaxEntries && tree.truncated === null) {
+    ctx.note(`${entries} files and directories: over the ${snapshotMaxEntries} a scan keeps a snapshot of, so rescans of this project are full scans`);
+  }
   // Readers over a budget and patterns refused as unsafe (readers/budget.ts) become notes of this scan.
   const [js, others, ports, framework] = await readerNotes.run(ctx.note, () =>
     Promise.all([discoverJs(ctx), discoverOthers(ctx), findPorts(ctx), detectStack(ctx)]));
@@ -67,8 +152,28 @@ export async function scan(root: string, options: ScanOptions = {}): Promise<Sca
     return seen.has(key) ? false : (seen.add(key), true);
   }).sort((a, b) => a.port - b.port || compare(a.script_name ?? '', b.script_name ?? '') || compare(a.config_source, b.config_source));
 
-  return { tests, ports: uniquePorts, framework, notes: ctx.notes, runs: ctx.runs, truncated: tree.truncated, unreadable: [...tree.unreadable, ...tree.unvisited] };
+  const result = { tests, ports: uniquePorts, framework, notes: ctx.notes, runs: ctx.runs, truncated: tree.truncated };
+  const unreadable = [...tree.unreadable, ...tree.unvisited];
+  const record = stamped ? { ...tree.record, stamps: await stamped } : tree.record;
+  const snapshot = !keep ? null : encodeSnapshot({
+    root, limits, tree: record, files: tree.files, reads: ctx.record.reads, memo: ctx.record.memo, result,
+  });
+  if (!previous) return { ...result, unreadable, snapshot, mode: 'full' };
+  // A delta only over a tree seen whole: rows kept under unread directories must not read as removed.
+  if (!keep) return { ...result, unreadable, snapshot, mode: 'incremental' };
+  return { ...result, unreadable, snapshot, mode: 'incremental', delta: diffTests(snapshotResult(previous).tests, tests) };
 }
+
+/**
+ * Whether this heap can hold an incremental rescan's previous-state structures (paths, maps of stamps
+ * and counts: about 200 bytes per file and directory) next to a full scan's: up to a fifth of the limit.
+ */
+function roomFor(previous: ScanSnapshotData): boolean {
+  const entries = previous.tree.fileCounts.reduce((a, b) => a + b, 0) + previous.tree.flags.length;
+  return entries * 200 < getHeapStatistics().heap_size_limit / 5;
+}
+
+const SNAPSHOT_MAX_ENTRIES = 200_000;
 
 /** Code-unit order, the same as SQLite's default BINARY collation, so API order matches store order. */
 function compare(a: string, b: string): number {

@@ -1,15 +1,19 @@
 import { availableParallelism } from 'node:os';
 import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { ScanResult } from './index.ts';
+import type { ScanOptions, ScanResult } from './index.ts';
 import type { WalkOptions } from './walk.ts';
 import type { ScanProgress } from './probe.ts';
 import { startScanProcess, scanError, type ScanProcess } from './scan-process.ts';
 
 export type { ScanProgress } from './probe.ts';
 
-/** The walk limits a pooled scan takes: plain data, since functions and signals do not cross processes. */
-export type WorkerScanOptions = Pick<WalkOptions, 'maxDepth' | 'maxEntries' | 'timeoutMs' | 'concurrency'>;
+/**
+ * The walk limits a pooled scan takes, and the previous snapshot (bytes, sent as they are by the IPC
+ * channel's advanced serialisation): plain data, since functions and signals do not cross processes.
+ */
+export type WorkerScanOptions = Pick<WalkOptions, 'maxDepth' | 'maxEntries' | 'timeoutMs' | 'concurrency'>
+  & Pick<ScanOptions, 'previous' | 'snapshotMaxEntries'>;
 
 export interface ScanWorkerOptions {
   /** Scan processes running at once; more scans wait their turn. @default cores, at most 4 */
@@ -78,7 +82,7 @@ export function createScanPool({
   let nextId = 1;
 
   const runOn = (proc: ScanProcess, job: Job): Promise<ScanResult> => {
-    const limits = Object.fromEntries(Object.entries(job.options).filter(([k, v]) => v !== undefined && LIMIT_KEYS.has(k)));
+    const limits = Object.fromEntries(Object.entries(job.options).filter(([k, v]) => v !== undefined && v !== null && LIMIT_KEYS.has(k)));
     return proc.run({ id: nextId++, root: job.root, options: limits }, { deadlineMs, onProgress: job.onProgress });
   };
 
@@ -156,6 +160,6 @@ export function createScanPool({
 }
 
 const GROW_AFTER_MS = 50;
-const LIMIT_KEYS = new Set(['maxDepth', 'maxEntries', 'timeoutMs', 'concurrency']);
+const LIMIT_KEYS = new Set(['maxDepth', 'maxEntries', 'timeoutMs', 'concurrency', 'previous', 'snapshotMaxEntries']);
 
 export type ScanPool = ReturnType<typeof createScanPool>;

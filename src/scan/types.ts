@@ -12,6 +12,8 @@ export type TestFramework =
 
 /** What the walk saw: every regular file and directory it entered, in walk order (not sorted). */
 export interface Tree {
+  /** Basename -> files, when the walk built it (else the context builds it from `files` on first use). */
+  readonly nameIndex?: ReadonlyMap<string, readonly string[]>;
   /** Regular files (never symlinks, FIFOs, sockets or devices), relative POSIX paths. */
   readonly files: readonly string[];
   /** Directories entered, relative POSIX paths; the root itself is `''`. */
@@ -26,6 +28,15 @@ export interface ScanContext extends Tree {
   readonly root: string;
   /** Membership test over `files`, O(1). */
   has(file: string): boolean;
+  /**
+   * The files named `basename` (e.g. every `package.json`), from one index shared by every rule: looking
+   * names up here is cheaper than a pass over `files` per rule. Empty when there is none.
+   */
+  byName(basename: string): readonly string[];
+  /** Every distinct basename with its files, for rules that match names by pattern (walk order within). */
+  names(): ReadonlyMap<string, readonly string[]>;
+  /** The files below directory `dir` (`''`: all), in code-unit order. */
+  under(dir: string): readonly string[];
   /**
    * Text of a regular file inside the project, or `undefined` when it is absent, not a regular
    * file, a symlink, larger than the read cap, or unreadable. Results are cached per scan.
@@ -42,6 +53,17 @@ export interface ScanContext extends Tree {
   note(message: string): void;
   /** Records what a discovery family followed for one package: its command, runner, config, assumptions. */
   follow(run: RunInfo): void;
+  /** Case counts carried over from the previous scan of the project; used by `withCases` only. */
+  readonly memo?: CaseMemo;
+}
+
+/**
+ * Case counts by file and counter key, carried between scans. `get` answers only while the file's stat
+ * stamp is the one it had when counted; NaN stands for "counted, no number".
+ */
+export interface CaseMemo {
+  get(file: string, key: string): number | undefined;
+  set(file: string, key: string, cases: number): void;
 }
 
 /** What the scan followed to find one package's tests (shown in the scan answer's `runs`). */

@@ -1,4 +1,6 @@
 import { promises as nodeFs, type Dirent } from 'node:fs';
+import { pushStamp, sameStamp, type PreviousTree, type StampClock, type StatLike, type TreeRecord } from './snapshot.ts';
+import { lstatOrUndefined } from './stamper.ts';
 import type { Tree } from './types.ts';
 
 /** The part of `fs.promises` the walker uses, so tests and embedders can substitute it. */
@@ -28,7 +30,38 @@ export interface WalkOptions {
   readonly onProgress?: (files: number) => void;
   readonly fs?: WalkFs;
   readonly now?: () => number;
+  /**
+   * The tree the last scan saw (see snapshot.ts): a directory whose stamp has not moved since is not
+   * listed again, its files and subdirectories are taken from there.
+   */
+  readonly previous?: PreviousTree;
+  /** Every directory of `previous` was stat'ed just before this walk and found as it was: reuse without a stat. */
+  readonly trusted?: boolean;
+  /** How directory stamps are taken. @default now, 2 s racy window, no flooring */
+  readonly clock?: StampClock;
+  /**
+   * Stat of a directory before it is listed (for its stamp). Null: no stat, the record's stamps are
+   * placeholders the caller fills in. @default lstatSync, undefined when missing
+   */
+  readonly stat?: ((abs: string) => StatLike | undefined) | null;
 }
+
+/** What the walk returns: the tree, unreadable directories, the record for the next snapshot. */
+export interface WalkResult extends Tree {
+  readonly errors: number;
+  /** Directories whose listing failed (relative paths): their previously stored rows are kept. */
+  readonly unreadable: string[];
+  /** Directories a cap (entries, time, abort) left unlisted or half-listed: their stored rows are kept too. */
+  readonly unvisited: string[];
+  /** The root's own listing error code, if it could not be listed. */
+  readonly rootError: string | null;
+  readonly record: TreeRecord;
+  /** True when a previous tree was given and every directory, file name and flag is as it was. */
+  readonly same: boolean;
+  /** Basename -> the files with that name, in walk order. */
+  readonly nameIndex: Map<string, string[]>;
+}
+
 
 /**
  * Directories no test runner descends into, so no walk needs to: package installs and VCS metadata.
@@ -61,7 +94,11 @@ export async function walk(root: string, {
   onProgress,
   fs = nodeFs,
   now = Date.now,
-}: WalkOptions = {}): Promise<Tree & { errors: number; unreadable: string[]; unvisited: string[]; rootError: string | null }> {
+  previous,
+  trusted = false,
+  clock = { since: Date.now(), racyMs: 2000, granularityMs: 0 },
+  stat = lstatOrUndefined,
+}: WalkOptions = {}): Promise<WalkResult> {
   const files: string[] = [];
   const dirs: string[] = [''];
   const base = root.endsWith('/') ? root : root + '/';
@@ -75,8 +112,34 @@ export async function walk(root: string, {
   // Directories a cap (entries, time, abort) left unlisted or half-listed: their stored rows are kept too.
   const unvisited: string[] = [];
   let entries = 0;
+  const stamps: number[] = [];
+  const record = { dirs: [] as string[], stamps, flags: [] as number[], fileCounts: [] as number[] } satisfies TreeRecord;
+  // The shared basename index (see context.ts `byName`), filled from the listing's names: no path is sliced.
+  const names = new Map<string, string[]>();
+  const named = (name: string, path: string): void => {
+    const list = names.get(name);
+    if (list) list.push(path); else names.set(name, [path]);
+  };
+  let same = previous !== undefined;
+  const note = (rel: string, stamp: ArrayLike<number>, flag: number): number => {
+    for (let k = 0; k < stamp.length; k++) record.stamps.push(stamp[k]!);
+    record.flags.push(flag);
+    record.fileCounts.push(0);
+    return record.dirs.push(rel) - 1;
+  };
+  const prune = (rel: string): void => {
+    const at = dirs.lastIndexOf(rel);
+    if (at !== -1) dirs.splice(at, 1);
+  };
 
   const visit = async ({ abs, rel, depth }: PendingDir): Promise<void> => {
+    // The stamp is taken before the listing: a change made in between moves the stamp past the one kept.
+    const was = previous?.index.get(rel);
+    if (trusted && was !== undefined) return reuse(rel, depth, previous!.stamps.subarray(was * 4, was * 4 + 4), was);
+    const stamp: number[] = [];
+    if (stat) pushStamp(stamp, stat(abs), clock); else stamp.push(NaN, NaN, NaN, NaN);
+    if (was === undefined) same = false;
+    else if (previous!.flags[was] !== 2 && sameStamp(stamp, 0, previous!.stamps, was)) return reuse(rel, depth, stamp, was);
     let list: Dirent[];
     try {
       list = await fs.readdir(abs, { withFileTypes: true });
@@ -87,16 +150,23 @@ export async function walk(root: string, {
       errors++;
       unreadable.push(rel);
       if (depth === 0) rootError = (error as NodeJS.ErrnoException).code ?? 'EIO';
+      note(rel, stamp, 2);
+      same = false;
       return;
     }
     // Names that are not valid UTF-8 decode with U+FFFD and could collide: list those raw (see distinctNames).
     if (list.some((e) => e.name.includes('\uFFFD'))) list = await distinctNames(fs, abs, list);
+    // Recorded once listed, so the record's order is the order files are appended in (one run per directory).
+    const at = note(rel, stamp, 0);
     if (depth > 0 && list.some((e) => PRUNE_MARKERS.includes(e.name) && e.isFile())) {
       // A virtualenv or cache dir announced itself: drop it as if it were never entered.
-      const at = dirs.lastIndexOf(rel);
-      if (at !== -1) dirs.splice(at, 1);
+      prune(rel);
+      record.flags[at] = 1;
+      if (was !== undefined && previous!.flags[was] !== 1) same = false;
       return;
     }
+    const first = files.length;
+    const subdirs: string[] = [];
     const prefix = rel === '' ? '' : rel + '/';
     for (const entry of list) {
       const name = entry.name;
@@ -110,12 +180,40 @@ export async function walk(root: string, {
         if (depth + 1 > maxDepth) { truncated ??= `depth limit of ${maxDepth} reached at ${childRel}`; continue; }
         if (++entries > maxEntries) { truncated ??= `entry limit of ${maxEntries} reached`; unvisited.push(rel); return; }
         dirs.push(childRel);
+        subdirs.push(childRel);
         queue.push({ abs: abs + name + '/', rel: childRel, depth: depth + 1 });
       } else if (entry.isFile()) {
         if (++entries > maxEntries) { truncated ??= `entry limit of ${maxEntries} reached`; unvisited.push(rel); return; }
         files.push(childRel);
+        named(name, childRel);
       }
       // Symlinks, FIFOs, sockets and devices are never listed nor followed.
+    }
+    onProgress?.(files.length);
+    record.fileCounts[at] = files.length - first;
+    if (same && was !== undefined) same = sameListing(previous!, was, files, first, prefix.length, subdirs);
+  };
+
+  /** A directory whose stamp has not moved: its entries are the ones recorded last time. */
+  const reuse = (rel: string, depth: number, stamp: ArrayLike<number>, was: number): void => {
+    const p = previous!;
+    const count = p.fileCounts[was]!;
+    record.fileCounts[note(rel, stamp, p.flags[was]!)] = count;
+    if (p.flags[was] === 1) { prune(rel); return; }
+    const prefix = rel === '' ? '' : rel + '/';
+    const start = p.fileStart[was]!;
+    for (let i = start; i < start + count; i++) {
+      if (++entries > maxEntries) { truncated ??= `entry limit of ${maxEntries} reached`; unvisited.push(rel); return; }
+      const name = p.names[i]!;
+      const path = prefix === '' ? name : [prefix, name].join('');
+      files.push(path);
+      named(name, path);
+    }
+    for (const child of p.children[was]!) {
+      if (++entries > maxEntries) { truncated ??= `entry limit of ${maxEntries} reached`; unvisited.push(rel); return; }
+      const childRel = p.dirs[child]!;
+      dirs.push(childRel);
+      queue.push({ abs: base + childRel + '/', rel: childRel, depth: depth + 1 });
     }
     onProgress?.(files.length);
   };
@@ -139,7 +237,8 @@ export async function walk(root: string, {
     };
     pump();
   });
-  return { files, dirs, truncated, errors, unreadable, unvisited, rootError };
+  if (previous && record.dirs.length !== previous.dirs.length) same = false;
+  return { files, dirs, truncated, errors, unreadable, unvisited, rootError, record, same, nameIndex: names };
 }
 
 /** Entries whose names were rebuilt by `distinctNames` from bytes that are not valid UTF-8. */
@@ -181,4 +280,15 @@ function decodeDistinct(bytes: Buffer): { text: string; valid: boolean } {
     }
     return { text, valid: false };
   }
+}
+
+/** Whether a directory listed again holds the same file names and subdirectories as last time. */
+function sameListing(p: PreviousTree, was: number, files: readonly string[], first: number, cut: number, subdirs: readonly string[]): boolean {
+  if (p.flags[was] !== 0 || p.fileCounts[was] !== files.length - first || p.children[was]!.length !== subdirs.length) return false;
+  const before = new Set<string>();
+  const start = p.fileStart[was]!;
+  for (let i = start; i < start + p.fileCounts[was]!; i++) before.add(p.names[i]!);
+  for (let i = first; i < files.length; i++) if (!before.has(files[i]!.slice(cut))) return false;
+  const dirsBefore = new Set(p.children[was]!.map((c) => p.dirs[c]));
+  return subdirs.every((d) => dirsBefore.has(d));
 }

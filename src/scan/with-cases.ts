@@ -3,6 +3,7 @@
  * through `ctx.readOnce` with bounded concurrency, so a tree with thousands of test files neither opens
  * them all at once nor keeps their text after counting.
  */
+import { createHash } from 'node:crypto';
 import type { FoundTest, ScanContext, TestFramework } from './types.ts';
 
 /** Options of {@link withCases}. */
@@ -18,6 +19,9 @@ export interface WithCasesOptions {
  * The found tests for `files`, in the same order, each with `cases` when `count` gives a number.
  * `framework` is one name for all files, or a lookup per file.
  *
+ * `count` must be a pure function of `(text, file)`: a rescan reuses the last count of a file whose stat
+ * stamp has not moved, keyed by the framework and the counting function's source text.
+ *
  * @example
  * await withCases(ctx, ['a_test.go'], 'go', (text) => (text.match(/^func Test/gm) ?? []).length);
  * // [{ file: 'a_test.go', framework: 'go', cases: 2 }]
@@ -29,13 +33,30 @@ export async function withCases(
   const list = [...files];
   const frameworkOf = typeof framework === 'function' ? framework : () => framework;
   const out: FoundTest[] = new Array(list.length);
+  // The memo key: framework + a digest of the counting function's source, one string per framework (a key
+  // built per file would be flattened per file: 90k copies of the source on a big tree).
+  const digest = createHash('sha256').update(String(count)).digest('base64').slice(0, 22);
+  const keys = new Map<string, string>();
+  const keyOf = (name: string): string => {
+    let key = keys.get(name);
+    if (key === undefined) keys.set(name, (key = `${name}:${digest}`));
+    return key;
+  };
   let next = 0;
   const worker = async (): Promise<void> => {
     while (next < list.length) {
       const i = next++;
       const file = list[i]!;
-      const text = await ctx.readOnce(file);
-      const cases = text === undefined ? undefined : count(text, file);
+      const key = keyOf(frameworkOf(file));
+      const known = ctx.memo?.get(file, key);
+      let cases: number | undefined;
+      if (known !== undefined) {
+        cases = Number.isNaN(known) ? undefined : known;
+      } else {
+        const text = await ctx.readOnce(file);
+        cases = text === undefined ? undefined : count(text, file);
+      }
+      ctx.memo?.set(file, key, cases ?? NaN);
       out[i] = cases === undefined ? { file, framework: frameworkOf(file) } : { file, framework: frameworkOf(file), cases };
     }
   };

@@ -1,5 +1,5 @@
 import type { ScanContext } from '../../scan/types.ts';
-import { basename, dirname } from '../../scan/paths.ts';
+import { dirname } from '../../scan/paths.ts';
 
 /** One pass over the walked files, grouped the ways the runner rules look them up. */
 export interface FileIndex {
@@ -26,23 +26,21 @@ const WANTED_NAMES = new Set([
  * indexFiles(ctx).byName.get('go.mod'); // ['go.mod', 'tools/go.mod']
  */
 export function indexFiles(ctx: ScanContext): FileIndex {
-  const byName = new Map<string, string[]>();
+  const byName = new Map<string, readonly string[]>();
   const byExt = new Map<string, string[]>();
-  for (const file of ctx.files) {
-    const name = basename(file);
-    if (WANTED_NAMES.has(name)) push(byName, name, file);
+  // Perf: one pass over the distinct basenames of the shared index, not over every file.
+  for (const [name, files] of ctx.names()) {
+    if (WANTED_NAMES.has(name)) byName.set(name, files);
     const dot = name.lastIndexOf('.');
     if (dot > 0) {
       const ext = name.slice(dot + 1);
-      if (WANTED_EXT.has(ext)) push(byExt, ext, file);
+      if (WANTED_EXT.has(ext)) {
+        const list = byExt.get(ext);
+        if (list) for (const file of files) list.push(file); else byExt.set(ext, [...files]);
+      }
     }
   }
   return { byName, byExt, dirs: new Set(ctx.dirs) };
-}
-
-function push(map: Map<string, string[]>, key: string, value: string): void {
-  const list = map.get(key);
-  if (list) list.push(value); else map.set(key, [value]);
 }
 
 /** Path of `file` relative to `dir` when it lies below it, else `undefined`. */

@@ -1,0 +1,202 @@
+/**
+ * What a scan saw, kept between scans so the next one re-reads only what changed: every directory the
+ * walk entered with its stat stamp and file names, every file a rule read with its stamp, the case
+ * counts of test files, and the result. Encoded as one byte string (V8 serialisation of strings and
+ * typed arrays): cheap to send between threads or processes and to store as one BLOB.
+ */
+import { deserialize, serialize } from 'node:v8';
+import { deflateRawSync, inflateRawSync } from 'node:zlib';
+import { basename, dirname } from './paths.ts';
+import type { FoundPort, FoundTest, RunInfo } from './types.ts';
+
+const VERSION = 1;
+
+/** Numbers per stamp: mtime, ctime (ms), inode, size. */
+export const STAMP = 4;
+
+/**
+ * How stamps are taken. `since` is the wall clock when the scan started; a file or directory whose
+ * mtime or ctime lies within `racyMs` of it (or later) may change again within the same clock tick
+ * without its stamp moving ("racy git"), so its stamp is recorded as never matching.
+ */
+export interface StampClock {
+  readonly since: number;
+  /** @default 2000 (covers 1-2 s filesystem granularity: FAT, SMB, HFS+) */
+  readonly racyMs: number;
+  /** Test hook: floor times to this granularity, as a coarse filesystem would. 0 keeps them. */
+  readonly granularityMs: number;
+}
+
+export interface StatLike { readonly mtimeMs: number; readonly ctimeMs: number; readonly ino: number; readonly size: number }
+
+/** Appends `stat`'s stamp to `out`; NaN (never equal to anything) when missing or racy. */
+export function pushStamp(out: number[], stat: StatLike | undefined, clock: StampClock): void {
+  if (!stat) { out.push(NaN, NaN, NaN, NaN); return; }
+  const g = clock.granularityMs;
+  const mtime = g > 0 ? Math.floor(stat.mtimeMs / g) * g : stat.mtimeMs;
+  const ctime = g > 0 ? Math.floor(stat.ctimeMs / g) * g : stat.ctimeMs;
+  const racy = Math.max(mtime, ctime) >= clock.since - clock.racyMs;
+  out.push(racy ? NaN : mtime, ctime, stat.ino, stat.size);
+}
+
+/** Whether stamp `i` of `a` equals stamp `j` of `b` (a racy or missing stamp equals nothing). */
+export function sameStamp(a: ArrayLike<number>, i: number, b: ArrayLike<number>, j: number): boolean {
+  for (let k = 0; k < STAMP; k++) if (a[i * STAMP + k] !== b[j * STAMP + k]) return false;
+  return true;
+}
+
+/** The walk's side of a snapshot: visited directories in visit order, their files contiguous in `files`. */
+export interface TreeRecord {
+  readonly dirs: string[];
+  readonly stamps: number[] | Float64Array;
+  /** 0 listed, 1 pruned by a marker file (a virtualenv, a cache dir), 2 unreadable. */
+  readonly flags: number[];
+  readonly fileCounts: number[];
+}
+
+/** A previous tree, indexed for the walk. */
+export interface PreviousTree {
+  readonly index: ReadonlyMap<string, number>;
+  readonly stamps: Float64Array;
+  readonly flags: Uint8Array;
+  readonly fileStart: Uint32Array;
+  readonly fileCounts: Uint32Array;
+  /** File names (basenames), grouped per directory. */
+  readonly names: readonly string[];
+  /** Per directory, the indexes of its subdirectories. */
+  readonly children: ReadonlyArray<readonly number[]>;
+  readonly dirs: readonly string[];
+}
+
+export interface ScanSnapshotData {
+  readonly v: number;
+  readonly root: string;
+  /** The walk limits that shape the tree; a snapshot taken under other limits is not reused. */
+  readonly limits: string;
+  readonly tree: { dirs: string; stamps: Float64Array; flags: Uint8Array; fileCounts: Uint32Array; names: string };
+  readonly reads: { paths: string; stamps: Float64Array };
+  /** Per count: the file (index into `reads`), the counter key (index into `keys`), the cases (NaN: none). */
+  readonly memo: { keys: string[]; file: Uint32Array; key: Uint32Array; cases: Float64Array };
+  readonly result: Omit<SnapshotResult, 'tests'> & { tests: PackedTests };
+}
+
+export interface SnapshotResult {
+  tests: FoundTest[]; ports: FoundPort[]; framework: string | null; notes: string[]; runs: RunInfo[]; truncated: string | null;
+}
+
+/** Tests in columns: 90k objects would be serialised with their keys each time. */
+interface PackedTests { files: string; frameworks: string[]; kinds: Uint8Array; cases: Float64Array }
+
+function packTests(tests: readonly FoundTest[]): PackedTests {
+  const frameworks: string[] = [];
+  const kinds = new Uint8Array(tests.length);
+  const cases = new Float64Array(tests.length);
+  tests.forEach((t, i) => {
+    let kind = frameworks.indexOf(t.framework);
+    if (kind === -1) kind = frameworks.push(t.framework) - 1;
+    kinds[i] = kind;
+    cases[i] = t.cases ?? NaN;
+  });
+  return { files: tests.map((t) => t.file).join('\0'), frameworks, kinds, cases };
+}
+
+function unpackTests({ files, frameworks, kinds, cases }: PackedTests): FoundTest[] {
+  if (kinds.length === 0) return [];
+  return files.split('\0').map((file, i) => {
+    const framework = frameworks[kinds[i]!] as FoundTest['framework'];
+    const n = cases[i]!;
+    return Number.isNaN(n) ? { file, framework } : { file, framework, cases: n };
+  });
+}
+
+/** The result a snapshot holds, as `scan` returns it. */
+export function snapshotResult(data: ScanSnapshotData): SnapshotResult {
+  return { ...data.result, tests: unpackTests(data.result.tests) };
+}
+
+/** Case counts by file, then by counter key (framework + counting function); NaN stands for "none". */
+export type Memo = Map<string, Map<string, number>>;
+
+export function encodeSnapshot(input: {
+  root: string; limits: string; tree: TreeRecord; files: readonly string[];
+  reads: ReadonlyMap<string, readonly number[]>; memo: Memo; result: SnapshotResult;
+}): Uint8Array {
+  const readPaths = [...input.reads.keys()];
+  const readStamps = new Float64Array(readPaths.length * STAMP);
+  const readIds = new Map<string, number>();
+  readPaths.forEach((p, i) => { readStamps.set(input.reads.get(p)!, i * STAMP); readIds.set(p, i); });
+  const keys: string[] = [];
+  const keyIds = new Map<string, number>();
+  const memoFile: number[] = [];
+  const memoKey: number[] = [];
+  const memoCases: number[] = [];
+  for (const [file, byKey] of input.memo) {
+    const at = readIds.get(file);
+    if (at === undefined) continue; // Not a walked file (never read): nothing worth remembering.
+    for (const [key, cases] of byKey) {
+      let id = keyIds.get(key);
+      if (id === undefined) keyIds.set(key, (id = keys.push(key) - 1));
+      memoFile.push(at);
+      memoKey.push(id);
+      memoCases.push(cases);
+    }
+  }
+  const data: ScanSnapshotData = {
+    v: VERSION, root: input.root, limits: input.limits,
+    tree: {
+      dirs: input.tree.dirs.join('\0'), stamps: Float64Array.from(input.tree.stamps), flags: Uint8Array.from(input.tree.flags),
+      fileCounts: Uint32Array.from(input.tree.fileCounts), names: input.files.map(basename).join('\0'),
+    },
+    reads: { paths: readPaths.join('\0'), stamps: readStamps },
+    memo: { keys, file: Uint32Array.from(memoFile), key: Uint32Array.from(memoKey), cases: Float64Array.from(memoCases) },
+    result: { ...input.result, tests: packTests(input.result.tests) },
+  };
+  // Paths repeat their prefixes: a fast deflate makes the stored and copied bytes about 3x smaller.
+  const bytes = deflateRawSync(serialize(data), { level: 1 });
+  return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+}
+
+/** The snapshot in `bytes` if it was taken of `root` under `limits` by this version, else undefined. */
+export function decodeSnapshot(bytes: Uint8Array | null | undefined, root: string, limits: string): ScanSnapshotData | undefined {
+  if (!bytes || bytes.byteLength === 0) return undefined;
+  try {
+    const data = deserialize(inflateRawSync(bytes)) as ScanSnapshotData;
+    return data?.v === VERSION && data.root === root && data.limits === limits ? data : undefined;
+  } catch {
+    return undefined; // A damaged snapshot costs one full scan, nothing else.
+  }
+}
+
+export function previousTree(data: ScanSnapshotData): PreviousTree {
+  const dirs = data.tree.dirs.split('\0');
+  const names = data.tree.names === '' ? [] : data.tree.names.split('\0');
+  const index = new Map<string, number>();
+  dirs.forEach((d, i) => index.set(d, i));
+  const fileStart = new Uint32Array(dirs.length);
+  const children: number[][] = dirs.map(() => []);
+  let at = 0;
+  for (let i = 0; i < dirs.length; i++) {
+    fileStart[i] = at;
+    at += data.tree.fileCounts[i]!;
+    if (dirs[i] !== '') {
+      const parent = index.get(dirname(dirs[i]!));
+      if (parent !== undefined) children[parent]!.push(i);
+    }
+  }
+  return { index, stamps: data.tree.stamps, flags: data.tree.flags, fileStart, fileCounts: data.tree.fileCounts, names, children, dirs };
+}
+
+/** The previous memo as nested maps, and the previous stamp of each file read. */
+export function previousReads(data: ScanSnapshotData): { memo: Memo; stamps: Map<string, number> } {
+  const stamps = new Map<string, number>();
+  const paths = data.reads.paths === '' ? [] : data.reads.paths.split('\0');
+  paths.forEach((p, i) => stamps.set(p, i));
+  const memo: Memo = new Map();
+  data.memo.file.forEach((at, i) => {
+    const file = paths[at]!;
+    let byKey = memo.get(file);
+    if (!byKey) memo.set(file, (byKey = new Map()));
+    byKey.set(data.memo.keys[data.memo.key[i]!]!, data.memo.cases[i]!);
+  });
+  return { memo, stamps };
+}

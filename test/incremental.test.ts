@@ -1,0 +1,205 @@
+// A rescan from the last scan's snapshot must find exactly what a full scan finds, whatever changed in
+// between. Seeded random edit sequences over a tree with several runner families, each step compared.
+import assert from 'node:assert/strict';
+import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { suite, test } from 'node:test';
+import { scan, type ScanOptions, type ScanResult } from '../src/scan/index.ts';
+import { call, makeTree, seededRandom, serve } from './helpers.ts';
+
+const BASE: Record<string, string> = {
+  'package.json': JSON.stringify({ workspaces: ['packages/*'], scripts: { test: 'jest', dev: 'vite --port 5174' }, devDependencies: { jest: '^29', vite: '^7' } }),
+  'jest.config.js': "module.exports = { testMatch: ['**/__tests__/**/*.js', '**/*.test.js'] };\n",
+  'src/a.test.js': "test('a', () => {});\n",
+  'src/__tests__/b.js': "it('b', () => {}); it('c', () => {});\n",
+  'src/lib/c.js': 'export const c = 1;\n',
+  'packages/web/package.json': JSON.stringify({ scripts: { test: 'vitest run' }, devDependencies: { vitest: '^3' } }),
+  'packages/web/src/w.test.ts': "test('w', () => {});\n",
+  'packages/web/src/w.ts': '',
+  'py/pytest.ini': '[pytest]\ntestpaths = tests\n',
+  'py/tests/test_one.py': 'def test_one():\n    pass\n',
+  'py/tests/unit/test_two.py': 'def test_two():\n    pass\ndef test_three():\n    pass\n',
+  'svc/go.mod': 'module example.com/svc\n\ngo 1.22\n',
+  'svc/x_test.go': 'package svc\n\nfunc TestX(t *testing.T) {}\n',
+  '.venv/pyvenv.cfg': 'home = /usr/bin\n',
+  '.venv/lib/test_hidden.py': 'def test_no():\n    pass\n',
+  'node_modules/dep/a.test.js': "test('no', () => {});\n",
+  'docker-compose.yml': 'services:\n  web:\n    ports:\n      - "8080:80"\n',
+};
+
+const TEST_NAMES = ['n.test.js', 'n.spec.js', 'test_n.py', 'n_test.go', 'n.test.ts', 'n.js', 'conftest.py'];
+const DIRS = ['', 'src', 'src/lib', 'src/__tests__', 'packages/web/src', 'py/tests', 'py/tests/unit', 'svc', 'deep/a/b', '.venv/lib'];
+const CONFIGS: Record<string, string[]> = {
+  'jest.config.js': [
+    "module.exports = { testMatch: ['**/__tests__/**/*.js', '**/*.test.js'] };\n",
+    "module.exports = { testMatch: ['**/*.spec.js'] };\n",
+    "module.exports = { roots: ['<rootDir>/src'] };\n",
+  ],
+  'py/pytest.ini': ['[pytest]\ntestpaths = tests\n', '[pytest]\ntestpaths = tests/unit\n', '[pytest]\npython_files = *_check.py test_*.py\n'],
+  'package.json': [
+    BASE['package.json']!,
+    JSON.stringify({ workspaces: ['packages/*'], scripts: { test: 'vitest', dev: 'vite --port 5175' }, devDependencies: { vitest: '^3', vite: '^7' } }),
+  ],
+};
+
+/** Every file below root (relative), skipping nothing: edits may land anywhere. */
+function listFiles(root: string, dir = ''): string[] {
+  const out: string[] = [];
+  for (const e of readdirSync(join(root, dir), { withFileTypes: true })) {
+    const rel = dir === '' ? e.name : `${dir}/${e.name}`;
+    if (e.isDirectory()) out.push(...listFiles(root, rel)); else out.push(rel);
+  }
+  return out;
+}
+
+function listDirs(root: string, dir = ''): string[] {
+  const out: string[] = [];
+  for (const e of readdirSync(join(root, dir), { withFileTypes: true })) {
+    const rel = dir === '' ? e.name : `${dir}/${e.name}`;
+    if (e.isDirectory()) out.push(rel, ...listDirs(root, rel));
+  }
+  return out;
+}
+
+/** One random edit; returns its description for the failure message. */
+function mutate(root: string, rnd: () => number, step: number): string {
+  const pick = <T>(list: readonly T[]): T => list[Math.floor(rnd() * list.length)]!;
+  const files = listFiles(root);
+  const file = pick(files);
+  const abs = (rel: string): string => join(root, rel);
+  const write = (rel: string, text: string): void => { mkdirSync(dirname(abs(rel)), { recursive: true }); writeFileSync(abs(rel), text); };
+  const cases = (rel: string, n: number): string => rel.endsWith('.py') ? 'def test_x():\n    pass\n'.repeat(n)
+    : rel.endsWith('.go') ? 'package svc\n' + 'func TestX(t *testing.T) {}\n'.repeat(n) : "test('x', () => {});\n".repeat(n);
+  switch (Math.floor(rnd() * 11)) {
+    case 0: { const rel = `${pick(DIRS)}/${step}${pick(TEST_NAMES)}`.replace(/^\//, ''); write(rel, cases(rel, 1 + Math.floor(rnd() * 3))); return `add ${rel}`; }
+    case 1: rmSync(abs(file)); return `remove ${file}`;
+    case 2: { const to = `${pick(DIRS)}/${step}${pick(TEST_NAMES)}`.replace(/^\//, ''); mkdirSync(dirname(abs(to)), { recursive: true }); renameSync(abs(file), abs(to)); return `rename ${file} -> ${to}`; }
+    case 3: { const dir = `f${step}/${pick(['tests', '__tests__', 'src'])}`; write(`${dir}/${pick(TEST_NAMES)}`, cases('a.js', 2)); write(`${dir}/test_k.py`, cases('a.py', 1)); return `add folder ${dir}`; }
+    case 4: { const dirs = listDirs(root).filter((d) => d !== ''); const d = pick(dirs); if (d) rmSync(abs(d), { recursive: true, force: true }); return `remove folder ${d}`; }
+    case 5: { const d = pick(listDirs(root)); const to = `moved${step}`; if (d && existsSync(abs(d))) renameSync(abs(d), abs(to)); return `rename folder ${d} -> ${to}`; }
+    case 6: { const [rel, variants] = pick(Object.entries(CONFIGS)); write(rel, pick(variants)); return `config ${rel}`; }
+    case 7: { // Edit a test file to another case count, sometimes with the same size.
+      const text = readFileSync(abs(file), 'utf8');
+      const next = rnd() < 0.5 ? text.replace(/test\(|it\(/, 'xxxx(').replace(/def test_/, 'def xest_') : text + cases(file, 1);
+      writeFileSync(abs(file), next);
+      return `edit ${file}${next.length === text.length ? ' (same size)' : ''}`;
+    }
+    case 8: { const now = new Date(); utimesSync(abs(file), now, now); return `touch ${file}`; }
+    case 9: { // Content changes, then the mtime is put back (tar, rsync -t) or into the past (clock skew).
+      const before = statSync(abs(file));
+      appendFileSync(abs(file), '\n');
+      const back = rnd() < 0.5 ? before.mtime : new Date(before.mtimeMs - 86_400_000);
+      utimesSync(abs(file), before.atime, back);
+      return `edit ${file}, mtime set back`;
+    }
+    default: { const d = pick(['py/tests', 'deep/a', 'src/lib', '.venv']); const marker = `${d}/pyvenv.cfg`;
+      if (existsSync(abs(marker))) rmSync(abs(marker)); else write(marker, 'home = /usr\n');
+      return `toggle ${marker}`; }
+  }
+}
+
+/** What a scan found, with lists the walk order may shuffle put in a fixed order. */
+function found({ tests, ports, framework, notes, runs, truncated }: ScanResult): unknown {
+  return { tests, ports, framework, notes: [...notes].sort(), runs: runs.map((r) => JSON.stringify(r)).sort(), truncated };
+}
+
+async function sequence(t: Parameters<typeof makeTree>[0], seed: number, steps: number, options: ScanOptions): Promise<Record<string, number>> {
+  const root = makeTree(t, BASE);
+  const rnd = seededRandom(seed);
+  let previous = (await scan(root, options)).snapshot;
+  const modes: Record<string, number> = {};
+  const log: string[] = [];
+  const quiet = (options.granularityMs ?? 0) + (options.racyMs ?? 2000) + 30;
+  for (let step = 0; step < steps; step++) {
+    if (rnd() < 0.9) log.push(mutate(root, rnd, step)); else log.push('(no change)');
+    // Sometimes twice before a scan, sometimes a scan right after the last one (same clock tick).
+    if (rnd() < 0.2) log.push(mutate(root, rnd, step + 1000));
+    const incremental = await scan(root, { ...options, previous });
+    const full = await scan(root, options);
+    assert.deepEqual(found(incremental), found(full), `seed ${seed}, after: ${log.join('; ')}`);
+    modes[incremental.mode] = (modes[incremental.mode] ?? 0) + 1;
+    previous = incremental.snapshot ?? previous;
+    if (rnd() < 0.15) await sleep(quiet); // Let stamps age past the racy window.
+  }
+  // Quiet at last: the first rescan re-stamps what was racy, the second finds nothing moved.
+  await sleep(quiet);
+  for (let i = 0; i < 2; i++) {
+    const again = await scan(root, { ...options, previous });
+    assert.deepEqual(found(again), found(await scan(root, options)), `seed ${seed}, quiet rescan ${i + 1}`);
+    previous = again.snapshot ?? previous;
+    if (i === 1) assert.equal(again.mode, 'unchanged');
+  }
+  return modes;
+}
+
+suite('incremental rescans', () => {
+  test('equal full scans over a seeded random edit sequence (a 250 ms filesystem granularity simulated)', async (t) => {
+    const modes = await sequence(t, 15, 50, { granularityMs: 250, racyMs: 250 });
+    assert.ok((modes.incremental ?? 0) > 0, JSON.stringify(modes));
+  });
+
+  test('equal full scans with real timestamps and a short racy window', async (t) => {
+    const modes = await sequence(t, 16, 60, { racyMs: 20 });
+    assert.ok((modes.incremental ?? 0) > 0, JSON.stringify(modes));
+  });
+
+  test('a same-size edit within one clock tick of the scan is seen (the racy rule)', async (t) => {
+    const root = makeTree(t, { 'package.json': '{"scripts":{"test":"jest"}}', 'a.test.js': "test('a', () => {});\n" });
+    const coarse = { granularityMs: 60_000, racyMs: 60_000 }; // Every stamp in this minute looks alike.
+    const first = await scan(root, coarse);
+    writeFileSync(join(root, 'a.test.js'), "test('a', () => {});\n".replace('a', 'b'));
+    const again = await scan(root, { ...coarse, previous: first.snapshot });
+    assert.deepEqual(again.tests, [{ file: 'a.test.js', framework: 'jest', cases: 1 }]);
+    assert.notEqual(again.mode, 'unchanged');
+    writeFileSync(join(root, 'a.test.js'), "xxxx('a', () => {});\n");
+    const third = await scan(root, { ...coarse, previous: again.snapshot });
+    assert.deepEqual(third.tests, [{ file: 'a.test.js', framework: 'jest', cases: 0 }]);
+  });
+
+  test('nothing changed: answered from the snapshot; a damaged or foreign snapshot means a full scan', async (t) => {
+    const root = makeTree(t, BASE);
+    await sleep(30); // Past the racy window (and the filesystem clock's tick) of the files just written.
+    const first = await scan(root, { racyMs: 10 });
+    assert.equal(first.mode, 'full');
+    const same = await scan(root, { racyMs: 10, previous: first.snapshot });
+    assert.equal(same.mode, 'unchanged');
+    assert.equal(same.snapshot, null);
+    assert.deepEqual(found(same), found(first));
+    const damaged = await scan(root, { racyMs: 10, previous: first.snapshot!.subarray(0, 40) });
+    assert.equal(damaged.mode, 'full');
+    const other = await scan(join(root, 'py'), { racyMs: 10, previous: first.snapshot });
+    assert.equal(other.mode, 'full');
+    const capped = await scan(root, { racyMs: 10, previous: first.snapshot, maxDepth: 3 });
+    assert.equal(capped.mode, 'full', 'other walk limits: the snapshot is not reused');
+  });
+});
+
+suite('incremental rescans over HTTP', () => {
+  test('a rescan starts from the stored snapshot and finds the same; ?full=1 and scan/all?full=1 ignore it', async (t) => {
+    const root = makeTree(t, BASE);
+    const server = await serve(t);
+    const { body: project } = await call(`${server.url}/api/projects`, 'POST', { name: 'p', path: root });
+    const first = await call(`${server.url}/api/projects/${project.id}/scan`, 'POST');
+    assert.equal(first.status, 200);
+    const kept = server.store.getSnapshot(project.id);
+    assert.ok(kept && kept.data.byteLength > 0);
+    writeFileSync(join(root, 'src/new.test.js'), "test('n', () => {});\n");
+    rmSync(join(root, 'src/__tests__/b.js'));
+    const again = await call(`${server.url}/api/projects/${project.id}/scan`, 'POST');
+    const files = again.body.tests.map((x: { file_path: string }) => x.file_path);
+    assert.ok(files.includes('src/new.test.js') && !files.includes('src/__tests__/b.js'), files.join());
+    assert.deepEqual(again.body.tests.map((x: { file_path: string }) => x.file_path), server.store.listTests(project.id).map((x) => x.file_path));
+    // Test ids stay while their file is still found, whichever way the scan went.
+    const idOf = (body: { tests: Array<{ id: number; file_path: string }> }, file: string): number | undefined => body.tests.find((x) => x.file_path === file)?.id;
+    assert.equal(idOf(again.body, 'src/a.test.js'), idOf(first.body, 'src/a.test.js'));
+    const full = await call(`${server.url}/api/projects/${project.id}/scan?full=1`, 'POST');
+    assert.deepEqual(full.body.tests, again.body.tests);
+    const all = await call(`${server.url}/api/projects/scan/all?full=1`, 'POST');
+    assert.equal(all.status, 200);
+    assert.deepEqual(all.body[0].tests, again.body.tests);
+    // Deleting the project drops its snapshot with it.
+    await call(`${server.url}/api/projects/${project.id}`, 'DELETE');
+    assert.equal(server.store.getSnapshot(project.id), undefined);
+  });
+});
