@@ -295,6 +295,19 @@ export function openStore(file: string, { now = Date.now, maxBytes }: StoreOptio
     q.sweepPorts.run(projectId, generation);
   };
 
+  /**
+   * The end of every full or incremental save: ports, the project's scan time and framework, the summary and
+   * the snapshot (dropped when the scan kept none). Inside the save's last transaction.
+   */
+  const finishSave = (projectId: number, record: ScanRecord, generation: number, at: number, kept: readonly string[]): void => {
+    const { ports, framework, notes = [], runs = [], truncated = null, snapshot = null } = record;
+    savePorts(projectId, ports, generation, at, kept);
+    q.finishScan.run(at, framework, projectId);
+    q.saveSummary.run(projectId, JSON.stringify(notes), JSON.stringify(runs), truncated, at);
+    if (snapshot) q.putSnapshot.run(projectId, generation, snapshot);
+    else q.dropSnapshot.run(projectId);
+  };
+
   return {
     listProjects: (): Project[] => q.listProjects.all().map(toProject),
     getProject: (id: number): Project | undefined => maybe(q.getProject.get(id), toProject),
@@ -405,7 +418,7 @@ export function openStore(file: string, { now = Date.now, maxBytes }: StoreOptio
      * Returns false when the project no longer exists.
      */
     saveScan(projectId: number, record: ScanRecord): boolean {
-      const { tests, ports, framework, unreadable = [], notes = [], runs = [], truncated = null } = record;
+      const { tests, framework, unreadable = [], notes = [], runs = [], truncated = null } = record;
       const { snapshot = null, mode = 'full', delta, base } = record;
       const prefixes = unreadable.map((dir) => (dir === '' ? '' : dir + '/'));
       const at = seconds();
@@ -436,11 +449,7 @@ export function openStore(file: string, { now = Date.now, maxBytes }: StoreOptio
           for (const p of prefixes) q.keepTestsUnder.run(generation, projectId, p, p);
           q.sweepTests.run(projectId, generation);
         }
-        savePorts(projectId, ports, generation, at, prefixes);
-        q.finishScan.run(at, framework, projectId);
-        q.saveSummary.run(projectId, JSON.stringify(notes), JSON.stringify(runs), truncated, at);
-        if (snapshot) q.putSnapshot.run(projectId, generation, snapshot);
-        else q.dropSnapshot.run(projectId);
+        finishSave(projectId, record, generation, at, prefixes);
         return true;
       });
     },
@@ -459,7 +468,7 @@ export function openStore(file: string, { now = Date.now, maxBytes }: StoreOptio
       const { delta, base } = record;
       if (delta && delta.upserts.length + delta.removed.length <= SAVE_SLICE
         && Number(q.generationOf.get(projectId)?.scan_generation) === base) return this.saveScan(projectId, record);
-      const { tests, ports, framework, unreadable = [], notes = [], runs = [], truncated = null, snapshot = null } = record;
+      const { tests, unreadable = [] } = record;
       const at = seconds();
       const prefixes = unreadable.map((dir) => (dir === '' ? '' : dir + '/'));
       const turn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
@@ -488,11 +497,7 @@ export function openStore(file: string, { now = Date.now, maxBytes }: StoreOptio
       if (!current()) return false;
       changed();
       return transaction(() => {
-        savePorts(projectId, ports, generation, at, prefixes);
-        q.finishScan.run(at, framework, projectId);
-        q.saveSummary.run(projectId, JSON.stringify(notes), JSON.stringify(runs), truncated, at);
-        if (snapshot) q.putSnapshot.run(projectId, generation, snapshot);
-        else q.dropSnapshot.run(projectId);
+        finishSave(projectId, record, generation, at, prefixes);
         return true;
       });
     },

@@ -6,6 +6,7 @@
  */
 import { deserialize, serialize } from 'node:v8';
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
+import { packTests, unpackTests, type PackedTests } from './packed.ts';
 import { basename, dirname } from './paths.ts';
 import type { FoundPort, FoundTest, RunInfo } from './types.ts';
 
@@ -82,31 +83,6 @@ export interface ScanSnapshotData {
 
 export interface SnapshotResult {
   tests: FoundTest[]; ports: FoundPort[]; framework: string | null; notes: string[]; runs: RunInfo[]; truncated: string | null;
-}
-
-/** Tests in columns: 90k objects would be serialised with their keys each time. */
-interface PackedTests { files: string; frameworks: string[]; kinds: Uint8Array; cases: Float64Array }
-
-function packTests(tests: readonly FoundTest[]): PackedTests {
-  const frameworks: string[] = [];
-  const kinds = new Uint8Array(tests.length);
-  const cases = new Float64Array(tests.length);
-  tests.forEach((t, i) => {
-    let kind = frameworks.indexOf(t.framework);
-    if (kind === -1) kind = frameworks.push(t.framework) - 1;
-    kinds[i] = kind;
-    cases[i] = t.cases ?? NaN;
-  });
-  return { files: tests.map((t) => t.file).join('\0'), frameworks, kinds, cases };
-}
-
-function unpackTests({ files, frameworks, kinds, cases }: PackedTests): FoundTest[] {
-  if (kinds.length === 0) return [];
-  return files.split('\0').map((file, i) => {
-    const framework = frameworks[kinds[i]!] as FoundTest['framework'];
-    const n = cases[i]!;
-    return Number.isNaN(n) ? { file, framework } : { file, framework, cases: n };
-  });
 }
 
 /** The result a snapshot holds, as `scan` returns it. */
