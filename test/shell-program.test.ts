@@ -32,6 +32,12 @@ suite('shell program reader', () => {
     assert.deepEqual(argvs('for f in a b; do node --test $f; done'), ['node --test']);
     assert.deepEqual(argvs('DIR=spec; export X=1; mocha ${DIR} ${EXTRA:-test/} $(git diff --name-only) # comment'), ['export X=1', 'mocha spec test/']);
   });
+  test('a single-quoted or escaped $VAR is not expanded; a double-quoted one is', () => {
+    assert.deepEqual(argvs(`D=spec; mocha '$D/*.js' "$D" \\$D x'$D'y`), ['mocha $D/*.js spec $D x$Dy']);
+    assert.deepEqual(argvs(`P='$HOME/x'; node --test "$P"`), ['node --test $HOME/x']);
+    assert.deepEqual(argvs(`if [ '$CI' = '' ]; then jest; else vitest; fi`), ['vitest']);
+    assert.deepEqual(argvs(`case '$X' in '$X') tap ;; *) uvu ;; esac`), ['tap']);
+  });
   test('budgets: size, words and nesting', () => {
     assert.match(readProgram('x'.repeat(70_000)).notes[0]!, /longer than/);
     assert.match(readProgram('a '.repeat(30_000)).notes[0]!, /more words/);

@@ -79,8 +79,8 @@ export function readProgram(script: string, options: ProgramOptions = {}): Progr
       // Redirections: `> out.log`, `2>/dev/null`, `&>x`: neither the operator nor its target is an argument.
       if (!w.quoted && /^(\d*|&)[<>]/.test(w.text)) { if (/^(\d*|&)[<>]+&?$/.test(w.text) && pos < words.length && !peek()!.op) pos++; continue; }
       const assign = !w.quoted || /^[A-Za-z_]\w*=/.test(w.text) ? /^([A-Za-z_]\w*)=([\s\S]*)$/.exec(w.text) : null;
-      if (argv.length === 0 && assign && !w.text.startsWith('=')) { env.push([assign[1]!, expand(assign[2]!)]); continue; }
-      const text = expand(w.text);
+      if (argv.length === 0 && assign && !w.text.startsWith('=')) { env.push([assign[1]!, expand(w).slice(assign[1]!.length + 1)]); continue; }
+      const text = expand(w);
       if (text === '' && !w.quoted && /\$/.test(w.text)) continue;
       argv.push(text); quoted.push(w.quoted);
     }
@@ -91,10 +91,16 @@ export function readProgram(script: string, options: ProgramOptions = {}): Progr
     commands.push({ argv, quoted, env, cwd });
   };
 
-  const expand = (text: string): string => text.replace(/\$\{([A-Za-z_]\w*)(?::?[-=]([^}]*))?\}|\$([A-Za-z_]\w*)/g, (_m, a: string | undefined, dflt: string | undefined, b: string | undefined) => {
-    const v = vars.get((a ?? b)!);
-    return v !== undefined && v !== '' ? v : dflt ?? '';
-  });
+  /** A word with its `$VAR`, `${VAR}`, `${VAR:-d}` expanded; a `$` that `sh` leaves alone (`'$X'`, `\$X`) stays. */
+  const expand = (w: Word | string): string => {
+    const { text, dollars } = typeof w === 'string' ? { text: w, dollars: undefined } : w;
+    const re = /\$\{([A-Za-z_]\w*)(?::?[-=]([^}]*))?\}|\$([A-Za-z_]\w*)/g;
+    return text.replace(re, (m, a: string | undefined, dflt: string | undefined, b: string | undefined, at: number) => {
+      if (dollars !== undefined && !dollars.includes(at)) return m;
+      const v = vars.get((a ?? b)!);
+      return v !== undefined && v !== '' ? v : dflt ?? '';
+    });
+  };
 
   const ifClause = (run: boolean, depth: number): void => {
     const from = pos;
@@ -124,20 +130,21 @@ export function readProgram(script: string, options: ProgramOptions = {}): Progr
     const parts: Word[] = [];
     while (pos < words.length && !isKw(peek(), ...stops)) { const w = words[pos++]!; if (!w.op) parts.push(w); }
     // An unquoted variable that expands to nothing is no word at all: `[ -e $TRAVIS ]` is `[ -e ]`.
-    const expanded = parts.map((w) => ({ ...w, text: expand(w.text) })).filter((w, i) => w.quoted || w.text !== '' || !parts[i]!.text.includes('$'));
+    const expanded = parts.map((w) => ({ ...w, text: expand(w) })).filter((w, i) => w.quoted || w.text !== '' || !parts[i]!.text.includes('$'));
     return decide(expanded, options.fileTest);
   };
 
   const caseClause = (run: boolean, depth: number): void => {
-    const subject = expand(words[pos++]?.text ?? '');
+    const first = words[pos++];
+    const subject = first ? expand(first) : '';
     if (isKw(peek(), 'in')) pos++;
     let matched = false;
     while (pos < words.length && !isKw(peek(), 'esac')) {
       if (peek()!.op) { pos++; continue; }
       const patterns: string[] = [];
-      while (pos < words.length && peek()!.op !== ')') { const w = words[pos++]!; if (!w.op && w.text !== '|') patterns.push(...w.text.split('|').filter(Boolean)); }
+      while (pos < words.length && peek()!.op !== ')') { const w = words[pos++]!; if (!w.op && w.text !== '|') patterns.push(...expand(w).split('|').filter(Boolean)); }
       pos++;
-      const hit = !matched && patterns.some((p) => globMatch(expand(p), subject));
+      const hit = !matched && patterns.some((p) => globMatch(p, subject));
       if (hit && run) notes.push(`\`case ${subject === '' ? '""' : subject}\` took the \`${patterns.join('|')}\` arm with the variables unset`);
       list(['esac', ';;'], run && hit, depth + 1);
       if (hit) matched = true;
