@@ -1,6 +1,7 @@
 import { compileGlobs } from '../glob.ts';
 import { joinPath } from '../../scan/paths.ts';
-import { planScript, type Delegation, type ScriptPlan } from './script.ts';
+import { joinDir } from '../../readers/shell-words.ts';
+import { planScript, scriptMissing, type Delegation, type ScriptPlan } from './script.ts';
 import type { Pkg } from './types.ts';
 
 /** One package script the project's test command runs, with its plan and how it was reached. */
@@ -22,7 +23,7 @@ const MAX_RUNS = 2000;
  * root has no `test` script, each workspace package's own `test` script is the truth. Without a root
  * package.json, every top-level package runs its own `test` script.
  */
-export function reachScripts(pkgs: readonly Pkg[]): Reach {
+export async function reachScripts(pkgs: readonly Pkg[]): Promise<Reach> {
   const root = pkgs.find((p) => p.dir === '');
   const members = pkgs.filter((p) => p !== root);
   const runs: Reached[] = [];
@@ -37,16 +38,18 @@ export function reachScripts(pkgs: readonly Pkg[]): Reach {
   };
   if (!root) for (const p of members) add(p, 'test', null);
   else {
-    const rootPlan = planScript(root.json.scripts as Record<string, unknown> | undefined);
-    const memberTests = members.filter((m) => !planScript(m.json.scripts as Record<string, unknown> | undefined).missing);
-    if (rootPlan.missing && memberTests.length > 0) {
+    const memberTests = members.filter((m) => !scriptMissing(m.json.scripts as Record<string, unknown> | undefined));
+    if (scriptMissing(root.json.scripts as Record<string, unknown> | undefined) && memberTests.length > 0) {
       notes.push("package.json has no test script; followed each workspace package's own `test` script");
       for (const m of memberTests) add(m, 'test', null);
     } else add(root, 'test', null);
   }
   while (queue.length > 0) {
     const { pkg, script, via } = queue.shift()!;
-    const plan = planScript(pkg.json.scripts as Record<string, unknown> | undefined, script, { fileTest: (op, p) => fileTest(pkg, op, p) });
+    const plan = await planScript(pkg.json.scripts as Record<string, unknown> | undefined, script, {
+      fileTest: (op, p) => fileTest(pkg, op, p),
+      read: (rel) => readInProject(pkg, root, rel),
+    });
     if (plan.missing && via !== null) { notes.push(`${label(pkg)} has no \`${script}\` script, so ${via} skips it`); continue; }
     runs.push({ pkg, script, plan, via });
     for (const d of plan.delegations) {
@@ -85,6 +88,15 @@ function matches(pkg: Pkg, d: Delegation): boolean {
     else if (negate && !d.filters.some((x) => !x.startsWith('!'))) hit = true;
   }
   return hit;
+}
+
+/** A script file or Makefile a package's command names: the package's own, or another file of the project. */
+function readInProject(pkg: Pkg, root: Pkg | undefined, rel: string): Promise<string | undefined> {
+  const full = joinDir(pkg.dir, rel);
+  if (full.startsWith('..') || full.startsWith('/') || full.startsWith('~')) return Promise.resolve(undefined);
+  const prefix = pkg.dir === '' ? '' : pkg.dir + '/';
+  if (full.startsWith(prefix)) return pkg.read(full.slice(prefix.length));
+  return root ? root.read(full) : Promise.resolve(undefined);
 }
 
 function fileTest(pkg: Pkg, op: string, path: string): boolean | undefined {
