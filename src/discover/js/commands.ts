@@ -22,7 +22,7 @@ export type Step =
   | { kind: 'unknown'; name: string };
 
 const WRAPPERS = new Set(['cross-env', 'cross-env-shell', 'env', 'npx', 'pnpx', 'bunx', 'dotenv', 'dotenv-cli', 'nyc', 'c8', 'time', 'nodemon',
-  'env-cmd', 'with-env', 'xvfb-run', 'ts-node', 'ts-node-esm', 'tsx', 'esno', 'babel-node', 'sucrase-node', 'nice', 'caffeinate', 'op', 'infisical', 'doppler']);
+  'env-cmd', 'with-env', 'xvfb-run', 'exec', 'ts-node', 'ts-node-esm', 'tsx', 'esno', 'babel-node', 'sucrase-node', 'nice', 'caffeinate', 'op', 'infisical', 'doppler']);
 export const BINARIES: Record<string, JsRunner> = {
   jest: 'jest', 'jest-cli': 'jest', vitest: 'vitest', mocha: 'mocha', _mocha: 'mocha', ava: 'ava', jasmine: 'jasmine',
   wtr: 'web-test-runner', 'web-test-runner': 'web-test-runner', tap: 'tap', uvu: 'uvu', borp: 'borp',

@@ -102,7 +102,10 @@ export async function planScript(scripts: Record<string, unknown> | undefined, e
     if (hops > 8) return;
     const step = classify(argv, quoted, hasScript);
     switch (step.kind) {
-      case 'runner': plan.invocations.push({ runner: step.runner, args: step.args, quoted: step.quoted }); return;
+      case 'runner':
+        plan.invocations.push({ runner: step.runner, args: step.args, quoted: step.quoted });
+        if (cwd !== '') plan.notes.push(`\`${argv.join(' ')}\` runs in ${cwd}; projdex read it from the package directory`);
+        return;
       case 'wrapped': return runCommand(step.argv, step.quoted, cwd, depth, hops + 1);
       case 'program': return runText(step.text, cwd, depth, {});
       case 'delegate': plan.delegations.push({ tool: step.tool, scripts: step.scripts, filters: step.filters }); return;

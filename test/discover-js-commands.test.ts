@@ -1,0 +1,97 @@
+import assert from 'node:assert/strict';
+import { suite, test } from 'node:test';
+import { discoverJs } from '../src/discover/js/index.ts';
+import { createContext } from '../src/scan/context.ts';
+import { walk } from '../src/scan/walk.ts';
+import { fixture, makeTree } from './helpers.ts';
+
+// Test commands that hand the work to files (shell scripts, Makefiles), nx targets from project.json,
+// Web Test Runner configs, and what a package whose command cannot be followed says.
+
+async function discover(root: string) {
+  const ctx = createContext(root, await walk(root));
+  const tests = await discoverJs(ctx);
+  return { files: Object.fromEntries(tests.map((t) => [t.file, t.framework])), notes: ctx.notes, runs: ctx.runs };
+}
+const json = (v: unknown): string => JSON.stringify(v);
+const all = (framework: string, files: string[]): Record<string, string> => Object.fromEntries(files.map((f) => [f, framework]));
+
+/** Fixtures of this family with their exact expected lists. */
+export const EXPECTED_COMMANDS: Record<string, Record<string, string>> = {
+  'js-make-test': all('mocha', ['test/integration/api.js', 'test/unit/add.js']),
+  'js-shell-script': all('jest', ['src/index.spec.js', 'src/util/trim.test.js']),
+};
+
+suite('discoverJs on command fixtures', () => {
+  for (const [name, expected] of Object.entries(EXPECTED_COMMANDS)) {
+    test(`${name}: exact file list and frameworks`, async () => {
+      assert.deepEqual((await discover(fixture(name))).files, expected);
+    });
+  }
+  test('js-make-test: the run names the Makefile it followed', async () => {
+    const { runs } = await discover(fixture('js-make-test'));
+    assert.deepEqual(runs.map((r) => [r.runner, r.command, r.notes]), [['mocha', 'make test', ['followed Makefile']]]);
+  });
+  test('js-shell-script: the CI branch is not taken, the cd is noted, the script file is named', async () => {
+    const { runs, notes } = await discover(fixture('js-shell-script'));
+    assert.deepEqual(runs.map((r) => [r.runner, r.command]), [['jest', 'bash scripts/test.sh']]);
+    assert.ok(runs[0]!.notes.includes('followed scripts/test.sh'));
+    assert.ok(notes.some((n) => /`if \[ -n \$\{CI:-\} \]` is false/.test(n)), notes.join('\n'));
+  });
+});
+
+suite('commands projdex cannot follow', () => {
+  test('a script running only unknown commands lists nothing, even with a runner installed, and says which', async (t) => {
+    const root = makeTree(t, {
+      'package.json': json({ name: 'ci-only', scripts: { test: './ci.sh' }, devDependencies: { jest: '^29.0.0' } }),
+      'ci.sh': '#!/usr/bin/env bash\nset -e\n./tools/run-suite --all\n', 'tools/run-suite': '#!/usr/bin/env python3\nimport sys\n',
+      'src/a.test.js': '',
+    });
+    const { files, notes, runs } = await discover(root);
+    assert.deepEqual(files, {});
+    assert.deepEqual(notes, [
+      'package.json: `./tools/run-suite --all`: tools/run-suite runs under `/usr/bin/env python3`, not a shell',
+      'package.json: `npm test` runs `./tools/run-suite --all`, which projdex cannot follow: no tests listed for ci-only, though it may have some',
+    ]);
+    assert.deepEqual(runs, [{ package: '', command: './ci.sh', runner: null, config: null,
+      notes: ['`./tools/run-suite --all`: tools/run-suite runs under `/usr/bin/env python3`, not a shell', 'followed ci.sh', notes[1]] }]);
+  });
+  test('a node script is not a shell script; a missing Makefile target is named', async (t) => {
+    const root = makeTree(t, {
+      'package.json': json({ scripts: { test: 'make check && ./scripts/test.js' }, devDependencies: { mocha: '^11.0.0' } }),
+      'Makefile': 'test:\n\tmocha\n', 'scripts/test.js': '#!/usr/bin/env node\nrequire("child_process")', 'test/a.js': '',
+    });
+    const { files, notes } = await discover(root);
+    assert.deepEqual(files, {});
+    assert.deepEqual(notes, [
+      'package.json: `make check`: Makefile has no `check` target',
+      'package.json: `npm test` runs `make check`, `test.js`, which projdex cannot follow: no tests listed for the project, though it may have some',
+    ]);
+  });
+  test('a script that runs no runner at all lists nothing; no test script at all still assumes the defaults', async (t) => {
+    const lintOnly = makeTree(t, { 'package.json': json({ scripts: { test: 'tsc && eslint .' }, devDependencies: { vitest: '^3.0.0' } }), 'a.test.ts': '' });
+    const a = await discover(lintOnly);
+    assert.deepEqual(a.files, {});
+    assert.deepEqual(a.notes, ['package.json: `npm test` runs no test runner projdex knows (`tsc && eslint .`): no tests listed for the project']);
+    const none = makeTree(t, { 'package.json': json({ devDependencies: { vitest: '^3.0.0' } }), 'a.test.ts': '' });
+    const b = await discover(none);
+    assert.deepEqual(b.files, { 'a.test.ts': 'vitest' });
+    assert.deepEqual(b.notes, ['package.json has no test script; assumed the defaults of vitest']);
+  });
+  test('scripts calling scripts are followed to a bounded depth; make -C, sh -c and $(MAKE) too', async (t) => {
+    const root = makeTree(t, {
+      'package.json': json({ scripts: { test: 'sh -c "make -C tools unit"' } }),
+      'tools/Makefile': 'unit:\n\t$(MAKE) inner\ninner:\n\tsh ../scripts/a.sh "test/x/**/*.test.js"\n',
+      'scripts/a.sh': 'node --test "$1"', 'tools/test/x/b.test.js': '', 'test/x/a.test.js': '', 'test/y/c.test.js': '',
+      'deep/package.json': json({ scripts: { test: './s1.sh' } }),
+    });
+    const { files, notes } = await discover(root);
+    // The recipe runs in tools/: a runner call in another directory is read from the package's, with a note.
+    assert.deepEqual(files, { 'test/x/a.test.js': 'node-test' });
+    assert.ok(notes.includes('package.json: `node --test test/x/**/*.test.js` runs in tools; projdex read it from the package directory'), notes.join('\n'));
+    const loop = makeTree(t, { 'package.json': json({ scripts: { test: './a.sh' } }), 'a.sh': './a.sh', 'x.test.js': '' });
+    const l = await discover(loop);
+    assert.deepEqual(l.files, {});
+    assert.ok(l.notes.some((n) => /nested deeper than projdex follows/.test(n)), l.notes.join('\n'));
+  });
+});
