@@ -20,6 +20,10 @@ const all = (framework: string, files: string[]): Record<string, string> => Obje
 export const EXPECTED_COMMANDS: Record<string, Record<string, string>> = {
   'js-make-test': all('mocha', ['test/integration/api.js', 'test/unit/add.js']),
   'js-shell-script': all('jest', ['src/index.spec.js', 'src/util/trim.test.js']),
+  'js-nx-project-json': {
+    'apps/api/src/app/app.spec.ts': 'jest', 'libs/ui/src/lib/button.spec.ts': 'vitest', 'libs/util/src/lib/format.spec.ts': 'jest',
+    'tools/scripts/test/release.test.js': 'node-test',
+  },
   'js-wtr-groups': all('web-test-runner', ['src/button.axe.js', 'src/button.test.js', 'src/forms/input.test.js', 'test/visual/home.visual.js']),
 };
 
@@ -126,5 +130,41 @@ suite('web-test-runner', () => {
     const none = await discover(makeTree(t, { 'package.json': json({ scripts: { test: 'wtr' } }), 'a.test.js': '' }));
     assert.deepEqual(none.files, {});
     assert.deepEqual(none.notes, ['package.json: web-test-runner is given no files (no `files` in a config, none on its command line); nothing listed']);
+  });
+});
+
+suite('nx targets from project.json and plugins', () => {
+  const nxJson = json({ plugins: [{ plugin: '@nx/vite/plugin', options: { testTargetName: 'unit' } }, '@nx/playwright/plugin'],
+    targetDefaults: { test: { executor: '@nx/jest:jest', options: { jestConfig: '{projectRoot}/jest.config.js' } } } });
+  const tree = (script: string | undefined): Record<string, string> => ({
+    'package.json': json({ name: 'ws', private: true, scripts: script === undefined ? {} : { test: script } }),
+    'nx.json': nxJson,
+    'libs/a/project.json': json({ name: 'a', targets: { test: {} } }), 'libs/a/jest.config.js': 'module.exports = {};', 'libs/a/src/x.spec.js': '',
+    'libs/b/project.json': json({ name: 'b' }), 'libs/b/vitest.config.ts': 'export default {};', 'libs/b/src/y.test.ts': '',
+    'apps/web-e2e/project.json': json({ name: 'web-e2e' }), 'apps/web-e2e/playwright.config.ts': "export default { testDir: './src' };",
+    'apps/web-e2e/src/home.spec.ts': '',
+    'apps/ng/project.json': json({ name: 'ng', targets: { test: { executor: '@angular-devkit/build-angular:karma', options: { include: ['src/**/*.spec.ts'] } } } }),
+    'apps/ng/src/app.spec.ts': '', 'apps/ng/e2e/z.spec.ts': '',
+    'tools/gen/project.json': json({ name: 'gen', targets: { test: { executor: '@acme/nx-mocha:test' } } }),
+  });
+  test('nx test <project>, nx run <project>:<target>, inferred targets by their option names', async (t) => {
+    assert.deepEqual((await discover(makeTree(t, tree('nx test a')))).files, { 'libs/a/src/x.spec.js': 'jest' });
+    assert.deepEqual((await discover(makeTree(t, tree('nx run b:unit')))).files, { 'libs/b/src/y.test.ts': 'vitest' });
+    assert.deepEqual((await discover(makeTree(t, tree('nx run-many -t e2e')))).files, { 'apps/web-e2e/src/home.spec.ts': 'playwright' });
+    assert.deepEqual((await discover(makeTree(t, tree('nx test ng')))).files, { 'apps/ng/src/app.spec.ts': 'karma' });
+  });
+  test('nx affected is read as every project; an executor projdex does not know is noted, not guessed', async (t) => {
+    const { files, notes, runs } = await discover(makeTree(t, tree('nx affected -t test')));
+    assert.deepEqual(files, { 'apps/ng/src/app.spec.ts': 'karma', 'libs/a/src/x.spec.js': 'jest' });
+    assert.ok(notes.includes('package.json: `nx affected test` was read as every project (what changed since the base is not known)'), notes.join('\n'));
+    assert.ok(notes.includes('tools/gen/project.json: `nx run gen:test (@acme/nx-mocha:test)` runs `the @acme/nx-mocha:test executor`, '
+      + 'which projdex cannot follow: no tests listed for tools/gen, though it may have some'), notes.join('\n'));
+    assert.ok(notes.some((n) => /Nx project b \(libs\/b\) has no `test` target/.test(n)), notes.join('\n'));
+    assert.deepEqual(runs.find((r) => r.package === 'libs/a'), { package: 'libs/a', command: 'nx run a:test (@nx/jest:jest)', runner: 'jest', config: 'libs/a/jest.config.js', notes: [] });
+  });
+  test('an Nx workspace without a root test script runs each project\'s test target', async (t) => {
+    const { files, notes } = await discover(makeTree(t, tree(undefined)));
+    assert.deepEqual(files, { 'apps/ng/src/app.spec.ts': 'karma', 'libs/a/src/x.spec.js': 'jest' });
+    assert.equal(notes[0], 'package.json has no test script; followed each Nx project\'s `test` target, as `nx run-many -t test` runs them');
   });
 });

@@ -1,6 +1,6 @@
 import type { Discover, FoundTest, ScanContext, TestFramework } from '../../scan/types.ts';
 import { withCases } from '../../scan/with-cases.ts';
-import { angular } from './angular.ts';
+import { angular, karma } from './angular.ts';
 import { ava } from './ava.ts';
 import { bun } from './bun.ts';
 import { countCases } from './cases.ts';
@@ -11,6 +11,7 @@ import { cra, jest, kcd } from './jest.ts';
 import { mocha } from './mocha.ts';
 import { nodeTest } from './node-test.ts';
 import { findPackages, releasePkg } from './packages.ts';
+import { readNxWorkspace } from './nx.ts';
 import { playwright } from './playwright.ts';
 import type { Invocation, JsRunner, RunnerRule } from './types.ts';
 import { label, reachScripts, type Reached } from './reach.ts';
@@ -21,7 +22,7 @@ import { wtr } from './wtr.ts';
 import { joinPath } from '../../scan/paths.ts';
 
 const RULES: Partial<Record<JsRunner, RunnerRule>> = {
-  jest, cra, kcd, vitest, mocha, 'node-test': nodeTest, playwright, cypress, ava, jasmine, bun, 'web-test-runner': wtr, tap, uvu, borp, angular,
+  jest, cra, kcd, vitest, mocha, 'node-test': nodeTest, playwright, cypress, ava, jasmine, bun, 'web-test-runner': wtr, tap, uvu, borp, angular, karma,
 };
 const READ_CONCURRENCY = 16;
 const MAX_LISTED = 8;
@@ -42,8 +43,9 @@ const MAX_LISTED = 8;
  */
 export const discoverJs: Discover = async (ctx) => {
   const claimed = new Map<string, TestFramework>();
-  const pkgs = await findPackages(ctx);
-  const reach = await reachScripts(pkgs);
+  const nx = await readNxWorkspace(ctx);
+  const pkgs = await findPackages(ctx, nx);
+  const reach = await reachScripts(pkgs, nx);
   for (const n of reach.notes) ctx.note(n);
   if (reach.unreached.length > 0) {
     const names = reach.unreached.map((p) => p.dir);
@@ -98,7 +100,7 @@ export const discoverJs: Discover = async (ctx) => {
 function fallback(ctx: ScanContext, run: Reached, runNotes: string[]): Invocation[] {
   const { pkg, plan } = run;
   const assumed = plan.missing ? fallbackRunners(pkg) : [];
-  const npm = run.script === 'test' ? '`npm test`' : `\`npm run ${run.script}\``;
+  const npm = plan.command?.startsWith('nx run ') ? `\`${plan.command}\`` : run.script === 'test' ? '`npm test`' : `\`npm run ${run.script}\``;
   const name = typeof pkg.json.name === 'string' && pkg.json.name !== '' ? pkg.json.name : pkg.dir === '' ? 'the project' : pkg.dir;
   const unknown = [...new Set(plan.unknown)].map((u) => `\`${u}\``).join(', ');
   const msg = plan.missing

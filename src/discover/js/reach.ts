@@ -1,7 +1,9 @@
 import { compileGlobs } from '../glob.ts';
 import { joinPath } from '../../scan/paths.ts';
 import { joinDir } from '../../readers/shell-words.ts';
-import { planScript, scriptMissing, type Delegation, type ScriptPlan } from './script.ts';
+import { planScript, scriptMissing, type Delegation, type PlanOptions, type ScriptPlan } from './script.ts';
+import { planNxTarget } from './nx-plan.ts';
+import type { NxWorkspace } from './nx.ts';
 import type { Pkg } from './types.ts';
 
 /** One package script the project's test command runs, with its plan and how it was reached. */
@@ -23,41 +25,60 @@ const MAX_RUNS = 2000;
  * root has no `test` script, each workspace package's own `test` script is the truth. Without a root
  * package.json, every top-level package runs its own `test` script.
  */
-export async function reachScripts(pkgs: readonly Pkg[]): Promise<Reach> {
+export async function reachScripts(pkgs: readonly Pkg[], nx?: NxWorkspace): Promise<Reach> {
   const root = pkgs.find((p) => p.dir === '');
   const members = pkgs.filter((p) => p !== root);
   const runs: Reached[] = [];
   const notes: string[] = [];
   const seen = new Set<string>();
-  const queue: Array<{ pkg: Pkg; script: string; via: string | null }> = [];
-  const add = (pkg: Pkg, script: string, via: string | null): void => {
-    const key = `${pkg.dir}\0${script}`;
+  const queue: Array<{ pkg: Pkg; script: string; via: string | null; nx: boolean }> = [];
+  // `nx`: an Nx target of that name (nx-plan.ts), else a package.json script.
+  const add = (pkg: Pkg, script: string, via: string | null, isNx = false): void => {
+    const key = `${pkg.dir}\0${script}\0${isNx}`;
     if (seen.has(key) || seen.size >= MAX_RUNS) return;
     seen.add(key);
-    queue.push({ pkg, script, via });
+    queue.push({ pkg, script, via, nx: isNx });
   };
+  const options = (pkg: Pkg): PlanOptions => ({ fileTest: (op, p) => fileTest(pkg, op, p), read: (rel) => readInProject(pkg, root, rel) });
   if (!root) for (const p of members) add(p, 'test', null);
   else {
     const memberTests = members.filter((m) => !scriptMissing(m.json.scripts as Record<string, unknown> | undefined));
-    if (scriptMissing(root.json.scripts as Record<string, unknown> | undefined) && memberTests.length > 0) {
+    const rootMissing = scriptMissing(root.json.scripts as Record<string, unknown> | undefined);
+    if (rootMissing && nx) {
+      notes.push('package.json has no test script; followed each Nx project\'s `test` target, as `nx run-many -t test` runs them');
+      for (const p of pkgs) if (p.nx) add(p, 'test', '`nx run-many -t test`', true);
+    } else if (rootMissing && memberTests.length > 0) {
       notes.push("package.json has no test script; followed each workspace package's own `test` script");
       for (const m of memberTests) add(m, 'test', null);
     } else add(root, 'test', null);
   }
   while (queue.length > 0) {
-    const { pkg, script, via } = queue.shift()!;
-    const plan = await planScript(pkg.json.scripts as Record<string, unknown> | undefined, script, {
-      fileTest: (op, p) => fileTest(pkg, op, p),
-      read: (rel) => readInProject(pkg, root, rel),
-    });
+    const { pkg, script, via, nx: isNx } = queue.shift()!;
+    if (isNx && nx) {
+      const planned = await planNxTarget(pkg, script, nx, pkgs, options);
+      if (planned === undefined) { notes.push(`${nxLabel(pkg)} has no \`${script}\` target, so ${via} skips it`); continue; }
+      if (planned !== 'script') {
+        for (const p of planned) { runs.push({ pkg: p.pkg, script, plan: p.plan, via }); delegate(p.pkg, p.plan); }
+        continue;
+      }
+      if (seen.has(`${pkg.dir}\0${script}\0false`)) continue;
+    }
+    const plan = await planScript(pkg.json.scripts as Record<string, unknown> | undefined, script, options(pkg));
     if (plan.missing && via !== null) { notes.push(`${label(pkg)} has no \`${script}\` script, so ${via} skips it`); continue; }
     runs.push({ pkg, script, plan, via });
+    delegate(pkg, plan);
+  }
+  /** Queues the hand-offs of one followed plan (a note for each that reaches nothing). */
+  function delegate(pkg: Pkg, plan: ScriptPlan): void {
     for (const d of plan.delegations) {
-      const targets = members.filter((m) => m !== pkg && matches(m, d));
+      const viaNx = nx !== undefined && d.tool.startsWith('nx');
+      // Nx runs a target of the project itself too (`nx test app` from app's own script, a standalone workspace).
+      const targets = (viaNx ? pkgs.filter((m) => m.nx !== undefined) : members.filter((m) => m !== pkg)).filter((m) => matches(m, d));
       const text = `${d.tool} ${d.scripts.join(' ')}`.trim();
       if (targets.length === 0) notes.push(`${label(pkg)}: \`${text}\` reaches no workspace package`);
-      for (const t of targets) for (const s of d.scripts) add(t, s, `\`${text}\``);
+      for (const t of targets) for (const s of d.scripts) add(t, s, `\`${text}\``, viaNx);
       if (d.filters?.some((f) => /\.\.\.|\^|\[/.test(f))) notes.push(`${label(pkg)}: dependency and change filters of \`${text}\` were read as the packages they name`);
+      if (viaNx && d.tool === 'nx affected') notes.push(`${label(pkg)}: \`${text}\` was read as every project (what changed since the base is not known)`);
     }
     for (const { dir, script: s } of plan.dirs) {
       const target = pkgs.find((p) => p.dir === joinPath(pkg.dir, dir));
@@ -73,7 +94,7 @@ export async function reachScripts(pkgs: readonly Pkg[]): Promise<Reach> {
 /** Whether a workspace package is selected by a hand-off's filters (by name or directory, globs allowed). */
 function matches(pkg: Pkg, d: Delegation): boolean {
   if (d.filters === null) return true;
-  const name = typeof pkg.json.name === 'string' ? pkg.json.name : '';
+  const name = pkg.nx?.name ?? (typeof pkg.json.name === 'string' ? pkg.json.name : '');
   let hit = false;
   for (const raw of d.filters) {
     const negate = raw.startsWith('!');
@@ -106,6 +127,11 @@ function fileTest(pkg: Pkg, op: string, path: string): boolean | undefined {
   return op === '-d' ? isDir : op === '-f' ? pkg.has(p) : isDir || pkg.has(p);
 }
 
+function nxLabel(pkg: Pkg): string {
+  return `Nx project ${pkg.nx?.name ?? pkg.dir} (${pkg.dir === '' ? 'the root' : pkg.dir})`;
+}
+
 export function label(pkg: Pkg): string {
-  return pkg.dir === '' ? 'package.json' : `${pkg.dir}/package.json`;
+  const file = pkg.nx !== undefined && !pkg.has('package.json') ? 'project.json' : 'package.json';
+  return pkg.dir === '' ? file : `${pkg.dir}/${file}`;
 }
