@@ -24,6 +24,7 @@ export const EXPECTED_COMMANDS: Record<string, Record<string, string>> = {
     'apps/api/src/app/app.spec.ts': 'jest', 'libs/ui/src/lib/button.spec.ts': 'vitest', 'libs/util/src/lib/format.spec.ts': 'jest',
     'tools/scripts/test/release.test.js': 'node-test',
   },
+  'js-wireit': all('node-test', ['lib/test/add_test.js', 'packages/shared/test/shared.test.mjs', 'packages/shared/test/smoke.mjs']),
   'js-wtr-groups': all('web-test-runner', ['src/button.axe.js', 'src/button.test.js', 'src/forms/input.test.js', 'test/visual/home.visual.js']),
 };
 
@@ -166,5 +167,24 @@ suite('nx targets from project.json and plugins', () => {
     const { files, notes } = await discover(makeTree(t, tree(undefined)));
     assert.deepEqual(files, { 'apps/ng/src/app.spec.ts': 'karma', 'libs/a/src/x.spec.js': 'jest' });
     assert.equal(notes[0], 'package.json has no test script; followed each Nx project\'s `test` target, as `nx run-many -t test` runs them');
+  });
+});
+
+suite('other common script shapes', () => {
+  test('wireit without an entry, concurrently value flags and npm: shorthands, TAP reporters, cross-env-shell, npx -p', async (t) => {
+    const plan = async (scripts: Record<string, string>, extra: Record<string, unknown> = {}) =>
+      (await discover(makeTree(t, { 'package.json': json({ scripts, ...extra }), 'test/a.test.js': '', 'spec/b.spec.js': '' })));
+    const missing = await plan({ test: 'wireit' });
+    assert.deepEqual(missing.files, {});
+    assert.equal(missing.notes[0], 'package.json: the `test` script runs wireit, but package.json `wireit` has no `test` entry');
+    const conc = await plan({ test: 'concurrently --kill-others-on-fail -n a,b -c blue,green "npm:unit" "yarn:spec"', unit: 'node --test', spec: 'mocha spec' });
+    assert.deepEqual(conc.files, { 'spec/b.spec.js': 'mocha', 'test/a.test.js': 'node-test' });
+    assert.deepEqual(conc.notes, []);
+    const piped = await plan({ test: "cross-env-shell NODE_ENV=test 'node --test | tap-spec && echo done'" });
+    assert.deepEqual(piped.files, { 'test/a.test.js': 'node-test' });
+    assert.deepEqual(piped.notes, []);
+    const npx = await plan({ test: 'npx -p @playwright/test -y node --test && node -e "require(\'./x\')"' });
+    assert.deepEqual(npx.files, { 'test/a.test.js': 'node-test' });
+    assert.deepEqual(npx.notes, ['package.json: the test script also runs `node -e`, which projdex cannot follow; tests it runs are not listed']);
   });
 });

@@ -91,3 +91,20 @@ export function monorepoTool(name: string, rest: string[]): Step {
   return { kind: 'delegate', tool: name, scripts: targets.length > 0 ? targets : ['test'], filters: filters.length > 0 ? filters : null, args: [] };
 }
 
+
+// concurrently options that take a value (`-n unit,e2e -c blue,green`).
+const CONCURRENTLY_VALUES = /^(-n|--names|-c|--prefix-colors|-p|--prefix|-s|--success|-m|--max-processes|-l|--prefix-length|-t|--timestamp-format|--restart-tries|--restart-after|--default-input-target|--name-separator|--pad-prefix|-P|--passthrough-arguments|--teardown)$/;
+
+/** `concurrently -n a,b "npm:test:*" "jest --ci"`: each command (`npm:x` / `yarn:x` / `pnpm:x` / `bun:x` is that script). */
+export function concurrently(rest: string[], hasScript: (n: string) => boolean): Step {
+  const commands: string[] = [];
+  for (let i = 0; i < rest.length; i++) {
+    const a = rest[i]!;
+    if (CONCURRENTLY_VALUES.test(a)) { i++; continue; }
+    if (a.startsWith('-')) continue;
+    const short = /^(npm|yarn|pnpm|bun):(.+)$/.exec(a);
+    // run-p reads `test:*` as a glob over script names, as concurrently does.
+    commands.push(short ? `run-p '${short[2]!.replace(/'/g, '')}'` : hasScript(a) ? `npm run ${a}` : a);
+  }
+  return { kind: 'program', text: commands.join(' ; ') };
+}

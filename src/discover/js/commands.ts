@@ -7,7 +7,7 @@
  */
 
 import type { JsRunner } from './types.ts';
-import { monorepoTool, packageManager } from './commands-pm.ts';
+import { concurrently, monorepoTool, packageManager } from './commands-pm.ts';
 import { make, shell, shellFile } from './commands-shell.ts';
 
 export type Step =
@@ -21,7 +21,7 @@ export type Step =
   | { kind: 'quiet' }
   | { kind: 'unknown'; name: string };
 
-const WRAPPERS = new Set(['cross-env', 'cross-env-shell', 'env', 'npx', 'pnpx', 'bunx', 'dotenv', 'dotenv-cli', 'nyc', 'c8', 'time', 'nodemon',
+const WRAPPERS = new Set(['cross-env', 'env', 'npx', 'pnpx', 'bunx', 'dotenv', 'dotenv-cli', 'nyc', 'c8', 'time', 'nodemon',
   'env-cmd', 'with-env', 'xvfb-run', 'exec', 'ts-node', 'ts-node-esm', 'tsx', 'esno', 'babel-node', 'sucrase-node', 'nice', 'caffeinate', 'op', 'infisical', 'doppler']);
 export const BINARIES: Record<string, JsRunner> = {
   jest: 'jest', 'jest-cli': 'jest', vitest: 'vitest', mocha: 'mocha', _mocha: 'mocha', ava: 'ava', jasmine: 'jasmine',
@@ -36,7 +36,10 @@ const QUIET = new Set(['echo', 'exit', 'true', 'false', 'rm', 'rimraf', 'del', '
   'prettier', 'biome', 'xo', 'standard', 'tsd', 'attw', 'publint', 'set', 'sleep', 'printf', 'test', '[', '[[', 'wait', 'export', 'unset', 'cat',
   'touch', 'chmod', 'ln', 'git', 'husky', 'lint-staged', 'build', 'vite', 'webpack', 'rollup', 'esbuild', 'tsup', 'babel', 'node-gyp',
   'wait-on', 'docker', 'docker-compose', 'stylelint', 'markdownlint', 'cspell', 'knip', 'depcheck', 'size-limit', 'open', 'codecov',
-  'coveralls', 'unbuild', 'pkgroll', 'dts-bundle-generator', 'api-extractor', 'type-coverage', 'lerna-changelog', 'sort-package-json', 'oxlint']);
+  'coveralls', 'unbuild', 'pkgroll', 'dts-bundle-generator', 'api-extractor', 'type-coverage', 'lerna-changelog', 'sort-package-json', 'oxlint',
+  // TAP reporters and filters a runner's output is piped through (`tape test/*.js | tap-spec`), shell utilities.
+  'tap-spec', 'tap-dancer', 'faucet', 'tap-min', 'tap-nyan', 'tap-arc', 'tap-mocha-reporter', 'tap-xunit', 'tap-junit', 'tap-summary',
+  'tap-difflet', 'tap-diff', 'tap-bail', 'tap-teamcity', 'tap-spek', 'tee', 'grep', 'head', 'tail', 'sed', 'awk', 'cd', 'pwd', ':']);
 // Node options whose value is the next word.
 const NODE_VALUE = new Set(['-r', '--require', '--import', '--loader', '--experimental-loader', '--test-reporter', '--test-reporter-destination',
   '--test-name-pattern', '--test-skip-pattern', '--test-concurrency', '--test-timeout', '--env-file', '--conditions', '-C', '--test-shard', '--max-old-space-size']);
@@ -57,7 +60,8 @@ export function classify(argv: readonly string[], quoted: readonly boolean[], ha
     const names = rest.filter((a) => !a.startsWith('-'));
     return { kind: 'script', names, args: [], quoted: [] };
   }
-  if (name === 'concurrently') return { kind: 'program', text: rest.filter((a) => !a.startsWith('-')).map((a) => (hasScript(a) ? `npm run ${a}` : a)).join(' ; ') };
+  if (name === 'concurrently' || name === 'conc') return concurrently(rest, hasScript);
+  if (name === 'cross-env-shell') return { kind: 'program', text: rest.filter((a) => !/^[A-Za-z_]\w*=/.test(a)).join(' ') };
   if (name === 'start-server-and-test' || name === 'server-test') {
     const last = rest[rest.length - 1] ?? '';
     return hasScript(last) ? { kind: 'script', names: [last], args: [], quoted: [] } : { kind: 'program', text: last };
@@ -88,7 +92,11 @@ function unwrap(name: string, rest: string[], restQ: boolean[]): Step {
   for (let i = 0; i < rest.length; i++) {
     const a = rest[i]!;
     if (a === '--') continue;
-    if (a.startsWith('-')) { if (/^-(e|r|-reporter|-env|-require|-include|-exclude|-temp-directory|-report-dir|-config|f|-file)$/.test(a) && name !== 'env') i++; continue; }
+    if (a.startsWith('-')) {
+      if (/^-(e|r|-reporter|-env|-require|-include|-exclude|-temp-directory|-report-dir|-config|f|-file)$/.test(a) && name !== 'env') i++;
+      else if ((name === 'npx' || name === 'pnpx' || name === 'bunx') && (a === '-p' || a === '--package')) i++;
+      continue;
+    }
     if (/^[A-Za-z_]\w*=/.test(a)) continue;
     return { kind: 'wrapped', argv: rest.slice(i), quoted: restQ.slice(i) };
   }
@@ -103,6 +111,8 @@ function node(rest: string[], restQ: boolean[], _hasScript: (n: string) => boole
     const a = rest[j]!;
     if (NODE_VALUE.has(a)) { j++; continue; }
     if (a === '--test' || a.startsWith('--test=')) { test = true; continue; }
+    // `node -e "..."` / `node -p`: inline code, no file to follow.
+    if (!test && /^(-e|-p|--eval|--print)$/.test(a)) return { kind: 'unknown', name: `node ${a}` };
     if (a.startsWith('-')) continue;
     if (!test) {
       const bin = /node_modules\/(?:\.bin\/)?((?:@[\w.-]+\/)?[\w.-]+)/.exec(a);

@@ -39,7 +39,7 @@ export async function reachScripts(pkgs: readonly Pkg[], nx?: NxWorkspace): Prom
     seen.add(key);
     queue.push({ pkg, script, via, nx: isNx });
   };
-  const options = (pkg: Pkg): PlanOptions => ({ fileTest: (op, p) => fileTest(pkg, op, p), read: (rel) => readInProject(pkg, root, rel) });
+  const options = (pkg: Pkg): PlanOptions => ({ fileTest: (op, p) => fileTest(pkg, op, p), read: (rel) => readInProject(pkg, root, rel), wireit: pkg.json.wireit });
   if (!root) for (const p of members) add(p, 'test', null);
   else {
     const memberTests = members.filter((m) => !scriptMissing(m.json.scripts as Record<string, unknown> | undefined));

@@ -31,6 +31,8 @@ export interface ScriptPlan {
 export interface PlanOptions extends ProgramOptions {
   /** Reads a package-relative file (shell scripts, Makefiles); without it such commands stay unknown. */
   readonly read?: FileReader;
+  /** package.json `wireit`: what a script whose text is `wireit` runs. */
+  readonly wireit?: unknown;
 }
 
 const PLACEHOLDER = /no test specified/;
@@ -71,8 +73,27 @@ export async function planScript(scripts: Record<string, unknown> | undefined, e
     seen.add(name);
     // npm runs `pre<name>` and `post<name>` around a script; extra arguments go to the end of its text.
     await runScript(`pre${name}`, []);
-    await runText(extra.length > 0 ? `${body} ${extra.map(quote).join(' ')}` : body, '', 0, {});
+    const text = body.trim() === 'wireit' ? await runWireit(name) : body;
+    if (text !== undefined) await runText(extra.length > 0 ? `${text} ${extra.map(quote).join(' ')}` : text, '', 0, {});
     await runScript(`post${name}`, []);
+  };
+
+  /**
+   * A `wireit` script: its `dependencies` first (local scripts, or `./dir:script` of another package),
+   * then its `command`, returned to run; undefined when it has none.
+   */
+  const runWireit = async (name: string): Promise<string | undefined> => {
+    const all = options.wireit && typeof options.wireit === 'object' ? options.wireit as Record<string, unknown> : {};
+    const entry = all[name] && typeof all[name] === 'object' ? all[name] as { command?: unknown; dependencies?: unknown } : undefined;
+    if (!entry) { plan.unknown.push('wireit'); plan.notes.push(`the \`${name}\` script runs wireit, but package.json \`wireit\` has no \`${name}\` entry`); return undefined; }
+    for (const d of Array.isArray(entry.dependencies) ? entry.dependencies : []) {
+      const dep = typeof d === 'string' ? d : d && typeof d === 'object' && typeof (d as { script?: unknown }).script === 'string' ? (d as { script: string }).script : undefined;
+      if (dep === undefined) continue;
+      const cross = /^(\.{1,2}\/[^:]*):(.+)$/.exec(dep);
+      if (cross) plan.dirs.push({ dir: joinDir('', cross[1]!), script: cross[2]! });
+      else await runScript(dep, []);
+    }
+    return typeof entry.command === 'string' ? entry.command : undefined;
   };
 
   /** A shell text run in `cwd` (package-relative), `depth` files deep, with positional parameters. */
