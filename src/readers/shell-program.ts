@@ -85,7 +85,7 @@ export function readProgram(script: string, options: ProgramOptions = {}): Progr
       if (argv.length === 0 && assign && !w.text.startsWith('=')) { env.push([assign[1]!, expand(w).slice(assign[1]!.length + 1)]); continue; }
       if (/^\$[@*]$|^\$\{[@*]\}$/.test(w.text) && (w.dollars?.includes(0) ?? true)) {
         // `"$@"` is each argument as its own word.
-        argv.push(...params); quoted.push(...params.map((_, i) => options.argsQuoted?.[i] ?? false));
+        argv.push(...params); quoted.push(...params.map((_, i) => options.argsQuoted?.[i] ?? false)); raw.push(...params.map(() => w.text));
         continue;
       }
       const text = expand(w);
@@ -97,7 +97,7 @@ export function readProgram(script: string, options: ProgramOptions = {}): Progr
     if (argv[0] === 'cd') {
       // `cd "$DIR/.."`, `cd "$(git rev-parse --show-toplevel)"`: scripts mostly go back to the project.
       const to = argv[1] ?? '';
-      const known = [...raw[1]!.matchAll(/\$\{?(\w+)|\$\(|`/g)].every((m) => m[1] !== undefined && vars.has(m[1]));
+      const known = [...(raw[1] ?? '').matchAll(/\$\{?(\w+)|\$\(|`/g)].every((m) => m[1] !== undefined && vars.has(m[1]));
       if (to !== '' && !/^[/~]/.test(to) && known) cwd = joinDir(cwd, to);
       else notes.push(`\`cd ${raw[1] ?? ''}\` goes where projdex cannot tell; assumed it stays in the same directory`);
       return;
