@@ -163,6 +163,11 @@ suite('nx targets from project.json and plugins', () => {
     assert.ok(notes.some((n) => /Nx project b \(libs\/b\) has no `test` target/.test(n)), notes.join('\n'));
     assert.deepEqual(runs.find((r) => r.package === 'libs/a'), { package: 'libs/a', command: 'nx run a:test (@nx/jest:jest)', runner: 'jest', config: 'libs/a/jest.config.js', notes: [] });
   });
+  test('nx test alone runs nx.json\'s defaultProject', async (t) => {
+    const files = tree('nx test');
+    files['nx.json'] = json({ ...JSON.parse(nxJson), defaultProject: 'ng' });
+    assert.deepEqual((await discover(makeTree(t, files))).files, { 'apps/ng/src/app.spec.ts': 'karma' });
+  });
   test('an Nx workspace without a root test script runs each project\'s test target', async (t) => {
     const { files, notes } = await discover(makeTree(t, tree(undefined)));
     assert.deepEqual(files, { 'apps/ng/src/app.spec.ts': 'karma', 'libs/a/src/x.spec.js': 'jest' });

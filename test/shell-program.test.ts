@@ -43,6 +43,7 @@ suite('shell program reader', () => {
     assert.deepEqual(p.commands.map((c) => [c.cwd, ...c.argv]), [['', 'set', '-euo', 'pipefail'], ['', 'npx', 'jest', '--ci', '--selectProjects', 'api', 'api']]);
     assert.match(p.notes[0]!, /^`cd .*` goes where projdex cannot tell/);
     assert.deepEqual(argvs('D=web; cd $D && vite; cd "$ROOT" && jest'), ['(web) vite', '(web) jest']);
+    assert.deepEqual(readProgram('cd; jest').notes, ['`cd ` goes where projdex cannot tell; assumed it stays in the same directory']);
   });
   test('budgets: size, words and nesting', () => {
     assert.match(readProgram('x'.repeat(70_000)).notes[0]!, /longer than/);

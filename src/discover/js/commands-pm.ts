@@ -6,6 +6,9 @@
 
 import type { Step } from './commands.ts';
 
+/** The filter of `nx <target>` without a project: the workspace's default project (reach.ts). */
+export const NX_DEFAULT_PROJECT = '\0nx-default-project';
+
 export function packageManager(name: string, rest: string[], restQ: boolean[], hasScript: (n: string) => boolean): Step {
   const filters: string[] = [];
   let all = false;
@@ -84,6 +87,10 @@ export function monorepoTool(name: string, rest: string[]): Step {
     if (sub === 'run-many' || sub === 'affected') return { kind: 'delegate', tool: `nx ${sub}`, scripts: scripts.length > 0 ? scripts : ['test'], filters: filters.length > 0 ? filters : null, args: [] };
     if (sub === 'run' && more[0]?.includes(':')) { const [p, target] = more[0].split(':'); return { kind: 'delegate', tool: 'nx run', scripts: [target!], filters: [p!], args: [] }; }
     if (sub !== undefined && more[0] !== undefined) return { kind: 'delegate', tool: 'nx', scripts: [sub], filters: [more[0]], args: [] };
+    // `nx test` alone: nx.json's defaultProject (or the project in the current directory); reach.ts resolves it.
+    if (sub !== undefined && !/^(run-many|affected|run|graph|show|reset|format|migrate|g|generate|init|daemon|report|list|release)$/.test(sub) && !sub.includes(':')) {
+      return { kind: 'delegate', tool: 'nx', scripts: [sub], filters: [NX_DEFAULT_PROJECT], args: [] };
+    }
     return { kind: 'unknown', name: 'nx' };
   }
   const list = positional[0] === 'run' || positional[0] === 'exec' ? positional.slice(1) : positional;

@@ -16,7 +16,12 @@ import type { Invocation, JsRunner, Pkg } from './types.ts';
 
 export interface NxProject { readonly name: string; readonly targets: Record<string, unknown> }
 interface Plugin { readonly name: string; readonly options: Record<string, unknown>; readonly include?: string[]; readonly exclude?: string[] }
-export interface NxWorkspace { readonly plugins: readonly Plugin[]; readonly targetDefaults: Record<string, unknown> }
+export interface NxWorkspace {
+  readonly plugins: readonly Plugin[];
+  readonly targetDefaults: Record<string, unknown>;
+  /** nx.json `defaultProject`: what `nx test` alone runs at the root. */
+  readonly defaultProject: string | undefined;
+}
 
 /** What one Nx target runs: runner calls in the project, a shell command in a directory, or a script. */
 export type NxRun =
@@ -47,7 +52,7 @@ export async function readNxWorkspace(ctx: ScanContext): Promise<NxWorkspace | u
       plugins.push({ name: e.plugin, options: object(e.options), include: strings(e.include), exclude: strings(e.exclude) });
     }
   }
-  return { plugins, targetDefaults: object(doc.targetDefaults) };
+  return { plugins, targetDefaults: object(doc.targetDefaults), defaultProject: typeof doc.defaultProject === 'string' ? doc.defaultProject : undefined };
 }
 
 /** Directories (project-relative) holding a project.json: Nx projects, wherever they are. */

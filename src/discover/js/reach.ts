@@ -3,6 +3,7 @@ import { joinPath } from '../../scan/paths.ts';
 import { joinDir } from '../../readers/shell-words.ts';
 import { planScript, scriptMissing, type Delegation, type PlanOptions, type ScriptPlan } from './script.ts';
 import { planNxTarget } from './nx-plan.ts';
+import { NX_DEFAULT_PROJECT } from './commands-pm.ts';
 import type { NxWorkspace } from './nx.ts';
 import type { Pkg } from './types.ts';
 
@@ -73,7 +74,7 @@ export async function reachScripts(pkgs: readonly Pkg[], nx?: NxWorkspace): Prom
     for (const d of plan.delegations) {
       const viaNx = nx !== undefined && d.tool.startsWith('nx');
       // Nx runs a target of the project itself too (`nx test app` from app's own script, a standalone workspace).
-      const targets = (viaNx ? pkgs.filter((m) => m.nx !== undefined) : members.filter((m) => m !== pkg)).filter((m) => matches(m, d));
+      const targets = (viaNx ? pkgs.filter((m) => m.nx !== undefined) : members.filter((m) => m !== pkg)).filter((m) => matches(m, d, nx, pkg));
       const text = `${d.tool} ${d.scripts.join(' ')}`.trim();
       if (targets.length === 0) notes.push(`${label(pkg)}: \`${text}\` reaches no workspace package`);
       for (const t of targets) for (const s of d.scripts) add(t, s, `\`${text}\``, viaNx);
@@ -92,8 +93,10 @@ export async function reachScripts(pkgs: readonly Pkg[], nx?: NxWorkspace): Prom
 }
 
 /** Whether a workspace package is selected by a hand-off's filters (by name or directory, globs allowed). */
-function matches(pkg: Pkg, d: Delegation): boolean {
+function matches(pkg: Pkg, d: Delegation, nx?: NxWorkspace, from?: Pkg): boolean {
   if (d.filters === null) return true;
+  // `nx test` alone: nx.json's defaultProject, else the project the command runs in.
+  if (d.filters[0] === NX_DEFAULT_PROJECT) return nx?.defaultProject !== undefined ? pkg.nx?.name === nx.defaultProject : pkg === from;
   const name = pkg.nx?.name ?? (typeof pkg.json.name === 'string' ? pkg.json.name : '');
   let hit = false;
   for (const raw of d.filters) {
