@@ -168,6 +168,24 @@ suite('nx targets from project.json and plugins', () => {
     files['nx.json'] = json({ ...JSON.parse(nxJson), defaultProject: 'ng' });
     assert.deepEqual((await discover(makeTree(t, files))).files, { 'apps/ng/src/app.spec.ts': 'karma' });
   });
+  test('playwright, cypress and run-commands executors; package.json nx targets; a config outside the project', async (t) => {
+    const root = makeTree(t, {
+      'package.json': json({ private: true, workspaces: ['packages/*'], scripts: { test: 'nx run-many -t e2e,test' } }),
+      'nx.json': json({}),
+      'e2e/project.json': json({ name: 'e2e', targets: { e2e: { executor: '@nx/playwright:playwright', options: { config: 'e2e/pw.config.ts' } } } }),
+      'e2e/pw.config.ts': "export default { testDir: './specs' };", 'e2e/specs/a.spec.ts': '', 'e2e/other/b.spec.ts': '',
+      'cy/project.json': json({ name: 'cy', targets: { e2e: { executor: '@nx/cypress:cypress', options: { cypressConfig: '{projectRoot}/cypress.config.ts' } } } }),
+      'cy/cypress.config.ts': "export default { e2e: { specPattern: 'flows/**/*.cy.ts' } };", 'cy/flows/x.cy.ts': '',
+      'tools/project.json': json({ name: 'tools', targets: { test: { executor: 'nx:run-commands', options: { commands: [{ command: 'node --test' }], cwd: 'tools/sub' } } } }),
+      'tools/sub/t.test.js': '',
+      'packages/p/package.json': json({ name: 'p', nx: { targets: { test: { executor: '@nx/jest:jest', options: { jestConfig: 'jest.shared.js' } } } } }),
+      'packages/p/a.test.js': '', 'jest.shared.js': 'module.exports = {};',
+    });
+    const { files, notes } = await discover(root);
+    assert.deepEqual(files, { 'cy/flows/x.cy.ts': 'cypress', 'e2e/specs/a.spec.ts': 'playwright', 'packages/p/a.test.js': 'jest', 'tools/sub/t.test.js': 'node-test' });
+    assert.ok(notes.includes('packages/p/package.json: `jestConfig` jest.shared.js is outside the project; its settings are not read'), notes.join('\n'));
+    assert.ok(notes.includes('tools/project.json: `cwd` tools/sub is not a package projdex knows; read from tools'), notes.join('\n'));
+  });
   test('an Nx workspace without a root test script runs each project\'s test target', async (t) => {
     const { files, notes } = await discover(makeTree(t, tree(undefined)));
     assert.deepEqual(files, { 'apps/ng/src/app.spec.ts': 'karma', 'libs/a/src/x.spec.js': 'jest' });

@@ -23,11 +23,13 @@ export async function planNxTarget(pkg: Pkg, target: string, ws: NxWorkspace, pk
   if (run.kind === 'unknown') return [{ pkg, plan: { ...base, unknown: [`the ${run.executor} executor`] } }];
   if (run.kind === 'runners') return [{ pkg, plan: { ...base, invocations: run.invocations, notes: run.notes } }];
   // nx:run-commands: the commands run in `cwd`, as a script of the package there (the root by default).
-  const at = pkgs.find((p) => p.dir === run.dir) ?? pkgs.find((p) => p.dir === '');
+  // The package at `cwd`, else the deepest one holding it.
+  const at = pkgs.filter((p) => p.dir === '' || run.dir === p.dir || run.dir.startsWith(p.dir + '/'))
+    .sort((a, b) => b.dir.length - a.dir.length)[0];
   if (!at) return [{ pkg, plan: { ...base, unknown: [`${run.commands.join(' ; ')} in ${run.dir || 'the workspace root'}`] } }];
   const key = `nx:${target}`;
   const scripts = { ...(at.json.scripts as Record<string, unknown> | undefined), [key]: run.commands.join(' ; ') };
   const plan = await planScript(scripts, key, options(at));
-  const notes = at.dir === run.dir ? run.notes : [...run.notes, `\`cwd\` ${run.dir} is not a package projdex knows; read from the workspace root`];
+  const notes = at.dir === run.dir ? run.notes : [...run.notes, `\`cwd\` ${run.dir} is not a package projdex knows; read from ${at.dir || 'the workspace root'}`];
   return [{ pkg: at, plan: { ...plan, command: `${command}: ${plan.command}`, notes: [...notes, ...plan.notes] } }];
 }

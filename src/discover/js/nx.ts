@@ -114,7 +114,11 @@ function fromExecutor(pkg: Pkg, executor: string, options: Record<string, unknow
   };
   const run = (runner: JsRunner, args: string[]): NxRun => ({ kind: 'runners', executor, invocations: [{ runner, args, quoted: args.map(() => false) }], notes });
   const withConfig = (flag: string, key: string, rest: string[] = []): string[] => { const c = local(key); return c ? [...rest, flag, c] : rest; };
-  if (/^@(nx|nrwl)\/jest:jest$|^@angular-devkit\/build-angular:jest$/.test(executor)) return run('jest', withConfig('--config', 'jestConfig'));
+  if (/^@(nx|nrwl)\/jest:jest$/.test(executor)) return run('jest', withConfig('--config', 'jestConfig'));
+  if (executor === '@angular-devkit/build-angular:jest') {
+    notes.push('the Angular Jest builder\'s `include`/`exclude` are not applied; Jest\'s defaults were used');
+    return run('jest', []);
+  }
   if (/^@(nx|nrwl)\/(vite:test|vitest:test|vitest)$/.test(executor)) return run('vitest', withConfig('--config', 'configFile', ['run']));
   if (/^@(nx|nrwl)\/playwright:playwright$/.test(executor)) return run('playwright', withConfig('--config', 'config'));
   if (/^@(nx|nrwl)\/cypress:cypress$/.test(executor)) return run('cypress', withConfig('--config-file', 'cypressConfig'));
