@@ -163,6 +163,13 @@ suite('nx targets from project.json and plugins', () => {
     assert.ok(notes.some((n) => /Nx project b \(libs\/b\) has no `test` target/.test(n)), notes.join('\n'));
     assert.deepEqual(runs.find((r) => r.package === 'libs/a'), { package: 'libs/a', command: 'nx run a:test (@nx/jest:jest)', runner: 'jest', config: 'libs/a/jest.config.js', notes: [] });
   });
+  test('nx run-many --exclude and tag: filters', async (t) => {
+    const files = tree('nx run-many -t test --exclude ng');
+    assert.deepEqual((await discover(makeTree(t, files))).files, { 'libs/a/src/x.spec.js': 'jest' });
+    const tagged = tree('nx run-many -t test --projects=tag:scope:web');
+    tagged['apps/ng/project.json'] = json({ ...JSON.parse(tagged['apps/ng/project.json']!), tags: ['scope:web', 'type:app'] });
+    assert.deepEqual((await discover(makeTree(t, tagged))).files, { 'apps/ng/src/app.spec.ts': 'karma' });
+  });
   test('nx test alone runs nx.json\'s defaultProject', async (t) => {
     const files = tree('nx test');
     files['nx.json'] = json({ ...JSON.parse(nxJson), defaultProject: 'ng' });

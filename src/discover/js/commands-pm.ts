@@ -79,8 +79,11 @@ export function monorepoTool(name: string, rest: string[]): Step {
     if (f) { const v = f[1] ?? rest[++i] ?? ''; filters.push(...v.split(',')); continue; }
     const t = /^(?:--target|--targets|-t)(?:=(.*))?$/.exec(a);
     if (t) { scripts.push(...(t[1] ?? rest[++i] ?? '').split(',')); continue; }
+    // `nx run-many -t test --exclude e2e,docs`: negated filters.
+    const x = name === 'nx' ? /^--exclude(?:=(.*))?$/.exec(a) : null;
+    if (x) { filters.push(...(x[1] ?? rest[++i] ?? '').split(',').filter(Boolean).map((p) => '!' + p)); continue; }
   }
-  const positional = rest.filter((a, i) => !a.startsWith('-') && !/^(?:--filter|-F|--scope|--projects|-p|--target|--targets|-t|--concurrency|--cache-dir)$/.test(rest[i - 1] ?? ''));
+  const positional = rest.filter((a, i) => !a.startsWith('-') && !/^(?:--filter|-F|--scope|--projects|-p|--target|--targets|-t|--concurrency|--cache-dir|--exclude)$/.test(rest[i - 1] ?? ''));
   void words;
   if (name === 'nx') {
     const [sub, ...more] = positional;

@@ -14,7 +14,7 @@ import { compileGlobs } from '../glob.ts';
 import { joinPath } from '../../scan/paths.ts';
 import type { Invocation, JsRunner, Pkg } from './types.ts';
 
-export interface NxProject { readonly name: string; readonly targets: Record<string, unknown> }
+export interface NxProject { readonly name: string; readonly targets: Record<string, unknown>; readonly tags: readonly string[] }
 interface Plugin { readonly name: string; readonly options: Record<string, unknown>; readonly include?: string[]; readonly exclude?: string[] }
 export interface NxWorkspace {
   readonly plugins: readonly Plugin[];
@@ -65,7 +65,8 @@ export async function readNxProject(ctx: ScanContext, dir: string, json: Record<
   const pj = object(await ctx.readJson(joinPath(dir, 'project.json')));
   const fromPkg = object(object(json.nx).targets);
   const name = typeof pj.name === 'string' ? pj.name : typeof json.name === 'string' ? json.name : dir.split('/').pop() || 'root';
-  return { name, targets: { ...fromPkg, ...object(pj.targets) } };
+  const tags = strings(pj.tags) ?? strings(object(json.nx).tags) ?? [];
+  return { name, targets: { ...fromPkg, ...object(pj.targets) }, tags };
 }
 
 /** How Nx runs `target` of the project `pkg`; `script` when only its package.json script can be it. */

@@ -106,7 +106,9 @@ function matches(pkg: Pkg, d: Delegation, nx?: NxWorkspace, from?: Pkg): boolean
     const dir = /^\{(.*)\}$/.exec(f)?.[1] ?? (f.startsWith('./') || f.startsWith('../') ? f : undefined);
     // npm `-w packages/a` names a directory without `./`; a scoped name (`@x/y`) is a name.
     const asDir = dir ?? (f.includes('/') && !f.startsWith('@') ? f : undefined);
-    const ok = (asDir !== undefined && compileGlobs([joinPath(asDir)]).match(pkg.dir))
+    // nx `--projects tag:scope:api`: the projects carrying that tag.
+    const ok = f.startsWith('tag:') && pkg.nx ? pkg.nx.tags.some((t) => compileGlobs([f.slice(4)]).match(t))
+      : (asDir !== undefined && compileGlobs([joinPath(asDir)]).match(pkg.dir))
       || (dir === undefined && f !== '' && (f === name || compileGlobs([f]).match(name) || pkg.dir.split('/').pop() === f));
     if (ok) hit = !negate;
     else if (negate && !d.filters.some((x) => !x.startsWith('!'))) hit = true;
