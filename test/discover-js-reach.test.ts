@@ -49,15 +49,19 @@ suite('reach: what the root test command runs', () => {
     });
     const a = await discover(unknown);
     assert.deepEqual(a.files, {});
-    assert.deepEqual(a.notes, ['package.json has a test script that runs `run-tests.sh`, which projdex cannot follow; no test files listed for it']);
-    assert.deepEqual(a.runs, [{ package: '', command: './scripts/run-tests.sh --all', runner: null, config: null, notes: a.notes }]);
+    assert.deepEqual(a.notes, [
+      'package.json: `./scripts/run-tests.sh --all`: scripts/run-tests.sh is not a file of the project',
+      'package.json: `npm test` runs `./scripts/run-tests.sh --all`, which projdex cannot follow: no tests listed for the project, though it may have some',
+    ]);
+    assert.deepEqual(a.runs, [{ package: '', command: './scripts/run-tests.sh --all', runner: null, config: null,
+      notes: ['`./scripts/run-tests.sh --all`: scripts/run-tests.sh is not a file of the project', a.notes[1]] }]);
     const mixed = makeTree(t, {
       'package.json': json({ scripts: { test: 'tstyche && node scripts/e2e.js && mocha' } }),
       'test/a.js': '',
     });
     const b = await discover(mixed);
     assert.deepEqual(b.files, { 'test/a.js': 'mocha' });
-    assert.deepEqual(b.notes, ['package.json: the test script also runs `tstyche`, `node scripts/e2e.js`, which projdex cannot follow']);
+    assert.deepEqual(b.notes, ['package.json: the test script also runs `tstyche`, `node scripts/e2e.js`, which projdex cannot follow; tests it runs are not listed']);
   });
 });
 

@@ -28,4 +28,13 @@ suite('parseShell()', () => {
     assert.deepEqual(argvs('(cd web && vite)'), [['cd', 'web'], ['vite']]);
     assert.deepEqual(argvs('echo "a\\"b" x#y'), [['echo', 'a"b', 'x#y']]);
   });
+
+  test('says which $ the shell would expand: not single-quoted, not escaped', () => {
+    const [cmd] = parseShell(`X='$HOME' run '$A' "$B" $C \\$D "\\$E" '$F'"$G"`);
+    assert.deepEqual(cmd!.argv, ['run', '$A', '$B', '$C', '$D', '$E', '$F$G']);
+    assert.deepEqual(cmd!.dollars, [[], [], [0], [0], [], [], [2]]);
+    assert.deepEqual(cmd!.env, [['X', '$HOME']]);
+    assert.deepEqual(cmd!.envDollars, [[]]);
+    assert.deepEqual(parseShell('Y=$Z a')[0]!.envDollars, [[0]]);
+  });
 });

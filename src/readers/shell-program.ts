@@ -31,6 +31,9 @@ export interface ProgramOptions {
   readonly maxDepth?: number;
   /** Decides file tests (`-f`, `-d`, `-e` and a path); undefined when it cannot tell. */
   readonly fileTest?: (op: string, path: string) => boolean | undefined;
+  /** Positional parameters (`$1`, `"$@"`, `$*`) of a script file run with arguments; none by default. */
+  readonly args?: readonly string[];
+  readonly argsQuoted?: readonly boolean[];
 }
 
 
@@ -73,28 +76,49 @@ export function readProgram(script: string, options: ProgramOptions = {}): Progr
   };
 
   const simple = (run: boolean): void => {
-    const argv: string[] = []; const quoted: boolean[] = []; const env: Array<[string, string]> = [];
+    const argv: string[] = []; const quoted: boolean[] = []; const env: Array<[string, string]> = []; const raw: string[] = [];
     while (pos < words.length && !peek()!.op) {
       const w = words[pos++]!;
       // Redirections: `> out.log`, `2>/dev/null`, `&>x`: neither the operator nor its target is an argument.
       if (!w.quoted && /^(\d*|&)[<>]/.test(w.text)) { if (/^(\d*|&)[<>]+&?$/.test(w.text) && pos < words.length && !peek()!.op) pos++; continue; }
       const assign = !w.quoted || /^[A-Za-z_]\w*=/.test(w.text) ? /^([A-Za-z_]\w*)=([\s\S]*)$/.exec(w.text) : null;
-      if (argv.length === 0 && assign && !w.text.startsWith('=')) { env.push([assign[1]!, expand(assign[2]!)]); continue; }
-      const text = expand(w.text);
+      if (argv.length === 0 && assign && !w.text.startsWith('=')) { env.push([assign[1]!, expand(w).slice(assign[1]!.length + 1)]); continue; }
+      if (/^\$[@*]$|^\$\{[@*]\}$/.test(w.text) && (w.dollars?.includes(0) ?? true)) {
+        // `"$@"` is each argument as its own word.
+        argv.push(...params); quoted.push(...params.map((_, i) => options.argsQuoted?.[i] ?? false)); raw.push(...params.map(() => w.text));
+        continue;
+      }
+      const text = expand(w);
       if (text === '' && !w.quoted && /\$/.test(w.text)) continue;
-      argv.push(text); quoted.push(w.quoted);
+      argv.push(text); quoted.push(w.quoted); raw.push(w.text);
     }
     if (!run) return;
     if (argv.length === 0) { for (const [k, v] of env) vars.set(k, v); return; }
-    if (argv[0] === 'cd') { cwd = joinDir(cwd, argv[1] ?? ''); return; }
+    if (argv[0] === 'cd') {
+      // `cd "$DIR/.."`, `cd "$(git rev-parse --show-toplevel)"`: scripts mostly go back to the project.
+      const to = argv[1] ?? '';
+      const known = [...(raw[1] ?? '').matchAll(/\$\{?(\w+)|\$\(|`/g)].every((m) => m[1] !== undefined && vars.has(m[1]));
+      if (to !== '' && !/^[/~]/.test(to) && known) cwd = joinDir(cwd, to);
+      else notes.push(`\`cd ${raw[1] ?? ''}\` goes where projdex cannot tell; assumed it stays in the same directory`);
+      return;
+    }
     if (argv[0] === 'export') for (const a of argv.slice(1)) { const m = /^([A-Za-z_]\w*)=(.*)$/.exec(a); if (m) vars.set(m[1]!, m[2]!); }
     commands.push({ argv, quoted, env, cwd });
   };
 
-  const expand = (text: string): string => text.replace(/\$\{([A-Za-z_]\w*)(?::?[-=]([^}]*))?\}|\$([A-Za-z_]\w*)/g, (_m, a: string | undefined, dflt: string | undefined, b: string | undefined) => {
-    const v = vars.get((a ?? b)!);
-    return v !== undefined && v !== '' ? v : dflt ?? '';
-  });
+  const params = options.args ?? [];
+  const param = (name: string): string | undefined => (/^\d$/.test(name) ? (name === '0' ? undefined : params[Number(name) - 1] ?? '')
+    : name === '#' ? String(params.length) : name === '@' || name === '*' ? params.join(' ') : undefined);
+  /** A word with its `$VAR`, `${VAR}`, `${VAR:-d}` expanded; a `$` that `sh` leaves alone (`'$X'`, `\$X`) stays. */
+  const expand = (w: Word | string): string => {
+    const { text, dollars } = typeof w === 'string' ? { text: w, dollars: undefined } : w;
+    const re = /\$\{([A-Za-z_]\w*|\d|[@*#])(?::?[-=]([^}]*))?\}|\$([A-Za-z_]\w*|\d|[@*#])/g;
+    return text.replace(re, (m, a: string | undefined, dflt: string | undefined, b: string | undefined, at: number) => {
+      if (dollars !== undefined && !dollars.includes(at)) return m;
+      const v = param((a ?? b)!) ?? vars.get((a ?? b)!);
+      return v !== undefined && v !== '' ? v : dflt ?? '';
+    });
+  };
 
   const ifClause = (run: boolean, depth: number): void => {
     const from = pos;
@@ -124,20 +148,21 @@ export function readProgram(script: string, options: ProgramOptions = {}): Progr
     const parts: Word[] = [];
     while (pos < words.length && !isKw(peek(), ...stops)) { const w = words[pos++]!; if (!w.op) parts.push(w); }
     // An unquoted variable that expands to nothing is no word at all: `[ -e $TRAVIS ]` is `[ -e ]`.
-    const expanded = parts.map((w) => ({ ...w, text: expand(w.text) })).filter((w, i) => w.quoted || w.text !== '' || !parts[i]!.text.includes('$'));
+    const expanded = parts.map((w) => ({ ...w, text: expand(w) })).filter((w, i) => w.quoted || w.text !== '' || !parts[i]!.text.includes('$'));
     return decide(expanded, options.fileTest);
   };
 
   const caseClause = (run: boolean, depth: number): void => {
-    const subject = expand(words[pos++]?.text ?? '');
+    const first = words[pos++];
+    const subject = first ? expand(first) : '';
     if (isKw(peek(), 'in')) pos++;
     let matched = false;
     while (pos < words.length && !isKw(peek(), 'esac')) {
       if (peek()!.op) { pos++; continue; }
       const patterns: string[] = [];
-      while (pos < words.length && peek()!.op !== ')') { const w = words[pos++]!; if (!w.op && w.text !== '|') patterns.push(...w.text.split('|').filter(Boolean)); }
+      while (pos < words.length && peek()!.op !== ')') { const w = words[pos++]!; if (!w.op && w.text !== '|') patterns.push(...expand(w).split('|').filter(Boolean)); }
       pos++;
-      const hit = !matched && patterns.some((p) => globMatch(expand(p), subject));
+      const hit = !matched && patterns.some((p) => globMatch(p, subject));
       if (hit && run) notes.push(`\`case ${subject === '' ? '""' : subject}\` took the \`${patterns.join('|')}\` arm with the variables unset`);
       list(['esac', ';;'], run && hit, depth + 1);
       if (hit) matched = true;

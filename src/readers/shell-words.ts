@@ -5,8 +5,11 @@
 
 import { parseShell } from './shell.ts';
 
-/** A word (quotes removed) or an operator (`op` set). */
-export interface Word { readonly text: string; readonly quoted: boolean; readonly op?: string }
+/**
+ * A word (quotes removed) or an operator (`op` set). `dollars`: offsets of the `$` that `sh` expands
+ * (absent: every `$`); a single-quoted `'$HOME'` has none.
+ */
+export interface Word { readonly text: string; readonly quoted: boolean; readonly op?: string; readonly dollars?: readonly number[] }
 
 const OPS = ['&&', '||', ';;', ';', '|', '&', '\n', '(', ')'];
 
@@ -53,8 +56,8 @@ export function split(script: string, maxWords: number): Word[] | null {
   for (const piece of tokenizeOps(script)) {
     if (typeof piece !== 'string') { out.push({ text: piece.op, quoted: false, op: piece.op }); continue; }
     for (const cmd of parseShell(piece)) {
-      for (const [k, v] of cmd.env) out.push({ text: `${k}=${v}`, quoted: false });
-      cmd.argv.forEach((a, i) => out.push({ text: a, quoted: cmd.quoted[i]! }));
+      cmd.env.forEach(([k, v], i) => out.push({ text: `${k}=${v}`, quoted: false, dollars: cmd.envDollars[i]!.map((d) => d + k.length + 1) }));
+      cmd.argv.forEach((a, i) => out.push({ text: a, quoted: cmd.quoted[i]!, dollars: cmd.dollars[i]! }));
     }
     if (out.length > maxWords) return null;
   }

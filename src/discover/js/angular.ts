@@ -39,3 +39,16 @@ export const angular: RunnerRule = {
     return [...out];
   },
 };
+
+/**
+ * A Karma builder's files outside angular.json (an Nx project.json target, nx.ts): `--include` globs
+ * (default `**\/*.spec.ts`) and `--exclude` globs, relative to the project.
+ */
+export const karma: RunnerRule = {
+  framework: 'karma',
+  async discover(_ctx, pkg, inv) {
+    const include = flagValues(inv, '--include');
+    const m = compileGlobs([...(include.length > 0 ? include : ['**/*.spec.ts']).map((g) => joinPath(g)), ...flagValues(inv, '--exclude').map((g) => '!' + joinPath(g))]);
+    return pkg.files.filter((f) => m.match(f) && !f.includes('node_modules/'));
+  },
+};

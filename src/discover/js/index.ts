@@ -1,6 +1,6 @@
 import type { Discover, FoundTest, ScanContext, TestFramework } from '../../scan/types.ts';
 import { withCases } from '../../scan/with-cases.ts';
-import { angular } from './angular.ts';
+import { angular, karma } from './angular.ts';
 import { ava } from './ava.ts';
 import { bun } from './bun.ts';
 import { countCases } from './cases.ts';
@@ -11,6 +11,7 @@ import { cra, jest, kcd } from './jest.ts';
 import { mocha } from './mocha.ts';
 import { nodeTest } from './node-test.ts';
 import { findPackages, releasePkg } from './packages.ts';
+import { readNxWorkspace } from './nx.ts';
 import { playwright } from './playwright.ts';
 import type { Invocation, JsRunner, RunnerRule } from './types.ts';
 import { label, reachScripts, type Reached } from './reach.ts';
@@ -21,7 +22,7 @@ import { wtr } from './wtr.ts';
 import { joinPath } from '../../scan/paths.ts';
 
 const RULES: Partial<Record<JsRunner, RunnerRule>> = {
-  jest, cra, kcd, vitest, mocha, 'node-test': nodeTest, playwright, cypress, ava, jasmine, bun, 'web-test-runner': wtr, tap, uvu, borp, angular,
+  jest, cra, kcd, vitest, mocha, 'node-test': nodeTest, playwright, cypress, ava, jasmine, bun, 'web-test-runner': wtr, tap, uvu, borp, angular, karma,
 };
 const READ_CONCURRENCY = 16;
 const MAX_LISTED = 8;
@@ -30,8 +31,9 @@ const MAX_LISTED = 8;
  * Test files of the JavaScript ecosystem's runners, as the project's `npm test` would run them: the root's
  * test script is followed as a shell program through scripts, wrappers and workspace hand-offs to each
  * reached package's own script (reach.ts); each runner call found is discovered by its rule, deepest
- * package first, and the first runner to claim a file keeps it. A package whose script names no runner
- * projdex knows falls back to the runners it configures or depends on, with a note; a workspace package
+ * package first, and the first runner to claim a file keeps it. A package without a test script falls
+ * back to the runners it configures or depends on, with a note; one whose script runs only commands
+ * projdex cannot follow lists nothing, and a note says which; a workspace package
  * the command never reaches contributes nothing, and a note says so. Each followed script is recorded
  * with `ctx.follow` (command, runner, config, notes). `cases` is a static estimate (see cases.ts).
  *
@@ -41,8 +43,9 @@ const MAX_LISTED = 8;
  */
 export const discoverJs: Discover = async (ctx) => {
   const claimed = new Map<string, TestFramework>();
-  const pkgs = await findPackages(ctx);
-  const reach = reachScripts(pkgs);
+  const nx = await readNxWorkspace(ctx);
+  const pkgs = await findPackages(ctx, nx);
+  const reach = await reachScripts(pkgs, nx);
   for (const n of reach.notes) ctx.note(n);
   if (reach.unreached.length > 0) {
     const names = reach.unreached.map((p) => p.dir);
@@ -55,10 +58,11 @@ export const discoverJs: Discover = async (ctx) => {
     const prefix = pkg.dir === '' ? '' : pkg.dir + '/';
     const runNotes = [...plan.notes];
     for (const n of plan.notes) ctx.note(`${label(pkg)}: ${n}`);
+    if (plan.followed.length > 0) runNotes.push(`followed ${plan.followed.join(', ')}`);
     let invocations = plan.invocations;
     if (invocations.length === 0 && plan.delegations.length === 0 && plan.dirs.length === 0) invocations = fallback(ctx, run, runNotes);
     else if (plan.unknown.length > 0) {
-      const msg = `${label(pkg)}: the test script also runs ${[...new Set(plan.unknown)].map((u) => `\`${u}\``).join(', ')}, which projdex cannot follow`;
+      const msg = `${label(pkg)}: the test script also runs ${[...new Set(plan.unknown)].map((u) => `\`${u}\``).join(', ')}, which projdex cannot follow; tests it runs are not listed`;
       ctx.note(msg);
       runNotes.push(msg);
     }
@@ -86,15 +90,25 @@ export const discoverJs: Discover = async (ctx) => {
   return claimedTests(ctx, claimed);
 };
 
-/** Runners assumed for a script that names none projdex knows (or no script at all), with a note. */
+/**
+ * A reached package whose script runs no runner projdex knows. Without a test script at all, the
+ * defaults of the runners it configures or depends on stand in (what a user running that runner would
+ * get), with a note. With a script, those defaults are not what `npm test` runs: nothing is listed, and
+ * the note says which command could not be followed and that the package may have tests projdex could
+ * not list.
+ */
 function fallback(ctx: ScanContext, run: Reached, runNotes: string[]): Invocation[] {
   const { pkg, plan } = run;
-  const assumed = fallbackRunners(pkg);
-  const what = plan.missing ? 'has no test script'
-    : plan.unknown.length > 0 ? `has a test script that runs ${plan.unknown.map((u) => `\`${u}\``).join(', ')}, which projdex cannot follow`
-    : 'has a test script that runs no test runner';
-  const msg = assumed.length > 0 ? `${label(pkg)} ${what}; assumed the defaults of ${[...new Set(assumed.map((i) => i.runner))].join(', ')}`
-    : `${label(pkg)} ${what}; no test files listed for it`;
+  const assumed = plan.missing ? fallbackRunners(pkg) : [];
+  const npm = plan.command?.startsWith('nx run ') ? `\`${plan.command}\`` : run.script === 'test' ? '`npm test`' : `\`npm run ${run.script}\``;
+  const name = typeof pkg.json.name === 'string' && pkg.json.name !== '' ? pkg.json.name : pkg.dir === '' ? 'the project' : pkg.dir;
+  const unknown = [...new Set(plan.unknown)].map((u) => `\`${u}\``).join(', ');
+  const msg = plan.missing
+    ? (assumed.length > 0 ? `${label(pkg)} has no test script; assumed the defaults of ${[...new Set(assumed.map((i) => i.runner))].join(', ')}`
+      : `${label(pkg)} has no test script; no test files listed for it`)
+    : plan.unknown.length > 0
+      ? `${label(pkg)}: ${npm} runs ${unknown}, which projdex cannot follow: no tests listed for ${name}, though it may have some`
+      : `${label(pkg)}: ${npm} runs no test runner projdex knows (\`${plan.command}\`): no tests listed for ${name}`;
   ctx.note(msg);
   runNotes.push(msg);
   if (assumed.length === 0) ctx.follow({ package: pkg.dir, command: plan.command, runner: null, config: null, notes: runNotes });

@@ -2,15 +2,17 @@ import type { ScanContext } from '../../scan/types.ts';
 import { compileGlobs } from '../glob.ts';
 import { parseYaml } from '../../readers/yaml.ts';
 import type { Pkg } from './types.ts';
+import { nxProjectDirs, readNxProject, type NxProject, type NxWorkspace } from './nx.ts';
 
 /**
  * The packages to discover in: the root package, plus the workspace members its package.json
  * (`workspaces: [...]` or `{ packages: [...] }`) or pnpm-workspace.yaml (`packages:`) declare.
  * Without a root package.json, the shallowest package.json directories stand in for it
- * (a JS app in a subfolder of a Python repository). Deepest first, so a member's own rule
+ * (a JS app in a subfolder of a Python repository). In an Nx workspace every project.json directory is
+ * a package too (with its Nx name and targets, nx.ts). Deepest first, so a member's own rule
  * claims its files before a root-level runner does.
  */
-export async function findPackages(ctx: ScanContext): Promise<Pkg[]> {
+export async function findPackages(ctx: ScanContext, nx?: NxWorkspace): Promise<Pkg[]> {
   const rootJson = await readPkgJson(ctx, 'package.json');
   let dirs: string[];
   if (rootJson) {
@@ -20,18 +22,23 @@ export async function findPackages(ctx: ScanContext): Promise<Pkg[]> {
       const matcher = compileGlobs(patterns.map((p) => p.replace(/^\.\//, '').replace(/\/$/, '')));
       for (const d of ctx.dirs) if (d !== '' && matcher.match(d) && ctx.has(d + '/package.json')) dirs.push(d);
     }
+    // Nx: every project.json is a project, workspace member or not.
+    if (nx) for (const d of nxProjectDirs(ctx)) if (!dirs.includes(d)) dirs.push(d);
   } else {
     const candidates = ctx.files.filter((f) => f.endsWith('/package.json')).map((f) => f.slice(0, -'/package.json'.length)).sort();
     dirs = [];
     for (const d of candidates) if (!dirs.some((p) => d.startsWith(p + '/'))) dirs.push(d);
   }
-  const found: Array<[dir: string, json: Record<string, unknown>]> = [];
+  const found: Array<[dir: string, json: Record<string, unknown>, nx: NxProject | undefined]> = [];
   for (const dir of dirs) {
-    const json = dir === '' ? rootJson! : await readPkgJson(ctx, dir + '/package.json');
-    if (json) found.push([dir, json]);
+    const hasProjectJson = nx !== undefined && ctx.has(dir === '' ? 'project.json' : dir + '/project.json');
+    const json = dir === '' ? rootJson! : await readPkgJson(ctx, dir + '/package.json') ?? (hasProjectJson ? {} : undefined);
+    // The root is an Nx project only with its own project.json or `nx` key; workspace members always are.
+    const isNx = nx !== undefined && json !== undefined && (hasProjectJson || dir !== '' || json.nx !== undefined);
+    if (json) found.push([dir, json, isNx ? await readNxProject(ctx, dir, json) : undefined]);
   }
   const members = splitByPackage(ctx, found.map(([dir]) => dir));
-  const pkgs = found.map(([dir, json]) => makePkg(ctx, dir, json, members.get(dir) ?? { files: [], dirs: [] }));
+  const pkgs = found.map(([dir, json, nxProject]) => makePkg(ctx, dir, json, members.get(dir) ?? { files: [], dirs: [] }, nxProject));
   return pkgs.sort((a, b) => b.dir.split('/').length - a.dir.split('/').length || (a.dir < b.dir ? -1 : 1));
 }
 
@@ -60,7 +67,7 @@ async function workspacePatterns(ctx: ScanContext, json: Record<string, unknown>
 }
 
 /** A package view over the scan context, with paths relative to `dir`. */
-function makePkg(ctx: ScanContext, dir: string, json: Record<string, unknown>, members: Members): Pkg {
+function makePkg(ctx: ScanContext, dir: string, json: Record<string, unknown>, members: Members, nx?: NxProject): Pkg {
   const prefix = dir === '' ? '' : dir + '/';
   // Perf: the package-relative copies are made on first use and dropped by `releasePkg`, so a monorepo
   // holds one package's copies at a time rather than one string per file per package (1M-file tree:
@@ -78,6 +85,7 @@ function makePkg(ctx: ScanContext, dir: string, json: Record<string, unknown>, m
     },
     has: (rel) => ctx.has(prefix + rel),
     read: (rel) => ctx.read(prefix + rel),
+    ...(nx ? { nx } : {}),
   };
   releases.set(pkg, () => { files = undefined; dirs = undefined; });
   return pkg;

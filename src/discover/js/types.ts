@@ -1,8 +1,9 @@
 import type { ScanContext, TestFramework } from '../../scan/types.ts';
+import type { NxProject } from './nx.ts';
 
 /** Runners the script reader recognises; `cra` is Jest under react-scripts' own config. */
 export type JsRunner = 'jest' | 'cra' | 'vitest' | 'mocha' | 'node-test' | 'playwright' | 'cypress' | 'ava' | 'jasmine'
-  | 'bun' | 'deno' | 'web-test-runner' | 'tap' | 'uvu' | 'borp' | 'kcd' | 'angular';
+  | 'bun' | 'deno' | 'web-test-runner' | 'tap' | 'uvu' | 'borp' | 'kcd' | 'angular' | 'karma';
 
 /** One runner call reached from a package's test script (or assumed, with `args` empty, as a fallback). */
 export interface Invocation {
@@ -26,6 +27,8 @@ export interface Pkg {
   has(rel: string): boolean;
   /** Reads a file relative to `dir`. */
   read(rel: string): Promise<string | undefined>;
+  /** In an Nx workspace: the project's name and explicit targets (nx.ts). */
+  readonly nx?: NxProject;
 }
 
 /** A runner rule: the files (relative to `pkg.dir`) one invocation would run. */
