@@ -13,7 +13,7 @@ import {
 } from './snapshot.ts';
 import { detectStack } from './stack.ts';
 import type { FoundPort, FoundTest, RunInfo } from './types.ts';
-import { lstatOrUndefined, stampElsewhere } from './stamper.ts';
+import { lstatOrUndefined } from './stamper.ts';
 import { walk, type WalkOptions } from './walk.ts';
 
 export interface ScanResult {
@@ -95,11 +95,11 @@ async function scanFrom(root: string, options: ScanOptions): Promise<ScanResult 
   // Something moved. Rebuilding from the previous tree holds it next to the new one: on a tree that large
   // for this heap (1M files in the scanning thread's 256 MB), a full walk is the one that fits.
   if (previous && !roomFor(previous)) return null;
-  // When every directory was just found as it was, the walk takes them without a second stat.
-  // A first walk does not stat: its directories are stamped on the helper thread while the rules run.
+  // When every directory was just found as it was, the walk takes them without a second stat. A first
+  // walk stamps each directory from the stat it takes before listing it anyway (its identity, see walk.ts).
   const tree = await walk(root, {
     ...walkOptions, clock, ...(probe ? { onProgress: probe.walked } : {}),
-    ...(previous ? { previous: previousTree(previous), trusted: quick?.dirs === true } : { stat: null }),
+    ...(previous ? { previous: previousTree(previous), trusted: quick?.dirs === true } : {}),
   });
   probe?.walked(tree.files.length);
   if (tree.rootError) {
@@ -111,7 +111,6 @@ async function scanFrom(root: string, options: ScanOptions): Promise<ScanResult 
   const entries = tree.files.length + tree.dirs.length;
   const keep = tree.truncated === null && tree.unreadable.length === 0 && tree.unvisited.length === 0
     && limits !== null && entries <= snapshotMaxEntries;
-  const stamped = previous || !keep ? undefined : stampElsewhere(base, tree.record.dirs, clock);
   const reads = previous ? previousReads(previous) : undefined;
 
   // Some directories were listed again (a racy stamp) but hold what they held: nothing moved if every
@@ -154,9 +153,8 @@ async function scanFrom(root: string, options: ScanOptions): Promise<ScanResult 
 
   const result = { tests, ports: uniquePorts, framework, notes: ctx.notes, runs: ctx.runs, truncated: tree.truncated };
   const unreadable = [...tree.unreadable, ...tree.unvisited];
-  const record = stamped ? { ...tree.record, stamps: await stamped } : tree.record;
   const snapshot = !keep ? null : encodeSnapshot({
-    root, limits, tree: record, files: tree.files, reads: ctx.record.reads, memo: ctx.record.memo, result,
+    root, limits, tree: tree.record, files: tree.files, reads: ctx.record.reads, memo: ctx.record.memo, result,
   });
   if (!previous) return { ...result, unreadable, snapshot, mode: 'full' };
   // A delta only over a tree seen whole: rows kept under unread directories must not read as removed.
