@@ -98,7 +98,7 @@ async function scanFrom(root: string, options: ScanOptions): Promise<ScanResult 
   // When every directory was just found as it was, the walk takes them without a second stat. A first
   // walk stamps each directory from the stat it takes before listing it anyway (its identity, see walk.ts).
   const tree = await walk(root, {
-    ...walkOptions, clock, ...(probe ? { onProgress: probe.walked } : {}),
+    ...walkOptions, clock, stampsUpTo: snapshotMaxEntries, ...(probe ? { onProgress: probe.walked } : {}),
     ...(previous ? { previous: previousTree(previous), trusted: quick?.dirs === true } : {}),
   });
   probe?.walked(tree.files.length);
@@ -110,7 +110,7 @@ async function scanFrom(root: string, options: ScanOptions): Promise<ScanResult 
   // rescan that reuses it), nor of one too big to be worth its memory (see `snapshotMaxEntries`).
   const entries = tree.files.length + tree.dirs.length;
   const keep = tree.truncated === null && tree.unreadable.length === 0 && tree.unvisited.length === 0
-    && limits !== null && entries <= snapshotMaxEntries;
+    && limits !== null && entries <= snapshotMaxEntries && tree.record.stamps.length === tree.record.dirs.length * 4;
   const reads = previous ? previousReads(previous) : undefined;
 
   // Some directories were listed again (a racy stamp) but hold what they held: nothing moved if every
@@ -133,7 +133,8 @@ async function scanFrom(root: string, options: ScanOptions): Promise<ScanResult 
     clock, fresh, keep, ...(memo ? { previous: memo } : {}), ...(probe ? { onRead: probe.reading } : {}),
   });
   if (tree.errors > 0) ctx.note(`${tree.errors} director${tree.errors === 1 ? 'y' : 'ies'} could not be read (${tree.unreadable.slice(0, 3).join(', ')}${tree.errors > 3 ? ', ...' : ''}); what was found there before was kept`);
-  if (entries > snapshotMaxEntries && tree.truncated === null) {
+  const dropped = tree.record.stamps.length !== tree.record.dirs.length * 4; // see `stampsUpTo`
+  if ((entries > snapshotMaxEntries || dropped) && tree.truncated === null) {
     ctx.note(`${entries} files and directories: over the ${snapshotMaxEntries} a scan keeps a snapshot of, so rescans of this project are full scans`);
   }
   // Readers over a budget and patterns refused as unsafe (readers/budget.ts) become notes of this scan.

@@ -43,6 +43,12 @@ export interface WalkOptions {
   readonly previous?: PreviousTree;
   /** Every directory of `previous` was stat'ed just before this walk and found as it was: reuse without a stat. */
   readonly trusted?: boolean;
+  /**
+   * Most files + directories (`files.length + dirs.length`) the record keeps directory stamps for: past it
+   * the stamps are dropped (`record.stamps` left empty), for a tree too big to keep a snapshot of.
+   * @default Infinity
+   */
+  readonly stampsUpTo?: number;
   /** How directory stamps are taken. @default now, 2 s racy window, no flooring */
   readonly clock?: StampClock;
   /**
@@ -107,6 +113,7 @@ export async function walk(root: string, {
   trusted = false,
   clock = { since: Date.now(), racyMs: 2000, granularityMs: 0 },
   stat = lstatOrUndefined,
+  stampsUpTo = Infinity,
 }: WalkOptions = {}): Promise<WalkResult> {
   const files: string[] = [];
   const dirs: string[] = [''];
@@ -131,7 +138,9 @@ export async function walk(root: string, {
   };
   let same = previous !== undefined;
   const note = (rel: string, stamp: ArrayLike<number>, flag: number): number => {
-    for (let k = 0; k < stamp.length; k++) record.stamps.push(stamp[k]!);
+    // Counted as scan() counts them (a virtualenv pruned later leaves the count; scan() keeps no snapshot then).
+    if (files.length + dirs.length > stampsUpTo) stamps.length = 0; // 1M-file tree: ~10 MB no snapshot would use
+    else for (let k = 0; k < stamp.length; k++) stamps.push(stamp[k]!);
     record.flags.push(flag);
     record.fileCounts.push(0);
     return record.dirs.push(rel) - 1;
