@@ -27,6 +27,29 @@ suite('a tree that changes or fails under the scan', () => {
     assert.equal(tree.rootError, null);
   });
 
+  test('the default (synchronous) walk refuses a directory or an ancestor swapped for a link after its parent was listed', async (t) => {
+    const root = makeTree(t, { 'a.test.js': '', 'sub/b.test.js': '', 'deep/mid/c.test.js': '', 'deep/d.test.js': '' });
+    const outside = makeTree(t, { 'secret.test.js': '', 'mid/x.test.js': '' });
+    let listed = 0;
+    // onProgress runs right after each listing that was kept: the root's, then 'deep' ('sub' is refused).
+    const tree = await walk(root, {
+      onProgress: () => {
+        listed++;
+        if (listed === 1) {
+          renameSync(join(root, 'sub'), join(root, 'sub-old'));
+          symlinkSync(outside, join(root, 'sub'));
+        }
+        if (listed === 2) {
+          // 'deep' was listed and verified; its child 'mid' is still queued and is now reached through a link.
+          renameSync(join(root, 'deep'), join(root, 'deep-old'));
+          symlinkSync(outside, join(root, 'deep'));
+        }
+      },
+    });
+    assert.deepEqual([...tree.files].sort(), ['a.test.js', 'deep/d.test.js']);
+    assert.deepEqual([...tree.unreadable].sort(), ['deep/mid', 'sub']);
+  });
+
   test('a root that cannot be listed is reported as such, never as an empty tree', async (t) => {
     const root = makeTree(t, { 'a.test.js': '' });
     const fs = { readdir: () => Promise.reject(Object.assign(new Error('too many open files'), { code: 'EMFILE' })) };

@@ -25,6 +25,20 @@ suite('walk()', () => {
     assert.equal(tree.truncated, null);
   });
 
+  test('stamps every listed directory before listing it; stampsUpTo drops them past a bound, the tree unchanged', async (t) => {
+    const root = makeTree(t, { 'a.js': '', 'x/b.js': '', 'x/y/c.js': '', 'z/d.js': '' });
+    const full = await walk(root);
+    assert.equal(full.record.stamps.length, full.record.dirs.length * 4);
+    assert.ok([...full.record.stamps].every((n) => Number.isFinite(n) || Number.isNaN(n)));
+    assert.ok(full.record.stamps.some((n) => Number.isFinite(n) && n > 0)); // the inodes at least
+    const bounded = await walk(root, { stampsUpTo: 3 });
+    assert.equal(bounded.record.stamps.length, 0);
+    assert.deepEqual(sorted(bounded.files), sorted(full.files));
+    assert.deepEqual(bounded.record.fileCounts.reduce((a, b) => a + b, 0), full.files.length);
+    const roomy = await walk(root, { stampsUpTo: 8 });
+    assert.equal(roomy.record.stamps.length, roomy.record.dirs.length * 4);
+  });
+
   test('never follows symlinks: a loop, a link to / and a link out of the project', { timeout: 20_000 }, async (t) => {
     const outside = makeTree(t, { 'secret.test.js': '' });
     const root = makeTree(t, { 'src/a.test.js': '' });

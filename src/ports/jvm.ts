@@ -12,7 +12,7 @@ const APP_CONFIG = /^application(?:-[\w.-]+)?\.(properties|ya?ml)$/;
  * `application*.yml` under `src/main/resources` (profiles included). `${PORT:8080}` yields 8080.
  */
 export async function findJvmPorts(ctx: ScanContext): Promise<PortRow[]> {
-  const configs = rowsOfFiles(ctx, (base, path) => APP_CONFIG.test(base) && RESOURCES.test(path), (text, file) => {
+  const configs = rowsOfFiles(ctx, (base) => APP_CONFIG.test(base), (text, file) => {
     const values = file.endsWith('.properties') ? propertiesValues(text) : yamlValues(text);
     // The module is the directory holding src/main/resources: its Boot default is replaced by this port.
     const dir = file.slice(0, Math.max(0, file.lastIndexOf('src/main/resources') - 1));
@@ -23,7 +23,7 @@ export async function findJvmPorts(ctx: ScanContext): Promise<PortRow[]> {
       if (port !== undefined) rows.push({ port, script_name: null, config_source: file, dir, suppress });
     }
     return rows;
-  });
+  }, (path) => RESOURCES.test(path));
   const boots = rowsOfFiles(ctx, (base) => BUILD_FILE.test(base), (text, file): PortRow[] =>
     isBootWebApp(text)
       ? [{ port: 8080, script_name: null, config_source: 'default:spring-boot', dir: dirname(file), key: 'spring-boot:8080' }]

@@ -21,9 +21,10 @@ const FIREBASE_DEFAULTS: Readonly<Record<string, number>> = {
  * - netlify.toml / wrangler.toml `[dev] port` and supabase/config.toml section ports (tomlPorts).
  */
 export async function findPlatformPorts(ctx: ScanContext): Promise<PortRow[]> {
-  const files = pick(ctx, (base, path) => base === 'firebase.json' || base === 'netlify.toml' || base === 'wrangler.toml'
-    || (base === 'config.toml' && path.endsWith('supabase/config.toml'))
-    || (base === 'launchSettings.json' && path.endsWith('Properties/launchSettings.json')));
+  const files = pick(ctx, (base) => base === 'firebase.json' || base === 'netlify.toml' || base === 'wrangler.toml'
+    || base === 'config.toml' || base === 'launchSettings.json',
+  (path, base) => (base !== 'config.toml' || path.endsWith('supabase/config.toml'))
+    && (base !== 'launchSettings.json' || path.endsWith('Properties/launchSettings.json')));
   const perFile = await Promise.all(files.map(async (file): Promise<PortRow[]> => {
     const base = file.slice(file.lastIndexOf('/') + 1);
     const dir = dirname(file);

@@ -9,11 +9,11 @@ import { dirname } from '../scan/paths.ts';
  * config/puma.rb by itself when it exists).
  */
 export async function findRubyPorts(ctx: ScanContext): Promise<PortRow[]> {
-  return rowsOfFiles(ctx, (base, path) => base.endsWith('.rb') && /(?:^|\/)config\/(?:puma\.rb|puma\/[\w-]+\.rb)$/.test(path), (text, file) => {
+  return rowsOfFiles(ctx, (base) => base.endsWith('.rb'), (text, file) => {
     // The app root is the directory holding config/.
     const dir = dirname(file.slice(0, file.lastIndexOf('config/') + 'config'.length));
     return pumaPorts(text).map((port): PortRow => ({ port, script_name: null, config_source: file, dir, suppress: ['rails:3000', 'puma:9292'] }));
-  });
+  }, (path) => /(?:^|\/)config\/(?:puma\.rb|puma\/[\w-]+\.rb)$/.test(path));
 }
 
 /** Ports of `port` and `bind` directives in a Puma config. */

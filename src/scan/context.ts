@@ -1,7 +1,8 @@
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { parseJsonc } from '../readers/jsonc.ts';
+import { membership } from './membership.ts';
 import { lstatOrUndefined } from './stamper.ts';
-import { pushStamp, sameStamp, type Memo, type StampClock } from './snapshot.ts';
+import { pushStamp, sameStamp, type Memo, type StampClock, type TreeRecord } from './snapshot.ts';
 import type { RunInfo, ScanContext, Tree } from './types.ts';
 
 export interface ContextOptions {
@@ -52,11 +53,12 @@ const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants
  * Wraps a walked tree into the read-only view discovery rules get. `read` only opens files the walk
  * recorded as regular files, so no rule can read outside the project or through a symlink.
  */
-export function createContext(root: string, tree: Tree, {
+export function createContext(root: string, tree: Tree & { readonly record?: TreeRecord }, {
   maxFileBytes = 1_048_576, sliceMs = 4, onRead, clock = { since: Date.now(), racyMs: 2000, granularityMs: 0 },
   previous, fresh, keep = true,
 }: ContextOptions = {}): ScanContext & { notes: string[]; runs: RunInfo[]; record: ContextRecord } {
-  const fileSet = new Set(tree.files);
+  // The walk's directory index, not a Set of every path (see membership.ts).
+  const has = membership(tree);
   const record: ContextRecord = { reads: new Map(), memo: new Map() };
   const stampOf = (file: string, stat: Parameters<typeof pushStamp>[1]): number[] => {
     const stamp: number[] = [];
@@ -126,7 +128,7 @@ export function createContext(root: string, tree: Tree, {
     onRead ? text.then((t) => (onRead(file, once), t)) : text;
 
   const read = (file: string): Promise<string | undefined> => {
-    if (!fileSet.has(file)) return Promise.resolve(undefined);
+    if (!has(file)) return Promise.resolve(undefined);
     let text = texts.get(file);
     if (!text) {
       texts.set(file, (text = new Promise((resolve) => queue.push({ file, resolve }))));
@@ -136,7 +138,7 @@ export function createContext(root: string, tree: Tree, {
   };
 
   const readOnce = (file: string): Promise<string | undefined> => {
-    if (!fileSet.has(file)) return Promise.resolve(undefined);
+    if (!has(file)) return Promise.resolve(undefined);
     const cached = texts.get(file);
     if (cached) return told(file, true, cached);
     const text = new Promise<string | undefined>((resolve) => queue.push({ file, resolve }));
@@ -184,7 +186,7 @@ export function createContext(root: string, tree: Tree, {
       get(file, key) {
         const was = previous?.memo.get(file)?.get(key);
         const at = previous?.stamps.get(file);
-        if (was === undefined || at === undefined || !fileSet.has(file)) return undefined;
+        if (was === undefined || at === undefined || !has(file)) return undefined;
         if (!sameStamp(lstamp(file), 0, previous!.stampData, at)) return undefined;
         return was;
       },
@@ -194,7 +196,7 @@ export function createContext(root: string, tree: Tree, {
         byKey.set(key, cases);
       },
     },
-    has: (file) => fileSet.has(file),
+    has,
     read,
     readOnce,
     readJson: async (file) => {

@@ -13,7 +13,7 @@ import {
 } from './snapshot.ts';
 import { detectStack } from './stack.ts';
 import type { FoundPort, FoundTest, RunInfo } from './types.ts';
-import { lstatOrUndefined, stampElsewhere } from './stamper.ts';
+import { lstatOrUndefined } from './stamper.ts';
 import { walk, type WalkOptions } from './walk.ts';
 
 export interface ScanResult {
@@ -46,7 +46,7 @@ export interface ScanResult {
   readonly delta?: { readonly upserts: FoundTest[]; readonly removed: string[] };
 }
 
-export interface ScanOptions extends Omit<WalkOptions, 'fs' | 'onProgress' | 'previous' | 'clock' | 'stat'> {
+export interface ScanOptions extends Omit<WalkOptions, 'fs' | 'onProgress' | 'previous' | 'clock' | 'stat' | 'stampsUpTo'> {
   /** Told how far the scan got (files walked, each file a rule reads): see `ScanProbe`. */
   readonly probe?: ScanProbe;
   /** The `snapshot` of the last scan of this root: only what changed since is read again. */
@@ -95,11 +95,11 @@ async function scanFrom(root: string, options: ScanOptions): Promise<ScanResult 
   // Something moved. Rebuilding from the previous tree holds it next to the new one: on a tree that large
   // for this heap (1M files in the scanning thread's 256 MB), a full walk is the one that fits.
   if (previous && !roomFor(previous)) return null;
-  // When every directory was just found as it was, the walk takes them without a second stat.
-  // A first walk does not stat: its directories are stamped on the helper thread while the rules run.
+  // When every directory was just found as it was, the walk takes them without a second stat. A first
+  // walk stamps each directory from the stat it takes before listing it anyway (its identity, see walk.ts).
   const tree = await walk(root, {
-    ...walkOptions, clock, ...(probe ? { onProgress: probe.walked } : {}),
-    ...(previous ? { previous: previousTree(previous), trusted: quick?.dirs === true } : { stat: null }),
+    ...walkOptions, clock, stampsUpTo: snapshotMaxEntries, ...(probe ? { onProgress: probe.walked } : {}),
+    ...(previous ? { previous: previousTree(previous), trusted: quick?.dirs === true } : {}),
   });
   probe?.walked(tree.files.length);
   if (tree.rootError) {
@@ -110,8 +110,7 @@ async function scanFrom(root: string, options: ScanOptions): Promise<ScanResult 
   // rescan that reuses it), nor of one too big to be worth its memory (see `snapshotMaxEntries`).
   const entries = tree.files.length + tree.dirs.length;
   const keep = tree.truncated === null && tree.unreadable.length === 0 && tree.unvisited.length === 0
-    && limits !== null && entries <= snapshotMaxEntries;
-  const stamped = previous || !keep ? undefined : stampElsewhere(base, tree.record.dirs, clock);
+    && limits !== null && entries <= snapshotMaxEntries && tree.record.stamps.length === tree.record.dirs.length * 4;
   const reads = previous ? previousReads(previous) : undefined;
 
   // Some directories were listed again (a racy stamp) but hold what they held: nothing moved if every
@@ -134,7 +133,8 @@ async function scanFrom(root: string, options: ScanOptions): Promise<ScanResult 
     clock, fresh, keep, ...(memo ? { previous: memo } : {}), ...(probe ? { onRead: probe.reading } : {}),
   });
   if (tree.errors > 0) ctx.note(`${tree.errors} director${tree.errors === 1 ? 'y' : 'ies'} could not be read (${tree.unreadable.slice(0, 3).join(', ')}${tree.errors > 3 ? ', ...' : ''}); what was found there before was kept`);
-  if (entries > snapshotMaxEntries && tree.truncated === null) {
+  const dropped = tree.record.stamps.length !== tree.record.dirs.length * 4; // see `stampsUpTo`
+  if ((entries > snapshotMaxEntries || dropped) && tree.truncated === null) {
     ctx.note(`${entries} files and directories: over the ${snapshotMaxEntries} a scan keeps a snapshot of, so rescans of this project are full scans`);
   }
   // Readers over a budget and patterns refused as unsafe (readers/budget.ts) become notes of this scan.
@@ -154,9 +154,8 @@ async function scanFrom(root: string, options: ScanOptions): Promise<ScanResult 
 
   const result = { tests, ports: uniquePorts, framework, notes: ctx.notes, runs: ctx.runs, truncated: tree.truncated };
   const unreadable = [...tree.unreadable, ...tree.unvisited];
-  const record = stamped ? { ...tree.record, stamps: await stamped } : tree.record;
   const snapshot = !keep ? null : encodeSnapshot({
-    root, limits, tree: record, files: tree.files, reads: ctx.record.reads, memo: ctx.record.memo, result,
+    root, limits, tree: tree.record, files: tree.files, reads: ctx.record.reads, memo: ctx.record.memo, result,
   });
   if (!previous) return { ...result, unreadable, snapshot, mode: 'full' };
   // A delta only over a tree seen whole: rows kept under unread directories must not read as removed.

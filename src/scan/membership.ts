@@ -1,0 +1,53 @@
+/**
+ * `ctx.has(file)` over the walk's directory index instead of a Set of every path. The walk appends each
+ * listed directory's files as one run of `files`, in the order of `record.dirs`, so a file is looked up
+ * by its directory (one Map of directories, about a third as many entries as files) and then within that
+ * run. A Set of 640k paths is ~20 MB on the 1M-file tree; the directory index ~7 MB.
+ */
+import type { TreeRecord } from './snapshot.ts';
+import type { Tree } from './types.ts';
+
+/** Longest run scanned name by name; a longer directory gets its own Set on first use. */
+const SCAN_RUN = 32;
+
+/**
+ * A membership test over `tree.files`. Trees that do not come whole from `walk` (built or edited by hand,
+ * or cut short by a cap, where a run can end mid-listing) get a Set, exact in every case.
+ *
+ * @example
+ * const has = membership(await walk(root));
+ * has('src/a.test.ts'); // true
+ */
+export function membership(tree: Tree & { readonly record?: TreeRecord }): (file: string) => boolean {
+  const { files, record } = tree;
+  if (!record || tree.truncated !== null || record.dirs.length !== record.fileCounts.length) return setOf(files);
+  const start = new Uint32Array(record.dirs.length);
+  const index = new Map<string, number>();
+  let at = 0;
+  for (let i = 0; i < record.dirs.length; i++) {
+    start[i] = at;
+    at += record.fileCounts[i]!;
+    if (record.fileCounts[i]! > 0) index.set(record.dirs[i]!, i);
+  }
+  if (at !== files.length) return setOf(files);
+  const big = new Map<number, Set<string>>();
+  return (file) => {
+    const slash = file.lastIndexOf('/');
+    const dir = index.get(slash === -1 ? '' : file.slice(0, slash));
+    if (dir === undefined) return false;
+    const from = start[dir]!;
+    const to = from + record.fileCounts[dir]!;
+    if (to - from > SCAN_RUN) {
+      let set = big.get(dir);
+      if (!set) big.set(dir, (set = new Set(files.slice(from, to))));
+      return set.has(file);
+    }
+    for (let i = from; i < to; i++) if (files[i] === file) return true;
+    return false;
+  };
+}
+
+function setOf(files: readonly string[]): (file: string) => boolean {
+  const set = new Set(files);
+  return (file) => set.has(file);
+}
