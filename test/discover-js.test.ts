@@ -88,7 +88,8 @@ suite('discoverJs on fixtures', () => {
     });
     const { files, notes } = await discover(root);
     assert.deepEqual(files, { 'src/a.test.js': 'jest' });
-    assert.deepEqual(notes, ['jest.config.js: `testMatch` is computed; used the default']);
+    assert.deepEqual(notes, ['jest.config.js: some-preset is not installed under node_modules; what it provides is unknown',
+      'jest.config.js: `testMatch` is computed; used the default']);
   });
   test('without a test script, the depended-on runner is assumed and noted', async (t) => {
     const root = makeTree(t, {

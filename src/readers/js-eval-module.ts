@@ -23,8 +23,12 @@ export interface EvalOptions {
   read(path: string): Promise<string | undefined>;
   /** Values of package modules the caller knows (presets: `kcd-scripts/jest`), by specifier. */
   readonly known?: Readonly<Record<string, Lit>>;
-  /** Bare specifiers (`kcd-scripts/jest`) that may be looked up under node_modules. */
-  readonly followPackage?: (spec: string) => boolean;
+  /**
+   * Finds the module a bare specifier (`@org/jest-config`) names, as seen from directory `fromDir`
+   * (absolute): its absolute path and text, or undefined to leave it unknown. The caller decides which
+   * packages are worth reading and how (readers know nothing of node_modules). A `known` value wins.
+   */
+  readonly resolvePackage?: (spec: string, fromDir: string) => Promise<{ path: string; text: string } | undefined>;
   readonly maxImportDepth?: number;
   readonly maxModules?: number;
   readonly maxBytes?: number;
@@ -178,7 +182,7 @@ async function loadGraph(src: string, opts: EvalOptions, sources: Map<string, st
       links.set(file, map);
       for (const spec of specs) {
         const local = /^\.\.?(\/|$)/.test(spec);
-        if (!local && !opts.followPackage?.(spec)) continue;
+        if (!local && (!opts.resolvePackage || opts.known?.[spec] !== undefined || builtinModule(spec, opts.cwd))) continue;
         if (depth >= maxDepth) { note(`${short(opts, file)}: imports nested deeper than ${maxDepth} were not followed`); continue; }
         const found = await resolve(opts, dirOf(file), spec, local, sources);
         if (!found) continue;
@@ -204,25 +208,16 @@ function importSpecs(text: string): string[] {
 
 async function resolve(opts: EvalOptions, dir: string, spec: string, local: boolean,
   known: ReadonlyMap<string, string>): Promise<{ path: string; text: string } | undefined> {
-  const bases = local ? [normalize(dir + '/' + spec)] : nodeModulesBases(dir, opts.cwd, spec);
-  for (const base of bases) {
-    const candidates = EXTS.map((e) => base + e);
-    // TypeScript ESM writes `./shared.js` for `./shared.ts`.
-    if (/\.[cm]?js$/.test(base)) candidates.push(base.replace(/\.([cm]?)js$/, '.$1ts'));
-    for (const path of candidates) {
-      const text = known.get(path) ?? await opts.read(path);
-      if (text !== undefined) return { path, text };
-    }
+  if (!local) return opts.resolvePackage?.(spec, dir);
+  const base = normalize(dir + '/' + spec);
+  const candidates = EXTS.map((e) => base + e);
+  // TypeScript ESM writes `./shared.js` for `./shared.ts`.
+  if (/\.[cm]?js$/.test(base)) candidates.push(base.replace(/\.([cm]?)js$/, '.$1ts'));
+  for (const path of candidates) {
+    const text = known.get(path) ?? await opts.read(path);
+    if (text !== undefined) return { path, text };
   }
   return undefined;
-}
-
-function nodeModulesBases(dir: string, cwd: string, spec: string): string[] {
-  const out: string[] = [];
-  for (let d = dir; ; d = dirOf(d)) {
-    out.push(`${d === '/' ? '' : d}/node_modules/${spec}`);
-    if (d === '/' || !d.startsWith(dirOf(cwd)) || out.length > 8) return out;
-  }
 }
 
 export type { Cur, FnVal };

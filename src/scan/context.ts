@@ -1,6 +1,7 @@
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { parseJsonc } from '../readers/jsonc.ts';
 import { lstatOrUndefined } from './stamper.ts';
+import { packageReader } from './package-files.ts';
 import { pushStamp, sameStamp, type Memo, type StampClock } from './snapshot.ts';
 import type { RunInfo, ScanContext, Tree } from './types.ts';
 
@@ -31,6 +32,8 @@ export interface ContextOptions {
    * snapshot is kept of, so a big first scan pays nothing for it. @default true
    */
   readonly keep?: boolean;
+  /** Most files `readPackage` reads under node_modules per scan (see package-files.ts). @default 64 */
+  readonly maxPackageFiles?: number;
 }
 
 /** What a context collects for the next snapshot besides notes and runs. */
@@ -54,7 +57,7 @@ const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants
  */
 export function createContext(root: string, tree: Tree, {
   maxFileBytes = 1_048_576, sliceMs = 4, onRead, clock = { since: Date.now(), racyMs: 2000, granularityMs: 0 },
-  previous, fresh, keep = true,
+  previous, fresh, keep = true, maxPackageFiles = 64,
 }: ContextOptions = {}): ScanContext & { notes: string[]; runs: RunInfo[]; record: ContextRecord } {
   const fileSet = new Set(tree.files);
   const record: ContextRecord = { reads: new Map(), memo: new Map() };
@@ -169,7 +172,17 @@ export function createContext(root: string, tree: Tree, {
     return sorted.slice(lo, end);
   };
 
-  return {
+  // Files under node_modules (presets, shared configs), which the walk does not list: stamped like reads.
+  let readPackageFile: ReturnType<typeof packageReader> | undefined;
+  const readPackage = (file: string): Promise<{ text: string; path: string } | undefined> => {
+    readPackageFile ??= packageReader({
+      base, maxFileBytes, maxFiles: maxPackageFiles, onRead, note: (m) => context.note(m),
+      stamp: (rel, stat) => { if (keep) stampOf(rel, stat); },
+    });
+    return Promise.resolve(readPackageFile(file));
+  };
+
+  const context: ScanContext & { notes: string[]; runs: RunInfo[]; record: ContextRecord } = {
     root: root.endsWith('/') && root.length > 1 ? root.slice(0, -1) : root,
     byName: (basename) => nameIndex().get(basename) ?? [],
     names: nameIndex,
@@ -209,5 +222,7 @@ export function createContext(root: string, tree: Tree, {
       notes.push(noted.size > MAX_NOTES ? `more than ${MAX_NOTES} notes; the rest were left out` : text);
     },
     follow: (run) => { runs.push(run); },
+    readPackage,
   };
+  return context;
 }

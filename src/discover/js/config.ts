@@ -4,8 +4,9 @@ import { getKey, isComputed, isObject, isRegex, type Lit } from '../../readers/j
 import { parseJsonc } from '../../readers/jsonc.ts';
 import { parseYaml } from '../../readers/yaml.ts';
 import type { Pkg } from './types.ts';
-import { dirname } from '../../scan/paths.ts';
+import { dirname, joinPath } from '../../scan/paths.ts';
 import { projectRegExp } from '../safe-regex.ts';
+import { resolvePackage, splitSpecifier } from './packages-resolve.ts';
 
 export type ConfigObject = { [key: string]: Lit };
 
@@ -27,19 +28,64 @@ export async function readConfigValue(ctx: ScanContext, pkg: Pkg, file: string):
   const text = await pkg.read(file);
   if (text === undefined) return undefined;
   listeners.get(ctx)?.(where(pkg, file));
+  return configValue(ctx, text, joinPath(pkg.dir, file), pkg.dir, where(pkg, file));
+}
+
+/**
+ * The exported value of config text: `file` is where it lies and `cwd` the directory the command runs
+ * in (both project-relative; a preset under node_modules too), `label` names it in notes. Absolute
+ * directory values are made relative to the file's directory when it lies inside `cwd`.
+ */
+export async function configValue(ctx: ScanContext, text: string, file: string, cwd: string, label: string): Promise<Lit | undefined> {
   if (/\.jsonc?$|(^|\/)\.[\w-]+rc$/.test(file)) return parseJsonc(text) as Lit;
   if (/\.ya?ml$/.test(file)) return parseYaml(text) as Lit;
   const rootAbs = ctx.root;
-  const pkgAbs = pkg.dir === '' ? rootAbs : `${rootAbs}/${pkg.dir}`;
+  const cwdAbs = cwd === '' ? rootAbs : `${rootAbs}/${cwd}`;
+  const local = cwd === '' ? file : file.startsWith(cwd + '/') ? file.slice(cwd.length + 1) : undefined;
   const result = await evaluateModule(text, {
-    file: `${pkgAbs}/${file}`,
-    cwd: pkgAbs,
-    read: (abs) => (abs.startsWith(rootAbs + '/') ? ctx.read(abs.slice(rootAbs.length + 1)) : Promise.resolve(undefined)),
+    file: `${rootAbs}/${file}`,
+    cwd: cwdAbs,
+    read: (abs) => {
+      if (!abs.startsWith(rootAbs + '/')) return Promise.resolve(undefined);
+      const rel = abs.slice(rootAbs.length + 1);
+      return /(^|\/)node_modules\//.test(rel) ? ctx.readPackage(rel).then((hit) => hit?.text) : ctx.read(rel);
+    },
     known: PRESETS,
+    resolvePackage: packageModules(ctx, label),
   });
-  for (const n of result.notes) ctx.note(n.startsWith(file + ':') ? `${where(pkg, file)}${n.slice(file.length)}` : `${where(pkg, file)}: ${n}`);
+  const short = local ?? file;
+  for (const n of result.notes) ctx.note(n.startsWith(short + ':') ? `${label}${n.slice(short.length)}` : `${label}: ${n}`);
   if (result.value === undefined) return undefined;
-  return relativize(result.value, pkgAbs, dirname(file), 0);
+  return local === undefined ? result.value : relativize(result.value, cwdAbs, dirname(local), 0);
+}
+
+/**
+ * The evaluator's hook for package imports: a package whose name says it holds configs or presets is
+ * looked up under node_modules (packages-resolve.ts); others (plugins, the runners' own helpers) stay
+ * unknown without a read. Each lookup is noted, found or not.
+ */
+function packageModules(ctx: ScanContext, label: string): (spec: string, fromAbs: string) => Promise<{ path: string; text: string } | undefined> {
+  return async (spec, fromAbs) => {
+    if (!worthReading(spec)) return undefined;
+    const from = fromAbs === ctx.root ? '' : fromAbs.startsWith(ctx.root + '/') ? fromAbs.slice(ctx.root.length + 1) : undefined;
+    if (from === undefined) return undefined;
+    const hit = await resolvePackage(ctx, spec, from);
+    if (!hit) { ctx.note(`${label}: ${spec} is not installed under node_modules; what it provides is unknown`); return undefined; }
+    ctx.note(`${label}: read ${spec} from ${hit.path}`);
+    return { path: `${ctx.root}/${hit.path}`, text: hit.text };
+  };
+}
+
+// Packages projdex models itself (their helpers are built in) or that only ship code, never config.
+const NOT_CONFIG = /^(jest|vitest|vite|ts-jest|babel-jest|typescript|@playwright\/test|playwright|cypress|@jest\/[\w-]+|@vitest\/[\w-]+|@nx\/(jest|vite)|@nrwl\/(jest|vite)|jest-environment-[\w-]+)$/;
+
+/** Whether a package import is worth reading: its name or subpath says config or preset. */
+export function worthReading(spec: string): boolean {
+  const parts = splitSpecifier(spec);
+  if (!parts || /plugin/i.test(spec)) return false;
+  if (parts.sub === '' && NOT_CONFIG.test(parts.name)) return false;
+  if (/^(vitest|vite|jest)$/.test(parts.name)) return false;
+  return /(^|[/@._-])(jest|vitest|config|configs|preset|presets|testing)([/._-]|$)/i.test(spec);
 }
 
 const listeners = new WeakMap<object, (file: string) => void>();

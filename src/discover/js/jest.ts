@@ -6,6 +6,7 @@ import { isObject, type Lit } from '../../readers/js-literal.ts';
 import { depsOf, majorOf, type Invocation, type Pkg, type RunnerRule } from './types.ts';
 import { dirname, joinPath } from '../../scan/paths.ts';
 import { projectRegExp } from '../safe-regex.ts';
+import { withPreset } from './jest-preset.ts';
 
 const CONFIG_NAMES = ['js', 'ts', 'mjs', 'cjs', 'mts', 'cts', 'json'].map((e) => `jest.config.${e}`);
 const MATCH_30 = ['**/__tests__/**/*.?([mc])[jt]s?(x)', '**/?(*.)+(spec|test).?([mc])[jt]s?(x)'];
@@ -13,18 +14,6 @@ const MATCH_29 = ['**/__tests__/**/*.[jt]s?(x)', '**/?(*.)+(spec|test).[tj]s?(x)
 const EXT_30 = ['js', 'mjs', 'cjs', 'jsx', 'ts', 'mts', 'cts', 'tsx', 'json', 'node'];
 const EXT_29 = ['js', 'mjs', 'cjs', 'jsx', 'ts', 'tsx', 'json', 'node'];
 const VALUE_FLAGS = new Set(['-c', '--config', '--rootDir', '--selectProjects', '--testNamePattern', '-t', '--reporters', '--maxWorkers', '-w', '--shard', '--testTimeout', '--coverageDirectory', '--env', '--testEnvironment']);
-
-// Presets known to leave discovery keys alone (they set transforms and environments).
-const SAFE_PRESETS = /^(ts-jest(\/.*)?|@shelf\/jest-\w+|jest-puppeteer)$/;
-// Presets whose discovery keys projdex knows (Vue CLI's unit-jest plugin, presets/*/jest-preset.js).
-const VUE_MATCH = ['**/tests/unit/**/*.spec.[jt]s?(x)', '**/__tests__/*.[jt]s?(x)'];
-const KNOWN_PRESETS: Record<string, ConfigObject> = {
-  '@vue/cli-plugin-unit-jest': { testMatch: VUE_MATCH, moduleFileExtensions: ['js', 'jsx', 'json', 'vue'] },
-  '@vue/cli-plugin-unit-jest/presets/default': { testMatch: VUE_MATCH, moduleFileExtensions: ['js', 'jsx', 'json', 'vue'] },
-  '@vue/cli-plugin-unit-jest/presets/no-babel': { testMatch: VUE_MATCH, moduleFileExtensions: ['js', 'jsx', 'json', 'vue'] },
-  '@vue/cli-plugin-unit-jest/presets/typescript': { testMatch: VUE_MATCH, moduleFileExtensions: ['js', 'jsx', 'json', 'vue', 'ts', 'tsx'] },
-  '@vue/cli-plugin-unit-jest/presets/typescript-and-babel': { testMatch: VUE_MATCH, moduleFileExtensions: ['js', 'jsx', 'json', 'vue', 'ts', 'tsx'] },
-};
 
 /** One resolved Jest config: its literal object and the package-relative dir it is relative to. */
 interface Resolved { readonly config: ConfigObject; readonly dir: string; readonly source: string }
@@ -95,15 +84,10 @@ async function fromFile(ctx: ScanContext, pkg: Pkg, file: string): Promise<Resol
 
 async function run(ctx: ScanContext, pkg: Pkg, { config: own, dir, source }: Resolved, major: number, depth = 0,
   select: readonly string[] = []): Promise<string[]> {
-  const known = typeof own.preset === 'string' ? KNOWN_PRESETS[own.preset] : undefined;
-  const config: ConfigObject = known ? { ...known, ...own } : own;
-  const rootDir = joinPath(dir, stringKey(ctx, config, 'rootDir', source) ?? '');
+  const rootDir = joinPath(dir, stringKey(ctx, own, 'rootDir', source) ?? '');
+  const config = await withPreset(ctx, pkg, own, rootDir, source);
   const absRoot = absDir(ctx, pkg, rootDir);
   const sub = (s: string): string => s.replaceAll('<rootDir>', absRoot);
-  const preset = config.preset;
-  if (typeof preset === 'string' && !known && !SAFE_PRESETS.test(preset) && depth === 0) {
-    ctx.note(`${source}: preset ${preset} was not read; any testMatch/roots it sets are not applied`);
-  }
   const projects = config.projects;
   if (Array.isArray(projects) && projects.length > 0 && depth === 0) {
     const out = new Set<string>();
