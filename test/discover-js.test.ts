@@ -48,6 +48,8 @@ const EXPECTED: Record<string, Record<string, string>> = {
   'js-uvu': all('uvu', ['tests/index.js', 'tests/parse/basic.js', 'tests/setup.mjs']),
   'js-borp': all('borp', ['test/a.test.js', 'test/deep/b.test.js']),
   'js-angular-karma': all('karma', ['src/app/app.component.spec.ts', 'src/app/util/format.spec.ts']),
+  'js-jest-preset-package': all('jest', ['src/a.spec.js', 'src/b.spec.ts', 'tests/d.spec.js']),
+  'js-vitest-shared-config': all('vitest', ['src/a.check.ts', 'src/b.check.js']),
   'js-monorepo-mixed': { 'apps/e2e/tests/flow.spec.ts': 'playwright', 'apps/web/src/a.test.tsx': 'vitest' },
 };
 

@@ -78,11 +78,16 @@ function applicable(dir: string, names: string[], markers: RegExp): boolean {
 /** Runs `fn` in `dir`, or in a linked temp copy of it when it has no node_modules. Maps paths back. */
 async function inPlaceOrCopy(dir: string, fn: (cwd: string) => Promise<string[]>, modules = MODULES): Promise<string[]> {
   const real = realpathSync(dir);
-  if (existsSync(join(real, 'node_modules'))) return toRel(real, await fn(real));
+  // An installed project (it has node_modules/.bin) runs in place. A fixture that ships only the packages
+  // it is about (a preset, a shared config) is copied with them, and the runners are linked in beside.
+  const own = join(real, 'node_modules');
+  if (existsSync(own) && existsSync(join(own, '.bin'))) return toRel(real, await fn(real));
   const tmp = realpathSync(mkdtempSync(join(tmpdir(), 'projdex-cmp-')));
   try {
-    cpSync(real, tmp, { recursive: true, filter: (src) => !src.includes('/node_modules') && !src.endsWith('/.git') });
-    symlinkSync(modules, join(tmp, 'node_modules'));
+    const shipped = existsSync(own);
+    cpSync(real, tmp, { recursive: true, filter: (src) => (shipped || !src.includes('/node_modules')) && !src.endsWith('/.git') });
+    if (!shipped) symlinkSync(modules, join(tmp, 'node_modules'));
+    else for (const name of readdirSync(modules)) if (!existsSync(join(tmp, 'node_modules', name))) symlinkSync(join(modules, name), join(tmp, 'node_modules', name));
     return toRel(tmp, await fn(tmp));
   } finally {
     rmSync(tmp, { recursive: true, force: true });
