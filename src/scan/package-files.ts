@@ -86,7 +86,9 @@ export function packageReader({ base, maxFileBytes, maxFiles = 64, maxProbes = 1
       if (real.startsWith(base)) stamp(real.slice(base.length), lstatOrUndefined(real));
       return;
     }
-    // Up to the root itself, whose stamp the walk keeps.
+    // No node_modules at all: the root's own stamp, as a read (`.`), since a walk that finds the same files
+    // again (node_modules is pruned, so its creation is not among them) would not look further.
+    stamp('.', lstatOrUndefined(base + '.'));
   }
 }
 

@@ -66,9 +66,11 @@ export async function configValue(ctx: ScanContext, text: string, file: string, 
  */
 function packageModules(ctx: ScanContext, label: string): (spec: string, fromAbs: string) => Promise<{ path: string; text: string } | undefined> {
   return async (spec, fromAbs) => {
-    if (!worthReading(spec)) return undefined;
     const from = fromAbs === ctx.root ? '' : fromAbs.startsWith(ctx.root + '/') ? fromAbs.slice(ctx.root.length + 1) : undefined;
     if (from === undefined) return undefined;
+    // Inside a package already read (a preset's own pieces), every import is part of the config.
+    const inPackage = /(^|\/)node_modules\//.test(from);
+    if (inPackage ? !worthFollowing(spec) : !worthReading(spec)) return undefined;
     const hit = await resolvePackage(ctx, spec, from);
     if (!hit) { ctx.note(`${label}: ${spec} is not installed under node_modules; what it provides is unknown`); return undefined; }
     ctx.note(`${label}: read ${spec} from ${hit.path}`);
@@ -78,6 +80,12 @@ function packageModules(ctx: ScanContext, label: string): (spec: string, fromAbs
 
 // Packages projdex models itself (their helpers are built in) or that only ship code, never config.
 const NOT_CONFIG = /^(jest|vitest|vite|ts-jest|babel-jest|typescript|@playwright\/test|playwright|cypress|@jest\/[\w-]+|@vitest\/[\w-]+|@nx\/(jest|vite)|@nrwl\/(jest|vite)|jest-environment-[\w-]+)$/;
+
+/** From inside a package: any import but the runners' and tools' own packages. */
+function worthFollowing(spec: string): boolean {
+  const parts = splitSpecifier(spec);
+  return parts !== undefined && !(parts.sub === '' && NOT_CONFIG.test(parts.name)) && !/^(vitest|vite|jest)$/.test(parts.name);
+}
 
 /** Whether a package import is worth reading: its name or subpath says config or preset. */
 export function worthReading(spec: string): boolean {

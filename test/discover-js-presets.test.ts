@@ -1,0 +1,180 @@
+// Presets and shared configs shipped by packages: read from node_modules (bounded, inside the project,
+// stamped for rescans), else built-in knowledge, else Jest's defaults, each with a note.
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { suite, test } from 'node:test';
+import { discoverJs } from '../src/discover/js/index.ts';
+import { exportTarget } from '../src/discover/js/packages-resolve.ts';
+import { createContext } from '../src/scan/context.ts';
+import { scan } from '../src/scan/index.ts';
+import { walk } from '../src/scan/walk.ts';
+import { makeTree } from './helpers.ts';
+
+async function discover(root: string, maxPackageFiles?: number) {
+  const ctx = createContext(root, await walk(root), maxPackageFiles ? { maxPackageFiles } : {});
+  const tests = await discoverJs(ctx);
+  return { files: tests.map((t) => t.file).sort(), notes: ctx.notes, runs: ctx.runs };
+}
+
+const JEST = JSON.stringify({ scripts: { test: 'jest' }, devDependencies: { jest: '^29.7.0' } });
+const pj = (v: unknown): string => JSON.stringify(v);
+
+suite('Jest presets from node_modules', () => {
+  test('a scoped preset through its exports map; the config wins and modulePathIgnorePatterns concatenate', async (t) => {
+    const root = makeTree(t, {
+      'package.json': JEST,
+      'jest.config.js': "module.exports = { preset: '@acme/jest', testMatch: ['**/*.check.js'], modulePathIgnorePatterns: ['/b/'] };",
+      'node_modules/@acme/jest/package.json': pj({ name: '@acme/jest', exports: { './jest-preset': { require: './dist/preset.cjs' }, '.': './index.js' } }),
+      'node_modules/@acme/jest/dist/preset.cjs': "module.exports = { roots: ['<rootDir>/a', '<rootDir>/b', '<rootDir>/c'], testMatch: ['**/*.spec.js'], modulePathIgnorePatterns: ['/c/'] };",
+      'a/x.check.js': '', 'a/y.spec.js': '', 'b/z.check.js': '', 'c/w.check.js': '', 'd/v.check.js': '',
+    });
+    const { files, notes, runs } = await discover(root);
+    assert.deepEqual(files, ['a/x.check.js']);
+    assert.deepEqual(notes, ['jest.config.js: preset @acme/jest read from node_modules/@acme/jest/dist/preset.cjs']);
+    assert.deepEqual(runs[0]!.notes, notes);
+  });
+
+  test('a pnpm link into node_modules/.pnpm is followed, and the preset\'s own dependency found beside it', async (t) => {
+    const store = 'node_modules/.pnpm/acme-preset@1.0.0/node_modules';
+    const root = makeTree(t, {
+      'package.json': JEST,
+      'jest.config.js': "module.exports = { preset: 'acme-preset' };",
+      [`${store}/acme-preset/package.json`]: pj({ name: 'acme-preset' }),
+      [`${store}/acme-preset/jest-preset.js`]: "const { match } = require('acme-globs');\nmodule.exports = { testMatch: match };",
+      [`${store}/acme-globs/package.json`]: pj({ name: 'acme-globs', main: 'lib' }),
+      [`${store}/acme-globs/lib/index.js`]: "exports.match = ['**/*.pnpm.js'];",
+      'src/a.pnpm.js': '', 'src/b.test.js': '',
+    });
+    symlinkSync('.pnpm/acme-preset@1.0.0/node_modules/acme-preset', join(root, 'node_modules/acme-preset'));
+    const { files, notes } = await discover(root);
+    assert.deepEqual(files, ['src/a.pnpm.js']);
+    assert.deepEqual(notes, [`${store}/acme-preset/jest-preset.js: read acme-globs from ${store}/acme-globs/lib/index.js`,
+      `jest.config.js: preset acme-preset read from ${store}/acme-preset/jest-preset.js`]);
+  });
+
+  test('a link leading outside the project is refused with a note; Jest defaults apply', async (t) => {
+    const outside = mkdtempSync(join(tmpdir(), 'projdex-outside-'));
+    t.after(() => rmSync(outside, { recursive: true, force: true }));
+    writeFileSync(join(outside, 'package.json'), pj({ name: 'evil' }));
+    writeFileSync(join(outside, 'jest-preset.json'), pj({ testMatch: ['**/*.evil.js'] }));
+    const root = makeTree(t, { 'package.json': JEST, 'jest.config.js': "module.exports = { preset: 'evil' };", 'a.test.js': '', 'b.evil.js': '' });
+    mkdirSync(join(root, 'node_modules'));
+    symlinkSync(outside, join(root, 'node_modules/evil'));
+    const { files, notes } = await discover(root);
+    assert.deepEqual(files, ['a.test.js']);
+    assert.equal(notes.length, 2, notes.join('\n'));
+    assert.match(notes[0]!, /^node_modules\/evil\/package\.json leads outside the project \(to .*\); not read$/);
+    assert.equal(notes[1], 'jest.config.js: preset evil is neither installed nor known to projdex; assumed it sets no testMatch/roots (Jest\'s defaults)');
+  });
+
+  test('built-in knowledge when not installed, or installed but computed at run time', async (t) => {
+    const root = makeTree(t, {
+      'package.json': pj({ workspaces: ['ng', 'ts', 'expo'], scripts: { test: 'npm test --workspaces' } }),
+      'ng/package.json': JEST, 'ng/jest.config.js': "module.exports = { preset: 'jest-preset-angular' };",
+      'ng/src/a.spec.ts': '', 'ng/src/b.spec.tsx': '',
+      'ts/package.json': JEST, 'ts/jest.config.js': "module.exports = { preset: 'ts-jest' };", 'ts/a.test.ts': '',
+      // Shaped like ts-jest's own: the preset comes from a getter calling a factory.
+      'ts/node_modules/ts-jest/package.json': pj({ name: 'ts-jest', main: 'dist/index.js' }),
+      'ts/node_modules/ts-jest/jest-preset.js': "module.exports = require('./presets').defaults",
+      'ts/node_modules/ts-jest/presets/index.js': "const all = require('../dist/all')\nmodule.exports = all.default",
+      'ts/node_modules/ts-jest/dist/all.js': 'const create = () => ({ transform: {} });\nexports.default = { get defaults() { return create(); } };',
+      'expo/package.json': JEST, 'expo/jest.config.js': "module.exports = { preset: 'jest-expo/ios' };",
+      'expo/a.test.ios.js': '', 'expo/__tests__/_rsc/b.test.js': '', 'expo/c.test.android.js': '',
+    });
+    const { files, notes } = await discover(root);
+    assert.deepEqual(files, ['expo/a.test.ios.js', 'ng/src/a.spec.ts', 'ts/a.test.ts']);
+    assert.ok(notes.includes('ng/jest.config.js: preset jest-preset-angular is not installed; used built-in knowledge of jest-preset-angular 14 (presets/utils.ts: moduleFileExtensions only)'), notes.join('\n'));
+    assert.ok(notes.some((n) => n.startsWith('ts/jest.config.js: preset ts-jest at ts/node_modules/ts-jest/jest-preset.js computes its values at run time; used built-in knowledge of ts-jest 29.4')), notes.join('\n'));
+    assert.ok(notes.some((n) => n.startsWith('expo/jest.config.js: preset jest-expo/ios is not installed; used built-in knowledge')), notes.join('\n'));
+  });
+
+  test('a relative preset and a <rootDir> preset directory are project files', async (t) => {
+    const root = makeTree(t, {
+      'package.json': pj({ workspaces: ['p', 'q'], scripts: { test: 'npm test --workspaces' } }),
+      'p/package.json': JEST, 'p/jest.config.js': "module.exports = { preset: './config/jest-preset.json' };",
+      'p/config/jest-preset.json': pj({ testMatch: ['<rootDir>/spec/**/*.js'] }), 'p/spec/a.js': '', 'p/b.test.js': '',
+      'q/package.json': JEST, 'q/jest.config.js': "module.exports = { preset: '<rootDir>/tools' };",
+      'q/tools/jest-preset.js': "module.exports = { roots: ['<rootDir>/lib'] };", 'q/lib/c.test.js': '', 'q/d.test.js': '',
+    });
+    const { files, notes } = await discover(root);
+    assert.deepEqual(files, ['p/spec/a.js', 'q/lib/c.test.js']);
+    assert.deepEqual(notes.sort(), ['p/jest.config.js: preset ./config/jest-preset.json read from p/config/jest-preset.json',
+      'q/jest.config.js: preset <rootDir>/tools read from q/tools/jest-preset.js']);
+  });
+});
+
+suite('shared configs imported from packages', () => {
+  test('a spread of a required config package; a plugin import is never read', async (t) => {
+    const root = makeTree(t, {
+      'package.json': JEST,
+      'jest.config.js': "const base = require('@org/jest-config');\nconst tsconfigPaths = require('jest-plugin-paths');\n"
+        + "module.exports = { ...base, testPathIgnorePatterns: ['/old/'] };",
+      'node_modules/@org/jest-config/package.json': pj({ name: '@org/jest-config', main: './jest.config.js' }),
+      'node_modules/@org/jest-config/jest.config.js': "module.exports = { testMatch: ['**/*.unit.js'] };",
+      'node_modules/jest-plugin-paths/package.json': pj({ name: 'jest-plugin-paths' }),
+      'a.unit.js': '', 'old/b.unit.js': '', 'c.test.js': '',
+    });
+    const { files, notes } = await discover(root);
+    assert.deepEqual(files, ['a.unit.js']);
+    assert.deepEqual(notes, ['jest.config.js: read @org/jest-config from node_modules/@org/jest-config/jest.config.js']);
+  });
+
+  test('the per-scan budget of package files: past it, a note and the value stays unknown', async (t) => {
+    const root = makeTree(t, {
+      'package.json': JEST,
+      'jest.config.js': "module.exports = { preset: 'acme-preset' };",
+      'node_modules/acme-preset/package.json': pj({ name: 'acme-preset' }),
+      'node_modules/acme-preset/jest-preset.json': pj({ testMatch: ['**/*.x.js'] }),
+      'a.x.js': '', 'b.test.js': '',
+    });
+    assert.deepEqual((await discover(root)).files, ['a.x.js']);
+    const { files, notes } = await discover(root, 1);
+    assert.deepEqual(files, ['b.test.js']);
+    assert.ok(notes.includes('more than 1 files read under node_modules; node_modules/acme-preset/jest-preset.json and the rest were not read'), notes.join('\n'));
+  });
+
+  test('exports targets: conditions in the map\'s order, patterns, arrays; nothing outside the package', () => {
+    assert.equal(exportTarget('./i.js', '.', ['require']), './i.js');
+    assert.equal(exportTarget({ import: './m.mjs', require: './c.cjs' }, '.', ['require']), './c.cjs');
+    assert.equal(exportTarget({ './presets/*': { default: './p/*.js' } }, './presets/web', []), './p/web.js');
+    assert.equal(exportTarget({ '.': [{ node: { require: './n.cjs' } }, './f.js'] }, '.', ['node', 'require']), './n.cjs');
+    assert.equal(exportTarget({ '.': '../outside.js' }, '.', []), undefined);
+    assert.equal(exportTarget({ '.': './i.js' }, './hidden', []), undefined);
+  });
+});
+
+suite('rescans see package files', () => {
+  test('an edited, added or removed preset makes the rescan equal a full scan', async (t) => {
+    const root = makeTree(t, {
+      'package.json': JEST, 'jest.config.js': "module.exports = { preset: 'acme-preset' };", 'a.x.js': '', 'b.y.js': '', 'c.test.js': '',
+    });
+    const preset = join(root, 'node_modules/acme-preset');
+    const options = { racyMs: 10 };
+    const steps: Array<[string, () => void, string[]]> = [
+      ['not installed', () => {}, ['c.test.js']],
+      ['installed', () => {
+        mkdirSync(preset, { recursive: true });
+        writeFileSync(join(preset, 'package.json'), pj({ name: 'acme-preset' }));
+        writeFileSync(join(preset, 'jest-preset.json'), pj({ testMatch: ['**/*.x.js'] }));
+      }, ['a.x.js']],
+      ['edited', () => writeFileSync(join(preset, 'jest-preset.json'), pj({ testMatch: ['**/*.y.js'] })), ['b.y.js']],
+      ['removed', () => rmSync(join(root, 'node_modules'), { recursive: true }), ['c.test.js']],
+    ];
+    let previous: Uint8Array | null = null;
+    for (const [what, change, expected] of steps) {
+      change();
+      await sleep(30); // Past the racy window, so an unchanged rescan is possible.
+      const again = await scan(root, { ...options, previous });
+      const full = await scan(root, options);
+      assert.deepEqual(again.tests.map((x) => x.file), expected, what);
+      assert.deepEqual({ tests: again.tests, notes: again.notes }, { tests: full.tests, notes: full.notes }, what);
+      if (previous) assert.notEqual(again.mode, 'unchanged', what);
+      previous = again.snapshot ?? previous;
+      const quiet = await scan(root, { ...options, previous });
+      assert.equal(quiet.mode, 'unchanged', `${what}: nothing moved since`);
+    }
+  });
+});
