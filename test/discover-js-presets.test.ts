@@ -122,6 +122,33 @@ suite('shared configs imported from packages', () => {
     assert.deepEqual(notes, ['jest.config.js: read @org/jest-config from node_modules/@org/jest-config/jest.config.js']);
   });
 
+  test('Nx: a relative preset file spreading @nx/jest/preset (built in), not installed', async (t) => {
+    const root = makeTree(t, {
+      'package.json': pj({ scripts: { test: 'jest --config libs/ui/jest.config.ts' }, devDependencies: { jest: '^29.7.0' } }),
+      'jest.preset.js': "const nxPreset = require('@nx/jest/preset').default;\n\nmodule.exports = { ...nxPreset, collectCoverage: true };",
+      'libs/ui/jest.config.ts': "export default {\n  displayName: 'ui',\n  preset: '../../jest.preset.js',\n  coverageDirectory: '../../coverage/libs/ui',\n};",
+      'libs/ui/src/a.spec.ts': '', 'libs/ui/src/b.spec.tsx': '', 'libs/ui/src/c.test.js': '', 'other/d.spec.ts': '',
+    });
+    const { files, notes } = await discover(root);
+    assert.deepEqual(files, ['libs/ui/src/a.spec.ts', 'libs/ui/src/c.test.js']);
+    assert.deepEqual(notes, ['libs/ui/jest.config.ts: preset ../../jest.preset.js read from jest.preset.js']);
+  });
+
+  test('a workspace config package not installed is read where installing would link it', async (t) => {
+    const root = makeTree(t, {
+      'package.json': pj({ private: true, workspaces: ['packages/*'], scripts: { test: 'npm test -w @repo/app' } }),
+      'packages/vitest-config/package.json': pj({ name: '@repo/vitest-config', exports: { './base': './base.js' } }),
+      'packages/vitest-config/base.js': "export default { test: { include: ['src/**/*.unit.ts'] } };",
+      'packages/app/package.json': pj({ name: '@repo/app', scripts: { test: 'vitest run' }, devDependencies: { vitest: '^3.2.0' } }),
+      'packages/app/vitest.config.ts': "import { mergeConfig } from 'vitest/config';\nimport base from '@repo/vitest-config/base';\n"
+        + "export default mergeConfig(base, { test: { exclude: ['src/old/**'] } });",
+      'packages/app/src/a.unit.ts': '', 'packages/app/src/b.test.ts': '', 'packages/app/src/old/c.unit.ts': '',
+    });
+    const { files, notes } = await discover(root);
+    assert.deepEqual(files, ['packages/app/src/a.unit.ts']);
+    assert.ok(notes.includes('packages/app/vitest.config.ts: @repo/vitest-config/base is not installed; read the workspace package\'s packages/vitest-config/base.js'), notes.join('\n'));
+  });
+
   test('the per-scan budget of package files: past it, a note and the value stays unknown', async (t) => {
     const root = makeTree(t, {
       'package.json': JEST,

@@ -6,7 +6,8 @@ import { parseYaml } from '../../readers/yaml.ts';
 import type { Pkg } from './types.ts';
 import { dirname, joinPath } from '../../scan/paths.ts';
 import { projectRegExp } from '../safe-regex.ts';
-import { resolvePackage, splitSpecifier } from './packages-resolve.ts';
+import { KNOWN_MODULES } from './presets-known.ts';
+import { resolvePackage, resolveWorkspace, splitSpecifier } from './packages-resolve.ts';
 
 export type ConfigObject = { [key: string]: Lit };
 
@@ -50,7 +51,7 @@ export async function configValue(ctx: ScanContext, text: string, file: string, 
       const rel = abs.slice(rootAbs.length + 1);
       return /(^|\/)node_modules\//.test(rel) ? ctx.readPackage(rel).then((hit) => hit?.text) : ctx.read(rel);
     },
-    known: PRESETS,
+    known: KNOWN_MODULES,
     resolvePackage: packageModules(ctx, label),
   });
   const short = local ?? file;
@@ -72,8 +73,13 @@ function packageModules(ctx: ScanContext, label: string): (spec: string, fromAbs
     const inPackage = /(^|\/)node_modules\//.test(from);
     if (inPackage ? !worthFollowing(spec) : !worthReading(spec)) return undefined;
     const hit = await resolvePackage(ctx, spec, from);
-    if (!hit) { ctx.note(`${label}: ${spec} is not installed under node_modules; what it provides is unknown`); return undefined; }
-    ctx.note(`${label}: read ${spec} from ${hit.path}`);
+    if (hit) ctx.note(`${label}: read ${spec} from ${hit.path}`);
+    else {
+      const member = inPackage ? undefined : await resolveWorkspace(ctx, spec);
+      if (!member) { ctx.note(`${label}: ${spec} is not installed under node_modules; what it provides is unknown`); return undefined; }
+      ctx.note(`${label}: ${spec} is not installed; read the workspace package's ${member.path}`);
+      return { path: `${ctx.root}/${member.path}`, text: member.text };
+    }
     return { path: `${ctx.root}/${hit.path}`, text: hit.text };
   };
 }
@@ -103,17 +109,7 @@ export function onConfigRead(ctx: ScanContext, f: (file: string) => void): void 
   listeners.set(ctx, f);
 }
 
-/**
- * Presets configs spread or require from packages, as their packages define them (node_modules is not
- * walked, so it is never read): kcd-scripts' Jest config (kcd-scripts src/config/jest.config.js).
- */
-export const KCD_JEST: ConfigObject = {
-  roots: ['<rootDir>/src'],
-  moduleFileExtensions: ['js', 'jsx', 'json', 'ts', 'tsx'],
-  testMatch: ['**/__tests__/**/*.+(js|jsx|ts|tsx)'],
-  testPathIgnorePatterns: ['/node_modules/', '/fixtures/', '/__tests__/helpers/', '__mocks__'],
-};
-const PRESETS: Record<string, Lit> = { 'kcd-scripts/jest': KCD_JEST, 'kcd-scripts/dist/config/jest.config': KCD_JEST };
+export { KCD_JEST } from './presets-known.ts';
 
 // Keys that hold a directory: an absolute path there (`path.join(__dirname, 'e2e')`) is made relative to
 // the config's directory, which is what each runner resolves a relative one against.

@@ -54,9 +54,48 @@ export async function resolvePackage(ctx: ScanContext, spec: string, fromDir: st
   }
 }
 
+/**
+ * A package of the project's own workspace, by its package.json `name`, when it is not installed (a fresh
+ * clone): where installing would link it. Undefined when no walked package.json has that name.
+ */
+export async function resolveWorkspace(ctx: ScanContext, spec: string, options: ResolveOptions = {}): Promise<ResolvedFile | undefined> {
+  const parts = splitSpecifier(spec);
+  if (!parts) return undefined;
+  const dir = (await workspaceNames(ctx)).get(parts.name);
+  if (dir === undefined) return undefined;
+  return fromPackage(ctx, dir, parts.sub, options.extensions ?? EXTENSIONS, options.conditions ?? CONDITIONS);
+}
+
+const names = new WeakMap<object, Promise<Map<string, string>>>();
+
+/** Package name -> directory, over every walked package.json (built once per scan, on first need). */
+function workspaceNames(ctx: ScanContext): Promise<Map<string, string>> {
+  const key = Object.getPrototypeOf(ctx) === Object.prototype ? ctx : rootOf(ctx);
+  let found = names.get(key);
+  if (!found) {
+    found = (async () => {
+      const out = new Map<string, string>();
+      for (const file of ctx.byName('package.json')) {
+        const json = await ctx.readJson(file) as { name?: unknown } | undefined;
+        if (json && typeof json.name === 'string' && !out.has(json.name)) out.set(json.name, dirname(file));
+      }
+      return out;
+    })();
+    names.set(key, found);
+  }
+  return found;
+}
+
+/** The context a view (`Object.create(ctx)`) was made from. */
+function rootOf(ctx: ScanContext): object {
+  let o: object = ctx;
+  for (let p = Object.getPrototypeOf(o); p && p !== Object.prototype; p = Object.getPrototypeOf(p)) o = p;
+  return o;
+}
+
 async function fromPackage(ctx: ScanContext, pkgDir: string, sub: string, exts: readonly string[],
   conditions: readonly string[]): Promise<ResolvedFile | undefined> {
-  const manifest = await ctx.readPackage(`${pkgDir}/package.json`);
+  const manifest = await readFile(ctx, `${pkgDir}/package.json`);
   if (!manifest) return undefined;
   // A linked package (pnpm, workspaces) resolves from where it really lies.
   const realDir = dirname(manifest.path);

@@ -79,5 +79,36 @@ export function knownJestPreset(name: string): KnownPreset | undefined {
   if (Object.hasOwn(BY_NAME, name)) return BY_NAME[name];
   if (/^ts-jest\/presets\/[\w-]+$/.test(name)) return TS_JEST;
   if (/^@shelf\/jest-[\w-]+$/.test(name)) return ENV_ONLY;
+  if (/^@(nx|nrwl)\/jest\/preset$/.test(name)) return { config: NX_JEST, from: 'Nx\'s @nx/jest/preset (jest-preset.ts)' };
   return undefined;
 }
+
+/**
+ * kcd-scripts' Jest config (kcd-scripts src/config/jest.config.js, read by the previous session): its
+ * installed source computes roots and environments from the project's files at run time.
+ */
+export const KCD_JEST: { [key: string]: Lit } = {
+  roots: ['<rootDir>/src'],
+  moduleFileExtensions: ['js', 'jsx', 'json', 'ts', 'tsx'],
+  testMatch: ['**/__tests__/**/*.+(js|jsx|ts|tsx)'],
+  testPathIgnorePatterns: ['/node_modules/', '/fixtures/', '/__tests__/helpers/', '__mocks__'],
+};
+
+// Nx's Jest preset (nrwl/nx packages/jest/preset/jest-preset.ts at commit 070ea86), required by nearly
+// every Nx workspace's jest.preset.js as `require('@nx/jest/preset').default`. Note: no tsx/jsx.
+const NX_JEST: { [key: string]: Lit } = {
+  testMatch: ['**/?(*.)+(spec|test).[jt]s?(x)'],
+  moduleFileExtensions: ['ts', 'js', 'mjs', 'html'],
+};
+const NX_MODULE: Lit = { ...NX_JEST, default: NX_JEST, nxPreset: NX_JEST };
+
+/**
+ * Modules a config imports or requires whose value projdex knows, by specifier: the evaluator uses these
+ * instead of reading node_modules, because their installed sources compute their values at run time.
+ */
+export const KNOWN_MODULES: Readonly<Record<string, Lit>> = {
+  'kcd-scripts/jest': KCD_JEST,
+  'kcd-scripts/dist/config/jest.config': KCD_JEST,
+  '@nx/jest/preset': NX_MODULE,
+  '@nrwl/jest/preset': NX_MODULE,
+};
