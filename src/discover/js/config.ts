@@ -37,7 +37,8 @@ export async function readConfigValue(ctx: ScanContext, pkg: Pkg, file: string):
  * in (both project-relative; a preset under node_modules too), `label` names it in notes. Absolute
  * directory values are made relative to the file's directory when it lies inside `cwd`.
  */
-export async function configValue(ctx: ScanContext, text: string, file: string, cwd: string, label: string): Promise<Lit | undefined> {
+export async function configValue(ctx: ScanContext, text: string, file: string, cwd: string, label: string,
+  note: (message: string) => void = (m) => ctx.note(m)): Promise<Lit | undefined> {
   if (/\.jsonc?$|(^|\/)\.[\w-]+rc$/.test(file)) return parseJsonc(text) as Lit;
   if (/\.ya?ml$/.test(file)) return parseYaml(text) as Lit;
   const rootAbs = ctx.root;
@@ -52,10 +53,10 @@ export async function configValue(ctx: ScanContext, text: string, file: string, 
       return /(^|\/)node_modules\//.test(rel) ? ctx.readPackage(rel).then((hit) => hit?.text) : ctx.read(rel);
     },
     known: KNOWN_MODULES,
-    resolvePackage: packageModules(ctx, label),
+    resolvePackage: packageModules(ctx, label, note),
   });
   const short = local ?? file;
-  for (const n of result.notes) ctx.note(n.startsWith(short + ':') ? `${label}${n.slice(short.length)}` : `${label}: ${n}`);
+  for (const n of result.notes) note(n.startsWith(short + ':') ? `${label}${n.slice(short.length)}` : `${label}: ${n}`);
   if (result.value === undefined) return undefined;
   return local === undefined ? result.value : relativize(result.value, cwdAbs, dirname(local), 0);
 }
@@ -65,7 +66,7 @@ export async function configValue(ctx: ScanContext, text: string, file: string, 
  * looked up under node_modules (packages-resolve.ts); others (plugins, the runners' own helpers) stay
  * unknown without a read. Each lookup is noted, found or not.
  */
-function packageModules(ctx: ScanContext, label: string): (spec: string, fromAbs: string) => Promise<{ path: string; text: string } | undefined> {
+function packageModules(ctx: ScanContext, label: string, note: (message: string) => void): (spec: string, fromAbs: string) => Promise<{ path: string; text: string } | undefined> {
   return async (spec, fromAbs) => {
     const from = fromAbs === ctx.root ? '' : fromAbs.startsWith(ctx.root + '/') ? fromAbs.slice(ctx.root.length + 1) : undefined;
     if (from === undefined) return undefined;
@@ -73,11 +74,11 @@ function packageModules(ctx: ScanContext, label: string): (spec: string, fromAbs
     const inPackage = /(^|\/)node_modules\//.test(from);
     if (inPackage ? !worthFollowing(spec) : !worthReading(spec)) return undefined;
     const hit = await resolvePackage(ctx, spec, from);
-    if (hit) ctx.note(`${label}: read ${spec} from ${hit.path}`);
+    if (hit) note(`${label}: read ${spec} from ${hit.path}`);
     else {
       const member = inPackage ? undefined : await resolveWorkspace(ctx, spec);
-      if (!member) { ctx.note(`${label}: ${spec} is not installed under node_modules; what it provides is unknown`); return undefined; }
-      ctx.note(`${label}: ${spec} is not installed; read the workspace package's ${member.path}`);
+      if (!member) { note(`${label}: ${spec} is not installed under node_modules; what it provides is unknown`); return undefined; }
+      note(`${label}: ${spec} is not installed; read the workspace package's ${member.path}`);
       return { path: `${ctx.root}/${member.path}`, text: member.text };
     }
     return { path: `${ctx.root}/${hit.path}`, text: hit.text };

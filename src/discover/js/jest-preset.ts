@@ -37,14 +37,18 @@ export async function withPreset(ctx: ScanContext, pkg: Pkg, config: ConfigObjec
   const known = knownJestPreset(name);
   let preset: ConfigObject | undefined;
   if (found) {
-    const value = await configValue(ctx, found.text, found.path, found.path.replace(/\/[^/]*$/, ''), found.path);
+    // What the static read met on the way is worth saying only when its value is used (or nothing better).
+    const met: string[] = [];
+    const value = await configValue(ctx, found.text, found.path, found.path.replace(/\/[^/]*$/, ''), found.path, (m) => met.push(m));
     if (isObject(value) && DISCOVERY_KEYS.every((k) => !isComputed(value[k]))) {
       preset = value as ConfigObject;
+      for (const m of met) ctx.note(m);
       ctx.note(`${source}: preset ${name} read from ${found.path}`);
     } else if (known) {
       preset = known.config;
       ctx.note(`${source}: preset ${name} at ${found.path} computes its values at run time; used built-in knowledge of ${known.from}`);
     } else {
+      for (const m of met) ctx.note(m);
       ctx.note(`${source}: preset ${name} at ${found.path} could not be read statically; assumed it sets no testMatch/roots (Jest's defaults)`);
     }
   } else if (known) {
