@@ -149,6 +149,31 @@ suite('shared configs imported from packages', () => {
     assert.ok(notes.includes('packages/app/vitest.config.ts: @repo/vitest-config/base is not installed; read the workspace package\'s packages/vitest-config/base.js'), notes.join('\n'));
   });
 
+  test('a workspace config package neither installed nor built: its sources, through `export *`; none: a note', async (t) => {
+    const root = makeTree(t, {
+      'package.json': pj({ private: true, workspaces: ['packages/*'] }),
+      'packages/vitest/package.json': pj({ name: '@repo/vitest', type: 'module', exports: { '.': './dist/index.mjs' } }),
+      'packages/vitest/src/index.ts': "export * from './configs'",
+      'packages/vitest/src/configs/index.ts': "export { base } from './base'\nexport * as extra from './base'",
+      'packages/vitest/src/configs/base.ts': "import type { ViteUserConfig } from 'vitest/config'\n"
+        + "export const base: ViteUserConfig = { test: { include: ['**/*.it.ts'] } }\nexport default { test: {} }",
+      'packages/core/package.json': pj({ name: 'core', scripts: { test: 'vitest' }, devDependencies: { vitest: '^3.2.4' } }),
+      'packages/core/vitest.config.ts': "import { base } from '@repo/vitest'\nimport { defineConfig } from 'vitest/config'\n"
+        + 'export default defineConfig({ ...base })',
+      'packages/core/src/a.it.ts': '', 'packages/core/src/b.test.ts': '',
+      'packages/gone/package.json': pj({ name: '@repo/web-config', exports: './dist/index.js' }),
+      'packages/web/package.json': pj({ name: 'web', scripts: { test: 'vitest' }, devDependencies: { vitest: '^3.2.4' } }),
+      'packages/web/vitest.config.ts': "import shared from '@repo/web-config'\nexport default shared",
+      'packages/web/c.test.ts': '',
+    });
+    const { files, notes } = await discover(root);
+    assert.deepEqual(files, ['packages/core/src/a.it.ts', 'packages/web/c.test.ts']);
+    assert.ok(notes.includes('packages/core/vitest.config.ts: @repo/vitest is not installed nor built; read the workspace package\'s '
+      + 'source packages/vitest/src/index.ts, which its build compiles'), notes.join('\n'));
+    assert.ok(notes.includes('packages/web/vitest.config.ts: @repo/web-config is the workspace package packages/gone, not installed, and what it '
+      + 'exports is not there (not built?); what it provides is unknown'), notes.join('\n'));
+  });
+
   test('the per-scan budget of package files: past it, a note and the value stays unknown', async (t) => {
     const root = makeTree(t, {
       'package.json': JEST,

@@ -78,7 +78,10 @@ function packageModules(ctx: ScanContext, label: string, note: (message: string)
     else {
       const member = inPackage ? undefined : await resolveWorkspace(ctx, spec);
       if (!member) { note(`${label}: ${spec} is not installed under node_modules; what it provides is unknown`); return undefined; }
-      note(`${label}: ${spec} is not installed; read the workspace package's ${member.path}`);
+      if (member.missing) { note(`${label}: ${spec} is the workspace package ${member.dir}, not installed, and what it exports is not there (not built?); what it provides is unknown`); return undefined; }
+      note(member.fromSource
+        ? `${label}: ${spec} is not installed nor built; read the workspace package's source ${member.path}, which its build compiles`
+        : `${label}: ${spec} is not installed; read the workspace package's ${member.path}`);
       return { path: `${ctx.root}/${member.path}`, text: member.text };
     }
     return { path: `${ctx.root}/${hit.path}`, text: hit.text };

@@ -58,12 +58,35 @@ export async function resolvePackage(ctx: ScanContext, spec: string, fromDir: st
  * A package of the project's own workspace, by its package.json `name`, when it is not installed (a fresh
  * clone): where installing would link it. Undefined when no walked package.json has that name.
  */
-export async function resolveWorkspace(ctx: ScanContext, spec: string, options: ResolveOptions = {}): Promise<ResolvedFile | undefined> {
+export async function resolveWorkspace(ctx: ScanContext, spec: string, options: ResolveOptions = {}): Promise<WorkspaceFile | undefined> {
   const parts = splitSpecifier(spec);
   if (!parts) return undefined;
   const dir = (await workspaceNames(ctx)).get(parts.name);
   if (dir === undefined) return undefined;
-  return fromPackage(ctx, dir, parts.sub, options.extensions ?? EXTENSIONS, options.conditions ?? CONDITIONS);
+  const exts = options.extensions ?? EXTENSIONS;
+  const built = await fromPackage(ctx, dir, parts.sub, exts, options.conditions ?? CONDITIONS);
+  if (built) return { ...built, dir, fromSource: false };
+  // Not built yet (a fresh clone): its exports name `./dist/x.js`, which a build makes from `./src/x.ts`.
+  const source = await fromPackage(ctx, dir, parts.sub, exts, options.conditions ?? CONDITIONS, toSource);
+  return source ? { ...source, dir, fromSource: true } : { path: '', text: '', dir, fromSource: false, missing: true };
+}
+
+/** A workspace package's file; `fromSource`: read from its sources as it is not built; `missing`: none found. */
+export interface WorkspaceFile extends ResolvedFile { readonly dir: string; readonly fromSource: boolean; readonly missing?: boolean }
+
+/**
+ * `dist/x.js` -> `src/x.ts` (also `build/`, `lib/`, `out/`; `.mjs` -> `.mts`, or `.ts` as tsup/tsdown
+ * build `.mjs` from; `.tsx`), the first that exists.
+ */
+async function toSource(ctx: ScanContext, path: string): Promise<ResolvedFile | undefined> {
+  const m = /^(.*?\/)?(dist|build|lib|out)\/(.+?)\.([cm]?)js$/.exec(path);
+  if (!m) return undefined;
+  const stem = `${m[1] ?? ''}src/${m[3]}`;
+  for (const ext of new Set([`.${m[4]}ts`, '.ts', '.tsx'])) {
+    const hit = await readFile(ctx, stem + ext);
+    if (hit) return hit;
+  }
+  return undefined;
 }
 
 const names = new WeakMap<object, Promise<Map<string, string>>>();
@@ -94,7 +117,7 @@ function rootOf(ctx: ScanContext): object {
 }
 
 async function fromPackage(ctx: ScanContext, pkgDir: string, sub: string, exts: readonly string[],
-  conditions: readonly string[]): Promise<ResolvedFile | undefined> {
+  conditions: readonly string[], map?: (ctx: ScanContext, path: string) => Promise<ResolvedFile | undefined>): Promise<ResolvedFile | undefined> {
   const manifest = await readFile(ctx, `${pkgDir}/package.json`);
   if (!manifest) return undefined;
   // A linked package (pnpm, workspaces) resolves from where it really lies.
@@ -103,8 +126,11 @@ async function fromPackage(ctx: ScanContext, pkgDir: string, sub: string, exts: 
   if (json && typeof json === 'object' && json.exports !== undefined && json.exports !== null) {
     const target = exportTarget(json.exports, sub === '' ? '.' : `./${sub}`, conditions);
     // An `exports` map is the whole public surface: a subpath it does not list is not importable.
-    return target === undefined ? undefined : readFile(ctx, joinPath(realDir, target));
+    if (target === undefined) return undefined;
+    const path = joinPath(realDir, target);
+    return map ? map(ctx, path) : readFile(ctx, path);
   }
+  if (map) return json && typeof json.main === 'string' ? map(ctx, joinPath(realDir, json.main)) : undefined;
   if (sub !== '') return (await asFile(ctx, joinPath(realDir, sub), exts)) ?? asDirectory(ctx, joinPath(realDir, sub), exts);
   const main = json && typeof json.main === 'string' ? json.main : '';
   if (main) {
