@@ -106,6 +106,26 @@ suite('Jest presets from node_modules', () => {
   });
 });
 
+suite('Jest presets: what Jest itself refuses or cannot reach', () => {
+  test('testRegex beside a preset\'s testMatch stops Jest; a preset above the project root is not read', async (t) => {
+    const root = makeTree(t, {
+      'package.json': pj({ workspaces: ['a', 'b'], scripts: { test: 'npm test --workspaces' } }),
+      'a/package.json': JEST, 'a/jest.config.js': "module.exports = { preset: 'acme-preset', testRegex: '\\\\.t\\\\.js$' };",
+      'a/node_modules/acme-preset/package.json': pj({ name: 'acme-preset' }),
+      'a/node_modules/acme-preset/jest-preset.json': pj({ testMatch: ['**/*.x.js'] }),
+      'a/one.t.js': '', 'a/two.x.js': '',
+      'b/package.json': JEST, 'b/jest.config.js': "module.exports = { preset: '../../../jest.preset.js' };", 'b/c.test.js': '',
+      'jest.preset.js': "module.exports = { testMatch: ['**/*.never.js'] };",
+    });
+    const { files, notes } = await discover(root);
+    assert.deepEqual(files, ['b/c.test.js']);
+    assert.ok(notes.includes('a/jest.config.js: testMatch and testRegex are both set (testMatch from preset acme-preset), which Jest refuses '
+      + '("cannot be used together"); no tests listed'), notes.join('\n'));
+    assert.ok(notes.includes('b/jest.config.js: preset ../../../jest.preset.js lies outside the project, which projdex does not read; '
+      + 'assumed it sets no testMatch/roots (Jest\'s defaults)'), notes.join('\n'));
+  });
+});
+
 suite('shared configs imported from packages', () => {
   test('a spread of a required config package; a plugin import is never read', async (t) => {
     const root = makeTree(t, {

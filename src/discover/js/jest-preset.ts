@@ -33,6 +33,11 @@ export async function withPreset(ctx: ScanContext, pkg: Pkg, config: ConfigObjec
     return config;
   }
   const base = joinPath(pkg.dir, rootDir);
+  const written = name.replaceAll('<rootDir>', base === '' ? '.' : base);
+  if (climbs(written.startsWith('.') ? `${base}/${written}` : written)) {
+    ctx.note(`${source}: preset ${name} lies outside the project, which projdex does not read; assumed it sets no testMatch/roots (Jest's defaults)`);
+    return config;
+  }
   const found = await findPreset(ctx, name, base);
   const known = knownJestPreset(name);
   let preset: ConfigObject | undefined;
@@ -81,4 +86,13 @@ async function findPreset(ctx: ScanContext, name: string, base: string): Promise
     if (hit) return hit;
   }
   return undefined;
+}
+
+/** Whether a relative path goes above its start (`a/../../x`): joinPath would quietly stop at the root. */
+function climbs(path: string): boolean {
+  let depth = 0;
+  for (const seg of path.split('/')) {
+    if (seg === '..') { if (--depth < 0) return true; } else if (seg !== '' && seg !== '.') depth++;
+  }
+  return false;
 }

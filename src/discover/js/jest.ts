@@ -106,6 +106,12 @@ async function run(ctx: ScanContext, pkg: Pkg, { config: own, dir, source }: Res
   });
   const regex = patternList(ctx, config, 'testRegex', source);
   const matchList = stringList(ctx, config, 'testMatch', source);
+  // jest-config's normalize (29 and 30) throws when both are set, a preset's testMatch included.
+  if (regex && regex.length > 0 && config.testMatch !== undefined && config.testMatch !== null) {
+    const from = own.testMatch === undefined ? ` (testMatch from preset ${String(own.preset)})` : '';
+    ctx.note(`${source}: testMatch and testRegex are both set${from}, which Jest refuses ("cannot be used together"); no tests listed`);
+    return [];
+  }
   const guard = (s: string): RegExp | null => projectRegExp(s, '', (why) => ctx.note(`${source}: regex ${JSON.stringify(s.slice(0, 80))} is not used: ${why}`));
   const testRegex = regex?.map((r) => (typeof r === 'string' ? guard(r) : r)).filter((r): r is RegExp => r !== null) ?? [];
   const testMatch = compileGlobs(testRegex.length > 0 ? [] : (matchList ?? (major >= 30 ? MATCH_30 : MATCH_29)).map(sub), { dot: true });
