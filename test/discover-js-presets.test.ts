@@ -1,6 +1,7 @@
 // Presets and shared configs shipped by packages: read from node_modules (bounded, inside the project,
 // stamped for rescans), else built-in knowledge, else Jest's defaults, each with a note.
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -123,6 +124,33 @@ suite('Jest presets: what Jest itself refuses or cannot reach', () => {
       + '("cannot be used together"); no tests listed'), notes.join('\n'));
     assert.ok(notes.includes('b/jest.config.js: preset ../../../jest.preset.js lies outside the project, which projdex does not read; '
       + 'assumed it sets no testMatch/roots (Jest\'s defaults)'), notes.join('\n'));
+  });
+});
+
+suite('hostile node_modules', () => {
+  test('a FIFO, a link loop, an oversized preset and a path with `..` read as nothing, and nothing hangs', async (t) => {
+    const root = makeTree(t, {
+      'package.json': pj({ workspaces: ['a', 'b', 'c'], scripts: { test: 'npm test --workspaces' } }),
+      'a/package.json': JEST, 'a/jest.config.js': "module.exports = { preset: 'fifo' };", 'a/a.test.js': '',
+      'a/node_modules/fifo/package.json': pj({ name: 'fifo' }),
+      'b/package.json': JEST, 'b/jest.config.js': "module.exports = { preset: 'loop' };", 'b/b.test.js': '',
+      'c/package.json': JEST, 'c/jest.config.js': "module.exports = { preset: 'big' };", 'c/c.test.js': '',
+      'c/node_modules/big/package.json': pj({ name: 'big' }),
+      'c/node_modules/big/jest-preset.json': `{"testMatch":["**/*.big.js"],"pad":"${'x'.repeat(1_100_000)}"}`,
+      'c/d.big.js': '',
+    });
+    execFileSync('mkfifo', [join(root, 'a/node_modules/fifo/jest-preset.js')]);
+    mkdirSync(join(root, 'b/node_modules'));
+    symlinkSync('loop', join(root, 'b/node_modules/loop'));
+    const ctx = createContext(root, await walk(root));
+    assert.equal(await ctx.readPackage('a/node_modules/../../package.json'), undefined);
+    assert.equal(await ctx.readPackage('src/x.js'), undefined, 'only paths under node_modules');
+    const tests = await discoverJs(ctx);
+    assert.deepEqual(tests.map((x) => x.file).sort(), ['a/a.test.js', 'b/b.test.js', 'c/c.test.js']);
+    assert.ok(ctx.notes.includes('c/node_modules/big/jest-preset.json is larger than 1048576 bytes; not read'), ctx.notes.join('\n'));
+    for (const p of ['fifo', 'loop', 'big']) {
+      assert.ok(ctx.notes.some((n) => n.includes(`preset ${p} is neither installed nor known`)), ctx.notes.join('\n'));
+    }
   });
 });
 

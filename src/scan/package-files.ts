@@ -72,7 +72,10 @@ export function packageReader({ base, maxFileBytes, maxFiles = 64, maxProbes = 1
     }
     onRead?.(rel, false);
     const text = readRegular(real, maxFileBytes);
-    if (text === undefined) return undefined;
+    if (text === undefined) {
+      if (stat.size > maxFileBytes) note(`${rel} is larger than ${maxFileBytes} bytes; not read`);
+      return undefined;
+    }
     return { text, path };
   }
 
