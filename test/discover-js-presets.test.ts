@@ -127,6 +127,23 @@ suite('Jest presets: what Jest itself refuses or cannot reach', () => {
   });
 });
 
+suite('Jest presets that cannot be read statically', () => {
+  test('a computed preset name, and an installed unknown preset built by a call', async (t) => {
+    const root = makeTree(t, {
+      'package.json': pj({ workspaces: ['a', 'b'], scripts: { test: 'npm test --workspaces' } }),
+      'a/package.json': JEST, 'a/jest.config.js': "module.exports = { preset: require('./which').name };", 'a/a.test.js': '',
+      'b/package.json': JEST, 'b/jest.config.js': "module.exports = { preset: 'made' };", 'b/b.test.js': '', 'b/c.made.js': '',
+      'b/node_modules/made/package.json': pj({ name: 'made' }),
+      'b/node_modules/made/jest-preset.js': "const { make } = require('preset-maker');\nmodule.exports = make({ testMatch: ['**/*.made.js'] });",
+    });
+    const { files, notes } = await discover(root);
+    assert.deepEqual(files, ['a/a.test.js', 'b/b.test.js']);
+    assert.ok(notes.includes('a/jest.config.js: `preset` is computed; assumed it sets no testMatch/roots (Jest\'s defaults)'), notes.join('\n'));
+    assert.ok(notes.includes('b/jest.config.js: preset made at b/node_modules/made/jest-preset.js could not be read statically; assumed it sets '
+      + 'no testMatch/roots (Jest\'s defaults)'), notes.join('\n'));
+  });
+});
+
 suite('hostile node_modules', () => {
   test('a FIFO, a link loop, an oversized preset and a path with `..` read as nothing, and nothing hangs', async (t) => {
     const root = makeTree(t, {
