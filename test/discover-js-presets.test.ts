@@ -239,6 +239,21 @@ suite('shared configs imported from packages', () => {
       + 'exports is not there (not built?); what it provides is unknown'), notes.join('\n'));
   });
 
+  test('a Vitest project extends a config file under node_modules by its path (as vitest 3.2 lists it)', async (t) => {
+    const root = makeTree(t, {
+      'package.json': pj({ type: 'module', scripts: { test: 'vitest run' }, devDependencies: { vitest: '^3.2.0' } }),
+      'vitest.config.mjs': "import { defineConfig } from 'vitest/config';\nexport default defineConfig({ test: { projects: [\n"
+        + "  { extends: './node_modules/@acme/vitest-preset/vitest.config.mjs', test: { name: 'unit' } },\n] } });",
+      'node_modules/@acme/vitest-preset/package.json': pj({ name: '@acme/vitest-preset', type: 'module' }),
+      'node_modules/@acme/vitest-preset/vitest.config.mjs': "export default { test: { include: ['src/**/*.unit.js'] } };",
+      'src/a.unit.js': '', 'src/b.test.js': '',
+    });
+    const { files, notes } = await discover(root);
+    assert.deepEqual(files, ['src/a.unit.js']);
+    assert.deepEqual(notes, ['vitest.config.mjs: a project extends ./node_modules/@acme/vitest-preset/vitest.config.mjs, read from '
+      + 'node_modules/@acme/vitest-preset/vitest.config.mjs']);
+  });
+
   test('the per-scan budget of package files: past it, a note and the value stays unknown', async (t) => {
     const root = makeTree(t, {
       'package.json': JEST,
