@@ -7,7 +7,8 @@ import type { Pkg } from './types.ts';
 import { dirname, joinPath } from '../../scan/paths.ts';
 import { projectRegExp } from '../safe-regex.ts';
 import { KNOWN_MODULES } from './presets-known.ts';
-import { resolvePackage, resolveWorkspace, splitSpecifier } from './packages-resolve.ts';
+import { resolvePackage, splitSpecifier } from './packages-resolve.ts';
+import { resolveWorkspace } from './packages-workspace.ts';
 
 export type ConfigObject = { [key: string]: Lit };
 

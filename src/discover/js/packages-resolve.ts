@@ -23,8 +23,8 @@ export interface ResolveOptions {
 /** A file found: its real path relative to the project root, and its text. */
 export interface ResolvedFile { readonly path: string; readonly text: string }
 
-const EXTENSIONS = ['.js', '.json', '.cjs', '.mjs', '.ts', '.mts', '.cts'];
-const CONDITIONS = ['require', 'import', 'node'];
+export const EXTENSIONS = ['.js', '.json', '.cjs', '.mjs', '.ts', '.mts', '.cts'];
+export const CONDITIONS = ['require', 'import', 'node'];
 
 /** Splits `@a/b/c` into `@a/b` and `c`, `a/b` into `a` and `b`; undefined for a path or a URL. */
 export function splitSpecifier(spec: string): { name: string; sub: string } | undefined {
@@ -54,69 +54,8 @@ export async function resolvePackage(ctx: ScanContext, spec: string, fromDir: st
   }
 }
 
-/**
- * A package of the project's own workspace, by its package.json `name`, when it is not installed (a fresh
- * clone): where installing would link it. Undefined when no walked package.json has that name.
- */
-export async function resolveWorkspace(ctx: ScanContext, spec: string, options: ResolveOptions = {}): Promise<WorkspaceFile | undefined> {
-  const parts = splitSpecifier(spec);
-  if (!parts) return undefined;
-  const dir = (await workspaceNames(ctx)).get(parts.name);
-  if (dir === undefined) return undefined;
-  const exts = options.extensions ?? EXTENSIONS;
-  const built = await fromPackage(ctx, dir, parts.sub, exts, options.conditions ?? CONDITIONS);
-  if (built) return { ...built, dir, fromSource: false };
-  // Not built yet (a fresh clone): its exports name `./dist/x.js`, which a build makes from `./src/x.ts`.
-  const source = await fromPackage(ctx, dir, parts.sub, exts, options.conditions ?? CONDITIONS, toSource);
-  return source ? { ...source, dir, fromSource: true } : { path: '', text: '', dir, fromSource: false, missing: true };
-}
-
-/** A workspace package's file; `fromSource`: read from its sources as it is not built; `missing`: none found. */
-export interface WorkspaceFile extends ResolvedFile { readonly dir: string; readonly fromSource: boolean; readonly missing?: boolean }
-
-/**
- * `dist/x.js` -> `src/x.ts` (also `build/`, `lib/`, `out/`; `.mjs` -> `.mts`, or `.ts` as tsup/tsdown
- * build `.mjs` from; `.tsx`), the first that exists.
- */
-async function toSource(ctx: ScanContext, path: string): Promise<ResolvedFile | undefined> {
-  const m = /^(.*?\/)?(dist|build|lib|out)\/(.+?)\.([cm]?)js$/.exec(path);
-  if (!m) return undefined;
-  const stem = `${m[1] ?? ''}src/${m[3]}`;
-  for (const ext of new Set([`.${m[4]}ts`, '.ts', '.tsx'])) {
-    const hit = await readFile(ctx, stem + ext);
-    if (hit) return hit;
-  }
-  return undefined;
-}
-
-const names = new WeakMap<object, Promise<Map<string, string>>>();
-
-/** Package name -> directory, over every walked package.json (built once per scan, on first need). */
-function workspaceNames(ctx: ScanContext): Promise<Map<string, string>> {
-  const key = Object.getPrototypeOf(ctx) === Object.prototype ? ctx : rootOf(ctx);
-  let found = names.get(key);
-  if (!found) {
-    found = (async () => {
-      const out = new Map<string, string>();
-      for (const file of ctx.byName('package.json')) {
-        const json = await ctx.readJson(file) as { name?: unknown } | undefined;
-        if (json && typeof json.name === 'string' && !out.has(json.name)) out.set(json.name, dirname(file));
-      }
-      return out;
-    })();
-    names.set(key, found);
-  }
-  return found;
-}
-
-/** The context a view (`Object.create(ctx)`) was made from. */
-function rootOf(ctx: ScanContext): object {
-  let o: object = ctx;
-  for (let p = Object.getPrototypeOf(o); p && p !== Object.prototype; p = Object.getPrototypeOf(p)) o = p;
-  return o;
-}
-
-async function fromPackage(ctx: ScanContext, pkgDir: string, sub: string, exts: readonly string[],
+/** The file `sub` names inside the package at `pkgDir` (`map`: where to look instead of each target). */
+export async function fromPackage(ctx: ScanContext, pkgDir: string, sub: string, exts: readonly string[],
   conditions: readonly string[], map?: (ctx: ScanContext, path: string) => Promise<ResolvedFile | undefined>): Promise<ResolvedFile | undefined> {
   const manifest = await readFile(ctx, `${pkgDir}/package.json`);
   if (!manifest) return undefined;
