@@ -64,9 +64,10 @@ suite('Jest presets from node_modules', () => {
     const root = makeTree(t, { 'package.json': JEST, 'jest.config.js': "module.exports = { preset: 'evil' };", 'a.test.js': '', 'b.evil.js': '' });
     mkdirSync(join(root, 'node_modules'));
     symlinkSync(outside, join(root, 'node_modules/evil'));
-    const { files, notes } = await discover(root);
+    const { files, notes, runs } = await discover(root);
     assert.deepEqual(files, ['a.test.js']);
     assert.equal(notes.length, 2, notes.join('\n'));
+    assert.deepEqual(runs[0]!.notes, notes, 'the refusal is in the run that met it too');
     assert.match(notes[0]!, /^node_modules\/evil\/package\.json leads outside the project \(to .*\); not read$/);
     assert.equal(notes[1], 'jest.config.js: preset evil is neither installed nor known to projdex; assumed it sets no testMatch/roots (Jest\'s defaults)');
   });

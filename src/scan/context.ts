@@ -174,13 +174,14 @@ export function createContext(root: string, tree: Tree, {
 
   // Files under node_modules (presets, shared configs), which the walk does not list: stamped like reads.
   let readPackageFile: ReturnType<typeof packageReader> | undefined;
-  const readPackage = (file: string): Promise<{ text: string; path: string } | undefined> => {
+  // A method: called on a view of the context (`Object.create(ctx)` with its own `note`), notes go to that view.
+  function readPackage(this: ScanContext | undefined, file: string): Promise<{ text: string; path: string } | undefined> {
     readPackageFile ??= packageReader({
-      base, maxFileBytes, maxFiles: maxPackageFiles, onRead, note: (m) => context.note(m),
-      stamp: (rel, stat) => { if (keep) stampOf(rel, stat); },
+      base, maxFileBytes, maxFiles: maxPackageFiles, onRead, stamp: (rel, stat) => { if (keep) stampOf(rel, stat); },
     });
-    return Promise.resolve(readPackageFile(file));
-  };
+    const note = this?.note ? (m: string) => this.note(m) : (m: string) => context.note(m);
+    return Promise.resolve(readPackageFile(file, note));
+  }
 
   const context: ScanContext & { notes: string[]; runs: RunInfo[]; record: ContextRecord } = {
     root: root.endsWith('/') && root.length > 1 ? root.slice(0, -1) : root,

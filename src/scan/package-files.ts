@@ -25,7 +25,6 @@ export interface PackageReaderOptions {
   readonly maxProbes?: number;
   /** Records the stamp of a project-relative path, as the context does for its reads. */
   readonly stamp: (rel: string, stat: StatLike | undefined) => void;
-  readonly note: (message: string) => void;
   readonly onRead?: (file: string, once: boolean) => void;
 }
 
@@ -35,13 +34,15 @@ export interface PackageFile { readonly text: string; readonly path: string }
 const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
 
 /** A reader of package files for one scan (results cached per path). */
-export function packageReader({ base, maxFileBytes, maxFiles = 64, maxProbes = 1024, stamp, note, onRead }: PackageReaderOptions):
-  (rel: string) => PackageFile | undefined {
+export function packageReader({ base, maxFileBytes, maxFiles = 64, maxProbes = 1024, stamp, onRead }: PackageReaderOptions):
+  (rel: string, note: (message: string) => void) => PackageFile | undefined {
   const cache = new Map<string, PackageFile | undefined>();
   let probes = 0;
   let files = 0;
-  return (rel) => {
+  let note: (message: string) => void = () => {};
+  return (rel, noteTo) => {
     if (cache.has(rel)) return cache.get(rel);
+    note = noteTo;
     const parts = rel.split('/');
     if (!parts.includes('node_modules') || parts.some((p) => p === '' || p === '.' || p === '..')) return undefined;
     if (++probes > maxProbes) {
