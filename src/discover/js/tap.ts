@@ -107,7 +107,10 @@ export const borp: RunnerRule = {
       '--lines', '--branches', '--functions', '--statements']);
     const given = [...positionals(inv, values).map((p) => p.arg), ...(file ? stringList(ctx, config, 'files', where(pkg, file)) ?? [] : [])];
     const ignore = ['node_modules/**', ...flagValues(inv, '-i', '--ignore'), ...given.filter((g) => g.startsWith('!')).map((g) => g.slice(1))];
-    const ts = pkg.has('tsconfig.json') && !inv.args.includes('-T') && !inv.args.includes('--no-typescript');
+    const compiles = pkg.has('tsconfig.json') && !inv.args.includes('-T') && !inv.args.includes('--no-typescript');
+    // borp runs tsc, but only a tsconfig `outDir` moves the run to compiled output (its `prefix`); without
+    // one (`noEmit`, as many JS projects with type tests have) the plain JS default runs in place.
+    const ts = compiles && await hasOutDir(ctx, pkg);
     const globs = given.filter((g) => !g.startsWith('!'));
     const pattern = flagValues(inv, '-p', '--pattern')[0];
     const list = globs.length > 0 ? globs : pattern ? [pattern] : [ts ? '**/*.test.{cts,mts,ts,cjs,mjs,js}' : '**/*.test.{cjs,mjs,js}'];
@@ -118,3 +121,12 @@ export const borp: RunnerRule = {
     return [...new Set([...plain, ...pkg.files.filter((f) => m.match(f) && !skip.match(f))])];
   },
 };
+
+/** Whether tsconfig.json sets `compilerOptions.outDir` (an `extends` chain is not followed: assumed yes, noted). */
+async function hasOutDir(ctx: Parameters<RunnerRule['discover']>[0], pkg: Pkg): Promise<boolean> {
+  const config = await readConfigFile(ctx, pkg, 'tsconfig.json');
+  if (stringKey(ctx, config, 'compilerOptions.outDir', where(pkg, 'tsconfig.json')) !== undefined) return true;
+  if (config !== undefined && typeof config.extends !== 'string') return false;
+  ctx.note(`${where(pkg, 'tsconfig.json')}: its outDir may come from \`extends\`, not followed; assumed borp runs compiled output`);
+  return true;
+}

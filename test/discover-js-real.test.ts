@@ -1,0 +1,37 @@
+import assert from 'node:assert/strict';
+import { suite, test } from 'node:test';
+import { discoverJs } from '../src/discover/js/index.ts';
+import { createContext } from '../src/scan/context.ts';
+import { walk } from '../src/scan/walk.ts';
+import { fixture, makeTree } from './helpers.ts';
+
+// Shapes found on real repositories where projdex's list differed from the runner's own (issue 9, part c).
+// Each fixture is written in that shape (no project's files copied) and is also compared with the real
+// runner by test/compare-runners.test.ts.
+
+async function discover(root: string): Promise<{ files: Record<string, string>; notes: string[] }> {
+  const ctx = createContext(root, await walk(root));
+  const tests = await discoverJs(ctx);
+  return { files: Object.fromEntries(tests.map((t) => [t.file, t.framework])), notes: ctx.notes };
+}
+
+const all = (framework: string, files: string[]): Record<string, string> => Object.fromEntries(files.map((f) => [f, framework]));
+
+suite('JS discovery on shapes from real repositories', () => {
+  test('borp with a noEmit tsconfig (type tests only) runs the plain JS default in place', async () => {
+    const { files, notes } = await discover(fixture('js-borp-typecheck'));
+    assert.deepEqual(files, all('borp', ['test/esm.test.mjs', 'test/sum.test.js']));
+    assert.ok(!notes.some((n) => n.includes('borp compiles TypeScript')), notes.join('\n'));
+  });
+  test('borp with a tsconfig outDir lists the TypeScript sources, and an extends chain is noted', async (t) => {
+    const pkg = (ts: object) => ({
+      'package.json': JSON.stringify({ scripts: { test: 'borp' }, devDependencies: { borp: '^0.21.0' } }),
+      'tsconfig.json': JSON.stringify(ts), 'test/a.test.ts': '', 'test/b.test.js': '',
+    });
+    const out = await discover(await makeTree(t, pkg({ compilerOptions: { outDir: 'dist' } })));
+    assert.deepEqual(out.files, all('borp', ['test/a.test.ts', 'test/b.test.js']));
+    const ext = await discover(await makeTree(t, pkg({ extends: './tsconfig.base.json' })));
+    assert.deepEqual(ext.files, all('borp', ['test/a.test.ts', 'test/b.test.js']));
+    assert.ok(ext.notes.some((n) => n.includes('`extends`, not followed')), ext.notes.join('\n'));
+  });
+});
