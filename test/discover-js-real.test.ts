@@ -34,4 +34,17 @@ suite('JS discovery on shapes from real repositories', () => {
     assert.deepEqual(ext.files, all('borp', ['test/a.test.ts', 'test/b.test.js']));
     assert.ok(ext.notes.some((n) => n.includes('`extends`, not followed')), ext.notes.join('\n'));
   });
+  test('a Vitest config reads process.argv as the runner\'s command line (typecheck on unless benchmarking)', async () => {
+    const { files, notes } = await discover(fixture('js-vitest-argv'));
+    assert.deepEqual(files, all('vitest', ['test/add.test.ts', 'test/types.test-d.ts']));
+    assert.ok(!notes.some((n) => n.includes('computed')), notes.join('\n'));
+  });
+  test('a Playwright config reads process.argv too (a flag of the test script picks testDir)', async (t) => {
+    const root = await makeTree(t, {
+      'package.json': JSON.stringify({ scripts: { test: 'playwright test --headed' }, devDependencies: { '@playwright/test': '^1.50.0' } }),
+      'playwright.config.ts': "export default { testDir: process.argv.includes('--headed') ? './e2e/visual' : './e2e' };\n",
+      'e2e/a.spec.ts': '', 'e2e/visual/b.spec.ts': '',
+    });
+    assert.deepEqual((await discover(root)).files, all('playwright', ['e2e/visual/b.spec.ts']));
+  });
 });

@@ -29,6 +29,11 @@ export interface EvalOptions {
    * packages are worth reading and how (readers know nothing of node_modules). A `known` value wins.
    */
   readonly resolvePackage?: (spec: string, fromDir: string) => Promise<{ path: string; text: string } | undefined>;
+  /**
+   * The runner's command line (`['node', 'vitest', '--run']`) as the config sees it in `process.argv`;
+   * unknown when not given.
+   */
+  readonly argv?: readonly string[];
   readonly maxImportDepth?: number;
   readonly maxModules?: number;
   readonly maxBytes?: number;
@@ -71,7 +76,7 @@ export async function evaluateModule(src: string, opts: EvalOptions): Promise<Ev
     const text = sources.get(file)!;
     const rec: ModuleRecord = { named: Object.create(null), exports: undefined, default: undefined };
     if (file.endsWith('.json')) rec.exports = parseJsonc(text) as Val;
-    else { const env = makeEnv(file, text); runTopLevel({ env, pos: 0 }, { vars: globals(env) }, rec); }
+    else { const env = makeEnv(file, text); runTopLevel({ env, pos: 0 }, { vars: globals(env, opts.argv) }, rec); }
     records.set(file, rec);
     return rec;
   };
@@ -147,7 +152,7 @@ function helper(name: string): Val {
   return undefined;
 }
 
-function globals(env: Env): Map<string, Val> {
+function globals(env: Env, argv: readonly string[] | undefined): Map<string, Val> {
   const { file, cwd } = env;
   const vars = new Map<string, Val>();
   const resolvePath = native('require.resolve', (a, t) => (typeof a[0] === 'string' ? env.resolvePath(a[0]) ?? unknown(t) : unknown(t)));
@@ -155,7 +160,7 @@ function globals(env: Env): Map<string, Val> {
     members: { resolve: resolvePath } } as unknown as Val);
   vars.set('__dirname', dirOf(file));
   vars.set('__filename', file);
-  vars.set('process', { env: { computed: 'process.env' }, cwd: native('process.cwd', () => cwd), platform: unknown('process.platform'), argv: unknown('process.argv') } as unknown as Lit);
+  vars.set('process', { env: { computed: 'process.env' }, cwd: native('process.cwd', () => cwd), platform: unknown('process.platform'), argv: argv ? [...argv] : unknown('process.argv') } as unknown as Lit);
   vars.set('Object', objectStatics);
   vars.set('URL', urlCtor);
   vars.set('Boolean', native('Boolean', (a) => !(a[0] === undefined || a[0] === null || a[0] === false || a[0] === 0 || a[0] === '')));

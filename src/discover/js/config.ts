@@ -17,8 +17,8 @@ export type ConfigObject = { [key: string]: Lit };
  * the static evaluator (readers/js-eval-module.ts: local imports followed, `process.env` unset, unknowns
  * kept as such and noted). `undefined` when absent or when no exported object was found.
  */
-export async function readConfigFile(ctx: ScanContext, pkg: Pkg, file: string): Promise<ConfigObject | undefined> {
-  const value = await readConfigValue(ctx, pkg, file);
+export async function readConfigFile(ctx: ScanContext, pkg: Pkg, file: string, opts: ReadOptions = {}): Promise<ConfigObject | undefined> {
+  const value = await readConfigValue(ctx, pkg, file, opts);
   if (value === undefined) return undefined;
   if (isObject(value)) return value as ConfigObject;
   ctx.note(`${where(pkg, file)}: could not read the config statically; used the runner's defaults`);
@@ -26,11 +26,19 @@ export async function readConfigFile(ctx: ScanContext, pkg: Pkg, file: string): 
 }
 
 /** Any exported value of a config file (an array for a Vitest workspace file), `undefined` when absent. */
-export async function readConfigValue(ctx: ScanContext, pkg: Pkg, file: string): Promise<Lit | undefined> {
+export async function readConfigValue(ctx: ScanContext, pkg: Pkg, file: string, opts: ReadOptions = {}): Promise<Lit | undefined> {
   const text = await pkg.read(file);
   if (text === undefined) return undefined;
   listeners.get(ctx)?.(where(pkg, file));
-  return configValue(ctx, text, joinPath(pkg.dir, file), pkg.dir, where(pkg, file));
+  return configValue(ctx, text, joinPath(pkg.dir, file), pkg.dir, where(pkg, file), undefined, opts);
+}
+
+/** `argv`: the runner's command line, which a config may test (`process.argv.includes('--ui')`). */
+export interface ReadOptions { readonly argv?: readonly string[] }
+
+/** `process.argv` as a runner's config sees it: node, the runner's bin, then the arguments. */
+export function argvOf(inv: { readonly runner: string; readonly args: readonly string[] }): string[] {
+  return ['node', inv.runner, ...inv.args];
 }
 
 /**
@@ -39,7 +47,7 @@ export async function readConfigValue(ctx: ScanContext, pkg: Pkg, file: string):
  * directory values are made relative to the file's directory when it lies inside `cwd`.
  */
 export async function configValue(ctx: ScanContext, text: string, file: string, cwd: string, label: string,
-  note: (message: string) => void = (m) => ctx.note(m)): Promise<Lit | undefined> {
+  note: (message: string) => void = (m) => ctx.note(m), opts: ReadOptions = {}): Promise<Lit | undefined> {
   if (/\.jsonc?$|(^|\/)\.[\w-]+rc$/.test(file)) return parseJsonc(text) as Lit;
   if (/\.ya?ml$/.test(file)) return parseYaml(text) as Lit;
   const rootAbs = ctx.root;
@@ -55,6 +63,7 @@ export async function configValue(ctx: ScanContext, text: string, file: string, 
     },
     known: KNOWN_MODULES,
     resolvePackage: packageModules(ctx, label, note),
+    argv: opts.argv,
   });
   const short = local ?? file;
   for (const n of result.notes) note(n.startsWith(short + ':') ? `${label}${n.slice(short.length)}` : `${label}: ${n}`);

@@ -1,7 +1,7 @@
 import type { ScanContext } from '../../scan/types.ts';
 import { compileGlobs, isGlob } from '../glob.ts';
 import { flagValues, hasFlag, positionals } from './args.ts';
-import { boolKey, configValue, firstExisting, readConfigFile, readConfigValue, stringKey, stringList, where, type ConfigObject } from './config.ts';
+import { argvOf, boolKey, configValue, firstExisting, readConfigFile, readConfigValue, stringKey, stringList, where, type ConfigObject } from './config.ts';
 import { isComputed, isObject, type Lit } from '../../readers/js-literal.ts';
 import { depsOf, majorOf, type Pkg, type RunnerRule } from './types.ts';
 import { dirname, joinPath } from '../../scan/paths.ts';
@@ -28,7 +28,7 @@ export const vitest: RunnerRule = {
     const rootFlag = flagValues(inv, '--root', '-r')[0];
     const cwd = joinPath(rootFlag ?? '');
     const file = cfgFlag ? joinPath(cfgFlag) : findUp(pkg, cwd);
-    const config = file ? await readConfigFile(ctx, pkg, file) : undefined;
+    const config = file ? await readConfigFile(ctx, pkg, file, { argv: argvOf(inv) }) : undefined;
     const source = file ? where(pkg, file) : 'vitest defaults';
     const base = { dir: flagValues(inv, '--dir')[0], typecheck: hasFlag(inv, '--typecheck'), major };
     const projects = await projectList(ctx, pkg, config, cwd, source);
