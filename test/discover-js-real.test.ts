@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { suite, test } from 'node:test';
+import { compileGlobs, picomatchGroups } from '../src/discover/glob.ts';
 import { discoverJs } from '../src/discover/js/index.ts';
 import { createContext } from '../src/scan/context.ts';
 import { walk } from '../src/scan/walk.ts';
@@ -46,5 +47,26 @@ suite('JS discovery on shapes from real repositories', () => {
       'e2e/a.spec.ts': '', 'e2e/visual/b.spec.ts': '',
     });
     assert.deepEqual((await discover(root)).files, all('playwright', ['e2e/visual/b.spec.ts']));
+  });
+  test('Jest reads a bare (a|b) in testMatch as a group, and inline projects take rootDir "." from where jest runs', async () => {
+    const { files } = await discover(fixture('js-jest-groups'));
+    assert.deepEqual(files, all('jest', ['src/__tests__/double.test.js', 'src/__tests__/form.spec.jsx', 'src/logic/double.node.test.js']));
+  });
+  test('Vitest include/exclude read bare groups too', async (t) => {
+    const root = await makeTree(t, {
+      'package.json': JSON.stringify({ scripts: { test: 'vitest run' }, devDependencies: { vitest: '^3.2.0' } }),
+      'vitest.config.ts': "export default { test: { include: ['src/**/*.(unit|int).ts'], exclude: ['**/(fixtures|node_modules)/**'] } };\n",
+      'src/a.unit.ts': '', 'src/b.int.ts': '', 'src/c.test.ts': '', 'src/fixtures/d.unit.ts': '',
+    });
+    assert.deepEqual((await discover(root)).files, all('vitest', ['src/a.unit.ts', 'src/b.int.ts']));
+  });
+  test('picomatchGroups rewrites bare groups only', () => {
+    assert.equal(picomatchGroups('**/*.(spec|test).ts?(x)'), '**/*.@(spec|test).ts?(x)');
+    assert.equal(picomatchGroups('+([a-z]).(a|b)'), '+([a-z]).@(a|b)');
+    assert.equal(picomatchGroups('[(]x\\(y'), '[(]x\\(y');
+    assert.equal(picomatchGroups('!(a)*(b)@(c)'), '!(a)*(b)@(c)');
+    const m = compileGlobs([picomatchGroups('src/**/*.(spec|test).js')]);
+    assert.equal(m.match('src/x/a.spec.js'), true);
+    assert.equal(m.match('src/x/a.(spec|test).js'), false);
   });
 });

@@ -112,7 +112,10 @@ export const runners: Adapter[] = [
       const cra = 'react-scripts' in { ...manifest(dir).dependencies, ...manifest(dir).devDependencies };
       // The script's own project selection (`jest --selectProjects server`), which --listTests honours too.
       const selected = /--selectProjects[= ]+([\w@/.-]+)/.exec(JSON.stringify(manifest(dir).scripts ?? {}))?.[1];
-      const args = ['--listTests', '--json', ...(cra ? CRA_ARGS : []), ...(selected ? ['--selectProjects', selected] : [])];
+      // The script's own config file (`jest --config ./scripts/jest/jest.config.js`).
+      const config = /\bjest\b[^&|;"]*?\s(?:--config|-c)[= ]+([\w@/.-]+)/.exec(manifest(dir).scripts?.test ?? '')?.[1];
+      const args = ['--listTests', '--json', ...(cra ? CRA_ARGS : []), ...(selected ? ['--selectProjects', selected] : []),
+        ...(config ? ['--config', config] : [])];
       return inPlaceOrCopy(dir, async (cwd) => json(await run(join(MODULES, 'jest/bin/jest.js'), args, cwd)) as string[] ?? []);
     },
   },

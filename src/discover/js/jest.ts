@@ -1,5 +1,5 @@
 import type { ScanContext } from '../../scan/types.ts';
-import { compileGlobs, isGlob } from '../glob.ts';
+import { compileGlobs, isGlob, picomatchGroups } from '../glob.ts';
 import { flagValues, positionals } from './args.ts';
 import { firstExisting, KCD_JEST, patternList, readConfigFile, stringKey, stringList, where, type ConfigObject } from './config.ts';
 import { isObject, type Lit } from '../../readers/js-literal.ts';
@@ -114,7 +114,7 @@ async function run(ctx: ScanContext, pkg: Pkg, { config: own, dir, source }: Res
   }
   const guard = (s: string): RegExp | null => projectRegExp(s, '', (why) => ctx.note(`${source}: regex ${JSON.stringify(s.slice(0, 80))} is not used: ${why}`));
   const testRegex = regex?.map((r) => (typeof r === 'string' ? guard(r) : r)).filter((r): r is RegExp => r !== null) ?? [];
-  const testMatch = compileGlobs(testRegex.length > 0 ? [] : (matchList ?? (major >= 30 ? MATCH_30 : MATCH_29)).map(sub), { dot: true });
+  const testMatch = compileGlobs(testRegex.length > 0 ? [] : (matchList ?? (major >= 30 ? MATCH_30 : MATCH_29)).map((m) => sub(picomatchGroups(m))), { dot: true });
   const ignores = (stringList(ctx, config, 'testPathIgnorePatterns', source) ?? ['/node_modules/'])
     .concat(stringList(ctx, config, 'modulePathIgnorePatterns', source) ?? [])
     .map((s) => guard(sub(s))).filter((r): r is RegExp => r !== null);

@@ -1,5 +1,5 @@
 import type { ScanContext } from '../../scan/types.ts';
-import { compileGlobs, isGlob } from '../glob.ts';
+import { compileGlobs, isGlob, picomatchGroups } from '../glob.ts';
 import { flagValues, hasFlag, positionals } from './args.ts';
 import { argvOf, boolKey, configValue, firstExisting, readConfigFile, readConfigValue, stringKey, stringList, where, type ConfigObject } from './config.ts';
 import { isComputed, isObject, type Lit } from '../../readers/js-literal.ts';
@@ -155,4 +155,4 @@ function readExclude(ctx: ScanContext, config: Lit | undefined, source: string, 
   return out;
 }
 
-const clean = (p: string): string => p.replace(/^\.\//, '');
+const clean = (p: string): string => picomatchGroups(p.replace(/^\.\//, ''));
