@@ -69,4 +69,17 @@ suite('JS discovery on shapes from real repositories', () => {
     assert.equal(m.match('src/x/a.spec.js'), true);
     assert.equal(m.match('src/x/a.(spec|test).js'), false);
   });
+  test('tap 16 without files: its regex, minus fixtures, tap-snapshots and the configured test-ignore', async () => {
+    const { files } = await discover(fixture('js-tap16'));
+    assert.deepEqual(files, all('tap', ['lib/index.spec.js', 'test/index.js', 'test/snapshot.js']));
+  });
+  test('tap 16 test-regex from .taprc, a /re/ form, and a refused regex is noted', async (t) => {
+    const root = await makeTree(t, {
+      'package.json': JSON.stringify({ scripts: { test: 'tap' }, devDependencies: { tap: '^15.0.0' } }),
+      '.taprc': 'test-regex: "/^checks\\/.*\\.js$/i"\ntest-ignore: "(a+)+$"\n', 'checks/a.js': '', 'checks/fixtures/b.js': '', 'test/c.js': '',
+    });
+    const { files, notes } = await discover(root);
+    assert.deepEqual(files, all('tap', ['checks/a.js']));
+    assert.ok(notes.some((n) => n.includes('`test-ignore` is not used')), notes.join('\n'));
+  });
 });

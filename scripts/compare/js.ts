@@ -167,6 +167,7 @@ export const runners: Adapter[] = [
     framework: 'tap',
     async list(dir) {
       if (!existsSync(join(MODULES, 'tap')) || !applicable(dir, ['tap'], /^\.taprc$/)) return null;
+      if (!majorMatches(dir, 'tap', MODULES)) return null;
       return inPlaceOrCopy(dir, async (cwd) => (await run(join(MODULES, 'tap/dist/esm/run.mjs'), ['list', ...scriptArgs(cwd, 'tap')], cwd))
         .split('\n').map((l) => l.trim()).filter((l) => l !== '' && !l.startsWith('No files')));
     },
