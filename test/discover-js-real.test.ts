@@ -82,4 +82,12 @@ suite('JS discovery on shapes from real repositories', () => {
     assert.deepEqual(files, all('tap', ['checks/a.js']));
     assert.ok(notes.some((n) => n.includes('`test-ignore` is not used')), notes.join('\n'));
   });
+  test('a Jest config reads process.argv as jest\'s command line', async (t) => {
+    const root = await makeTree(t, {
+      'package.json': JSON.stringify({ scripts: { test: 'jest --ci' }, devDependencies: { jest: '^29.7.0' } }),
+      'jest.config.js': "const ci = process.argv.includes('--ci');\nmodule.exports = { roots: ci ? ['<rootDir>/ci'] : ['<rootDir>/src'] };\n",
+      'ci/a.test.js': '', 'src/b.test.js': '',
+    });
+    assert.deepEqual((await discover(root)).files, all('jest', ['ci/a.test.js']));
+  });
 });

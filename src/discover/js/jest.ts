@@ -1,7 +1,7 @@
 import type { ScanContext } from '../../scan/types.ts';
 import { compileGlobs, isGlob, picomatchGroups } from '../glob.ts';
 import { flagValues, positionals } from './args.ts';
-import { firstExisting, KCD_JEST, patternList, readConfigFile, stringKey, stringList, where, type ConfigObject } from './config.ts';
+import { argvOf, firstExisting, KCD_JEST, patternList, readConfigFile, stringKey, stringList, where, type ConfigObject } from './config.ts';
 import { isObject, type Lit } from '../../readers/js-literal.ts';
 import { depsOf, majorOf, type Invocation, type Pkg, type RunnerRule } from './types.ts';
 import { dirname, joinPath } from '../../scan/paths.ts';
@@ -61,24 +61,26 @@ export const kcd: RunnerRule = {
 
 async function resolveConfig(ctx: ScanContext, pkg: Pkg, inv: Invocation): Promise<Resolved> {
   const flag = flagValues(inv, '--config', '-c')[0];
-  if (flag && !flag.trimStart().startsWith('{')) return fromFile(ctx, pkg, joinPath(flag));
-  return fromDir(ctx, pkg, '', pkg.json);
+  const argv = argvOf(inv);
+  if (flag && !flag.trimStart().startsWith('{')) return fromFile(ctx, pkg, joinPath(flag), argv);
+  return fromDir(ctx, pkg, '', pkg.json, argv);
 }
 
 /** Config of a directory: `jest.config.*`, else its package.json `jest` key, else the defaults. */
-async function fromDir(ctx: ScanContext, pkg: Pkg, dir: string, json?: Record<string, unknown>): Promise<Resolved> {
+async function fromDir(ctx: ScanContext, pkg: Pkg, dir: string, json?: Record<string, unknown>, argv?: string[]): Promise<Resolved> {
   const file = firstExisting(pkg, dir, CONFIG_NAMES);
-  if (file) return fromFile(ctx, pkg, file);
+  if (file) return fromFile(ctx, pkg, file, argv);
   const pj = json ?? (await pkg.read(joinPath(dir, 'package.json')).then((t) => { try { return t ? JSON.parse(t) : undefined; } catch { return undefined; } }));
   const key = pj?.jest;
-  if (typeof key === 'string') return fromFile(ctx, pkg, joinPath(dir, key));
+  if (typeof key === 'string') return fromFile(ctx, pkg, joinPath(dir, key), argv);
   return { config: isObject(key) ? key : {}, dir, source: where(pkg, joinPath(dir, 'package.json')) };
 }
 
-async function fromFile(ctx: ScanContext, pkg: Pkg, file: string): Promise<Resolved> {
+/** `argv`: the jest command line, which the config sees as `process.argv` (unknown for project configs). */
+async function fromFile(ctx: ScanContext, pkg: Pkg, file: string, argv?: string[]): Promise<Resolved> {
   const config = file.endsWith('package.json')
     ? ((await readConfigFile(ctx, pkg, file))?.jest as ConfigObject | undefined)
-    : await readConfigFile(ctx, pkg, file);
+    : await readConfigFile(ctx, pkg, file, { argv });
   return { config: isObject(config) ? config : {}, dir: dirname(file), source: where(pkg, file) };
 }
 
