@@ -88,9 +88,10 @@ suite('wrapper CLIs and presets', () => {
 
   test('an unknown Jest preset is noted', async (t) => {
     const root = makeTree(t, {
-      'package.json': json({ scripts: { test: 'jest' } }), 'jest.config.js': "module.exports = { preset: 'jest-expo' };", 'a.test.js': '',
+      'package.json': json({ scripts: { test: 'jest' } }), 'jest.config.js': "module.exports = { preset: 'jest-preset-acme' };", 'a.test.js': '',
     });
-    assert.deepEqual((await discover(root)).notes, ['jest.config.js: preset jest-expo was not read; any testMatch/roots it sets are not applied']);
+    assert.deepEqual((await discover(root)).notes,
+      ['jest.config.js: preset jest-preset-acme is neither installed nor known to projdex; assumed it sets no testMatch/roots (Jest\'s defaults)']);
   });
 });
 
@@ -110,7 +111,8 @@ suite('vitest projects that extend a config file', () => {
     });
     const { files, notes } = await discover(root);
     assert.deepEqual(files, { 'e2e/c.e2e.ts': 'vitest', 'unit/a.check.ts': 'vitest' });
-    assert.deepEqual(notes, ['vitest.config.ts: a project extends @acme/vitest-preset, which projdex cannot read; its keys are not applied']);
+    assert.deepEqual(notes, ['vitest.config.ts: a project extends @acme/vitest-preset, which does not exist (Vitest reads `extends` as a '
+      + 'path from the config\'s directory, not as a package name); its keys are not applied']);
   });
 });
 

@@ -48,6 +48,8 @@ const EXPECTED: Record<string, Record<string, string>> = {
   'js-uvu': all('uvu', ['tests/index.js', 'tests/parse/basic.js', 'tests/setup.mjs']),
   'js-borp': all('borp', ['test/a.test.js', 'test/deep/b.test.js']),
   'js-angular-karma': all('karma', ['src/app/app.component.spec.ts', 'src/app/util/format.spec.ts']),
+  'js-jest-preset-package': all('jest', ['src/a.spec.js', 'src/b.spec.ts', 'tests/d.spec.js']),
+  'js-vitest-shared-config': all('vitest', ['src/a.check.ts', 'src/b.check.js']),
   'js-monorepo-mixed': { 'apps/e2e/tests/flow.spec.ts': 'playwright', 'apps/web/src/a.test.tsx': 'vitest' },
 };
 
@@ -88,7 +90,8 @@ suite('discoverJs on fixtures', () => {
     });
     const { files, notes } = await discover(root);
     assert.deepEqual(files, { 'src/a.test.js': 'jest' });
-    assert.deepEqual(notes, ['jest.config.js: `testMatch` is computed; used the default']);
+    assert.deepEqual(notes, ['jest.config.js: some-preset is not installed under node_modules; what it provides is unknown',
+      'jest.config.js: `testMatch` is computed; used the default']);
   });
   test('without a test script, the depended-on runner is assumed and noted', async (t) => {
     const root = makeTree(t, {

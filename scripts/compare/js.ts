@@ -78,11 +78,16 @@ function applicable(dir: string, names: string[], markers: RegExp): boolean {
 /** Runs `fn` in `dir`, or in a linked temp copy of it when it has no node_modules. Maps paths back. */
 async function inPlaceOrCopy(dir: string, fn: (cwd: string) => Promise<string[]>, modules = MODULES): Promise<string[]> {
   const real = realpathSync(dir);
-  if (existsSync(join(real, 'node_modules'))) return toRel(real, await fn(real));
+  // An installed project (it has node_modules/.bin) runs in place. A fixture that ships only the packages
+  // it is about (a preset, a shared config) is copied with them, and the runners are linked in beside.
+  const own = join(real, 'node_modules');
+  if (existsSync(own) && existsSync(join(own, '.bin'))) return toRel(real, await fn(real));
   const tmp = realpathSync(mkdtempSync(join(tmpdir(), 'projdex-cmp-')));
   try {
-    cpSync(real, tmp, { recursive: true, filter: (src) => !src.includes('/node_modules') && !src.endsWith('/.git') });
-    symlinkSync(modules, join(tmp, 'node_modules'));
+    const shipped = existsSync(own);
+    cpSync(real, tmp, { recursive: true, filter: (src) => (shipped || !src.includes('/node_modules')) && !src.endsWith('/.git') });
+    if (!shipped) symlinkSync(modules, join(tmp, 'node_modules'));
+    else for (const name of readdirSync(modules)) if (!existsSync(join(tmp, 'node_modules', name))) symlinkSync(join(modules, name), join(tmp, 'node_modules', name));
     return toRel(tmp, await fn(tmp));
   } finally {
     rmSync(tmp, { recursive: true, force: true });
@@ -107,7 +112,10 @@ export const runners: Adapter[] = [
       const cra = 'react-scripts' in { ...manifest(dir).dependencies, ...manifest(dir).devDependencies };
       // The script's own project selection (`jest --selectProjects server`), which --listTests honours too.
       const selected = /--selectProjects[= ]+([\w@/.-]+)/.exec(JSON.stringify(manifest(dir).scripts ?? {}))?.[1];
-      const args = ['--listTests', '--json', ...(cra ? CRA_ARGS : []), ...(selected ? ['--selectProjects', selected] : [])];
+      // The script's own config file (`jest --config ./scripts/jest/jest.config.js`).
+      const config = /\bjest\b[^&|;"]*?\s(?:--config|-c)[= ]+([\w@/.-]+)/.exec(manifest(dir).scripts?.test ?? '')?.[1];
+      const args = ['--listTests', '--json', ...(cra ? CRA_ARGS : []), ...(selected ? ['--selectProjects', selected] : []),
+        ...(config ? ['--config', config] : [])];
       return inPlaceOrCopy(dir, async (cwd) => json(await run(join(MODULES, 'jest/bin/jest.js'), args, cwd)) as string[] ?? []);
     },
   },
@@ -159,6 +167,7 @@ export const runners: Adapter[] = [
     framework: 'tap',
     async list(dir) {
       if (!existsSync(join(MODULES, 'tap')) || !applicable(dir, ['tap'], /^\.taprc$/)) return null;
+      if (!majorMatches(dir, 'tap', MODULES)) return null;
       return inPlaceOrCopy(dir, async (cwd) => (await run(join(MODULES, 'tap/dist/esm/run.mjs'), ['list', ...scriptArgs(cwd, 'tap')], cwd))
         .split('\n').map((l) => l.trim()).filter((l) => l !== '' && !l.startsWith('No files')));
     },

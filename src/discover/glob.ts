@@ -370,3 +370,22 @@ function splitAlternatives(p: string, from: number, to: number): Array<[number, 
   out.push([start, to]);
   return out;
 }
+
+/**
+ * micromatch and picomatch (Jest's testMatch, Vitest's include/exclude through tinyglobby) read a bare
+ * `(a|b)` as a group, where bash and minimatch read the parentheses literally: `*.(spec|test).ts` is
+ * rewritten as `*.@(spec|test).ts` for this matcher. Extglobs, classes and escapes are left as written.
+ */
+export function picomatchGroups(pattern: string): string {
+  let out = '';
+  for (let i = 0; i < pattern.length; i++) {
+    const c = pattern[i]!;
+    if (c === '\\') { out += pattern.slice(i, i + 2); i++; continue; }
+    if (c === '[') {
+      const end = classEnd(pattern, i);
+      if (end !== null) { out += pattern.slice(i, end + 1); i = end; continue; }
+    }
+    out += c === '(' && !'?*+@!'.includes(pattern[i - 1] ?? '') ? '@(' : c;
+  }
+  return out;
+}

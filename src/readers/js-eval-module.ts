@@ -23,8 +23,17 @@ export interface EvalOptions {
   read(path: string): Promise<string | undefined>;
   /** Values of package modules the caller knows (presets: `kcd-scripts/jest`), by specifier. */
   readonly known?: Readonly<Record<string, Lit>>;
-  /** Bare specifiers (`kcd-scripts/jest`) that may be looked up under node_modules. */
-  readonly followPackage?: (spec: string) => boolean;
+  /**
+   * Finds the module a bare specifier (`@org/jest-config`) names, as seen from directory `fromDir`
+   * (absolute): its absolute path and text, or undefined to leave it unknown. The caller decides which
+   * packages are worth reading and how (readers know nothing of node_modules). A `known` value wins.
+   */
+  readonly resolvePackage?: (spec: string, fromDir: string) => Promise<{ path: string; text: string } | undefined>;
+  /**
+   * The runner's command line (`['node', 'vitest', '--run']`) as the config sees it in `process.argv`;
+   * unknown when not given.
+   */
+  readonly argv?: readonly string[];
   readonly maxImportDepth?: number;
   readonly maxModules?: number;
   readonly maxBytes?: number;
@@ -67,7 +76,7 @@ export async function evaluateModule(src: string, opts: EvalOptions): Promise<Ev
     const text = sources.get(file)!;
     const rec: ModuleRecord = { named: Object.create(null), exports: undefined, default: undefined };
     if (file.endsWith('.json')) rec.exports = parseJsonc(text) as Val;
-    else { const env = makeEnv(file, text); runTopLevel({ env, pos: 0 }, { vars: globals(env) }, rec); }
+    else { const env = makeEnv(file, text); runTopLevel({ env, pos: 0 }, { vars: globals(env, opts.argv) }, rec); }
     records.set(file, rec);
     return rec;
   };
@@ -143,7 +152,7 @@ function helper(name: string): Val {
   return undefined;
 }
 
-function globals(env: Env): Map<string, Val> {
+function globals(env: Env, argv: readonly string[] | undefined): Map<string, Val> {
   const { file, cwd } = env;
   const vars = new Map<string, Val>();
   const resolvePath = native('require.resolve', (a, t) => (typeof a[0] === 'string' ? env.resolvePath(a[0]) ?? unknown(t) : unknown(t)));
@@ -151,7 +160,7 @@ function globals(env: Env): Map<string, Val> {
     members: { resolve: resolvePath } } as unknown as Val);
   vars.set('__dirname', dirOf(file));
   vars.set('__filename', file);
-  vars.set('process', { env: { computed: 'process.env' }, cwd: native('process.cwd', () => cwd), platform: unknown('process.platform'), argv: unknown('process.argv') } as unknown as Lit);
+  vars.set('process', { env: { computed: 'process.env' }, cwd: native('process.cwd', () => cwd), platform: unknown('process.platform'), argv: argv ? [...argv] : unknown('process.argv') } as unknown as Lit);
   vars.set('Object', objectStatics);
   vars.set('URL', urlCtor);
   vars.set('Boolean', native('Boolean', (a) => !(a[0] === undefined || a[0] === null || a[0] === false || a[0] === 0 || a[0] === '')));
@@ -178,7 +187,7 @@ async function loadGraph(src: string, opts: EvalOptions, sources: Map<string, st
       links.set(file, map);
       for (const spec of specs) {
         const local = /^\.\.?(\/|$)/.test(spec);
-        if (!local && !opts.followPackage?.(spec)) continue;
+        if (!local && (!opts.resolvePackage || opts.known?.[spec] !== undefined || builtinModule(spec, opts.cwd))) continue;
         if (depth >= maxDepth) { note(`${short(opts, file)}: imports nested deeper than ${maxDepth} were not followed`); continue; }
         const found = await resolve(opts, dirOf(file), spec, local, sources);
         if (!found) continue;
@@ -204,25 +213,16 @@ function importSpecs(text: string): string[] {
 
 async function resolve(opts: EvalOptions, dir: string, spec: string, local: boolean,
   known: ReadonlyMap<string, string>): Promise<{ path: string; text: string } | undefined> {
-  const bases = local ? [normalize(dir + '/' + spec)] : nodeModulesBases(dir, opts.cwd, spec);
-  for (const base of bases) {
-    const candidates = EXTS.map((e) => base + e);
-    // TypeScript ESM writes `./shared.js` for `./shared.ts`.
-    if (/\.[cm]?js$/.test(base)) candidates.push(base.replace(/\.([cm]?)js$/, '.$1ts'));
-    for (const path of candidates) {
-      const text = known.get(path) ?? await opts.read(path);
-      if (text !== undefined) return { path, text };
-    }
+  if (!local) return opts.resolvePackage?.(spec, dir);
+  const base = normalize(dir + '/' + spec);
+  const candidates = EXTS.map((e) => base + e);
+  // TypeScript ESM writes `./shared.js` for `./shared.ts`.
+  if (/\.[cm]?js$/.test(base)) candidates.push(base.replace(/\.([cm]?)js$/, '.$1ts'));
+  for (const path of candidates) {
+    const text = known.get(path) ?? await opts.read(path);
+    if (text !== undefined) return { path, text };
   }
   return undefined;
-}
-
-function nodeModulesBases(dir: string, cwd: string, spec: string): string[] {
-  const out: string[] = [];
-  for (let d = dir; ; d = dirOf(d)) {
-    out.push(`${d === '/' ? '' : d}/node_modules/${spec}`);
-    if (d === '/' || !d.startsWith(dirOf(cwd)) || out.length > 8) return out;
-  }
 }
 
 export type { Cur, FnVal };

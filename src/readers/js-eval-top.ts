@@ -4,7 +4,7 @@
  * (skipped), and any other statement run as a function body's would be (js-eval-fn.ts).
  */
 
-import { isObject, type Lit } from './js-literal.ts';
+import { isComputed, isObject, type Lit } from './js-literal.ts';
 import { dryExpr, expr, matchClose, type Cur } from './js-eval-expr.ts';
 import { declare, runStatement } from './js-eval-stmt.ts';
 import { step, unknown, type Obj, type Scope, type Val } from './js-eval-value.ts';
@@ -123,7 +123,18 @@ function exportDecl(c: Cur, scope: Scope, rec: ModuleRecord): void {
     }
     return;
   }
-  if (t === '*') { while (c.pos < c.env.toks.length && peek(c) !== 'from') c.pos++; c.pos += 2; return; }
+  if (t === '*') {
+    // `export * from 'x'` re-exports x's named exports (never its default); `export * as ns from 'x'` one namespace.
+    const alias = peek(c, 1) === 'as' ? c.env.toks[c.pos + 2]?.t : undefined;
+    while (c.pos < c.env.toks.length && peek(c) !== 'from') c.pos++;
+    const spec = c.env.toks[c.pos + 1]?.value ?? '';
+    c.pos += 2;
+    const ns = c.env.namespace(spec, 'export *');
+    if (alias) { rec.named[alias] = (ns ?? null) as Lit; return; }
+    if (ns === null || typeof ns !== 'object' || Array.isArray(ns) || isComputed(ns)) return;
+    for (const [k, v] of Object.entries(ns)) if (k !== 'default' && !(k in rec.named)) rec.named[k] = v as Lit;
+    return;
+  }
   // `export type X = ...`, `export interface X {}`, `export class X {}`.
   if (!skipTypeScript(c)) runStatement(c, scope);
 }

@@ -2,6 +2,7 @@ import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { parseJsonc } from '../readers/jsonc.ts';
 import { membership } from './membership.ts';
 import { lstatOrUndefined } from './stamper.ts';
+import { packageReader } from './package-files.ts';
 import { pushStamp, sameStamp, type Memo, type StampClock, type TreeRecord } from './snapshot.ts';
 import type { RunInfo, ScanContext, Tree } from './types.ts';
 
@@ -32,6 +33,8 @@ export interface ContextOptions {
    * snapshot is kept of, so a big first scan pays nothing for it. @default true
    */
   readonly keep?: boolean;
+  /** Most files `readPackage` reads under node_modules per scan (see package-files.ts). @default 64 */
+  readonly maxPackageFiles?: number;
 }
 
 /** What a context collects for the next snapshot besides notes and runs. */
@@ -55,7 +58,7 @@ const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants
  */
 export function createContext(root: string, tree: Tree & { readonly record?: TreeRecord }, {
   maxFileBytes = 1_048_576, sliceMs = 4, onRead, clock = { since: Date.now(), racyMs: 2000, granularityMs: 0 },
-  previous, fresh, keep = true,
+  previous, fresh, keep = true, maxPackageFiles = 64,
 }: ContextOptions = {}): ScanContext & { notes: string[]; runs: RunInfo[]; record: ContextRecord } {
   // The walk's directory index, not a Set of every path (see membership.ts).
   const has = membership(tree);
@@ -171,7 +174,18 @@ export function createContext(root: string, tree: Tree & { readonly record?: Tre
     return sorted.slice(lo, end);
   };
 
-  return {
+  // Files under node_modules (presets, shared configs), which the walk does not list: stamped like reads.
+  let readPackageFile: ReturnType<typeof packageReader> | undefined;
+  // A method: called on a view of the context (`Object.create(ctx)` with its own `note`), notes go to that view.
+  function readPackage(this: ScanContext | undefined, file: string): Promise<{ text: string; path: string } | undefined> {
+    readPackageFile ??= packageReader({
+      base, maxFileBytes, maxFiles: maxPackageFiles, onRead, stamp: (rel, stat) => { if (keep) stampOf(rel, stat); },
+    });
+    const note = this?.note ? (m: string) => this.note(m) : (m: string) => context.note(m);
+    return Promise.resolve(readPackageFile(file, note));
+  }
+
+  const context: ScanContext & { notes: string[]; runs: RunInfo[]; record: ContextRecord } = {
     root: root.endsWith('/') && root.length > 1 ? root.slice(0, -1) : root,
     byName: (basename) => nameIndex().get(basename) ?? [],
     names: nameIndex,
@@ -211,5 +225,7 @@ export function createContext(root: string, tree: Tree & { readonly record?: Tre
       notes.push(noted.size > MAX_NOTES ? `more than ${MAX_NOTES} notes; the rest were left out` : text);
     },
     follow: (run) => { runs.push(run); },
+    readPackage,
   };
+  return context;
 }

@@ -47,6 +47,13 @@ export interface ScanContext extends Tree {
    * for files read once, such as test files whose cases are counted, so memory stays flat on big trees.
    */
   readOnce(file: string): Promise<string | undefined>;
+  /**
+   * Text of a file under a `node_modules` directory of the project (`file` relative to the root, with a
+   * `node_modules` segment), which the walk does not list: presets and shared configs. `path` is where it
+   * really lies (a pnpm link followed). Undefined when absent, not a regular file, over the size cap, over
+   * the scan's budget of package files, or really outside the project (noted). Stamped like `read`.
+   */
+  readPackage(file: string): Promise<{ readonly text: string; readonly path: string } | undefined>;
   /** Parsed JSON (comments and trailing commas tolerated) of a file, or `undefined` if unreadable/invalid. */
   readJson(file: string): Promise<unknown>;
   /** Records a human-readable remark on the scan result, e.g. why a computed config value was ignored. */

@@ -4,8 +4,11 @@ import { getKey, isComputed, isObject, isRegex, type Lit } from '../../readers/j
 import { parseJsonc } from '../../readers/jsonc.ts';
 import { parseYaml } from '../../readers/yaml.ts';
 import type { Pkg } from './types.ts';
-import { dirname } from '../../scan/paths.ts';
+import { dirname, joinPath } from '../../scan/paths.ts';
 import { projectRegExp } from '../safe-regex.ts';
+import { KNOWN_MODULES } from './presets-known.ts';
+import { resolvePackage, splitSpecifier } from './packages-resolve.ts';
+import { resolveWorkspace } from './packages-workspace.ts';
 
 export type ConfigObject = { [key: string]: Lit };
 
@@ -14,8 +17,8 @@ export type ConfigObject = { [key: string]: Lit };
  * the static evaluator (readers/js-eval-module.ts: local imports followed, `process.env` unset, unknowns
  * kept as such and noted). `undefined` when absent or when no exported object was found.
  */
-export async function readConfigFile(ctx: ScanContext, pkg: Pkg, file: string): Promise<ConfigObject | undefined> {
-  const value = await readConfigValue(ctx, pkg, file);
+export async function readConfigFile(ctx: ScanContext, pkg: Pkg, file: string, opts: ReadOptions = {}): Promise<ConfigObject | undefined> {
+  const value = await readConfigValue(ctx, pkg, file, opts);
   if (value === undefined) return undefined;
   if (isObject(value)) return value as ConfigObject;
   ctx.note(`${where(pkg, file)}: could not read the config statically; used the runner's defaults`);
@@ -23,23 +26,94 @@ export async function readConfigFile(ctx: ScanContext, pkg: Pkg, file: string): 
 }
 
 /** Any exported value of a config file (an array for a Vitest workspace file), `undefined` when absent. */
-export async function readConfigValue(ctx: ScanContext, pkg: Pkg, file: string): Promise<Lit | undefined> {
+export async function readConfigValue(ctx: ScanContext, pkg: Pkg, file: string, opts: ReadOptions = {}): Promise<Lit | undefined> {
   const text = await pkg.read(file);
   if (text === undefined) return undefined;
   listeners.get(ctx)?.(where(pkg, file));
+  return configValue(ctx, text, joinPath(pkg.dir, file), pkg.dir, where(pkg, file), undefined, opts);
+}
+
+/** `argv`: the runner's command line, which a config may test (`process.argv.includes('--ui')`). */
+export interface ReadOptions { readonly argv?: readonly string[] }
+
+/** `process.argv` as a runner's config sees it: node, the runner's bin, then the arguments. */
+export function argvOf(inv: { readonly runner: string; readonly args: readonly string[] }): string[] {
+  return ['node', inv.runner, ...inv.args];
+}
+
+/**
+ * The exported value of config text: `file` is where it lies and `cwd` the directory the command runs
+ * in (both project-relative; a preset under node_modules too), `label` names it in notes. Absolute
+ * directory values are made relative to the file's directory when it lies inside `cwd`.
+ */
+export async function configValue(ctx: ScanContext, text: string, file: string, cwd: string, label: string,
+  note: (message: string) => void = (m) => ctx.note(m), opts: ReadOptions = {}): Promise<Lit | undefined> {
   if (/\.jsonc?$|(^|\/)\.[\w-]+rc$/.test(file)) return parseJsonc(text) as Lit;
   if (/\.ya?ml$/.test(file)) return parseYaml(text) as Lit;
   const rootAbs = ctx.root;
-  const pkgAbs = pkg.dir === '' ? rootAbs : `${rootAbs}/${pkg.dir}`;
+  const cwdAbs = cwd === '' ? rootAbs : `${rootAbs}/${cwd}`;
+  const local = cwd === '' ? file : file.startsWith(cwd + '/') ? file.slice(cwd.length + 1) : undefined;
   const result = await evaluateModule(text, {
-    file: `${pkgAbs}/${file}`,
-    cwd: pkgAbs,
-    read: (abs) => (abs.startsWith(rootAbs + '/') ? ctx.read(abs.slice(rootAbs.length + 1)) : Promise.resolve(undefined)),
-    known: PRESETS,
+    file: `${rootAbs}/${file}`,
+    cwd: cwdAbs,
+    read: (abs) => {
+      if (!abs.startsWith(rootAbs + '/')) return Promise.resolve(undefined);
+      const rel = abs.slice(rootAbs.length + 1);
+      return /(^|\/)node_modules\//.test(rel) ? ctx.readPackage(rel).then((hit) => hit?.text) : ctx.read(rel);
+    },
+    known: KNOWN_MODULES,
+    resolvePackage: packageModules(ctx, label, note),
+    argv: opts.argv,
   });
-  for (const n of result.notes) ctx.note(n.startsWith(file + ':') ? `${where(pkg, file)}${n.slice(file.length)}` : `${where(pkg, file)}: ${n}`);
+  const short = local ?? file;
+  for (const n of result.notes) note(n.startsWith(short + ':') ? `${label}${n.slice(short.length)}` : `${label}: ${n}`);
   if (result.value === undefined) return undefined;
-  return relativize(result.value, pkgAbs, dirname(file), 0);
+  return local === undefined ? result.value : relativize(result.value, cwdAbs, dirname(local), 0);
+}
+
+/**
+ * The evaluator's hook for package imports: a package whose name says it holds configs or presets is
+ * looked up under node_modules (packages-resolve.ts); others (plugins, the runners' own helpers) stay
+ * unknown without a read. Each lookup is noted, found or not.
+ */
+function packageModules(ctx: ScanContext, label: string, note: (message: string) => void): (spec: string, fromAbs: string) => Promise<{ path: string; text: string } | undefined> {
+  return async (spec, fromAbs) => {
+    const from = fromAbs === ctx.root ? '' : fromAbs.startsWith(ctx.root + '/') ? fromAbs.slice(ctx.root.length + 1) : undefined;
+    if (from === undefined) return undefined;
+    // Inside a package already read (a preset's own pieces), every import is part of the config.
+    const inPackage = /(^|\/)node_modules\//.test(from);
+    if (inPackage ? !worthFollowing(spec) : !worthReading(spec)) return undefined;
+    const hit = await resolvePackage(ctx, spec, from);
+    if (hit) note(`${label}: read ${spec} from ${hit.path}`);
+    else {
+      const member = inPackage ? undefined : await resolveWorkspace(ctx, spec);
+      if (!member) { note(`${label}: ${spec} is not installed under node_modules; what it provides is unknown`); return undefined; }
+      if (member.missing) { note(`${label}: ${spec} is the workspace package ${member.dir}, not installed, and what it exports is not there (not built?); what it provides is unknown`); return undefined; }
+      note(member.fromSource
+        ? `${label}: ${spec} is not installed nor built; read the workspace package's source ${member.path}, which its build compiles`
+        : `${label}: ${spec} is not installed; read the workspace package's ${member.path}`);
+      return { path: `${ctx.root}/${member.path}`, text: member.text };
+    }
+    return { path: `${ctx.root}/${hit.path}`, text: hit.text };
+  };
+}
+
+// Packages projdex models itself (their helpers are built in) or that only ship code, never config.
+const NOT_CONFIG = /^(jest|vitest|vite|ts-jest|babel-jest|typescript|@playwright\/test|playwright|cypress|@jest\/[\w-]+|@vitest\/[\w-]+|@nx\/(jest|vite)|@nrwl\/(jest|vite)|jest-environment-[\w-]+)$/;
+
+/** From inside a package: any import but the runners' and tools' own packages. */
+function worthFollowing(spec: string): boolean {
+  const parts = splitSpecifier(spec);
+  return parts !== undefined && !(parts.sub === '' && NOT_CONFIG.test(parts.name)) && !/^(vitest|vite|jest)$/.test(parts.name);
+}
+
+/** Whether a package import is worth reading: its name or subpath says config or preset. */
+export function worthReading(spec: string): boolean {
+  const parts = splitSpecifier(spec);
+  if (!parts || /plugin/i.test(spec)) return false;
+  if (parts.sub === '' && NOT_CONFIG.test(parts.name)) return false;
+  if (/^(vitest|vite|jest)$/.test(parts.name)) return false;
+  return /(^|[/@._-])(jest|vitest|config|configs|preset|presets|testing)([/._-]|$)/i.test(spec);
 }
 
 const listeners = new WeakMap<object, (file: string) => void>();
@@ -49,17 +123,7 @@ export function onConfigRead(ctx: ScanContext, f: (file: string) => void): void 
   listeners.set(ctx, f);
 }
 
-/**
- * Presets configs spread or require from packages, as their packages define them (node_modules is not
- * walked, so it is never read): kcd-scripts' Jest config (kcd-scripts src/config/jest.config.js).
- */
-export const KCD_JEST: ConfigObject = {
-  roots: ['<rootDir>/src'],
-  moduleFileExtensions: ['js', 'jsx', 'json', 'ts', 'tsx'],
-  testMatch: ['**/__tests__/**/*.+(js|jsx|ts|tsx)'],
-  testPathIgnorePatterns: ['/node_modules/', '/fixtures/', '/__tests__/helpers/', '__mocks__'],
-};
-const PRESETS: Record<string, Lit> = { 'kcd-scripts/jest': KCD_JEST, 'kcd-scripts/dist/config/jest.config': KCD_JEST };
+export { KCD_JEST } from './presets-known.ts';
 
 // Keys that hold a directory: an absolute path there (`path.join(__dirname, 'e2e')`) is made relative to
 // the config's directory, which is what each runner resolves a relative one against.

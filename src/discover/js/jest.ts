@@ -1,11 +1,12 @@
 import type { ScanContext } from '../../scan/types.ts';
-import { compileGlobs, isGlob } from '../glob.ts';
+import { compileGlobs, isGlob, picomatchGroups } from '../glob.ts';
 import { flagValues, positionals } from './args.ts';
-import { firstExisting, KCD_JEST, patternList, readConfigFile, stringKey, stringList, where, type ConfigObject } from './config.ts';
+import { argvOf, firstExisting, KCD_JEST, patternList, readConfigFile, stringKey, stringList, where, type ConfigObject } from './config.ts';
 import { isObject, type Lit } from '../../readers/js-literal.ts';
 import { depsOf, majorOf, type Invocation, type Pkg, type RunnerRule } from './types.ts';
 import { dirname, joinPath } from '../../scan/paths.ts';
 import { projectRegExp } from '../safe-regex.ts';
+import { withPreset } from './jest-preset.ts';
 
 const CONFIG_NAMES = ['js', 'ts', 'mjs', 'cjs', 'mts', 'cts', 'json'].map((e) => `jest.config.${e}`);
 const MATCH_30 = ['**/__tests__/**/*.?([mc])[jt]s?(x)', '**/?(*.)+(spec|test).?([mc])[jt]s?(x)'];
@@ -13,18 +14,6 @@ const MATCH_29 = ['**/__tests__/**/*.[jt]s?(x)', '**/?(*.)+(spec|test).[tj]s?(x)
 const EXT_30 = ['js', 'mjs', 'cjs', 'jsx', 'ts', 'mts', 'cts', 'tsx', 'json', 'node'];
 const EXT_29 = ['js', 'mjs', 'cjs', 'jsx', 'ts', 'tsx', 'json', 'node'];
 const VALUE_FLAGS = new Set(['-c', '--config', '--rootDir', '--selectProjects', '--testNamePattern', '-t', '--reporters', '--maxWorkers', '-w', '--shard', '--testTimeout', '--coverageDirectory', '--env', '--testEnvironment']);
-
-// Presets known to leave discovery keys alone (they set transforms and environments).
-const SAFE_PRESETS = /^(ts-jest(\/.*)?|@shelf\/jest-\w+|jest-puppeteer)$/;
-// Presets whose discovery keys projdex knows (Vue CLI's unit-jest plugin, presets/*/jest-preset.js).
-const VUE_MATCH = ['**/tests/unit/**/*.spec.[jt]s?(x)', '**/__tests__/*.[jt]s?(x)'];
-const KNOWN_PRESETS: Record<string, ConfigObject> = {
-  '@vue/cli-plugin-unit-jest': { testMatch: VUE_MATCH, moduleFileExtensions: ['js', 'jsx', 'json', 'vue'] },
-  '@vue/cli-plugin-unit-jest/presets/default': { testMatch: VUE_MATCH, moduleFileExtensions: ['js', 'jsx', 'json', 'vue'] },
-  '@vue/cli-plugin-unit-jest/presets/no-babel': { testMatch: VUE_MATCH, moduleFileExtensions: ['js', 'jsx', 'json', 'vue'] },
-  '@vue/cli-plugin-unit-jest/presets/typescript': { testMatch: VUE_MATCH, moduleFileExtensions: ['js', 'jsx', 'json', 'vue', 'ts', 'tsx'] },
-  '@vue/cli-plugin-unit-jest/presets/typescript-and-babel': { testMatch: VUE_MATCH, moduleFileExtensions: ['js', 'jsx', 'json', 'vue', 'ts', 'tsx'] },
-};
 
 /** One resolved Jest config: its literal object and the package-relative dir it is relative to. */
 interface Resolved { readonly config: ConfigObject; readonly dir: string; readonly source: string }
@@ -72,38 +61,35 @@ export const kcd: RunnerRule = {
 
 async function resolveConfig(ctx: ScanContext, pkg: Pkg, inv: Invocation): Promise<Resolved> {
   const flag = flagValues(inv, '--config', '-c')[0];
-  if (flag && !flag.trimStart().startsWith('{')) return fromFile(ctx, pkg, joinPath(flag));
-  return fromDir(ctx, pkg, '', pkg.json);
+  const argv = argvOf(inv);
+  if (flag && !flag.trimStart().startsWith('{')) return fromFile(ctx, pkg, joinPath(flag), argv);
+  return fromDir(ctx, pkg, '', pkg.json, argv);
 }
 
 /** Config of a directory: `jest.config.*`, else its package.json `jest` key, else the defaults. */
-async function fromDir(ctx: ScanContext, pkg: Pkg, dir: string, json?: Record<string, unknown>): Promise<Resolved> {
+async function fromDir(ctx: ScanContext, pkg: Pkg, dir: string, json?: Record<string, unknown>, argv?: string[]): Promise<Resolved> {
   const file = firstExisting(pkg, dir, CONFIG_NAMES);
-  if (file) return fromFile(ctx, pkg, file);
+  if (file) return fromFile(ctx, pkg, file, argv);
   const pj = json ?? (await pkg.read(joinPath(dir, 'package.json')).then((t) => { try { return t ? JSON.parse(t) : undefined; } catch { return undefined; } }));
   const key = pj?.jest;
-  if (typeof key === 'string') return fromFile(ctx, pkg, joinPath(dir, key));
+  if (typeof key === 'string') return fromFile(ctx, pkg, joinPath(dir, key), argv);
   return { config: isObject(key) ? key : {}, dir, source: where(pkg, joinPath(dir, 'package.json')) };
 }
 
-async function fromFile(ctx: ScanContext, pkg: Pkg, file: string): Promise<Resolved> {
+/** `argv`: the jest command line, which the config sees as `process.argv` (unknown for project configs). */
+async function fromFile(ctx: ScanContext, pkg: Pkg, file: string, argv?: string[]): Promise<Resolved> {
   const config = file.endsWith('package.json')
     ? ((await readConfigFile(ctx, pkg, file))?.jest as ConfigObject | undefined)
-    : await readConfigFile(ctx, pkg, file);
+    : await readConfigFile(ctx, pkg, file, { argv });
   return { config: isObject(config) ? config : {}, dir: dirname(file), source: where(pkg, file) };
 }
 
 async function run(ctx: ScanContext, pkg: Pkg, { config: own, dir, source }: Resolved, major: number, depth = 0,
   select: readonly string[] = []): Promise<string[]> {
-  const known = typeof own.preset === 'string' ? KNOWN_PRESETS[own.preset] : undefined;
-  const config: ConfigObject = known ? { ...known, ...own } : own;
-  const rootDir = joinPath(dir, stringKey(ctx, config, 'rootDir', source) ?? '');
+  const rootDir = joinPath(dir, stringKey(ctx, own, 'rootDir', source) ?? '');
+  const config = await withPreset(ctx, pkg, own, rootDir, source);
   const absRoot = absDir(ctx, pkg, rootDir);
   const sub = (s: string): string => s.replaceAll('<rootDir>', absRoot);
-  const preset = config.preset;
-  if (typeof preset === 'string' && !known && !SAFE_PRESETS.test(preset) && depth === 0) {
-    ctx.note(`${source}: preset ${preset} was not read; any testMatch/roots it sets are not applied`);
-  }
   const projects = config.projects;
   if (Array.isArray(projects) && projects.length > 0 && depth === 0) {
     const out = new Set<string>();
@@ -122,9 +108,15 @@ async function run(ctx: ScanContext, pkg: Pkg, { config: own, dir, source }: Res
   });
   const regex = patternList(ctx, config, 'testRegex', source);
   const matchList = stringList(ctx, config, 'testMatch', source);
+  // jest-config's normalize (29 and 30) throws when both are set, a preset's testMatch included.
+  if (regex && regex.length > 0 && config.testMatch !== undefined && config.testMatch !== null) {
+    const from = own.testMatch === undefined ? ` (testMatch from preset ${String(own.preset)})` : '';
+    ctx.note(`${source}: testMatch and testRegex are both set${from}, which Jest refuses ("cannot be used together"); no tests listed`);
+    return [];
+  }
   const guard = (s: string): RegExp | null => projectRegExp(s, '', (why) => ctx.note(`${source}: regex ${JSON.stringify(s.slice(0, 80))} is not used: ${why}`));
   const testRegex = regex?.map((r) => (typeof r === 'string' ? guard(r) : r)).filter((r): r is RegExp => r !== null) ?? [];
-  const testMatch = compileGlobs(testRegex.length > 0 ? [] : (matchList ?? (major >= 30 ? MATCH_30 : MATCH_29)).map(sub), { dot: true });
+  const testMatch = compileGlobs(testRegex.length > 0 ? [] : (matchList ?? (major >= 30 ? MATCH_30 : MATCH_29)).map((m) => sub(picomatchGroups(m))), { dot: true });
   const ignores = (stringList(ctx, config, 'testPathIgnorePatterns', source) ?? ['/node_modules/'])
     .concat(stringList(ctx, config, 'modulePathIgnorePatterns', source) ?? [])
     .map((s) => guard(sub(s))).filter((r): r is RegExp => r !== null);

@@ -1,7 +1,7 @@
 import type { ScanContext } from '../../scan/types.ts';
 import { compileGlobs } from '../glob.ts';
 import { flagValues, positionals } from './args.ts';
-import { firstExisting, patternList, readConfigFile, stringKey, where } from './config.ts';
+import { argvOf, firstExisting, patternList, readConfigFile, stringKey, where } from './config.ts';
 import { isObject, type Lit } from '../../readers/js-literal.ts';
 import type { RunnerRule } from './types.ts';
 import { dirname, joinPath } from '../../scan/paths.ts';
@@ -23,7 +23,7 @@ export const playwright: RunnerRule = {
   async discover(ctx, pkg, inv) {
     const flag = flagValues(inv, '--config', '-c')[0];
     const file = flag ? (pkg.dirs.has(joinPath(flag)) ? firstExisting(pkg, joinPath(flag), CONFIG_NAMES) : joinPath(flag)) : firstExisting(pkg, '', CONFIG_NAMES);
-    const config = file ? await readConfigFile(ctx, pkg, file) : undefined;
+    const config = file ? await readConfigFile(ctx, pkg, file, { argv: argvOf(inv) }) : undefined;
     const configDir = file ? dirname(file) : '';
     const source = file ? where(pkg, file) : 'playwright defaults';
     const projects = isObject(config) && Array.isArray(config.projects) && config.projects.length > 0 ? config.projects : [{}];

@@ -5,6 +5,7 @@ import { depsOf, majorOf, type Pkg, type RunnerRule } from './types.ts';
 import { joinPath } from '../../scan/paths.ts';
 import type { Lit } from '../../readers/js-literal.ts';
 import { parseYaml } from '../../readers/yaml.ts';
+import { projectRegExp } from '../safe-regex.ts';
 
 const TAP_EXT = '{js,cjs,mjs,jsx,ts,cts,mts,tsx}';
 const TAP_INCLUDE = `**/{@(test?(s)|__test?(s)__)/**/*,*.@(test?(s)|spec),test?(s)}.${TAP_EXT}`;
@@ -31,7 +32,6 @@ export const tap: RunnerRule = {
     const config = (rc ?? pkg.json.tap) as Lit | undefined;
     const source = rc ? where(pkg, '.taprc') : where(pkg, 'package.json');
     const major = majorOf(depsOf(pkg.json).tap) ?? 21;
-    const noDot = (f: string): boolean => !f.split('/').some((s) => s.startsWith('.'));
     let files: string[];
     const args = positionals(inv, TAP_VALUE_FLAGS).flatMap((p) => shellExpand(pkg, p.arg, p.quoted)).map((a) => joinPath(a));
     const given = args.length > 0 ? args : stringList(ctx, config, 'files', source)?.map((f) => joinPath(f)) ?? [];
@@ -41,7 +41,7 @@ export const tap: RunnerRule = {
     const configured = [...flagValues(inv, '--exclude'), ...(stringList(ctx, config, 'exclude', source) ?? [])];
     const skip = compileGlobs((configured.length > 0 ? configured : [TAP_EXCLUDE]).map((g) => joinPath(g)));
     if (given.length > 0) files = expand(pkg, given, `**/*.${TAP_EXT}`, (f) => !always.match(f) && !skip.match(f));
-    else if (major <= 16) files = pkg.files.filter((f) => TAP_16.test(f) && !f.includes('node_modules/') && noDot(f));
+    else if (major <= 16) files = tap16Defaults(ctx, pkg, config, source);
     else {
       const include = [...flagValues(inv, '--include', '-i'), ...(stringList(ctx, config, 'include', source) ?? [])];
       const m = compileGlobs((include.length > 0 ? include : [TAP_INCLUDE]).map((g) => g.replaceAll('__EXTENSIONS__', TAP_EXT)));
@@ -107,7 +107,10 @@ export const borp: RunnerRule = {
       '--lines', '--branches', '--functions', '--statements']);
     const given = [...positionals(inv, values).map((p) => p.arg), ...(file ? stringList(ctx, config, 'files', where(pkg, file)) ?? [] : [])];
     const ignore = ['node_modules/**', ...flagValues(inv, '-i', '--ignore'), ...given.filter((g) => g.startsWith('!')).map((g) => g.slice(1))];
-    const ts = pkg.has('tsconfig.json') && !inv.args.includes('-T') && !inv.args.includes('--no-typescript');
+    const compiles = pkg.has('tsconfig.json') && !inv.args.includes('-T') && !inv.args.includes('--no-typescript');
+    // borp runs tsc, but only a tsconfig `outDir` moves the run to compiled output (its `prefix`); without
+    // one (`noEmit`, as many JS projects with type tests have) the plain JS default runs in place.
+    const ts = compiles && await hasOutDir(ctx, pkg);
     const globs = given.filter((g) => !g.startsWith('!'));
     const pattern = flagValues(inv, '-p', '--pattern')[0];
     const list = globs.length > 0 ? globs : pattern ? [pattern] : [ts ? '**/*.test.{cts,mts,ts,cjs,mjs,js}' : '**/*.test.{cjs,mjs,js}'];
@@ -118,3 +121,33 @@ export const borp: RunnerRule = {
     return [...new Set([...plain, ...pkg.files.filter((f) => m.match(f) && !skip.match(f))])];
   },
 };
+
+/** Whether tsconfig.json sets `compilerOptions.outDir` (an `extends` chain is not followed: assumed yes, noted). */
+async function hasOutDir(ctx: Parameters<RunnerRule['discover']>[0], pkg: Pkg): Promise<boolean> {
+  const config = await readConfigFile(ctx, pkg, 'tsconfig.json');
+  if (stringKey(ctx, config, 'compilerOptions.outDir', where(pkg, 'tsconfig.json')) !== undefined) return true;
+  if (config !== undefined && typeof config.extends !== 'string') return false;
+  ctx.note(`${where(pkg, 'tsconfig.json')}: its outDir may come from \`extends\`, not followed; assumed borp runs compiled output`);
+  return true;
+}
+
+/** Path parts tap 15/16's default walk never includes (its `fileFilter` in bin/run.js). */
+const TAP_16_SKIP = new Set(['node_modules', 'tap-snapshots', 'fixtures', '.git', '.hg']);
+
+/**
+ * tap 16 and earlier without files: every file whose relative path matches `test-regex` (config, else
+ * the default) and not `test-ignore`, outside node_modules, tap-snapshots, fixtures, .git, .hg and
+ * tap-testdir-* folders.
+ */
+function tap16Defaults(ctx: Parameters<RunnerRule['discover']>[0], pkg: Pkg, config: Lit | undefined, source: string): string[] {
+  const regex = (key: string): RegExp | null | undefined => {
+    const text = stringKey(ctx, config, key, source);
+    if (text === undefined) return undefined;
+    const m = /^\/(.*)\/([a-z]*)$/.exec(text);
+    return projectRegExp(m ? m[1]! : text, m ? m[2]!.replace(/[gy]/g, '') : '', (why) => ctx.note(`${source}: tap \`${key}\` is not used: ${why}`));
+  };
+  const good = regex('test-regex') ?? TAP_16;
+  const bad = regex('test-ignore');
+  return pkg.files.filter((f) => good.test(f) && !(bad && bad.test(f))
+    && !f.split('/').some((part) => TAP_16_SKIP.has(part) || part.startsWith('tap-testdir-')));
+}

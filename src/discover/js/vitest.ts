@@ -1,7 +1,7 @@
 import type { ScanContext } from '../../scan/types.ts';
-import { compileGlobs, isGlob } from '../glob.ts';
+import { compileGlobs, isGlob, picomatchGroups } from '../glob.ts';
 import { flagValues, hasFlag, positionals } from './args.ts';
-import { boolKey, firstExisting, readConfigFile, readConfigValue, stringKey, stringList, where, type ConfigObject } from './config.ts';
+import { argvOf, boolKey, configValue, firstExisting, readConfigFile, readConfigValue, stringKey, stringList, where, type ConfigObject } from './config.ts';
 import { isComputed, isObject, type Lit } from '../../readers/js-literal.ts';
 import { depsOf, majorOf, type Pkg, type RunnerRule } from './types.ts';
 import { dirname, joinPath } from '../../scan/paths.ts';
@@ -28,7 +28,7 @@ export const vitest: RunnerRule = {
     const rootFlag = flagValues(inv, '--root', '-r')[0];
     const cwd = joinPath(rootFlag ?? '');
     const file = cfgFlag ? joinPath(cfgFlag) : findUp(pkg, cwd);
-    const config = file ? await readConfigFile(ctx, pkg, file) : undefined;
+    const config = file ? await readConfigFile(ctx, pkg, file, { argv: argvOf(inv) }) : undefined;
     const source = file ? where(pkg, file) : 'vitest defaults';
     const base = { dir: flagValues(inv, '--dir')[0], typecheck: hasFlag(inv, '--typecheck'), major };
     const projects = await projectList(ctx, pkg, config, cwd, source);
@@ -74,13 +74,10 @@ async function projectList(ctx: ScanContext, pkg: Pkg, config: Lit | undefined, 
   for (const e of entries) {
     if (isObject(e)) {
       const r = typeof e.root === 'string' ? joinPath(root, e.root) : root;
-      // `extends: true` inherits the root config; `extends: './vitest.shared.ts'` a config file (a package's is noted).
+      // `extends: true` inherits the root config; a string is a config file's path from the config's
+      // directory, never a package name (vitest 3.2 `resolve(configRoot, options.extends)`).
       let parent: Lit | undefined = e.extends === true ? config : undefined;
-      if (typeof e.extends === 'string') {
-        const file = joinPath(root, e.extends);
-        if (pkg.has(file)) parent = await readConfigFile(ctx, pkg, file);
-        else ctx.note(`${from}: a project extends ${e.extends}, which projdex cannot read; its keys are not applied`);
-      }
+      if (typeof e.extends === 'string') parent = await extendsFile(ctx, pkg, joinPath(root, e.extends), e.extends, from);
       out.push({ config: parent !== undefined ? merge(parent, e) : e, root: r, source: from });
     } else if (typeof e === 'string') {
       const path = joinPath(root, e.replaceAll('<rootDir>', '.'));
@@ -96,6 +93,21 @@ async function projectList(ctx: ScanContext, pkg: Pkg, config: Lit | undefined, 
     } else if (isComputed(e)) ctx.note(`${from}: a project entry is computed; skipped`);
   }
   return out;
+}
+
+/** The config a project's `extends` path names (a file under node_modules too), or undefined, noted. */
+async function extendsFile(ctx: ScanContext, pkg: Pkg, file: string, written: string, from: string): Promise<Lit | undefined> {
+  if (pkg.has(file)) return readConfigFile(ctx, pkg, file);
+  const rel = joinPath(pkg.dir, file);
+  const hit = /(^|\/)node_modules\//.test(rel) ? await ctx.readPackage(rel) : undefined;
+  if (hit) {
+    ctx.note(`${from}: a project extends ${written}, read from ${hit.path}`);
+    const value = await configValue(ctx, hit.text, hit.path, pkg.dir, hit.path);
+    return isObject(value) ? value : undefined;
+  }
+  const why = /^[@\w]/.test(written) && !written.includes('.') ? ' (Vitest reads `extends` as a path from the config\'s directory, not as a package name)' : '';
+  ctx.note(`${from}: a project extends ${written}, which does not exist${why}; its keys are not applied`);
+  return undefined;
 }
 
 function merge(parent: Lit | undefined, child: { [key: string]: Lit }): Lit {
@@ -143,4 +155,4 @@ function readExclude(ctx: ScanContext, config: Lit | undefined, source: string, 
   return out;
 }
 
-const clean = (p: string): string => p.replace(/^\.\//, '');
+const clean = (p: string): string => picomatchGroups(p.replace(/^\.\//, ''));
