@@ -218,3 +218,19 @@ suite('other common script shapes', () => {
     assert.deepEqual(npx.notes, ['package.json: the test script also runs `node -e`, which projdex cannot follow; tests it runs are not listed']);
   });
 });
+
+suite('a file two runners run', () => {
+  test('stays one row, under the first runner, and a note names the other (mocha and web-test-runner)', async (t) => {
+    const root = makeTree(t, {
+      'package.json': json({ scripts: { test: 'npm run test-node && npm run test-chrome', 'test-node': 'mocha', 'test-chrome': 'web-test-runner' } }),
+      '.mocharc.cjs': "module.exports = { spec: 'test/*.js' };\n",
+      'web-test-runner.config.js': "export default { files: 'test/*.js', nodeResolve: true };\n",
+      'test/assert.js': '', 'test/expect.js': '',
+    });
+    const { files, notes, runs } = await discover(root);
+    assert.deepEqual(files, { 'test/assert.js': 'mocha', 'test/expect.js': 'mocha' });
+    const note = 'package.json: web-test-runner also runs 2 files listed under mocha (one row per file), e.g. test/assert.js';
+    assert.ok(notes.includes(note), notes.join('\n'));
+    assert.ok(runs.find((r) => r.runner === 'web-test-runner')?.notes.includes(note), JSON.stringify(runs));
+  });
+});

@@ -75,10 +75,24 @@ export const discoverJs: Discover = async (ctx) => {
         ctx.follow({ package: pkg.dir, command: plan.command, runner: inv.runner, config: null, notes: [...info.notes, msg] });
         continue;
       }
+      // A file two runners both run is one row (the first runner's); say so rather than drop it silently.
+      const shared = new Map<TestFramework, string[]>();
       for (const file of await rule.discover(recording(ctx, info), pkg, inv)) {
         // Perf: rules return normalized package-relative paths, so a prefix does what joinPath would.
         const full = isNormal(file) ? prefix + file : joinPath(pkg.dir, file);
-        if (!claimed.has(full)) claimed.set(full, rule.framework);
+        const owner = claimed.get(full);
+        if (owner === undefined) claimed.set(full, rule.framework);
+        else if (owner !== rule.framework) {
+          const list = shared.get(owner);
+          if (list) list.push(full);
+          else shared.set(owner, [full]);
+        }
+      }
+      for (const [owner, files] of shared) {
+        const msg = `${label(pkg)}: ${rule.framework} also runs ${files.length} file${files.length === 1 ? '' : 's'} `
+          + `listed under ${owner} (one row per file), e.g. ${files[0]}`;
+        ctx.note(msg);
+        info.notes.push(msg);
       }
       ctx.follow({ package: pkg.dir, command: plan.command, runner: rule.framework, config: info.config, notes: info.notes });
     }
