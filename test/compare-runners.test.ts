@@ -21,6 +21,8 @@ const BEYOND_ADAPTERS: Record<string, string> = {
     + 'tools/scripts), while the adapters run one runner at the root; checked by hand per project (see the issue 9 note)',
   'js-make-test': 'the files come from a Makefile recipe (mocha with sh-expanded globs), which the mocha adapter does not '
     + 'read; checked by hand with `make -n test` and mocha\'s own collector',
+  'js-tape': 'tape is not installed here (no registry access) and has no adapter; its file list is glob.sync of each '
+    + 'argument after sh\'s own expansion (bin/tape), checked by hand',
 };
 const FIXTURES = readdirSync(join(import.meta.dirname, 'fixtures')).filter((name) => !name.startsWith('ports-')).sort();
 

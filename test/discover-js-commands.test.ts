@@ -25,6 +25,7 @@ export const EXPECTED_COMMANDS: Record<string, Record<string, string>> = {
     'tools/scripts/test/release.test.js': 'node-test',
   },
   'js-wireit': all('node-test', ['lib/test/add_test.js', 'packages/shared/test/shared.test.mjs', 'packages/shared/test/smoke.mjs']),
+  'js-tape': all('tape', ['test/index.js', 'test/unit/deep/strings.js', 'test/unit/math.js']),
   'js-wtr-groups': all('web-test-runner', ['src/button.axe.js', 'src/button.test.js', 'src/forms/input.test.js', 'test/visual/home.visual.js']),
 };
 
@@ -232,5 +233,21 @@ suite('a file two runners run', () => {
     const note = 'package.json: web-test-runner also runs 2 files listed under mocha (one row per file), e.g. test/assert.js';
     assert.ok(notes.includes(note), notes.join('\n'));
     assert.ok(runs.find((r) => r.runner === 'web-test-runner')?.notes.includes(note), JSON.stringify(runs));
+  });
+});
+
+suite('tape', () => {
+  test('sh expands an unquoted glob first (no globstar), tape a quoted one; --ignore-pattern drops files', async (t) => {
+    const plan = async (test: string) => (await discover(makeTree(t, {
+      'package.json': json({ scripts: { test }, devDependencies: { tape: '^5.7.0' } }),
+      'test/a.js': '', 'test/x/b.js': '', 'test/x/y/c.js': '', 'test/x/skip-d.js': '', 'test/dir/index.js': '',
+    })));
+    assert.deepEqual(Object.keys((await plan('tape test/**/*.js')).files), ['test/dir/index.js', 'test/x/b.js', 'test/x/skip-d.js']);
+    assert.deepEqual(Object.keys((await plan('tape "test/**/*.js" --ignore-pattern "**/skip-*.js"')).files),
+      ['test/a.js', 'test/dir/index.js', 'test/x/b.js', 'test/x/y/c.js']);
+    assert.deepEqual(Object.keys((await plan('tape -r ./setup test/dir test/a')).files), ['test/a.js', 'test/dir/index.js']);
+    const none = await plan('tape');
+    assert.deepEqual(none.files, {});
+    assert.deepEqual(none.notes, ['package.json: tape is run without files; it runs none']);
   });
 });

@@ -6,7 +6,7 @@
 /** Test runners a discovered file can be attributed to (the contract's `framework` values). */
 export type TestFramework =
   | 'jest' | 'vitest' | 'mocha' | 'node-test' | 'playwright' | 'cypress' | 'ava' | 'jasmine'
-  | 'bun' | 'deno' | 'web-test-runner' | 'tap' | 'uvu' | 'borp' | 'karma'
+  | 'bun' | 'deno' | 'web-test-runner' | 'tap' | 'uvu' | 'borp' | 'tape' | 'karma'
   | 'pytest' | 'unittest' | 'go' | 'cargo' | 'rspec' | 'minitest' | 'phpunit' | 'junit' | 'exunit'
   | 'dotnet' | 'swift';
 

@@ -17,12 +17,13 @@ import type { Invocation, JsRunner, RunnerRule } from './types.ts';
 import { label, reachScripts, type Reached } from './reach.ts';
 import { onConfigRead } from './config.ts';
 import { borp, tap, uvu } from './tap.ts';
+import { tape } from './tape.ts';
 import { vitest } from './vitest.ts';
 import { wtr } from './wtr.ts';
 import { joinPath } from '../../scan/paths.ts';
 
 const RULES: Partial<Record<JsRunner, RunnerRule>> = {
-  jest, cra, kcd, vitest, mocha, 'node-test': nodeTest, playwright, cypress, ava, jasmine, bun, 'web-test-runner': wtr, tap, uvu, borp, angular, karma,
+  jest, cra, kcd, vitest, mocha, 'node-test': nodeTest, playwright, cypress, ava, jasmine, bun, 'web-test-runner': wtr, tap, uvu, borp, tape, angular, karma,
 };
 const READ_CONCURRENCY = 16;
 const MAX_LISTED = 8;
