@@ -3,7 +3,7 @@ import type { StatementSync } from 'node:sqlite';
 import { loadSqlite } from './sqlite.ts';
 import type { Project, ProjectPort, ProjectUpdate, Test } from './types.ts';
 import type { FoundPort, FoundTest, RunInfo } from './scan/types.ts';
-import { arrayCursor, packedCount, packedCursor, packedOf } from './scan/packed.ts';
+import { arrayCursor, DELTA_ROWS, packedCount, packedCursor, packedOf } from './scan/packed.ts';
 
 /** Schema migrations, applied in order; `PRAGMA user_version` records how many have run. */
 const MIGRATIONS: readonly string[] = [
@@ -70,7 +70,7 @@ export type PortKindFilter = 'listen' | 'connect' | 'all';
 /** A big scan's save is cut in slices of about this many milliseconds of the HTTP thread (see `saveScanSliced`). */
 const SLICE_MS = 6;
 /** Scans up to this many tests are saved in one transaction; stale rows are swept this many at a time. */
-const SAVE_SLICE = 1_000;
+const SAVE_SLICE = DELTA_ROWS;
 
 /** Rows per piece of a list sent piece by piece (`testsJsonPieces`), and the size from which lists are. */
 const LIST_PAGE = 2_000;

@@ -15,6 +15,12 @@ export interface PackedTests {
   readonly cases: Float64Array;
 }
 
+/**
+ * The largest delta (upserts + removed) a scan process sends with its result; the store writes a delta
+ * only up to this size (its `SAVE_SLICE`) and rewrites every row from the columns past it.
+ */
+export const DELTA_ROWS = 1_000;
+
 /** Column form of `tests`. */
 export function packTests(tests: readonly FoundTest[]): PackedTests {
   const frameworks: TestFramework[] = [];
