@@ -4,6 +4,7 @@ import type { Events } from './events.ts';
 import { httpError } from './http.ts';
 import { createScanPool, type ScanProgress, type ScanWorkerOptions, type WorkerScanOptions } from './scan/pool.ts';
 import type { Store } from './store.ts';
+import { packedCount, packedOf } from './scan/packed.ts';
 import type { RunInfo } from './scan/types.ts';
 import type { Project } from './types.ts';
 
@@ -76,10 +77,11 @@ export function createScanner(store: Store, options: WorkerScanOptions = {}, wor
       throw error;
     });
     // A big scan is saved in slices, so the HTTP thread answers in between (see `saveScanSliced`).
-    const record = previous ? { ...result, base: previous.generation } : result;
+    // Not a spread: `result` keeps its tests in columns (see `withPackedTests`), which a spread would unpack.
+    const record = previous ? Object.assign(result, { base: previous.generation }) : result;
     if (!await store.saveScanSliced(project.id, record)) throw httpError(404, 'PROJECT_NOT_FOUND', 'Project not found');
     return {
-      project: store.getProject(project.id)!, testsFound: result.tests.length, notes: result.notes, runs: result.runs,
+      project: store.getProject(project.id)!, testsFound: testCount(result), notes: result.notes, runs: result.runs,
       truncated: result.truncated, mode: result.mode,
     };
   };
@@ -150,3 +152,9 @@ function movedError(path: string, cause?: unknown): Error {
 }
 
 export type Scanner = ReturnType<typeof createScanner>;
+
+/** How many tests a scan found, without unpacking a scan process's columns. */
+function testCount(result: { readonly tests: readonly unknown[] }): number {
+  const packed = packedOf(result);
+  return packed ? packedCount(packed) : result.tests.length;
+}

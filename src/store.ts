@@ -3,6 +3,7 @@ import type { StatementSync } from 'node:sqlite';
 import { loadSqlite } from './sqlite.ts';
 import type { Project, ProjectPort, ProjectUpdate, Test } from './types.ts';
 import type { FoundPort, FoundTest, RunInfo } from './scan/types.ts';
+import { arrayCursor, DELTA_ROWS, packedCount, packedCursor, packedOf } from './scan/packed.ts';
 
 /** Schema migrations, applied in order; `PRAGMA user_version` records how many have run. */
 const MIGRATIONS: readonly string[] = [
@@ -69,7 +70,7 @@ export type PortKindFilter = 'listen' | 'connect' | 'all';
 /** A big scan's save is cut in slices of about this many milliseconds of the HTTP thread (see `saveScanSliced`). */
 const SLICE_MS = 6;
 /** Scans up to this many tests are saved in one transaction; stale rows are swept this many at a time. */
-const SAVE_SLICE = 1_000;
+const SAVE_SLICE = DELTA_ROWS;
 
 /** Rows per piece of a list sent piece by piece (`testsJsonPieces`), and the size from which lists are. */
 const LIST_PAGE = 2_000;
@@ -464,11 +465,15 @@ export function openStore(file: string, { now = Date.now, maxBytes }: StoreOptio
      * false when the project no longer exists.
      */
     async saveScanSliced(projectId: number, record: ScanRecord): Promise<boolean> {
-      if (record.tests.length <= SAVE_SLICE || record.mode === 'unchanged') return this.saveScan(projectId, record);
+      // A result from a scan process keeps its tests in columns: read them from there, a row at a time.
+      const packed = packedOf(record);
+      const count = packed ? packedCount(packed) : record.tests.length;
+      if (count <= SAVE_SLICE || record.mode === 'unchanged') return this.saveScan(projectId, record);
       const { delta, base } = record;
       if (delta && delta.upserts.length + delta.removed.length <= SAVE_SLICE
         && Number(q.generationOf.get(projectId)?.scan_generation) === base) return this.saveScan(projectId, record);
-      const { tests, unreadable = [] } = record;
+      const { unreadable = [] } = record;
+      const rows = packed ? packedCursor(packed) : arrayCursor(record.tests);
       const at = seconds();
       const prefixes = unreadable.map((dir) => (dir === '' ? '' : dir + '/'));
       const turn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
@@ -479,15 +484,16 @@ export function openStore(file: string, { now = Date.now, maxBytes }: StoreOptio
       // the newer generation wins and this one stops.
       const current = (): boolean => Number(q.generationOf.get(projectId)?.scan_generation) === generation;
       // Slices end by time, not count: a slow disk or a busy machine gets smaller slices, not longer stalls.
-      for (let next = 0; next < tests.length;) {
+      while (rows.index < count) {
         if (!current()) return false;
         changed();
         const until = performance.now() + SLICE_MS;
         transaction(() => {
           do {
-            const end = Math.min(next + 32, tests.length);
-            for (; next < end; next++) { const t = tests[next]!; q.upsertTest.run(projectId, t.file, t.framework, t.cases ?? null, at, generation); }
-          } while (next < tests.length && performance.now() < until);
+            for (let n = 0, t = rows.next(); t; n++, t = n < 32 ? rows.next() : undefined) {
+              q.upsertTest.run(projectId, t.file, t.framework, t.cases, at, generation);
+            }
+          } while (rows.index < count && performance.now() < until);
         });
         await turn();
       }

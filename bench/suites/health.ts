@@ -15,7 +15,7 @@ export interface Variant {
 }
 
 /** Sends GET /health back to back (concurrency 1, keep-alive) until `until` settles; returns the latencies. */
-async function pollHealth(url: string, until: Promise<unknown>): Promise<number[]> {
+export async function pollHealth(url: string, until: Promise<unknown>): Promise<number[]> {
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
   let done = false;
   until.then(() => { done = true; }, () => { done = true; });

@@ -109,25 +109,43 @@ export function projectHandlers(store: Store, scanner: Scanner, events?: Events)
     async scanAll({ query }: Context) {
       const full = isFull(query);
       const projects = store.listProjects();
-      const bodies: Buffer[][] = new Array(projects.length);
+      // Per project, once its scan is over: its entry as pieces. A big list is read from the store while it
+      // is sent (as a single scan's answer is), so the whole answer never exists at once.
+      const entries: (() => AsyncIterable<Buffer>)[] = new Array(projects.length);
       let next = 0;
       const lane = async (): Promise<void> => {
         while (next < projects.length) {
           const i = next++;
           const project = projects[i]!;
           try {
-            bodies[i] = scanBody(await scanner.scanProject(project, { full }), true);
+            const outcome = await scanner.scanProject(project, { full });
+            if (outcome.testsFound <= STREAMED_LIST) {
+              const body = scanBody(outcome, true);
+              entries[i] = async function* small() { yield* body; };
+            } else {
+              entries[i] = async function* big() {
+                yield scanHead(outcome);
+                yield* store.testsJsonPieces(outcome.project.id);
+                yield* scanTail(outcome, true);
+              };
+            }
           } catch (error) {
             const message = error instanceof Error && 'status' in error ? error.message : 'Scan failed';
-            bodies[i] = [Buffer.from(JSON.stringify({ project, testsFound: 0, tests: [], ports: [], notes: [], runs: [], truncated: null, error: message }))];
+            const body = Buffer.from(JSON.stringify({ project, testsFound: 0, tests: [], ports: [], notes: [], runs: [], truncated: null, error: message }));
+            entries[i] = async function* failed() { yield body; };
           }
         }
       };
+      // Every scan is over before the answer starts, as before: its status and its entries do not change.
       await Promise.all(Array.from({ length: Math.min(scanner.concurrency, projects.length) }, lane));
-      const parts: Buffer[] = [Buffer.from('[')];
-      bodies.forEach((body, i) => { if (i > 0) parts.push(Buffer.from(',')); parts.push(...body); });
-      parts.push(Buffer.from(']'));
-      return jsonParts(parts);
+      return jsonStream(async function* pieces() {
+        yield Buffer.from('[');
+        for (let i = 0; i < entries.length; i++) {
+          if (i > 0) yield Buffer.from(',');
+          yield* entries[i]!();
+        }
+        yield Buffer.from(']');
+      });
     },
   };
 }

@@ -4,7 +4,7 @@
 import { realpath } from 'node:fs/promises';
 import { Worker } from 'node:worker_threads';
 import { scan, type ScanOptions, type ScanResult } from './index.ts';
-import { packTests, type PackedTests } from './packed.ts';
+import { DELTA_ROWS, packTests, type PackedTests } from './packed.ts';
 import { createStatusCell, WATCHDOG_SOURCE } from './probe.ts';
 
 export interface ScanRequest {
@@ -28,7 +28,10 @@ const answer = async ({ id, root, options }: ScanRequest): Promise<ScanReply> =>
     if (await realpath(root) !== root) {
       return { id, error: { message: 'project directory now resolves to another place', code: 'ROOT_MOVED' } };
     }
-    const { tests, ...result } = await scan(root, { ...options, probe: status.probe });
+    const { tests, delta, ...rest } = await scan(root, { ...options, probe: status.probe });
+    // A delta past DELTA_ROWS is not sent: the store rewrites every row then anyway, and 200k changed rows
+    // as objects would cost the server what the columns save.
+    const result = delta && delta.upserts.length + delta.removed.length <= DELTA_ROWS ? { ...rest, delta } : rest;
     return { id, result, tests: packTests(tests), files: status.files() };
   } catch (error) {
     const { message, code } = (error ?? {}) as NodeJS.ErrnoException;

@@ -1,7 +1,7 @@
 import { fork } from 'node:child_process';
 import type { Readable } from 'node:stream';
 import type { ScanResult } from './index.ts';
-import { unpackTests } from './packed.ts';
+import { withPackedTests } from './packed.ts';
 import type { ScanReply, ScanRequest } from './process.ts';
 import type { ScanProgress } from './probe.ts';
 
@@ -75,7 +75,8 @@ export function startScanProcess(entry: string, heapMb: number, onExit: () => vo
     if ('error' in reply) job.settle(scanError(reply.error.code ?? 'SCAN_FAILED', reply.error.message));
     else {
       job.files = reply.files;
-      job.settle({ tests: unpackTests(reply.tests), ...reply.result });
+      // The tests stay in columns until someone reads `tests`: the store saves them from the columns.
+      job.settle(withPackedTests({ ...reply.result }, reply.tests));
     }
   });
   child.on('error', (error) => job?.settle(Object.assign(error, { code: 'SCAN_PROCESS_DIED' })));
