@@ -7,14 +7,17 @@ import { findPorts } from '../ports/index.ts';
 import { readerNotes } from '../readers/budget.ts';
 import { createContext } from './context.ts';
 import type { ScanProbe } from './probe.ts';
-import { diffTests, quickCheck, sameReads } from './rescan.ts';
+import { randomUUID } from 'node:crypto';
+import { diffTests, patchCounts, quickCheck, rememberCounters, statReads } from './rescan.ts';
 import {
   decodeSnapshot, encodeSnapshot, previousReads, previousTree, snapshotResult, type ScanSnapshotData, type StampClock,
+  sameStamp,
 } from './snapshot.ts';
 import { detectStack } from './stack.ts';
-import type { FoundPort, FoundTest, RunInfo } from './types.ts';
+import type { FoundPort, FoundTest, RunInfo, ScanContext } from './types.ts';
 import { lstatOrUndefined, stampElsewhere } from './stamper.ts';
 import { walk, type WalkOptions } from './walk.ts';
+import { COUNT_READ, COUNTERS, type Counter } from './with-cases.ts';
 
 export interface ScanResult {
   /** One entry per test file, sorted by `file`. */
@@ -114,32 +117,54 @@ async function scanFrom(root: string, options: ScanOptions): Promise<ScanResult 
   const stamped = previous || !keep ? undefined : stampElsewhere(base, tree.record.dirs, clock);
   const reads = previous ? previousReads(previous) : undefined;
 
-  // Some directories were listed again (a racy stamp) but hold what they held: nothing moved if every
-  // file read still has its stamp.
+  // The tree lists what it listed (no directory moved, or some were listed again, say for a racy stamp, and
+  // hold what they held): nothing moved if every file read still has its stamp; only counted test files
+  // moved -> their counts patched into the last result (rescan.ts `patchCounts`); else the rules run.
   const fresh = new Map<string, readonly number[]>(quick?.fresh);
   if (previous && reads && tree.same && keep) {
-    const again = sameReads(previous, base, clock, lstatOrUndefined);
-    if (again.same) {
+    const again = statReads(previous, base, clock, fresh);
+    if (again.changed.length === 0) {
       const before = snapshotResult(previous);
       const snapshot = encodeSnapshot({
         root, limits: limits!, tree: tree.record, files: tree.files, reads: again.fresh, memo: reads.memo, result: before,
+        ...(previous.reads.rule ? { ruleReads: ruleReadsOf(previous, again.paths) } : {}),
+        ...(previous.rulesRun === undefined ? {} : { rulesRun: previous.rulesRun }),
       });
       return { ...before, unreadable: [], snapshot, mode: 'unchanged' };
     }
+    const patched = await patchCounts({ previous, memo: reads.memo, root, limits: limits!, tree, clock, reads: again });
+    if (patched) return patched;
     for (const [file, stamp] of again.fresh) fresh.set(file, stamp);
   }
 
-  const memo = previous && reads ? { memo: reads.memo, stamps: reads.stamps, stampData: previous.reads.stamps } : undefined;
-  const ctx = createContext(root, tree, {
-    clock, fresh, keep, ...(memo ? { previous: memo } : {}), ...(probe ? { onRead: probe.reading } : {}),
-  });
-  if (tree.errors > 0) ctx.note(`${tree.errors} director${tree.errors === 1 ? 'y' : 'ies'} could not be read (${tree.unreadable.slice(0, 3).join(', ')}${tree.errors > 3 ? ', ...' : ''}); what was found there before was kept`);
-  if (entries > snapshotMaxEntries && tree.truncated === null) {
-    ctx.note(`${entries} files and directories: over the ${snapshotMaxEntries} a scan keeps a snapshot of, so rescans of this project are full scans`);
-  }
-  // Readers over a budget and patterns refused as unsafe (readers/budget.ts) become notes of this scan.
-  const [js, others, ports, framework] = await readerNotes.run(ctx.note, () =>
-    Promise.all([discoverJs(ctx), discoverOthers(ctx), findPorts(ctx), detectStack(ctx)]));
+  const runRules = async (withMemo: boolean) => {
+    const memo = withMemo && previous && reads ? { memo: reads.memo, stamps: reads.stamps, stampData: previous.reads.stamps } : undefined;
+    const ctx = createContext(root, tree, {
+      clock, fresh, keep, ...(memo ? { previous: memo } : {}), ...(probe ? { onRead: probe.reading } : {}),
+    });
+    if (tree.errors > 0) ctx.note(`${tree.errors} director${tree.errors === 1 ? 'y' : 'ies'} could not be read (${tree.unreadable.slice(0, 3).join(', ')}${tree.errors > 3 ? ', ...' : ''}); what was found there before was kept`);
+    if (entries > snapshotMaxEntries && tree.truncated === null) {
+      ctx.note(`${entries} files and directories: over the ${snapshotMaxEntries} a scan keeps a snapshot of, so rescans of this project are full scans`);
+    }
+    // The rules see a view that tells their own reads (their inputs) from the reads that count a test file's
+    // cases, and collects the counting functions, so a rescan where only counted files moved can patch.
+    const ruleReads = new Set<string>();
+    const counters = new Map<string, Counter | null>();
+    const used = { hits: 0 };
+    const view = rulesView(ctx, ruleReads, counters, used);
+    // Readers over a budget and patterns refused as unsafe (readers/budget.ts) become notes of this scan.
+    const found = await readerNotes.run(ctx.note, () =>
+      Promise.all([discoverJs(view), discoverOthers(view), findPorts(view), detectStack(view)]));
+    return { ctx, ruleReads, counters, found, hits: used.hits };
+  };
+  let run = await runRules(true);
+  // A counting function may hold what the rules read (pytest's deselections): a count kept from the last
+  // scan stands only if the rules read the same files at the same stamps. Else they run again, counting all.
+  if (run.hits > 0 && previous && !sameRuleInputs(previous, run.ctx.record.reads, run.ruleReads)) run = await runRules(false);
+  const { ctx, ruleReads, counters } = run;
+  const [js, others, ports, framework] = run.found;
+  const rulesRun = randomUUID();
+  if (keep) rememberCounters(root, rulesRun, counters);
 
   // One row per file: when two families claim a file, the first (JS, then the rest) wins.
   const byFile = new Map<string, FoundTest>();
@@ -156,7 +181,7 @@ async function scanFrom(root: string, options: ScanOptions): Promise<ScanResult 
   const unreadable = [...tree.unreadable, ...tree.unvisited];
   const record = stamped ? { ...tree.record, stamps: await stamped } : tree.record;
   const snapshot = !keep ? null : encodeSnapshot({
-    root, limits, tree: record, files: tree.files, reads: ctx.record.reads, memo: ctx.record.memo, result,
+    root, limits, tree: record, files: tree.files, reads: ctx.record.reads, memo: ctx.record.memo, result, ruleReads, rulesRun,
   });
   if (!previous) return { ...result, unreadable, snapshot, mode: 'full' };
   // A delta only over a tree seen whole: rows kept under unread directories must not read as removed.
@@ -174,6 +199,51 @@ function roomFor(previous: ScanSnapshotData): boolean {
 }
 
 const SNAPSHOT_MAX_ENTRIES = 200_000;
+
+/**
+ * The context the rules get: its own reads recorded in `ruleReads` (`read`, `readOnce`, `readJson`), the
+ * reads `withCases` makes to count cases not, and `withCases`'s counting functions collected in `counters`.
+ */
+function rulesView(ctx: ScanContext, ruleReads: Set<string>, counters: Map<string, Counter | null>, used: { hits: number }): ScanContext {
+  const view: ScanContext = Object.create(ctx);
+  const memo = ctx.memo;
+  if (memo) {
+    Object.assign(view, {
+      memo: {
+        get: (file: string, key: string) => { const n = memo.get(file, key); if (n !== undefined) used.hits++; return n; },
+        set: memo.set,
+      },
+    });
+  }
+  view.read = (file) => (ruleReads.add(file), ctx.read(file));
+  view.readOnce = (file) => (ruleReads.add(file), ctx.readOnce(file));
+  view.readJson = (file) => (ruleReads.add(file), ctx.readJson(file));
+  Object.assign(view, { [COUNT_READ]: ctx.readOnce, [COUNTERS]: counters });
+  return view;
+}
+
+/** Whether the rules read the files `previous`'s rules read as input, with the same stamps (`reads`: all reads now). */
+function sameRuleInputs(previous: ScanSnapshotData, reads: ReadonlyMap<string, readonly number[]>, ruleReads: ReadonlySet<string>): boolean {
+  const rule = previous.reads.rule;
+  if (!rule) return false;
+  const paths = previous.reads.paths === '' ? [] : previous.reads.paths.split('\0');
+  let count = 0;
+  for (let i = 0; i < paths.length; i++) {
+    if (rule[i] !== 1) continue;
+    count++;
+    const stamp = reads.get(paths[i]!);
+    if (!ruleReads.has(paths[i]!) || !stamp || !sameStamp(stamp, 0, previous.reads.stamps, i)) return false;
+  }
+  // Files read now that were not then (a config that appeared): only those in the tree have a stamp.
+  let now = 0;
+  for (const file of ruleReads) if (reads.has(file)) now++;
+  return now === count;
+}
+
+/** The files the snapshot's rules read as their own input (`paths`: the snapshot's read paths, split). */
+function ruleReadsOf(previous: ScanSnapshotData, paths: readonly string[]): Set<string> {
+  return new Set(paths.filter((_, i) => previous.reads.rule![i] === 1));
+}
 
 /** Code-unit order, the same as SQLite's default BINARY collation, so API order matches store order. */
 function compare(a: string, b: string): number {

@@ -2,9 +2,14 @@
  * The rescan side of a snapshot: the fast path that decides "nothing moved" from stamps alone, and the
  * difference between two test lists that lets the store write only changed rows.
  */
-import { pushStamp, sameStamp, type ScanSnapshotData, type StampClock, type StatLike } from './snapshot.ts';
+import { createContext } from './context.ts';
+import {
+  encodeSnapshot, pushStamp, sameStamp, snapshotResult, type Memo, type ScanSnapshotData, type StampClock, type StatLike,
+  type TreeRecord,
+} from './snapshot.ts';
 import { lstatOrUndefined, stampElsewhere, stampPaths } from './stamper.ts';
-import type { FoundTest } from './types.ts';
+import type { FoundTest, Tree } from './types.ts';
+import type { Counter } from './with-cases.ts';
 
 /**
  * The fast path of a rescan, files half: whether every file the last scan read still has its stamp (one
@@ -64,4 +69,98 @@ export function diffTests(before: readonly FoundTest[], after: readonly FoundTes
     was.delete(t.file);
   }
   return { upserts, removed: [...was.keys()] };
+}
+
+/**
+ * Every file the last scan read, stat'ed now (`known`: stamps already taken this scan): the stamps and
+ * the indexes (into `paths`, the snapshot's order) of the files whose stamp moved.
+ */
+export function statReads(data: ScanSnapshotData, base: string, clock: StampClock, known: ReadonlyMap<string, readonly number[]>,
+  stat: (abs: string) => StatLike | undefined = lstatOrUndefined): { paths: string[]; fresh: Map<string, readonly number[]>; changed: number[] } {
+  const paths = data.reads.paths === '' ? [] : data.reads.paths.split('\0');
+  const fresh = new Map<string, readonly number[]>();
+  const changed: number[] = [];
+  paths.forEach((path, i) => {
+    let stamp = known.get(path);
+    if (!stamp) { const s: number[] = []; pushStamp(s, stat(base + path), clock); stamp = s; }
+    fresh.set(path, stamp);
+    if (!sameStamp(stamp, 0, data.reads.stamps, i)) changed.push(i);
+  });
+  return { paths, fresh, changed };
+}
+
+// Counting functions of the last rules runs per root in this process, by counter key: a closure may hold
+// what the rules read (pytest's deselected counts), so it is only reused for a snapshot of that same run.
+// A few runs per root: a `?full=1` scan in between must not orphan the stored snapshot's run.
+const runs = new Map<string, Array<{ id: string; counters: ReadonlyMap<string, Counter | null> }>>();
+const MAX_ROOTS = 64;
+const RUNS_PER_ROOT = 4;
+
+/** Keeps the counting functions of the rules run `id` over `root` (the newest runs of the newest roots). */
+export function rememberCounters(root: string, id: string, counters: ReadonlyMap<string, Counter | null>): void {
+  const list = runs.get(root) ?? [];
+  runs.delete(root);
+  runs.set(root, [{ id, counters }, ...list].slice(0, RUNS_PER_ROOT));
+  if (runs.size > MAX_ROOTS) runs.delete(runs.keys().next().value!);
+}
+
+/** What {@link patchCounts} needs besides the previous snapshot. */
+export interface PatchInput {
+  readonly previous: ScanSnapshotData;
+  readonly memo: Memo;
+  readonly root: string;
+  readonly limits: string;
+  readonly tree: Tree & { readonly record: TreeRecord };
+  readonly clock: StampClock;
+  /** From {@link statReads}, over a tree found the same as the snapshot's. */
+  readonly reads: ReturnType<typeof statReads>;
+}
+
+/**
+ * The rescan where only counted test files moved: the tree lists what it listed, every file a rule read
+ * as its own input has its stamp, and each moved file was counted under one key whose rule declared
+ * `rowPerFile`, by a run of the rules this process remembers. Then the last result with those files'
+ * counts redone is what the rules would find, without running them. Null when any of that fails.
+ */
+export async function patchCounts({ previous, memo, root, limits, tree, clock, reads }: PatchInput) {
+  const rule = previous.reads.rule;
+  const run = runs.get(root)?.find((r) => r.id === previous.rulesRun);
+  if (!rule || previous.rulesRun === undefined || !run) return null;
+  const before = snapshotResult(previous);
+  const rows = new Map(before.tests.map((t, i) => [t.file, i]));
+  const jobs: Array<{ file: string; key: string; count: Counter; row: number }> = [];
+  for (const i of reads.changed) {
+    const file = reads.paths[i]!;
+    const byKey = memo.get(file);
+    if (rule[i] === 1 || byKey?.size !== 1) return null;
+    const [key, was] = [...byKey!][0]!;
+    const count = run.counters.get(key);
+    const row = rows.get(file);
+    if (!count || row === undefined) return null;
+    const old = before.tests[row]!;
+    // The row must be the one that count made (not another family's claim of the same file).
+    if (old.framework !== key.slice(0, key.lastIndexOf(':')) || (old.cases ?? NaN).toString() !== was.toString()) return null;
+    jobs.push({ file, key, count, row });
+  }
+  // Read as the scan reads (regular files only, size cap, stamp taken with the read), through a context of
+  // just these files.
+  const files = jobs.map((j) => j.file);
+  const ctx = createContext(root, { files, dirs: [], truncated: null }, { clock });
+  const tests = before.tests.slice();
+  const newMemo: Memo = new Map(memo);
+  for (const { file, key, count, row } of jobs) {
+    const text = await ctx.readOnce(file);
+    const cases = text === undefined ? undefined : count(text, file);
+    newMemo.set(file, new Map([[key, cases ?? NaN]]));
+    const framework = tests[row]!.framework;
+    tests[row] = cases === undefined ? { file, framework } : { file, framework, cases };
+  }
+  const stamps = new Map(reads.fresh);
+  for (const [file, stamp] of ctx.record.reads) stamps.set(file, stamp);
+  const ruleReads = new Set(reads.paths.filter((_, i) => rule[i] === 1));
+  const result = { ...before, tests };
+  const snapshot = encodeSnapshot({
+    root, limits, tree: tree.record, files: tree.files, reads: stamps, memo: newMemo, result, ruleReads, rulesRun: run.id,
+  });
+  return { ...result, unreadable: [] as string[], snapshot, mode: 'incremental' as const, delta: diffTests(before.tests, tests) };
 }

@@ -13,6 +13,26 @@ export interface WithCasesOptions {
    * @default 16
    */
   readonly concurrency?: number;
+  /**
+   * The rule's declaration that each file given comes back in its findings exactly as this call returns
+   * it, whatever its count (no row dropped, added or changed by count). A rescan where only such files
+   * changed then patches their counts into the last result instead of running every rule again.
+   * @default false
+   */
+  readonly rowPerFile?: boolean;
+}
+
+/**
+ * Symbols a scan sets on the context it hands the rules (see scan/index.ts): how a count's read is made
+ * (so it is not taken for a rule's own input) and where counting functions are collected per counter key
+ * (null: some call with that key did not declare `rowPerFile`, so its rows cannot be patched).
+ */
+export const COUNT_READ: unique symbol = Symbol('projdex.countRead');
+export const COUNTERS: unique symbol = Symbol('projdex.counters');
+export type Counter = (text: string, file: string) => number | undefined;
+interface CountingContext {
+  [COUNT_READ]?: (file: string) => Promise<string | undefined>;
+  [COUNTERS]?: Map<string, Counter | null>;
 }
 
 /**
@@ -28,7 +48,7 @@ export interface WithCasesOptions {
  */
 export async function withCases(
   ctx: ScanContext, files: Iterable<string>, framework: TestFramework | ((file: string) => TestFramework),
-  count: (text: string, file: string) => number | undefined, { concurrency = 16 }: WithCasesOptions = {},
+  count: (text: string, file: string) => number | undefined, { concurrency = 16, rowPerFile = false }: WithCasesOptions = {},
 ): Promise<FoundTest[]> {
   const list = [...files];
   const frameworkOf = typeof framework === 'function' ? framework : () => framework;
@@ -39,9 +59,17 @@ export async function withCases(
   const keys = new Map<string, string>();
   const keyOf = (name: string): string => {
     let key = keys.get(name);
-    if (key === undefined) keys.set(name, (key = `${name}:${digest}`));
+    if (key === undefined) {
+      keys.set(name, (key = `${name}:${digest}`));
+      const counters = (ctx as CountingContext)[COUNTERS];
+      // Two calls counting with one key but different closures (say two pytest commands, each with its own
+      // deselections) could not tell which one to patch with: neither is used.
+      const had = counters?.get(key);
+      if (counters && had !== null) counters.set(key, rowPerFile && (had === undefined || had === count) ? count : null);
+    }
     return key;
   };
+  const countRead = (ctx as CountingContext)[COUNT_READ] ?? ctx.readOnce;
   let next = 0;
   const worker = async (): Promise<void> => {
     while (next < list.length) {
@@ -53,7 +81,7 @@ export async function withCases(
       if (known !== undefined) {
         cases = Number.isNaN(known) ? undefined : known;
       } else {
-        const text = await ctx.readOnce(file);
+        const text = await countRead(file);
         cases = text === undefined ? undefined : count(text, file);
       }
       ctx.memo?.set(file, key, cases ?? NaN);

@@ -39,5 +39,5 @@ export async function discoverDotnet(ctx: ScanContext, index: FileIndex): Promis
       if (!/^(?:bin|obj)\//.test(rel)) picked.push(file);
     }
   }
-  return withCases(ctx, picked, 'dotnet', (text) => countMatches(text, CASES));
+  return withCases(ctx, picked, 'dotnet', (text) => countMatches(text, CASES), { rowPerFile: true });
 }

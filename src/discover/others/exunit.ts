@@ -46,7 +46,7 @@ export async function discoverExunit(ctx: ScanContext, index: FileIndex): Promis
     const dir = nearest(dirs, file)!;
     if (project.filters ? project.filters.some((f) => f(under(dir, file)!)) : project.pattern.test(basename(file))) picked.push(file);
   }
-  return withCases(ctx, picked, 'exunit', (text) => countMatches(text, CASES));
+  return withCases(ctx, picked, 'exunit', (text) => countMatches(text, CASES), { rowPerFile: true });
 }
 
 /**

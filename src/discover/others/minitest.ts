@@ -30,7 +30,7 @@ export async function discoverMinitest(ctx: ScanContext, index: FileIndex): Prom
       if (nearest(roots, f) === root && include.some((re) => re.test(f)) && !exclude.some((re) => re.test(f))) picked.push(f);
     }
   }
-  return withCases(ctx, picked, 'minitest', (text) => countMatches(text, MINITEST_CASES));
+  return withCases(ctx, picked, 'minitest', (text) => countMatches(text, MINITEST_CASES), { rowPerFile: true });
 }
 
 async function rulesFor(ctx: ScanContext, root: string): Promise<{ globs: string[]; excludes: string[] } | undefined> {

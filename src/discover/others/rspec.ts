@@ -53,5 +53,5 @@ export async function discoverRspec(ctx: ScanContext, index: FileIndex): Promise
       if (rel !== undefined && include.test(rel) && !excludeRe?.test(rel) && nearest(roots, file) === root) picked.push(file);
     }
   }
-  return withCases(ctx, picked, 'rspec', (text) => countMatches(text, RSPEC_CASES));
+  return withCases(ctx, picked, 'rspec', (text) => countMatches(text, RSPEC_CASES), { rowPerFile: true });
 }

@@ -75,5 +75,5 @@ export async function discoverUnittest(ctx: ScanContext, index: FileIndex, comma
   }
   ctx.follow({ package: pkg, command: command.text ?? null, runner: 'unittest', config: null,
     notes: command.django ? ['Django test runner: unittest discovery, pattern ' + pattern] : [] });
-  return withCases(ctx, picked, 'unittest', (text) => countPyTests(text, 'unittest'));
+  return withCases(ctx, picked, 'unittest', (text) => countPyTests(text, 'unittest'), { rowPerFile: true });
 }
