@@ -145,13 +145,13 @@ suite('incremental rescans', () => {
   test('equal full scans over a seeded random edit sequence (a 250 ms filesystem granularity simulated)', async (t) => {
     const modes = await sequence(t, 15, 50, { granularityMs: 250, racyMs: 250 });
     assert.ok((modes.incremental ?? 0) > 0, JSON.stringify(modes));
-    console.log(JSON.stringify(modes));
+    t.diagnostic(`modes: ${JSON.stringify(modes)}`);
   });
 
   test('equal full scans with real timestamps and a short racy window', async (t) => {
     const modes = await sequence(t, 16, 60, { racyMs: 20 });
     assert.ok((modes.incremental ?? 0) > 0, JSON.stringify(modes));
-    console.log(JSON.stringify(modes));
+    t.diagnostic(`modes: ${JSON.stringify(modes)}`);
   });
 
   test('a same-size edit within one clock tick of the scan is seen (the racy rule)', async (t) => {
