@@ -11,7 +11,6 @@ import { randomUUID } from 'node:crypto';
 import { diffTests, patchCounts, quickCheck, rememberCounters, statReads } from './rescan.ts';
 import {
   decodeSnapshot, encodeSnapshot, previousReads, previousTree, snapshotResult, type ScanSnapshotData, type StampClock,
-  sameStamp,
 } from './snapshot.ts';
 import { detectStack } from './stack.ts';
 import type { FoundPort, FoundTest, RunInfo, ScanContext } from './types.ts';
@@ -137,32 +136,22 @@ async function scanFrom(root: string, options: ScanOptions): Promise<ScanResult 
     for (const [file, stamp] of again.fresh) fresh.set(file, stamp);
   }
 
-  const runRules = async (withMemo: boolean) => {
-    const memo = withMemo && previous && reads ? { memo: reads.memo, stamps: reads.stamps, stampData: previous.reads.stamps } : undefined;
-    const ctx = createContext(root, tree, {
-      clock, fresh, keep, ...(memo ? { previous: memo } : {}), ...(probe ? { onRead: probe.reading } : {}),
-    });
-    if (tree.errors > 0) ctx.note(`${tree.errors} director${tree.errors === 1 ? 'y' : 'ies'} could not be read (${tree.unreadable.slice(0, 3).join(', ')}${tree.errors > 3 ? ', ...' : ''}); what was found there before was kept`);
-    if (entries > snapshotMaxEntries && tree.truncated === null) {
-      ctx.note(`${entries} files and directories: over the ${snapshotMaxEntries} a scan keeps a snapshot of, so rescans of this project are full scans`);
-    }
-    // The rules see a view that tells their own reads (their inputs) from the reads that count a test file's
-    // cases, and collects the counting functions, so a rescan where only counted files moved can patch.
-    const ruleReads = new Set<string>();
-    const counters = new Map<string, Counter | null>();
-    const used = { hits: 0 };
-    const view = rulesView(ctx, ruleReads, counters, used);
-    // Readers over a budget and patterns refused as unsafe (readers/budget.ts) become notes of this scan.
-    const found = await readerNotes.run(ctx.note, () =>
-      Promise.all([discoverJs(view), discoverOthers(view), findPorts(view), detectStack(view)]));
-    return { ctx, ruleReads, counters, found, hits: used.hits };
-  };
-  let run = await runRules(true);
-  // A counting function may hold what the rules read (pytest's deselections): a count kept from the last
-  // scan stands only if the rules read the same files at the same stamps. Else they run again, counting all.
-  if (run.hits > 0 && previous && !sameRuleInputs(previous, run.ctx.record.reads, run.ruleReads)) run = await runRules(false);
-  const { ctx, ruleReads, counters } = run;
-  const [js, others, ports, framework] = run.found;
+  const memo = previous && reads ? { memo: reads.memo, stamps: reads.stamps, stampData: previous.reads.stamps } : undefined;
+  const ctx = createContext(root, tree, {
+    clock, fresh, keep, ...(memo ? { previous: memo } : {}), ...(probe ? { onRead: probe.reading } : {}),
+  });
+  if (tree.errors > 0) ctx.note(`${tree.errors} director${tree.errors === 1 ? 'y' : 'ies'} could not be read (${tree.unreadable.slice(0, 3).join(', ')}${tree.errors > 3 ? ', ...' : ''}); what was found there before was kept`);
+  if (entries > snapshotMaxEntries && tree.truncated === null) {
+    ctx.note(`${entries} files and directories: over the ${snapshotMaxEntries} a scan keeps a snapshot of, so rescans of this project are full scans`);
+  }
+  // The rules see a view that tells their own reads (their inputs) from the reads that count a test file's
+  // cases, and collects the counting functions, so a rescan where only counted files moved can patch.
+  const ruleReads = new Set<string>();
+  const counters = new Map<string, Counter | null>();
+  const view = rulesView(ctx, ruleReads, counters);
+  // Readers over a budget and patterns refused as unsafe (readers/budget.ts) become notes of this scan.
+  const [js, others, ports, framework] = await readerNotes.run(ctx.note, () =>
+    Promise.all([discoverJs(view), discoverOthers(view), findPorts(view), detectStack(view)]));
   const rulesRun = randomUUID();
   if (keep) rememberCounters(root, rulesRun, counters);
 
@@ -204,40 +193,13 @@ const SNAPSHOT_MAX_ENTRIES = 200_000;
  * The context the rules get: its own reads recorded in `ruleReads` (`read`, `readOnce`, `readJson`), the
  * reads `withCases` makes to count cases not, and `withCases`'s counting functions collected in `counters`.
  */
-function rulesView(ctx: ScanContext, ruleReads: Set<string>, counters: Map<string, Counter | null>, used: { hits: number }): ScanContext {
+function rulesView(ctx: ScanContext, ruleReads: Set<string>, counters: Map<string, Counter | null>): ScanContext {
   const view: ScanContext = Object.create(ctx);
-  const memo = ctx.memo;
-  if (memo) {
-    Object.assign(view, {
-      memo: {
-        get: (file: string, key: string) => { const n = memo.get(file, key); if (n !== undefined) used.hits++; return n; },
-        set: memo.set,
-      },
-    });
-  }
   view.read = (file) => (ruleReads.add(file), ctx.read(file));
   view.readOnce = (file) => (ruleReads.add(file), ctx.readOnce(file));
   view.readJson = (file) => (ruleReads.add(file), ctx.readJson(file));
   Object.assign(view, { [COUNT_READ]: ctx.readOnce, [COUNTERS]: counters });
   return view;
-}
-
-/** Whether the rules read the files `previous`'s rules read as input, with the same stamps (`reads`: all reads now). */
-function sameRuleInputs(previous: ScanSnapshotData, reads: ReadonlyMap<string, readonly number[]>, ruleReads: ReadonlySet<string>): boolean {
-  const rule = previous.reads.rule;
-  if (!rule) return false;
-  const paths = previous.reads.paths === '' ? [] : previous.reads.paths.split('\0');
-  let count = 0;
-  for (let i = 0; i < paths.length; i++) {
-    if (rule[i] !== 1) continue;
-    count++;
-    const stamp = reads.get(paths[i]!);
-    if (!ruleReads.has(paths[i]!) || !stamp || !sameStamp(stamp, 0, previous.reads.stamps, i)) return false;
-  }
-  // Files read now that were not then (a config that appeared): only those in the tree have a stamp.
-  let now = 0;
-  for (const file of ruleReads) if (reads.has(file)) now++;
-  return now === count;
 }
 
 /** The files the snapshot's rules read as their own input (`paths`: the snapshot's read paths, split). */

@@ -13,7 +13,7 @@ import type { Counter } from './with-cases.ts';
 
 /**
  * The fast path of a rescan, files half: whether every file the last scan read still has its stamp (one
- * lstat each, stopping at the first difference); `fresh` holds the stamps taken. With {@link sameDirs}
+ * lstat each); `fresh` holds the stamps taken. With {@link sameDirs}
  * true as well, the tree and every input are as they were (an unchanged directory lists the same
  * entries, so no directory can have appeared), and so is the result.
  */
@@ -22,14 +22,16 @@ export function sameReads(data: ScanSnapshotData, base: string, clock: StampCloc
 } {
   const fresh = new Map<string, readonly number[]>();
   if (data.reads.paths === '') return { same: true, fresh };
+  // Every file, not up to the first difference: whatever follows (a patch, the rules) needs their stamps.
   let i = 0;
+  let same = true;
   for (const path of data.reads.paths.split('\0')) {
     const stamp: number[] = [];
     pushStamp(stamp, stat(base + path), clock);
     fresh.set(path, stamp);
-    if (!sameStamp(stamp, 0, data.reads.stamps, i++)) return { same: false, fresh };
+    if (!sameStamp(stamp, 0, data.reads.stamps, i++)) same = false;
   }
-  return { same: true, fresh };
+  return { same, fresh };
 }
 
 let relative = false;

@@ -20,6 +20,12 @@ export interface WithCasesOptions {
    * @default false
    */
   readonly rowPerFile?: boolean;
+  /**
+   * What else `count` depends on besides the file's text and name (say, how many of its tests the command
+   * deselects), as text: part of the key a kept count is found under, so a count made under other settings
+   * is not reused. @default ''
+   */
+  readonly depends?: string;
 }
 
 /**
@@ -39,8 +45,8 @@ interface CountingContext {
  * The found tests for `files`, in the same order, each with `cases` when `count` gives a number.
  * `framework` is one name for all files, or a lookup per file.
  *
- * `count` must be a pure function of `(text, file)`: a rescan reuses the last count of a file whose stat
- * stamp has not moved, keyed by the framework and the counting function's source text.
+ * `count` must be a pure function of `(text, file)` and `depends`: a rescan reuses the last count of a file
+ * whose stat stamp has not moved, keyed by the framework, the counting function's source text and `depends`.
  *
  * @example
  * await withCases(ctx, ['a_test.go'], 'go', (text) => (text.match(/^func Test/gm) ?? []).length);
@@ -48,14 +54,14 @@ interface CountingContext {
  */
 export async function withCases(
   ctx: ScanContext, files: Iterable<string>, framework: TestFramework | ((file: string) => TestFramework),
-  count: (text: string, file: string) => number | undefined, { concurrency = 16, rowPerFile = false }: WithCasesOptions = {},
+  count: (text: string, file: string) => number | undefined, { concurrency = 16, rowPerFile = false, depends = '' }: WithCasesOptions = {},
 ): Promise<FoundTest[]> {
   const list = [...files];
   const frameworkOf = typeof framework === 'function' ? framework : () => framework;
   const out: FoundTest[] = new Array(list.length);
   // The memo key: framework + a digest of the counting function's source, one string per framework (a key
   // built per file would be flattened per file: 90k copies of the source on a big tree).
-  const digest = createHash('sha256').update(String(count)).digest('base64').slice(0, 22);
+  const digest = createHash('sha256').update(`${String(count)}\0${depends}`).digest('base64').slice(0, 22);
   const keys = new Map<string, string>();
   const keyOf = (name: string): string => {
     let key = keys.get(name);

@@ -101,8 +101,10 @@ export async function discoverPytest(ctx: ScanContext, index: FileIndex, { comma
     .filter((f) => !testModules.has(f) && !deselected.has(f));
 
   const found = await withCases(ctx, picked, 'pytest', (text, file) =>
-    Math.max(0, countPyTests(text, 'pytest') + (args.doctestModules ? countDoctests(text) : 0) - (minus.get(file) ?? 0)), { rowPerFile: true });
-  const docFound = await withCases(ctx, docs, 'pytest', (text, file) => (file.endsWith('.py') && !args.doctestModules ? 0 : countDoctests(text)));
+    Math.max(0, countPyTests(text, 'pytest') + (args.doctestModules ? countDoctests(text) : 0) - (minus.get(file) ?? 0)),
+  { rowPerFile: true, depends: JSON.stringify([args.doctestModules, [...minus]]) });
+  const docFound = await withCases(ctx, docs, 'pytest', (text, file) => (file.endsWith('.py') && !args.doctestModules ? 0 : countDoctests(text)),
+    { depends: String(args.doctestModules) });
   follow();
   return [...found, ...docFound.filter((t) => (t.cases ?? 0) > 0)];
 }
