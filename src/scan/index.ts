@@ -97,6 +97,14 @@ async function scanFrom(root: string, options: ScanOptions): Promise<ScanResult 
   // Something moved. Rebuilding from the previous tree holds it next to the new one: on a tree that large
   // for this heap (1M files in the scanning thread's 256 MB), a full walk is the one that fits.
   if (previous && !roomFor(previous)) return null;
+  // Every directory as it was and only counted test files moved: patched without walking (the tree is the
+  // snapshot's) and without running any rule.
+  const reads = previous ? previousReads(previous) : undefined;
+  const kept = previous ? previous.tree.fileCounts.reduce((a, b) => a + b, 0) + previous.tree.flags.length : 0;
+  if (previous && reads && quick?.dirs && limits !== null && kept <= snapshotMaxEntries) {
+    const patched = await patchCounts({ previous, memo: reads.memo, root, limits, clock, reads: statReads(previous, base, clock, quick.fresh) });
+    if (patched) return patched;
+  }
   // When every directory was just found as it was, the walk takes them without a second stat.
   // A first walk does not stat: its directories are stamped on the helper thread while the rules run.
   const tree = await walk(root, {
@@ -114,7 +122,6 @@ async function scanFrom(root: string, options: ScanOptions): Promise<ScanResult 
   const keep = tree.truncated === null && tree.unreadable.length === 0 && tree.unvisited.length === 0
     && limits !== null && entries <= snapshotMaxEntries;
   const stamped = previous || !keep ? undefined : stampElsewhere(base, tree.record.dirs, clock);
-  const reads = previous ? previousReads(previous) : undefined;
 
   // The tree lists what it listed (no directory moved, or some were listed again, say for a racy stamp, and
   // hold what they held): nothing moved if every file read still has its stamp; only counted test files

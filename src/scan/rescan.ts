@@ -137,7 +137,8 @@ export interface PatchInput {
   readonly memo: Memo;
   readonly root: string;
   readonly limits: string;
-  readonly tree: Tree & { readonly record: TreeRecord };
+  /** The walked tree; none when every directory was found as it was (the snapshot's tree is kept). */
+  readonly tree?: Tree & { readonly record: TreeRecord };
   readonly clock: StampClock;
   /** From {@link statReads}, over a tree found the same as the snapshot's. */
   readonly reads: ReturnType<typeof statReads>;
@@ -187,7 +188,8 @@ export async function patchCounts({ previous, memo, root, limits, tree, clock, r
   const ruleReads = new Set(reads.paths.filter((_, i) => rule[i] === 1));
   const result = { ...before, tests };
   const snapshot = encodeSnapshot({
-    root, limits, tree: tree.record, files: tree.files, reads: stamps, memo: newMemo, result, ruleReads, rulesRun: run.id,
+    root, limits, tree: tree ? tree.record : { kept: previous.tree }, files: tree ? tree.files : [],
+    reads: stamps, memo: newMemo, result, ruleReads, rulesRun: run.id,
   });
   return { ...result, unreadable: [] as string[], snapshot, mode: 'incremental' as const, delta: diffTests(before.tests, tests) };
 }

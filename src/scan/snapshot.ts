@@ -97,7 +97,9 @@ export function snapshotResult(data: ScanSnapshotData): SnapshotResult {
 export type Memo = Map<string, Map<string, number>>;
 
 export function encodeSnapshot(input: {
-  root: string; limits: string; tree: TreeRecord; files: readonly string[];
+  root: string; limits: string; files: readonly string[];
+  /** The walk's record, or (`kept`) the previous snapshot's tree as it is, when every directory is as it was. */
+  tree: TreeRecord | { kept: ScanSnapshotData['tree'] };
   reads: ReadonlyMap<string, readonly number[]>; memo: Memo; result: SnapshotResult;
   ruleReads?: ReadonlySet<string>; rulesRun?: string;
 }): Uint8Array {
@@ -123,7 +125,7 @@ export function encodeSnapshot(input: {
   }
   const data: ScanSnapshotData = {
     v: VERSION, root: input.root, limits: input.limits,
-    tree: {
+    tree: 'kept' in input.tree ? input.tree.kept : {
       dirs: input.tree.dirs.join('\0'), stamps: Float64Array.from(input.tree.stamps), flags: Uint8Array.from(input.tree.flags),
       fileCounts: Uint32Array.from(input.tree.fileCounts), names: input.files.map(basename).join('\0'),
     },
