@@ -120,12 +120,12 @@ export function statReads(data: ScanSnapshotData, base: string, clock: StampCloc
 // what the rules read (pytest's deselected counts), so it is only reused for a snapshot of that same run.
 // A few runs per root: a `?full=1` scan in between must not orphan the stored snapshot's run.
 const runs = new Map<string, Array<{ id: string; counters: ReadonlyMap<string, Counter | null> }>>();
-const MAX_ROOTS = 64;
-const RUNS_PER_ROOT = 4;
+const MAX_ROOTS = 32;
+const RUNS_PER_ROOT = 2;
 
 /** Keeps the counting functions of the rules run `id` over `root` (the newest runs of the newest roots). */
 export function rememberCounters(root: string, id: string, counters: ReadonlyMap<string, Counter | null>): void {
-  const list = runs.get(root) ?? [];
+  const list = (runs.get(root) ?? []).filter((r) => r.id !== id);
   runs.delete(root);
   runs.set(root, [{ id, counters }, ...list].slice(0, RUNS_PER_ROOT));
   if (runs.size > MAX_ROOTS) runs.delete(runs.keys().next().value!);
@@ -185,6 +185,7 @@ export async function patchCounts({ previous, memo, root, limits, tree, clock, r
   }
   const stamps = new Map(reads.fresh);
   for (const [file, stamp] of ctx.record.reads) stamps.set(file, stamp);
+  rememberCounters(root, run.id, run.counters); // in use again: the newest
   const ruleReads = new Set(reads.paths.filter((_, i) => rule[i] === 1));
   const result = { ...before, tests };
   const snapshot = encodeSnapshot({

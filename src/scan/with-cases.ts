@@ -16,7 +16,9 @@ export interface WithCasesOptions {
   /**
    * The rule's declaration that each file given comes back in its findings exactly as this call returns
    * it, whatever its count (no row dropped, added or changed by count). A rescan where only such files
-   * changed then patches their counts into the last result instead of running every rule again.
+   * changed then patches their counts into the last result instead of running every rule again. The scan
+   * process keeps `count` until then: it must be a module-level function (or made by one), never a closure
+   * inside the rule, which would keep the whole scan (its context, every path) alive.
    * @default false
    */
   readonly rowPerFile?: boolean;
