@@ -13,10 +13,11 @@ import {
   decodeSnapshot, encodeSnapshot, previousReads, previousTree, snapshotResult, type ScanSnapshotData, type StampClock,
 } from './snapshot.ts';
 import { detectStack } from './stack.ts';
-import type { FoundPort, FoundTest, RunInfo, ScanContext } from './types.ts';
+import type { FoundPort, FoundTest, RunInfo } from './types.ts';
 import { lstatOrUndefined, stampElsewhere } from './stamper.ts';
 import { walk, type WalkOptions } from './walk.ts';
-import { COUNT_READ, COUNTERS, type Counter } from './with-cases.ts';
+import { ruleReadsOf, rulesView } from './rules-view.ts';
+import type { Counter } from './with-cases.ts';
 
 export interface ScanResult {
   /** One entry per test file, sorted by `file`. */
@@ -195,24 +196,6 @@ function roomFor(previous: ScanSnapshotData): boolean {
 }
 
 const SNAPSHOT_MAX_ENTRIES = 200_000;
-
-/**
- * The context the rules get: its own reads recorded in `ruleReads` (`read`, `readOnce`, `readJson`), the
- * reads `withCases` makes to count cases not, and `withCases`'s counting functions collected in `counters`.
- */
-function rulesView(ctx: ScanContext, ruleReads: Set<string>, counters: Map<string, Counter | null>): ScanContext {
-  const view: ScanContext = Object.create(ctx);
-  view.read = (file) => (ruleReads.add(file), ctx.read(file));
-  view.readOnce = (file) => (ruleReads.add(file), ctx.readOnce(file));
-  view.readJson = (file) => (ruleReads.add(file), ctx.readJson(file));
-  Object.assign(view, { [COUNT_READ]: ctx.readOnce, [COUNTERS]: counters });
-  return view;
-}
-
-/** The files the snapshot's rules read as their own input (`paths`: the snapshot's read paths, split). */
-function ruleReadsOf(previous: ScanSnapshotData, paths: readonly string[]): Set<string> {
-  return new Set(paths.filter((_, i) => previous.reads.rule![i] === 1));
-}
 
 /** Code-unit order, the same as SQLite's default BINARY collation, so API order matches store order. */
 function compare(a: string, b: string): number {
