@@ -18,7 +18,8 @@ export interface WithCasesOptions {
    * it, whatever its count (no row dropped, added or changed by count). A rescan where only such files
    * changed then patches their counts into the last result instead of running every rule again. The scan
    * process keeps `count` until then: it must be a module-level function (or made by one), never a closure
-   * inside the rule, which would keep the whole scan (its context, every path) alive.
+   * inside the rule, which would keep the whole scan (its context, every path) alive; and it must add no
+   * note (a patched rescan keeps the last notes).
    * @default false
    */
   readonly rowPerFile?: boolean;
