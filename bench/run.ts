@@ -13,12 +13,13 @@ import { healthSuite } from './suites/health.ts';
 import { saveSuite } from './suites/save.ts';
 import { scaleSuite } from './suites/scale.ts';
 import { scanSuite } from './suites/scan.ts';
+import { scanAllSuite } from './suites/scan-all.ts';
 import { startupSuite } from './suites/startup.ts';
 import { watchSuite } from './suites/watch.ts';
 import { writesSuite } from './suites/writes.ts';
 import { CACHE_DIR } from './tree.ts';
 
-const SUITES = ['scan', 'http', 'writes', 'health', 'save', 'startup', 'scale', 'dashboard', 'watch'] as const;
+const SUITES = ['scan', 'scan-all', 'http', 'writes', 'health', 'save', 'startup', 'scale', 'dashboard', 'watch'] as const;
 
 const { values } = parseArgs({
   options: {
@@ -52,6 +53,9 @@ const started = performance.now();
 if (only.has('scan')) {
   const sizes = quick ? [10_000] : [10_000, 100_000, ...(values.large ? [1_000_000] : [])];
   rows.push(...await scanSuite({ sizes, rounds, nodeArgs, log }));
+}
+if (only.has('scan-all')) {
+  rows.push(...await scanAllSuite({ rounds, projects: quick ? 4 : 20, nodeArgs, log }));
 }
 if (only.has('http')) {
   const dataDir = join(tmpdir(), `projdex-bench-http-${process.pid}`);

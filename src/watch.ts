@@ -22,7 +22,10 @@ export interface WatchOptions {
    * @default a quarter of `/proc/sys/fs/inotify/max_user_watches`, at most 65,536; 8,192 when unknown
    */
   readonly maxWatchers?: number;
-  /** Quiet time after the last change before the rescan starts. @default 150 */
+  /**
+   * Quiet time after the last change before the rescan starts. Short: a burst that outlasts it costs one
+   * more rescan at most (changes during a rescan queue exactly one). @default 50
+   */
   readonly debounceMs?: number;
   /** Rescan interval of projects that are polled instead of watched. @default 5000 */
   readonly pollMs?: number;
@@ -52,7 +55,7 @@ interface Watched {
  * await watching.close();
  */
 export function startWatching({
-  store, scanner, events, maxWatchers = defaultBudget(), debounceMs = 150, pollMs = 5000, syncMs = 2000,
+  store, scanner, events, maxWatchers = defaultBudget(), debounceMs = 50, pollMs = 5000, syncMs = 2000,
   recursive = process.platform === 'darwin' || process.platform === 'win32',
 }: WatchOptions) {
   const projects = new Map<number, Watched>();

@@ -1,11 +1,12 @@
 // A rescan from the last scan's snapshot must find exactly what a full scan finds, whatever changed in
 // between. Seeded random edit sequences over a tree with several runner families, each step compared.
 import assert from 'node:assert/strict';
-import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, realpathSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { suite, test } from 'node:test';
 import { scan, type ScanOptions, type ScanResult } from '../src/scan/index.ts';
+import { decodeSnapshot } from '../src/scan/snapshot.ts';
 import { call, makeTree, seededRandom, serve } from './helpers.ts';
 
 const BASE: Record<string, string> = {
@@ -104,6 +105,11 @@ function found({ tests, ports, framework, notes, runs, truncated }: ScanResult):
   return { tests, ports, framework, notes: [...notes].sort(), runs: runs.map((r) => JSON.stringify(r)).sort(), truncated };
 }
 
+/** Which run of the rules a snapshot's result comes from. */
+function rulesRun(bytes: Uint8Array | null, root: string): string | undefined {
+  return decodeSnapshot(bytes, realpathSync(root), JSON.stringify([32, 1_000_000]))?.rulesRun;
+}
+
 async function sequence(t: Parameters<typeof makeTree>[0], seed: number, steps: number, options: ScanOptions): Promise<Record<string, number>> {
   const root = makeTree(t, BASE);
   const rnd = seededRandom(seed);
@@ -119,6 +125,8 @@ async function sequence(t: Parameters<typeof makeTree>[0], seed: number, steps: 
     const full = await scan(root, options);
     assert.deepEqual(found(incremental), found(full), `seed ${seed}, after: ${log.join('; ')}`);
     modes[incremental.mode] = (modes[incremental.mode] ?? 0) + 1;
+    // Counts patched into the last result: the rules did not run again (same rules run in the snapshot).
+    if (incremental.mode === 'incremental' && rulesRun(incremental.snapshot, root) === rulesRun(previous, root)) modes.patched = (modes.patched ?? 0) + 1;
     previous = incremental.snapshot ?? previous;
     if (rnd() < 0.15) await sleep(quiet); // Let stamps age past the racy window.
   }
@@ -137,11 +145,13 @@ suite('incremental rescans', () => {
   test('equal full scans over a seeded random edit sequence (a 250 ms filesystem granularity simulated)', async (t) => {
     const modes = await sequence(t, 15, 50, { granularityMs: 250, racyMs: 250 });
     assert.ok((modes.incremental ?? 0) > 0, JSON.stringify(modes));
+    t.diagnostic(`modes: ${JSON.stringify(modes)}`);
   });
 
   test('equal full scans with real timestamps and a short racy window', async (t) => {
     const modes = await sequence(t, 16, 60, { racyMs: 20 });
     assert.ok((modes.incremental ?? 0) > 0, JSON.stringify(modes));
+    t.diagnostic(`modes: ${JSON.stringify(modes)}`);
   });
 
   test('a same-size edit within one clock tick of the scan is seen (the racy rule)', async (t) => {
@@ -175,6 +185,64 @@ suite('incremental rescans', () => {
   });
 });
 
+suite('rescans re-run only the rules whose inputs moved', () => {
+  test('edits to one family\'s inputs: counted test files are patched, configs and ports re-run the rules', async (t) => {
+    const root = makeTree(t, {
+      ...BASE,
+      // A second pytest command counts with its own deselection: its files are never patched with the other's counter.
+      'tools/pyproject.toml': '[project]\nname = "tools"\n',
+    });
+    const options = { racyMs: 20 };
+    const aged = (): Promise<unknown> => sleep(60); // Past the racy window of the last edit.
+    await aged();
+    let previous = (await scan(root, options)).snapshot;
+    const step = async (what: string, edit: () => void, patched: boolean): Promise<ScanResult> => {
+      edit();
+      await aged();
+      const incremental = await scan(root, { ...options, previous });
+      assert.equal(incremental.mode, 'incremental', what);
+      assert.deepEqual(found(incremental), found(await scan(root, options)), what);
+      assert.equal(rulesRun(incremental.snapshot, root) === rulesRun(previous, root), patched, `${what}: patched ${patched}`);
+      assert.ok(incremental.delta, what);
+      previous = incremental.snapshot;
+      return incremental;
+    };
+    const jest = await step('a Jest test file gains a case', () => appendFileSync(join(root, 'src/a.test.js'), "test('a2', () => {});\n"), true);
+    assert.deepEqual(jest.delta, { upserts: [{ file: 'src/a.test.js', framework: 'jest', cases: 2 }], removed: [] });
+    await step('a test file no command reaches and a pytest file change together', () => {
+      writeFileSync(join(root, 'packages/web/src/w.test.ts'), "test('w', () => {}); test('v', () => {}); test('u', () => {});\n");
+      writeFileSync(join(root, 'py/tests/test_one.py'), 'def xest_one():\n    pass\n');
+    }, true);
+    const zero = await step('a test file loses every case (the row stays)', () => writeFileSync(join(root, 'src/a.test.js'), '// none\n'), true);
+    assert.deepEqual(zero.tests.find((x) => x.file === 'src/a.test.js'), { file: 'src/a.test.js', framework: 'jest', cases: 0 });
+    // Go drops a file whose build constraint excludes it: its counts decide rows, so the rules run.
+    await step('a Go test file excluded by a build tag', () => writeFileSync(join(root, 'svc/x_test.go'), '//go:build windows\n\npackage svc\n\nfunc TestX(t *testing.T) {}\n'), false);
+    await step('the Go file back', () => writeFileSync(join(root, 'svc/x_test.go'), 'package svc\n\nfunc TestX(t *testing.T) {}\nfunc TestY(t *testing.T) {}\n'), false);
+    const ports = await step('a port changes (an input of the ports family only)', () => writeFileSync(join(root, 'docker-compose.yml'), 'services:\n  web:\n    ports:\n      - "9090:80"\n'), false);
+    assert.ok(ports.ports.some((p) => p.port === 9090), JSON.stringify(ports.ports));
+    await step('the Jest config changes what is a test', () => writeFileSync(join(root, 'jest.config.js'), "module.exports = { testMatch: ['**/*.test.js'] };\n"), false);
+    await step('then a Jest test file again', () => appendFileSync(join(root, 'src/a.test.js'), "it('b', () => {});\n"), true);
+    await step('the pytest config', () => writeFileSync(join(root, 'py/pytest.ini'), '[pytest]\ntestpaths = tests\naddopts = --deselect tests/unit/test_two.py::test_two\n'), false);
+    const deselected = await step('a test file under a deselection', () => appendFileSync(join(root, 'py/tests/unit/test_two.py'), 'def test_four():\n    pass\n'), true);
+    assert.equal(deselected.tests.find((x) => x.file === 'py/tests/unit/test_two.py')?.cases, 2);
+    // A file that did not move but whose stamp was taken racy is read again: still a patch, still exact.
+    await step('a touch without a change', () => { const now = new Date(); utimesSync(join(root, 'src/a.test.js'), now, now); }, true);
+  });
+
+  test('a rescan whose rules run this process does not remember runs them (no patch from another run)', async (t) => {
+    const root = makeTree(t, BASE);
+    await sleep(60);
+    const first = await scan(root, { racyMs: 20 });
+    // Five more runs of the rules over this root push the first one out of what this process keeps.
+    for (let i = 0; i < 5; i++) await scan(root, { racyMs: 20 });
+    appendFileSync(join(root, 'src/a.test.js'), "test('a2', () => {});\n");
+    await sleep(60);
+    const again = await scan(root, { racyMs: 20, previous: first.snapshot });
+    assert.notEqual(rulesRun(again.snapshot, root), rulesRun(first.snapshot, root));
+    assert.deepEqual(found(again), found(await scan(root, { racyMs: 20 })));
+  });
+});
+
 suite('incremental rescans over HTTP', () => {
   test('a rescan starts from the stored snapshot and finds the same; ?full=1 and scan/all?full=1 ignore it', async (t) => {
     const root = makeTree(t, BASE);
@@ -198,6 +266,18 @@ suite('incremental rescans over HTTP', () => {
     const all = await call(`${server.url}/api/projects/scan/all?full=1`, 'POST');
     assert.equal(all.status, 200);
     assert.deepEqual(all.body[0].tests, again.body.tests);
+    // Past the racy window, a test file edited alone: the scan process that ran the rules patches its count.
+    // (First a rescan past the racy window of the tree just written, so the configs' stamps are taken in.)
+    await sleep(2100);
+    await call(`${server.url}/api/projects/${project.id}/scan`, 'POST');
+    const before = server.store.getSnapshot(project.id)!.data;
+    appendFileSync(join(root, 'src/a.test.js'), "test('a2', () => {});\n");
+    const patched = await call(`${server.url}/api/projects/${project.id}/scan`, 'POST');
+    assert.equal(patched.body.tests.find((x: { file_path: string }) => x.file_path === 'src/a.test.js')?.cases, 2);
+    const after = server.store.getSnapshot(project.id)!.data;
+    assert.ok(rulesRun(after, root) !== undefined && rulesRun(after, root) === rulesRun(before, root), 'counts patched, rules not run');
+    const check = await call(`${server.url}/api/projects/${project.id}/scan?full=1`, 'POST');
+    assert.deepEqual(check.body.tests, patched.body.tests);
     // Deleting the project drops its snapshot with it.
     await call(`${server.url}/api/projects/${project.id}`, 'DELETE');
     assert.equal(server.store.getSnapshot(project.id), undefined);

@@ -7,7 +7,8 @@ import { findPorts } from '../ports/index.ts';
 import { readerNotes } from '../readers/budget.ts';
 import { createContext } from './context.ts';
 import type { ScanProbe } from './probe.ts';
-import { diffTests, quickCheck, sameReads } from './rescan.ts';
+import { randomUUID } from 'node:crypto';
+import { diffTests, patchCounts, quickCheck, rememberCounters, statReads } from './rescan.ts';
 import {
   decodeSnapshot, encodeSnapshot, previousReads, previousTree, snapshotResult, type ScanSnapshotData, type StampClock,
 } from './snapshot.ts';
@@ -15,6 +16,8 @@ import { detectStack } from './stack.ts';
 import type { FoundPort, FoundTest, RunInfo } from './types.ts';
 import { lstatOrUndefined } from './stamper.ts';
 import { walk, type WalkOptions } from './walk.ts';
+import { ruleReadsOf, rulesView } from './rules-view.ts';
+import type { Counter } from './with-cases.ts';
 
 export interface ScanResult {
   /** One entry per test file, sorted by `file`. */
@@ -95,6 +98,14 @@ async function scanFrom(root: string, options: ScanOptions): Promise<ScanResult 
   // Something moved. Rebuilding from the previous tree holds it next to the new one: on a tree that large
   // for this heap (1M files in the scanning thread's 256 MB), a full walk is the one that fits.
   if (previous && !roomFor(previous)) return null;
+  // Every directory as it was and only counted test files moved: patched without walking (the tree is the
+  // snapshot's) and without running any rule.
+  const reads = previous ? previousReads(previous) : undefined;
+  const kept = previous ? previous.tree.fileCounts.reduce((a, b) => a + b, 0) + previous.tree.flags.length : 0;
+  if (previous && reads && quick?.dirs && limits !== null && kept <= snapshotMaxEntries) {
+    const patched = await patchCounts({ previous, memo: reads.memo, root, limits, clock, reads: statReads(previous, base, clock, quick.fresh) });
+    if (patched) return patched;
+  }
   // When every directory was just found as it was, the walk takes them without a second stat. A first
   // walk stamps each directory from the stat it takes before listing it anyway (its identity, see walk.ts).
   const tree = await walk(root, {
@@ -111,20 +122,24 @@ async function scanFrom(root: string, options: ScanOptions): Promise<ScanResult 
   const entries = tree.files.length + tree.dirs.length;
   const keep = tree.truncated === null && tree.unreadable.length === 0 && tree.unvisited.length === 0
     && limits !== null && entries <= snapshotMaxEntries && tree.record.stamps.length === tree.record.dirs.length * 4;
-  const reads = previous ? previousReads(previous) : undefined;
 
-  // Some directories were listed again (a racy stamp) but hold what they held: nothing moved if every
-  // file read still has its stamp.
+  // The tree lists what it listed (no directory moved, or some were listed again, say for a racy stamp, and
+  // hold what they held): nothing moved if every file read still has its stamp; only counted test files
+  // moved -> their counts patched into the last result (rescan.ts `patchCounts`); else the rules run.
   const fresh = new Map<string, readonly number[]>(quick?.fresh);
   if (previous && reads && tree.same && keep) {
-    const again = sameReads(previous, base, clock, lstatOrUndefined);
-    if (again.same) {
+    const again = statReads(previous, base, clock, fresh);
+    if (again.changed.length === 0) {
       const before = snapshotResult(previous);
       const snapshot = encodeSnapshot({
         root, limits: limits!, tree: tree.record, files: tree.files, reads: again.fresh, memo: reads.memo, result: before,
+        ...(previous.reads.rule ? { ruleReads: ruleReadsOf(previous, again.paths) } : {}),
+        ...(previous.rulesRun === undefined ? {} : { rulesRun: previous.rulesRun }),
       });
       return { ...before, unreadable: [], snapshot, mode: 'unchanged' };
     }
+    const patched = await patchCounts({ previous, memo: reads.memo, root, limits: limits!, tree, clock, reads: again });
+    if (patched) return patched;
     for (const [file, stamp] of again.fresh) fresh.set(file, stamp);
   }
 
@@ -137,9 +152,16 @@ async function scanFrom(root: string, options: ScanOptions): Promise<ScanResult 
   if ((entries > snapshotMaxEntries || dropped) && tree.truncated === null) {
     ctx.note(`${entries} files and directories: over the ${snapshotMaxEntries} a scan keeps a snapshot of, so rescans of this project are full scans`);
   }
+  // The rules see a view that tells their own reads (their inputs) from the reads that count a test file's
+  // cases, and collects the counting functions, so a rescan where only counted files moved can patch.
+  const ruleReads = new Set<string>();
+  const counters = new Map<string, Counter | null>();
+  const view = rulesView(ctx, ruleReads, counters);
   // Readers over a budget and patterns refused as unsafe (readers/budget.ts) become notes of this scan.
   const [js, others, ports, framework] = await readerNotes.run(ctx.note, () =>
-    Promise.all([discoverJs(ctx), discoverOthers(ctx), findPorts(ctx), detectStack(ctx)]));
+    Promise.all([discoverJs(view), discoverOthers(view), findPorts(view), detectStack(view)]));
+  const rulesRun = randomUUID();
+  if (keep) rememberCounters(root, rulesRun, counters);
 
   // One row per file: when two families claim a file, the first (JS, then the rest) wins.
   const byFile = new Map<string, FoundTest>();
@@ -155,7 +177,7 @@ async function scanFrom(root: string, options: ScanOptions): Promise<ScanResult 
   const result = { tests, ports: uniquePorts, framework, notes: ctx.notes, runs: ctx.runs, truncated: tree.truncated };
   const unreadable = [...tree.unreadable, ...tree.unvisited];
   const snapshot = !keep ? null : encodeSnapshot({
-    root, limits, tree: tree.record, files: tree.files, reads: ctx.record.reads, memo: ctx.record.memo, result,
+    root, limits, tree: tree.record, files: tree.files, reads: ctx.record.reads, memo: ctx.record.memo, result, ruleReads, rulesRun,
   });
   if (!previous) return { ...result, unreadable, snapshot, mode: 'full' };
   // A delta only over a tree seen whole: rows kept under unread directories must not read as removed.

@@ -80,6 +80,7 @@ export function createScanPool({
   let retries: Promise<unknown> = Promise.resolve();
   let closed = false;
   let nextId = 1;
+  const lastScanner = new Map<string, ScanProcess>();
 
   const runOn = (proc: ScanProcess, job: Job): Promise<ScanResult> => {
     const limits = Object.fromEntries(Object.entries(job.options).filter(([k, v]) => v !== undefined && v !== null && LIMIT_KEYS.has(k)));
@@ -87,7 +88,11 @@ export function createScanPool({
   };
 
   const start = (mb: number): ScanProcess => {
-    const proc = startScanProcess(entry, mb, () => { live.delete(proc); pump(); });
+    const proc = startScanProcess(entry, mb, () => {
+      live.delete(proc);
+      for (const [root, p] of lastScanner) if (p === proc) lastScanner.delete(root);
+      pump();
+    });
     live.add(proc);
     return proc;
   };
@@ -97,7 +102,11 @@ export function createScanPool({
   let grow: NodeJS.Timeout | undefined;
   const pump = (): void => {
     while (waiting.length > 0 && !closed) {
-      let proc = [...live].find((p) => p.idle && p.heapMb === heapMb);
+      // A root goes back to the process that scanned it last when that one is free: it remembers the counting
+      // functions of its last rules run there, so a rescan where only test files moved can patch (rescan.ts).
+      const idle = [...live].filter((p) => p.idle && p.heapMb === heapMb);
+      const last = lastScanner.get(waiting[0]!.root);
+      let proc = last && idle.includes(last) ? last : idle[0];
       if (!proc) {
         const count = [...live].filter((p) => p.heapMb === heapMb).length;
         if (count >= size) return;
@@ -109,6 +118,7 @@ export function createScanPool({
       }
       const job = waiting.shift()!;
       const chosen = proc;
+      lastScanner.set(job.root, chosen);
       runOn(chosen, job).then(job.resolve, (error: NodeJS.ErrnoException) => {
         if (error.code !== 'SCAN_OUT_OF_MEMORY' || fallbackHeapMb === null || closed) return job.reject(error);
         // Rare: a tree near the entry cap. One roomier process at a time, for this scan only.

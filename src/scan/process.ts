@@ -5,6 +5,7 @@ import { realpath } from 'node:fs/promises';
 import { Worker } from 'node:worker_threads';
 import { scan, type ScanOptions, type ScanResult } from './index.ts';
 import { DELTA_ROWS, packTests, type PackedTests } from './packed.ts';
+import { allowRelativeStats } from './rescan.ts';
 import { createStatusCell, WATCHDOG_SOURCE } from './probe.ts';
 
 export interface ScanRequest {
@@ -18,6 +19,8 @@ export type ScanReply =
   | { readonly id: number; readonly result: Omit<ScanResult, 'tests'>; readonly tests: PackedTests; readonly files: number }
   | { readonly id: number; readonly error: { readonly message: string; readonly code?: string } };
 
+// One scan at a time, absolute paths everywhere else: the rescan fast path may stat from inside the root.
+allowRelativeStats();
 const status = createStatusCell();
 new Worker(WATCHDOG_SOURCE, { eval: true, workerData: { sab: status.sab } }).unref();
 

@@ -75,7 +75,10 @@ export interface ScanSnapshotData {
   /** The walk limits that shape the tree; a snapshot taken under other limits is not reused. */
   readonly limits: string;
   readonly tree: { dirs: string; stamps: Float64Array; flags: Uint8Array; fileCounts: Uint32Array; names: string };
-  readonly reads: { paths: string; stamps: Float64Array };
+  /** `rule`: 1 where a rule read the file as its own input (not only to count its cases); see rescan.ts. */
+  readonly reads: { paths: string; stamps: Float64Array; rule?: Uint8Array };
+  /** Which run of the rules produced `result` (counts patched since keep it): see rescan.ts `patchCounts`. */
+  readonly rulesRun?: string;
   /** Per count: the file (index into `reads`), the counter key (index into `keys`), the cases (NaN: none). */
   readonly memo: { keys: string[]; file: Uint32Array; key: Uint32Array; cases: Float64Array };
   readonly result: Omit<SnapshotResult, 'tests'> & { tests: PackedTests };
@@ -94,8 +97,11 @@ export function snapshotResult(data: ScanSnapshotData): SnapshotResult {
 export type Memo = Map<string, Map<string, number>>;
 
 export function encodeSnapshot(input: {
-  root: string; limits: string; tree: TreeRecord; files: readonly string[];
+  root: string; limits: string; files: readonly string[];
+  /** The walk's record, or (`kept`) the previous snapshot's tree as it is, when every directory is as it was. */
+  tree: TreeRecord | { kept: ScanSnapshotData['tree'] };
   reads: ReadonlyMap<string, readonly number[]>; memo: Memo; result: SnapshotResult;
+  ruleReads?: ReadonlySet<string>; rulesRun?: string;
 }): Uint8Array {
   const readPaths = [...input.reads.keys()];
   const readStamps = new Float64Array(readPaths.length * STAMP);
@@ -119,11 +125,15 @@ export function encodeSnapshot(input: {
   }
   const data: ScanSnapshotData = {
     v: VERSION, root: input.root, limits: input.limits,
-    tree: {
+    tree: 'kept' in input.tree ? input.tree.kept : {
       dirs: input.tree.dirs.join('\0'), stamps: Float64Array.from(input.tree.stamps), flags: Uint8Array.from(input.tree.flags),
       fileCounts: Uint32Array.from(input.tree.fileCounts), names: input.files.map(basename).join('\0'),
     },
-    reads: { paths: readPaths.join('\0'), stamps: readStamps },
+    reads: {
+      paths: readPaths.join('\0'), stamps: readStamps,
+      ...(input.ruleReads ? { rule: Uint8Array.from(readPaths, (p) => (input.ruleReads!.has(p) ? 1 : 0)) } : {}),
+    },
+    ...(input.rulesRun === undefined ? {} : { rulesRun: input.rulesRun }),
     memo: { keys, file: Uint32Array.from(memoFile), key: Uint32Array.from(memoKey), cases: Float64Array.from(memoCases) },
     result: { ...input.result, tests: packTests(input.result.tests) },
   };

@@ -19,13 +19,18 @@ export function lstatOrUndefined(abs: string): StatLike | undefined {
   }
 }
 
-interface StampRequest { readonly id: number; readonly base: string; readonly paths: string; readonly count: number; readonly clock: StampClock }
+interface StampRequest {
+  readonly id: number; readonly base: string; readonly root: string; readonly paths: string; readonly count: number; readonly clock: StampClock;
+}
 interface StampReply { readonly id: number; readonly stamps: Float64Array }
 
-/** Stamps of `paths` (NUL-joined, relative to `base`; `''` is `base` itself), four numbers each. */
-export function stampPaths(base: string, paths: readonly string[], clock: StampClock): Float64Array {
+/**
+ * Stamps of `paths` (relative to `base`, which is `''` when the process's working directory is the root;
+ * `''` is the root, stat'ed as `root`), four numbers each.
+ */
+export function stampPaths(base: string, paths: readonly string[], clock: StampClock, root = base): Float64Array {
   const out: number[] = [];
-  for (const p of paths) pushStamp(out, lstatOrUndefined(p === '' ? base : base + p), clock);
+  for (const p of paths) pushStamp(out, lstatOrUndefined(p === '' ? root : base + p), clock);
   return Float64Array.from(out);
 }
 
@@ -35,7 +40,7 @@ let helper: { worker: Worker; pending: Map<number, (stamps: Float64Array) => voi
  * Like {@link stampPaths}, on the helper thread (started on first use, kept, never keeping the process
  * alive); falls back to this thread if the helper cannot start.
  */
-export function stampElsewhere(base: string, paths: readonly string[], clock: StampClock): Promise<Float64Array> {
+export function stampElsewhere(base: string, paths: readonly string[], clock: StampClock, root = base): Promise<Float64Array> {
   if (!helper) {
     try {
       const worker = new Worker(new URL(`./stamper${extname(fileURLToPath(import.meta.url))}`, import.meta.url), {
@@ -57,21 +62,21 @@ export function stampElsewhere(base: string, paths: readonly string[], clock: St
       worker.on('exit', fail);
       helper = state;
     } catch {
-      return Promise.resolve(stampPaths(base, paths, clock));
+      return Promise.resolve(stampPaths(base, paths, clock, root));
     }
   }
   const state = helper;
   const id = state.next++;
   return new Promise<Float64Array>((resolve) => {
-    state.pending.set(id, (stamps) => resolve(stamps.length === paths.length * 4 ? stamps : stampPaths(base, paths, clock)));
+    state.pending.set(id, (stamps) => resolve(stamps.length === paths.length * 4 ? stamps : stampPaths(base, paths, clock, root)));
     state.worker.ref();
-    state.worker.postMessage({ id, base, paths: paths.join('\0'), count: paths.length, clock } satisfies StampRequest);
+    state.worker.postMessage({ id, base, root, paths: paths.join('\0'), count: paths.length, clock } satisfies StampRequest);
   });
 }
 
 if (!isMainThread && (workerData as { stamper?: boolean } | null)?.stamper) {
-  parentPort!.on('message', ({ id, base, paths, count, clock }: StampRequest) => {
-    const stamps = stampPaths(base, count === 0 ? [] : paths.split('\0'), clock);
+  parentPort!.on('message', ({ id, base, root, paths, count, clock }: StampRequest) => {
+    const stamps = stampPaths(base, count === 0 ? [] : paths.split('\0'), clock, root);
     parentPort!.postMessage({ id, stamps } satisfies StampReply, [stamps.buffer as ArrayBuffer]);
   });
 }

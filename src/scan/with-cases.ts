@@ -13,14 +13,43 @@ export interface WithCasesOptions {
    * @default 16
    */
   readonly concurrency?: number;
+  /**
+   * The rule's declaration that each file given comes back in its findings exactly as this call returns
+   * it, whatever its count (no row dropped, added or changed by count). A rescan where only such files
+   * changed then patches their counts into the last result instead of running every rule again. The scan
+   * process keeps `count` until then: it must be a module-level function (or made by one), never a closure
+   * inside the rule, which would keep the whole scan (its context, every path) alive; and it must add no
+   * note (a patched rescan keeps the last notes).
+   * @default false
+   */
+  readonly rowPerFile?: boolean;
+  /**
+   * What else `count` depends on besides the file's text and name (say, how many of its tests the command
+   * deselects), as text: part of the key a kept count is found under, so a count made under other settings
+   * is not reused. @default ''
+   */
+  readonly depends?: string;
+}
+
+/**
+ * Symbols a scan sets on the context it hands the rules (see scan/index.ts): how a count's read is made
+ * (so it is not taken for a rule's own input) and where counting functions are collected per counter key
+ * (null: some call with that key did not declare `rowPerFile`, so its rows cannot be patched).
+ */
+export const COUNT_READ: unique symbol = Symbol('projdex.countRead');
+export const COUNTERS: unique symbol = Symbol('projdex.counters');
+export type Counter = (text: string, file: string) => number | undefined;
+interface CountingContext {
+  [COUNT_READ]?: (file: string) => Promise<string | undefined>;
+  [COUNTERS]?: Map<string, Counter | null>;
 }
 
 /**
  * The found tests for `files`, in the same order, each with `cases` when `count` gives a number.
  * `framework` is one name for all files, or a lookup per file.
  *
- * `count` must be a pure function of `(text, file)`: a rescan reuses the last count of a file whose stat
- * stamp has not moved, keyed by the framework and the counting function's source text.
+ * `count` must be a pure function of `(text, file)` and `depends`: a rescan reuses the last count of a file
+ * whose stat stamp has not moved, keyed by the framework, the counting function's source text and `depends`.
  *
  * @example
  * await withCases(ctx, ['a_test.go'], 'go', (text) => (text.match(/^func Test/gm) ?? []).length);
@@ -28,20 +57,28 @@ export interface WithCasesOptions {
  */
 export async function withCases(
   ctx: ScanContext, files: Iterable<string>, framework: TestFramework | ((file: string) => TestFramework),
-  count: (text: string, file: string) => number | undefined, { concurrency = 16 }: WithCasesOptions = {},
+  count: (text: string, file: string) => number | undefined, { concurrency = 16, rowPerFile = false, depends = '' }: WithCasesOptions = {},
 ): Promise<FoundTest[]> {
   const list = [...files];
   const frameworkOf = typeof framework === 'function' ? framework : () => framework;
   const out: FoundTest[] = new Array(list.length);
   // The memo key: framework + a digest of the counting function's source, one string per framework (a key
   // built per file would be flattened per file: 90k copies of the source on a big tree).
-  const digest = createHash('sha256').update(String(count)).digest('base64').slice(0, 22);
+  const digest = createHash('sha256').update(`${String(count)}\0${depends}`).digest('base64').slice(0, 22);
   const keys = new Map<string, string>();
   const keyOf = (name: string): string => {
     let key = keys.get(name);
-    if (key === undefined) keys.set(name, (key = `${name}:${digest}`));
+    if (key === undefined) {
+      keys.set(name, (key = `${name}:${digest}`));
+      const counters = (ctx as CountingContext)[COUNTERS];
+      // Two calls counting with one key but different closures (say two pytest commands, each with its own
+      // deselections) could not tell which one to patch with: neither is used.
+      const had = counters?.get(key);
+      if (counters && had !== null) counters.set(key, rowPerFile && (had === undefined || had === count) ? count : null);
+    }
     return key;
   };
+  const countRead = (ctx as CountingContext)[COUNT_READ] ?? ctx.readOnce;
   let next = 0;
   const worker = async (): Promise<void> => {
     while (next < list.length) {
@@ -53,7 +90,7 @@ export async function withCases(
       if (known !== undefined) {
         cases = Number.isNaN(known) ? undefined : known;
       } else {
-        const text = await ctx.readOnce(file);
+        const text = await countRead(file);
         cases = text === undefined ? undefined : count(text, file);
       }
       ctx.memo?.set(file, key, cases ?? NaN);

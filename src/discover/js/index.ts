@@ -145,6 +145,6 @@ function isNormal(path: string): boolean {
 
 /** Reads each claimed file (bounded concurrency) to estimate its cases; sorted by path. */
 async function claimedTests(ctx: ScanContext, claimed: Map<string, TestFramework>): Promise<FoundTest[]> {
-  const found = await withCases(ctx, claimed.keys(), (file) => claimed.get(file)!, countCases, { concurrency: READ_CONCURRENCY });
+  const found = await withCases(ctx, claimed.keys(), (file) => claimed.get(file)!, countCases, { concurrency: READ_CONCURRENCY, rowPerFile: true });
   return found.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
 }

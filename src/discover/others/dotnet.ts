@@ -39,5 +39,8 @@ export async function discoverDotnet(ctx: ScanContext, index: FileIndex): Promis
       if (!/^(?:bin|obj)\//.test(rel)) picked.push(file);
     }
   }
-  return withCases(ctx, picked, 'dotnet', (text) => countMatches(text, CASES));
+  return withCases(ctx, picked, 'dotnet', countDotnet, { rowPerFile: true });
 }
+
+// Module-level: a scan process keeps a rowPerFile counter between scans (with-cases.ts), so it must not hold a scan.
+const countDotnet = (text: string): number => countMatches(text, CASES);

@@ -46,7 +46,7 @@ export async function discoverExunit(ctx: ScanContext, index: FileIndex): Promis
     const dir = nearest(dirs, file)!;
     if (project.filters ? project.filters.some((f) => f(under(dir, file)!)) : project.pattern.test(basename(file))) picked.push(file);
   }
-  return withCases(ctx, picked, 'exunit', (text) => countMatches(text, CASES));
+  return withCases(ctx, picked, 'exunit', countExunit, { rowPerFile: true });
 }
 
 /**
@@ -68,3 +68,6 @@ function loadFilters(text: string): Array<(rel: string) => boolean> | undefined 
   }
   return rest.replace(/[\s,]/g, '') === '' ? out : null;
 }
+
+// Module-level: a scan process keeps a rowPerFile counter between scans (with-cases.ts), so it must not hold a scan.
+const countExunit = (text: string): number => countMatches(text, CASES);

@@ -30,7 +30,7 @@ export async function discoverMinitest(ctx: ScanContext, index: FileIndex): Prom
       if (nearest(roots, f) === root && include.some((re) => re.test(f)) && !exclude.some((re) => re.test(f))) picked.push(f);
     }
   }
-  return withCases(ctx, picked, 'minitest', (text) => countMatches(text, MINITEST_CASES));
+  return withCases(ctx, picked, 'minitest', countMinitest, { rowPerFile: true });
 }
 
 async function rulesFor(ctx: ScanContext, root: string): Promise<{ globs: string[]; excludes: string[] } | undefined> {
@@ -94,3 +94,6 @@ export function insideTestDir(outer: string, inner: string): boolean {
   const rel = outer === '' ? inner : inner.startsWith(outer + '/') ? inner.slice(outer.length + 1) : undefined;
   return rel !== undefined && /^(?:test|spec)\//.test(rel);
 }
+
+// Module-level: a scan process keeps a rowPerFile counter between scans (with-cases.ts), so it must not hold a scan.
+const countMinitest = (text: string): number => countMatches(text, MINITEST_CASES);

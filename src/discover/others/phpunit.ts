@@ -54,5 +54,8 @@ export async function discoverPhpunit(ctx: ScanContext, index: FileIndex): Promi
   if (configDirs.size === 0 && /"phpunit\/phpunit"/.test((await ctx.read('composer.json')) ?? '')) {
     ctx.note('composer.json requires phpunit/phpunit but there is no phpunit.xml(.dist): PHPUnit runs nothing without a config or arguments');
   }
-  return withCases(ctx, picked, 'phpunit', (text, file) => (file.endsWith('.phpt') ? 1 : countMatches(text, CASES)));
+  return withCases(ctx, picked, 'phpunit', countPhpunit, { rowPerFile: true });
 }
+
+// Module-level: a scan process keeps a rowPerFile counter between scans (with-cases.ts), so it must not hold a scan.
+const countPhpunit = (text: string, file: string): number => (file.endsWith('.phpt') ? 1 : countMatches(text, CASES));

@@ -100,9 +100,10 @@ export async function discoverPytest(ctx: ScanContext, index: FileIndex, { comma
   const docs = doctestFiles(ctx, index, { modules: args.doctestModules, globs: args.doctestGlobs.map(fnmatchEx), explicit, collectable })
     .filter((f) => !testModules.has(f) && !deselected.has(f));
 
-  const found = await withCases(ctx, picked, 'pytest', (text, file) =>
-    Math.max(0, countPyTests(text, 'pytest') + (args.doctestModules ? countDoctests(text) : 0) - (minus.get(file) ?? 0)));
-  const docFound = await withCases(ctx, docs, 'pytest', (text, file) => (file.endsWith('.py') && !args.doctestModules ? 0 : countDoctests(text)));
+  const found = await withCases(ctx, picked, 'pytest', pytestCounter(args.doctestModules, minus),
+    { rowPerFile: true, depends: JSON.stringify([args.doctestModules, [...minus]]) });
+  const docFound = await withCases(ctx, docs, 'pytest', (text, file) => (file.endsWith('.py') && !args.doctestModules ? 0 : countDoctests(text)),
+    { depends: String(args.doctestModules) });
   follow();
   return [...found, ...docFound.filter((t) => (t.cases ?? 0) > 0)];
 }
@@ -132,4 +133,12 @@ export function fnmatchEx(pattern: string): (path: string) => boolean {
     for (let at = path.indexOf('/'); at !== -1; at = path.indexOf('/', at + 1)) if (re.test(path.slice(at + 1))) return true;
     return false;
   };
+}
+
+/**
+ * pytest's count of a module: its tests (and doctests under `--doctest-modules`) less the deselected ones.
+ * Made here, outside the rule, so the closure holds only these two (a scan process keeps it between scans).
+ */
+function pytestCounter(doctestModules: boolean, minus: ReadonlyMap<string, number>): (text: string, file: string) => number {
+  return (text, file) => Math.max(0, countPyTests(text, 'pytest') + (doctestModules ? countDoctests(text) : 0) - (minus.get(file) ?? 0));
 }

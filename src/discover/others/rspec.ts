@@ -53,5 +53,8 @@ export async function discoverRspec(ctx: ScanContext, index: FileIndex): Promise
       if (rel !== undefined && include.test(rel) && !excludeRe?.test(rel) && nearest(roots, file) === root) picked.push(file);
     }
   }
-  return withCases(ctx, picked, 'rspec', (text) => countMatches(text, RSPEC_CASES));
+  return withCases(ctx, picked, 'rspec', countRspec, { rowPerFile: true });
 }
+
+// Module-level: a scan process keeps a rowPerFile counter between scans (with-cases.ts), so it must not hold a scan.
+const countRspec = (text: string): number => countMatches(text, RSPEC_CASES);

@@ -28,7 +28,7 @@ export async function discoverSwift(ctx: ScanContext, index: FileIndex): Promise
   }
   if (targets.length === 0) return [];
   const picked = (index.byExt.get('swift') ?? []).filter((f) => targets.some((t) => under(t, f) !== undefined));
-  return withCases(ctx, picked, 'swift', (text) => countMatches(text, CASES));
+  return withCases(ctx, picked, 'swift', countSwift, { rowPerFile: true });
 }
 
 /** Text from `start` up to the parenthesis that closes the one just before it. */
@@ -42,3 +42,6 @@ function balanced(text: string, start: number): string {
   }
   return text.slice(start);
 }
+
+// Module-level: a scan process keeps a rowPerFile counter between scans (with-cases.ts), so it must not hold a scan.
+const countSwift = (text: string): number => countMatches(text, CASES);

@@ -75,5 +75,8 @@ export async function discoverUnittest(ctx: ScanContext, index: FileIndex, comma
   }
   ctx.follow({ package: pkg, command: command.text ?? null, runner: 'unittest', config: null,
     notes: command.django ? ['Django test runner: unittest discovery, pattern ' + pattern] : [] });
-  return withCases(ctx, picked, 'unittest', (text) => countPyTests(text, 'unittest'));
+  return withCases(ctx, picked, 'unittest', countUnittest, { rowPerFile: true });
 }
+
+// Module-level: a scan process keeps a rowPerFile counter between scans (with-cases.ts), so it must not hold a scan.
+const countUnittest = (text: string): number => countPyTests(text, 'unittest');
