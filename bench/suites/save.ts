@@ -102,7 +102,7 @@ export async function saveSuite({ tests, rounds, log, subjects = defaultSubjects
     return {
       name: `/health p99 during ${tests / 1000}k-test scans+saves${s.name ? `, ${s.name}` : ''}`,
       subject: ms(p99), baseline: ms(base), ratio: p99 / base, target: '< 20 ms', pass: p99 < 20,
-      note: `median max ${ms(median(st.busy.map((b) => Math.max(...b))))}, ${st.busy.flat().length} polls, `
+      note: `median max ${ms(median(st.busy.map((b) => b.reduce((x, y) => Math.max(x, y), 0))))}, ${st.busy.flat().length} polls, `
         + `scan ${ms(median(st.scans))}, ${st.found} found`,
     };
   });
