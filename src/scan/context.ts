@@ -1,8 +1,9 @@
-import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync } from 'node:fs';
 import { parseJsonc } from '../readers/jsonc.ts';
 import { membership } from './membership.ts';
 import { lstatOrUndefined } from './stamper.ts';
 import { packageReader } from './package-files.ts';
+import { readWhole } from './read-whole.ts';
 import { pushStamp, sameStamp, type Memo, type StampClock, type TreeRecord } from './snapshot.ts';
 import type { RunInfo, ScanContext, Tree } from './types.ts';
 
@@ -88,11 +89,7 @@ export function createContext(root: string, tree: Tree & { readonly record?: Tre
       // The stamp is taken before the bytes are read: a write in between leaves the stamp behind the text.
       if (keep) stampOf(file, info);
       if (!info.isFile() || info.size > maxFileBytes) return undefined;
-      // One byte of room past the stat size tells a file that grew since from one read whole.
-      const buffer = Buffer.allocUnsafe(info.size + 1);
-      let length = 0;
-      for (let n; length < buffer.length && (n = readSync(fd, buffer, length, buffer.length - length, null)) > 0;) length += n;
-      return length > info.size ? undefined : buffer.toString('utf8', 0, length);
+      return readWhole(fd, info.size);
     } catch {
       if (fd === -1 && keep) lstamp(file);
       return undefined;

@@ -10,7 +10,8 @@
  * changed, added or removed package file: a found file by its path (and its real path when that differs),
  * a missing one by the nearest directory that exists (adding the file changes that directory).
  */
-import { closeSync, constants, fstatSync, openSync, readSync, realpathSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, realpathSync } from 'node:fs';
+import { readWhole } from './read-whole.ts';
 import { lstatOrUndefined } from './stamper.ts';
 import type { StatLike } from './snapshot.ts';
 import { dirname } from './paths.ts';
@@ -103,10 +104,7 @@ function readRegular(abs: string, maxBytes: number): string | undefined {
     fd = openSync(abs, OPEN_FLAGS);
     const info = fstatSync(fd);
     if (!info.isFile() || info.size > maxBytes) return undefined;
-    const buffer = Buffer.allocUnsafe(info.size + 1);
-    let length = 0;
-    for (let n; length < buffer.length && (n = readSync(fd, buffer, length, buffer.length - length, null)) > 0;) length += n;
-    return length > info.size ? undefined : buffer.toString('utf8', 0, length);
+    return readWhole(fd, info.size);
   } catch {
     return undefined;
   } finally {
