@@ -71,6 +71,8 @@ export type PortKindFilter = 'listen' | 'connect' | 'all';
 const SLICE_MS = 6;
 /** Scans up to this many tests are saved in one transaction; stale rows are swept this many at a time. */
 const SAVE_SLICE = DELTA_ROWS;
+/** A turn of the event loop between slices, so requests are answered. */
+const turn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 /** Rows per piece of a list sent piece by piece (`testsJsonPieces`), and the size from which lists are. */
 const LIST_PAGE = 2_000;
@@ -208,6 +210,10 @@ export function openStore(file: string, { now = Date.now, maxBytes }: StoreOptio
     // `<` (not `<>`): generations only grow, and a range is what the (project_id, scan_generation) index serves.
     sweepSlice: sql(`DELETE FROM tests WHERE id IN (SELECT id FROM tests WHERE project_id = ? AND scan_generation < ? LIMIT ${SAVE_SLICE / 4})`),
     generationOf: sql('SELECT scan_generation FROM projects WHERE id = ?'),
+    lastTestId: sql('SELECT coalesce(max(id), 0) AS id FROM tests'),
+    // A failed sliced save takes back the rows it added (ids only grow: AUTOINCREMENT), a slice at a time.
+    unaddSlice: sql(`DELETE FROM tests WHERE id IN (SELECT id FROM tests WHERE project_id = ? AND id > ? AND scan_generation = ?
+      LIMIT ${SAVE_SLICE / 4})`),
     // Rows under a directory the scan could not read join the new generation, so the sweep keeps them.
     keepTestsUnder: sql('UPDATE tests SET scan_generation = ? WHERE project_id = ? AND substr(file_path, 1, length(?)) = ?'),
     keepPortsUnder: sql('UPDATE ports SET scan_generation = ? WHERE project_id = ? AND substr(config_source, 1, length(?)) = ?'),
@@ -308,6 +314,52 @@ export function openStore(file: string, { now = Date.now, maxBytes }: StoreOptio
     if (snapshot) q.putSnapshot.run(projectId, generation, snapshot);
     else q.dropSnapshot.run(projectId);
   };
+
+  interface SliceState {
+    readonly rows: ReturnType<typeof arrayCursor>; readonly count: number; readonly at: number;
+    readonly prefixes: readonly string[]; readonly generation: number;
+    /** The largest test id before the save: rows above it for this project are the ones it added. */
+    readonly after: number;
+  }
+  /** The slices of `saveScanSliced` once the new generation is taken; false when a newer scan took over. */
+  async function saveSlices(projectId: number, record: ScanRecord, state: SliceState): Promise<boolean> {
+    const { rows, count, at, prefixes, generation, after } = state;
+    // Another scan of this project may start meanwhile (the scanner dedupes, an embedder may not):
+    // the newer generation wins and this one stops.
+    const current = (): boolean => Number(q.generationOf.get(projectId)?.scan_generation) === generation;
+    try {
+      // Slices end by time, not count: a slow disk or a busy machine gets smaller slices, not longer stalls.
+      while (rows.index < count) {
+        if (!current()) return false;
+        changed();
+        const until = performance.now() + SLICE_MS;
+        transaction(() => {
+          do {
+            for (let n = 0, t = rows.next(); t; n++, t = n < 32 ? rows.next() : undefined) {
+              q.upsertTest.run(projectId, t.file, t.framework, t.cases, at, generation);
+            }
+          } while (rows.index < count && performance.now() < until);
+        });
+        await turn();
+      }
+    } catch (error) {
+      // A slice that fails (a full disk: 507) leaves the stored list as it was rather than half of the new
+      // one: the rows this save added go; rows it refreshed keep their new counts until the next scan.
+      try {
+        while (Number(transaction(() => q.unaddSlice.run(projectId, after, generation)).changes) > 0) await turn();
+      } catch { /* the first error is the one to report */ }
+      throw error;
+    }
+    if (!current()) return false;
+    transaction(() => { for (const p of prefixes) q.keepTestsUnder.run(generation, projectId, p, p); });
+    while (current() && Number(transaction(() => q.sweepSlice.run(projectId, generation)).changes) > 0) { changed(); await turn(); }
+    if (!current()) return false;
+    changed();
+    return transaction(() => {
+      finishSave(projectId, record, generation, at, prefixes);
+      return true;
+    });
+  }
 
   return {
     listProjects: (): Project[] => q.listProjects.all().map(toProject),
@@ -476,36 +528,11 @@ export function openStore(file: string, { now = Date.now, maxBytes }: StoreOptio
       const rows = packed ? packedCursor(packed) : arrayCursor(record.tests);
       const at = seconds();
       const prefixes = unreadable.map((dir) => (dir === '' ? '' : dir + '/'));
-      const turn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
-      const row = transaction(() => q.nextGeneration.get(projectId));
-      if (!row) return false;
-      const generation = Number(row.scan_generation);
-      // Another scan of this project may start meanwhile (the scanner dedupes, an embedder may not):
-      // the newer generation wins and this one stops.
-      const current = (): boolean => Number(q.generationOf.get(projectId)?.scan_generation) === generation;
-      // Slices end by time, not count: a slow disk or a busy machine gets smaller slices, not longer stalls.
-      while (rows.index < count) {
-        if (!current()) return false;
-        changed();
-        const until = performance.now() + SLICE_MS;
-        transaction(() => {
-          do {
-            for (let n = 0, t = rows.next(); t; n++, t = n < 32 ? rows.next() : undefined) {
-              q.upsertTest.run(projectId, t.file, t.framework, t.cases, at, generation);
-            }
-          } while (rows.index < count && performance.now() < until);
-        });
-        await turn();
-      }
-      if (!current()) return false;
-      transaction(() => { for (const p of prefixes) q.keepTestsUnder.run(generation, projectId, p, p); });
-      while (current() && Number(transaction(() => q.sweepSlice.run(projectId, generation)).changes) > 0) { changed(); await turn(); }
-      if (!current()) return false;
-      changed();
-      return transaction(() => {
-        finishSave(projectId, record, generation, at, prefixes);
-        return true;
+      const taken = transaction(() => {
+        const row = q.nextGeneration.get(projectId);
+        return row && { generation: Number(row.scan_generation), after: Number(q.lastTestId.get()?.id) };
       });
+      return taken ? saveSlices(projectId, record, { rows, count, at, prefixes, ...taken }) : false;
     },
 
     /**

@@ -118,6 +118,24 @@ suite('a big scan is saved in slices', () => {
     assert.equal(await saving, false);
     assert.deepEqual(store.listTests(id), []);
   });
+
+  test('a save that fills the database after some slices took back the rows it added, and the old list stays', async (t) => {
+    const store = openStore(':memory:', { maxBytes: 1024 * 1024 });
+    t.after(() => store.close());
+    const { id } = store.insertProject({ name: 'p', path: '/p' })!;
+    await store.saveScanSliced(id, { tests: tests(1500, 'old'), ports: [], framework: null });
+    const before = store.listTests(id).map((x) => [x.id, x.file_path]);
+    // Far more rows than one 6 ms slice writes, and than 1 MiB holds: slices commit, then one fails.
+    const saving = store.saveScanSliced(id, { tests: [...tests(1500, 'old'), ...tests(40_000, 'new')], ports: [], framework: null });
+    let committed = 0;
+    for (let turns = 0; turns < 10_000 && committed === 0; turns++) {
+      await new Promise((r) => setImmediate(r));
+      committed = store.listTests(id).length - before.length;
+    }
+    assert.ok(committed > 0, 'some slices were committed before the database was full');
+    await assert.rejects(saving, /database or disk is full/);
+    assert.deepEqual(store.listTests(id).map((x) => [x.id, x.file_path]), before);
+  });
 });
 
 suite('file names that are not valid UTF-8', () => {
