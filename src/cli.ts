@@ -15,7 +15,7 @@ const ACCEPTS: Record<Command, readonly string[]> = {
   serve: ['port', 'port-range', 'host', 'allowed-host', 'allowed-origin', 'log', 'watch', 'keep-running'],
   add: ['name', 'all', 'depth'],
   ls: ['tag', 'framework', 'search'],
-  scan: ['all'],
+  scan: ['all', 'full'],
   tests: [],
   ports: ['conflicts'],
   status: [],

@@ -139,6 +139,11 @@ suite('CLI commands through a running server', () => {
     const scanned = await run(['scan', '1', '--data-dir', dataDir]);
     assert.match(scanned.stdout, /^#1 web: 1 test file, 1 port/);
     assert.match(server.stderr(), /POST \/api\/projects\/1\/scan 200 /);
+    // --full asks the server to ignore what the last scan kept (same findings).
+    const full = await run(['scan', '1', '--full', '--data-dir', dataDir]);
+    assert.equal(full.stdout, scanned.stdout);
+    assert.match(server.stderr(), /POST \/api\/projects\/1\/scan\?full=1 200 /);
+    assert.equal(server.stderr().match(/POST \/api\/projects\/1\/scan\S* 200 /g)?.length, 2);
 
     const stopped = await run(['stop', '--data-dir', dataDir, '--json']);
     assert.deepEqual(JSON.parse(stopped.stdout), { stopped: true, dataDir, url: server.url, pid: server.child.pid });

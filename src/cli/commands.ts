@@ -81,7 +81,7 @@ export async function scan(client: Client, out: Out, positionals: string[]): Pro
   let failed = 0;
   for (const [i, project] of targets.entries()) {
     if (progress) io.stderr.write(`\r\x1b[Kscanning ${targets.length > 1 ? `${i + 1}/${targets.length} ` : ''}${project.name} ...`);
-    const answer = await client.request('POST', `/api/projects/${project.id}/scan`, undefined, values.all ? [404, 409, 500] : []);
+    const answer = await client.request('POST', `/api/projects/${project.id}/scan${values.full ? '?full=1' : ''}`, undefined, values.all ? [404, 409, 500] : []);
     if (answer.status >= 400) {
       failed++;
       // The same keys as a successful entry, as in POST /api/projects/scan/all.

@@ -66,8 +66,11 @@ const COMMAND_HELP: Record<Command, string> = {
   ls: `Usage
     $ projdex ls [--tag T] [--framework F] [--search TEXT] [--json]`,
   scan: `Usage
-    $ projdex scan [ID|DIR] [--json]
-    $ projdex scan --all [--json]`,
+    $ projdex scan [ID|DIR] [--full] [--json]
+    $ projdex scan --all [--full] [--json]
+
+  A rescan reads again only what moved since the last scan; --full ignores what that scan kept and reads
+  the whole tree (the same findings, slower).`,
   tests: `Usage
     $ projdex tests ID|DIR [--json]`,
   ports: `Usage

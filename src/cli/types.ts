@@ -26,6 +26,7 @@ export const OPTIONS = {
   json: { type: 'boolean' },
   name: { type: 'string' },
   all: { type: 'boolean' },
+  full: { type: 'boolean' },
   depth: { type: 'string' },
   tag: { type: 'string' },
   framework: { type: 'string' },
@@ -49,6 +50,7 @@ export interface Values {
   json?: boolean;
   name?: string;
   all?: boolean;
+  full?: boolean;
   depth?: string;
   tag?: string;
   framework?: string;
