@@ -346,8 +346,9 @@ export function openStore(file: string, { now = Date.now, maxBytes }: StoreOptio
       // A slice that fails (a full disk: 507) leaves the stored list as it was rather than half of the new
       // one: the rows this save added go; rows it refreshed keep their new counts until the next scan.
       try {
-        while (Number(transaction(() => q.unaddSlice.run(projectId, after, generation)).changes) > 0) await turn();
+        while (Number(transaction(() => q.unaddSlice.run(projectId, after, generation)).changes) > 0) { changed(); await turn(); }
       } catch { /* the first error is the one to report */ }
+      changed();
       throw error;
     }
     if (!current()) return false;
