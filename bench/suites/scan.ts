@@ -106,16 +106,23 @@ export async function scanSuite({ sizes, rounds, nodeArgs = [], log }: ScanSuite
       rows.push(ratioRow(`rescan ${n}, 1% changed (test files only), vs find`, testsChanged, null, exact()));
 
       const peak = server.peakRss();
+      const childPeak = server.childPeakRss();
       rows.push({
         name: `server peak RSS, scans of ${n}`,
-        subject: mb(peak), baseline: '', ratio: null,
-        target: size >= 1_000_000 ? '< 300 MB' : '', pass: size >= 1_000_000 ? peak < 300 * 1048576 : null,
+        subject: mb(peak), baseline: '', ratio: null, target: '', pass: null,
         note: `${files.length.toLocaleString('en')} files walked`,
       });
       rows.push({
         name: `scan process peak RSS, scans of ${n}`,
-        subject: mb(server.childPeakRss()), baseline: '', ratio: null, target: '', pass: null,
+        subject: mb(childPeak), baseline: '', ratio: null, target: '', pass: null,
         note: 'largest live scan process (a retry process that already exited is not counted)',
+      });
+      // The issue's target counts both processes: the sum of the two peaks (an upper bound of any moment's sum).
+      rows.push({
+        name: `server + scan process peak RSS, scans of ${n}`,
+        subject: mb(peak + childPeak), baseline: '', ratio: null,
+        target: size >= 1_000_000 ? '< 300 MB' : '', pass: size >= 1_000_000 ? peak + childPeak < 300 * 1048576 : null,
+        note: 'sum of the two peaks above',
       });
     } finally {
       await server.stop();
