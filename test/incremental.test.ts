@@ -7,6 +7,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { suite, test } from 'node:test';
 import { scan, type ScanOptions, type ScanResult } from '../src/scan/index.ts';
 import { decodeSnapshot } from '../src/scan/snapshot.ts';
+import { keepDecodedSnapshots } from '../src/scan/snapshot-cache.ts';
 import { call, makeTree, seededRandom, serve } from './helpers.ts';
 
 const BASE: Record<string, string> = {
@@ -110,10 +111,15 @@ function rulesRun(bytes: Uint8Array | null, root: string): string | undefined {
   return decodeSnapshot(bytes, realpathSync(root), JSON.stringify([32, 1_000_000]))?.rulesRun;
 }
 
-async function sequence(t: Parameters<typeof makeTree>[0], seed: number, steps: number, options: ScanOptions): Promise<Record<string, number>> {
+async function sequence(t: Parameters<typeof makeTree>[0], seed: number, steps: number, options: ScanOptions,
+  { older = false } = {}): Promise<Record<string, number>> {
   const root = makeTree(t, BASE);
   const rnd = seededRandom(seed);
-  let previous = (await scan(root, options)).snapshot;
+  const start = await scan(root, options);
+  let previous = start.snapshot;
+  const earlier: Array<Uint8Array | null> = [];
+  // What each snapshot's scan found: a rescan's delta must turn exactly that list into its own.
+  const testsOf = new Map<Uint8Array | null, ScanResult['tests']>([[previous, start.tests]]);
   const modes: Record<string, number> = {};
   const log: string[] = [];
   const quiet = (options.granularityMs ?? 0) + (options.racyMs ?? 2000) + 30;
@@ -121,13 +127,26 @@ async function sequence(t: Parameters<typeof makeTree>[0], seed: number, steps: 
     if (rnd() < 0.9) log.push(mutate(root, rnd, step)); else log.push('(no change)');
     // Sometimes twice before a scan, sometimes a scan right after the last one (same clock tick).
     if (rnd() < 0.2) log.push(mutate(root, rnd, step + 1000));
-    const incremental = await scan(root, { ...options, previous });
+    // `older`: now and then an earlier snapshot comes back (a store whose last save failed), never the
+    // decoded form of the newest one a scan process may keep.
+    const from = older && earlier.length > 0 && rnd() < 0.25 ? earlier[Math.floor(rnd() * earlier.length)]! : previous;
+    if (from !== previous) log.push('(an earlier snapshot)');
+    earlier.push(previous);
+    const incremental = await scan(root, { ...options, previous: from });
+    if (incremental.delta) {
+      const rows = new Map(testsOf.get(from)!.map((row) => [row.file, row]));
+      for (const file of incremental.delta.removed) rows.delete(file);
+      for (const row of incremental.delta.upserts) rows.set(row.file, row);
+      assert.deepEqual([...rows.values()].sort((x, y) => (x.file < y.file ? -1 : 1)), incremental.tests,
+        `seed ${seed}: the delta from the snapshot sent, after: ${log.join('; ')}`);
+    }
+    if (incremental.snapshot) testsOf.set(incremental.snapshot, incremental.tests);
     const full = await scan(root, options);
     assert.deepEqual(found(incremental), found(full), `seed ${seed}, after: ${log.join('; ')}`);
     modes[incremental.mode] = (modes[incremental.mode] ?? 0) + 1;
     // Counts patched into the last result: the rules did not run again (same rules run in the snapshot).
     if (incremental.mode === 'incremental' && rulesRun(incremental.snapshot, root) === rulesRun(previous, root)) modes.patched = (modes.patched ?? 0) + 1;
-    previous = incremental.snapshot ?? previous;
+    previous = incremental.snapshot ?? from;
     if (rnd() < 0.15) await sleep(quiet); // Let stamps age past the racy window.
   }
   // Quiet at last: the first rescan re-stamps what was racy, the second finds nothing moved.
@@ -152,6 +171,41 @@ suite('incremental rescans', () => {
     const modes = await sequence(t, 16, 60, { racyMs: 20 });
     assert.ok((modes.incremental ?? 0) > 0, JSON.stringify(modes));
     t.diagnostic(`modes: ${JSON.stringify(modes)}`);
+  });
+
+  test('equal full scans with decoded snapshots kept, as a scan process keeps them, and earlier ones sent back', async (t) => {
+    keepDecodedSnapshots(8 * 1024 * 1024);
+    t.after(() => keepDecodedSnapshots(0));
+    const modes = await sequence(t, 17, 50, { granularityMs: 250, racyMs: 250 }, { older: true });
+    assert.ok((modes.incremental ?? 0) > 0 && (modes.unchanged ?? 0) > 0, JSON.stringify(modes));
+    t.diagnostic(`modes: ${JSON.stringify(modes)}`);
+  });
+
+  test('a kept snapshot is taken only for the very same bytes, within the byte budget', async (t) => {
+    const limits = JSON.stringify([32, 1_000_000]);
+    const a = makeTree(t, BASE);
+    const b = makeTree(t, { ...BASE, 'extra/e.test.js': "test('e', () => {});\n" });
+    const [ra, rb] = [realpathSync(a), realpathSync(b)];
+    const first = (await scan(a)).snapshot!;
+    assert.notEqual(decodeSnapshot(first, ra, limits), decodeSnapshot(first, ra, limits), 'nothing kept while off');
+    keepDecodedSnapshots(8 * 1024 * 1024);
+    t.after(() => keepDecodedSnapshots(0));
+    const sa = (await scan(a)).snapshot!;
+    const kept = decodeSnapshot(sa, ra, limits);
+    assert.ok(kept && kept === decodeSnapshot(Uint8Array.from(sa), ra, limits), 'equal bytes (a copy): the kept decoding');
+    assert.equal(decodeSnapshot(sa, rb, limits), undefined, 'another root never takes it');
+    assert.equal(decodeSnapshot(sa, ra, JSON.stringify([4, 10])), undefined, 'other limits never take it');
+    const changed = Uint8Array.from(sa);
+    changed[changed.length - 1]! ^= 1;
+    assert.notEqual(decodeSnapshot(changed, ra, limits), kept, 'one byte differs: decoded (or refused) anew');
+    // The budget: two roots' snapshots do not fit in a little more than one, so the older is dropped.
+    const sb = (await scan(b)).snapshot!;
+    keepDecodedSnapshots(Math.max(sa.byteLength, sb.byteLength) + 1);
+    const kb = decodeSnapshot(sb, rb, limits);
+    assert.equal(decodeSnapshot(sb, rb, limits), kb);
+    const ka = decodeSnapshot(sa, ra, limits);
+    assert.ok(ka && ka === decodeSnapshot(sa, ra, limits), 'a decoded anew and kept');
+    assert.notEqual(decodeSnapshot(sb, rb, limits), kb, 'b was dropped to make room for a');
   });
 
   test('a same-size edit within one clock tick of the scan is seen (the racy rule)', async (t) => {

@@ -103,7 +103,7 @@ async function scanFrom(root: string, options: ScanOptions): Promise<ScanResult 
   const reads = previous ? previousReads(previous) : undefined;
   const kept = previous ? previous.tree.fileCounts.reduce((a, b) => a + b, 0) + previous.tree.flags.length : 0;
   if (previous && reads && quick?.dirs && limits !== null && kept <= snapshotMaxEntries) {
-    const patched = await patchCounts({ previous, memo: reads.memo, root, limits, clock, reads: statReads(previous, base, clock, quick.fresh) });
+    const patched = await patchCounts({ previous, memo: reads.memo, root, limits, clock, reads: statReads(previous, base, clock, quick.fresh()) });
     if (patched) return patched;
   }
   // When every directory was just found as it was, the walk takes them without a second stat. A first
@@ -126,7 +126,7 @@ async function scanFrom(root: string, options: ScanOptions): Promise<ScanResult 
   // The tree lists what it listed (no directory moved, or some were listed again, say for a racy stamp, and
   // hold what they held): nothing moved if every file read still has its stamp; only counted test files
   // moved -> their counts patched into the last result (rescan.ts `patchCounts`); else the rules run.
-  const fresh = new Map<string, readonly number[]>(quick?.fresh);
+  const fresh = new Map<string, readonly number[]>(quick?.fresh());
   if (previous && reads && tree.same && keep) {
     const again = statReads(previous, base, clock, fresh);
     if (again.changed.length === 0) {

@@ -7,6 +7,11 @@ import { scan, type ScanOptions, type ScanResult } from './index.ts';
 import { DELTA_ROWS, packTests, type PackedTests } from './packed.ts';
 import { allowRelativeStats } from './rescan.ts';
 import { createStatusCell, WATCHDOG_SOURCE } from './probe.ts';
+import { keepDecodedSnapshots } from './snapshot-cache.ts';
+import { startStamper } from './stamper.ts';
+
+// Encoded bytes of the decoded snapshots kept (decoded, a few times that): a 100k-file tree's is ~0.6 MB.
+const SNAPSHOT_CACHE_BYTES = 8 * 1024 * 1024;
 
 export interface ScanRequest {
   readonly id: number;
@@ -21,6 +26,8 @@ export type ScanReply =
 
 // One scan at a time, absolute paths everywhere else: the rescan fast path may stat from inside the root.
 allowRelativeStats();
+// The server sends each project's last snapshot back with its next scan: keep what those bytes decode to.
+keepDecodedSnapshots(SNAPSHOT_CACHE_BYTES);
 const status = createStatusCell();
 new Worker(WATCHDOG_SOURCE, { eval: true, workerData: { sab: status.sab } }).unref();
 
@@ -35,6 +42,9 @@ const answer = async ({ id, root, options }: ScanRequest): Promise<ScanReply> =>
     // A delta past DELTA_ROWS is not sent: the store rewrites every row then anyway, and 200k changed rows
     // as objects would cost the server what the columns save.
     const result = delta && delta.upserts.length + delta.removed.length <= DELTA_ROWS ? { ...rest, delta } : rest;
+    // A scan that kept a snapshot will likely be followed by a rescan: load the fast path's helper thread
+    // now, between scans, rather than in that rescan's time. (None for a tree too big to keep one.)
+    if (rest.snapshot) setImmediate(startStamper);
     return { id, result, tests: packTests(tests), files: status.files() };
   } catch (error) {
     const { message, code } = (error ?? {}) as NodeJS.ErrnoException;

@@ -4,35 +4,12 @@
  */
 import { createContext } from './context.ts';
 import {
-  encodeSnapshot, pushStamp, sameStamp, snapshotResult, type Memo, type ScanSnapshotData, type StampClock, type StatLike,
-  type TreeRecord,
+  encodeSnapshot, pushStamp, sameStamp, snapshotDirs, snapshotReadPaths, snapshotResult, STAMP, type Memo, type ScanSnapshotData,
+  type StampClock, type StatLike, type TreeRecord,
 } from './snapshot.ts';
 import { lstatOrUndefined, stampElsewhere, stampPaths } from './stamper.ts';
 import type { FoundTest, Tree } from './types.ts';
 import type { Counter } from './with-cases.ts';
-
-/**
- * The fast path of a rescan, files half: whether every file the last scan read still has its stamp (one
- * lstat each); `fresh` holds the stamps taken. With {@link sameDirs}
- * true as well, the tree and every input are as they were (an unchanged directory lists the same
- * entries, so no directory can have appeared), and so is the result.
- */
-export function sameReads(data: ScanSnapshotData, base: string, clock: StampClock, stat: (abs: string) => StatLike | undefined): {
-  same: boolean; fresh: Map<string, readonly number[]>;
-} {
-  const fresh = new Map<string, readonly number[]>();
-  if (data.reads.paths === '') return { same: true, fresh };
-  // Every file, not up to the first difference: whatever follows (a patch, the rules) needs their stamps.
-  let i = 0;
-  let same = true;
-  for (const path of data.reads.paths.split('\0')) {
-    const stamp: number[] = [];
-    pushStamp(stamp, stat(base + path), clock);
-    fresh.set(path, stamp);
-    if (!sameStamp(stamp, 0, data.reads.stamps, i++)) same = false;
-  }
-  return { same, fresh };
-}
 
 let relative = false;
 
@@ -66,24 +43,30 @@ export function sameDirs(data: ScanSnapshotData, dirStamps: Float64Array): boole
 
 /**
  * The fast path of a rescan: every directory and every file read stat'ed, half of the work on the helper
- * thread (the first directories) while this thread stats the rest and the files. `dirs`: every directory
- * as it was (the walk then takes them without a second stat); `fresh`: the file stamps taken.
+ * thread (the first directories) while this thread stats the rest and the files. `same`: nothing moved;
+ * `dirs`: every directory as it was (the walk then takes them without a second stat); `fresh()`: the file
+ * stamps taken, by path (built only when asked: an unchanged rescan never needs them).
  */
 export async function quickCheck(previous: ScanSnapshotData, base: string, clock: StampClock) {
-  const dirs = previous.tree.dirs.split('\0');
-  const split = Math.min(dirs.length, Math.ceil((dirs.length + previous.reads.stamps.length / 4) / 2));
+  const dirs = snapshotDirs(previous);
+  const reads = snapshotReadPaths(previous);
+  const split = Math.min(dirs.length, Math.ceil((dirs.length + reads.length) / 2));
   // Relative paths from inside the root where this process may move there: shorter lookups (the root's own
   // stamp is still taken by its absolute path, so a root swapped for another directory is seen).
   const from = relativeBase(base);
-  const far = stampElsewhere(from, dirs.slice(0, split), clock, base);
-  const near = stampPaths(from, dirs.slice(split), clock, base);
-  const reads = sameReads(previous, from, clock, lstatOrUndefined);
+  const far = stampElsewhere(from, previous.tree.dirs, split, clock, base);
+  const near = stampPaths(from, dirs, clock, base, split);
+  const readStamps = stampPaths(from, reads, clock, base);
   const farStamps = await far;
   const all = new Float64Array(farStamps.length + near.length);
   all.set(farStamps);
   all.set(near, farStamps.length);
   const sameTree = sameDirs(previous, all);
-  return { same: sameTree && reads.same, dirs: sameTree, fresh: reads.fresh };
+  let sameFiles = true;
+  for (let i = 0; i < reads.length && sameFiles; i++) sameFiles = sameStamp(readStamps, i, previous.reads.stamps, i);
+  const fresh = (): Map<string, readonly number[]> =>
+    new Map(reads.map((path, i) => [path, Array.from(readStamps.subarray(i * STAMP, i * STAMP + STAMP))]));
+  return { same: sameTree && sameFiles, dirs: sameTree, fresh };
 }
 
 /** The tests of `after` that are new or differ from `before`, and the files of `before` no longer found. */
@@ -103,8 +86,8 @@ export function diffTests(before: readonly FoundTest[], after: readonly FoundTes
  * the indexes (into `paths`, the snapshot's order) of the files whose stamp moved.
  */
 export function statReads(data: ScanSnapshotData, base: string, clock: StampClock, known: ReadonlyMap<string, readonly number[]>,
-  stat: (abs: string) => StatLike | undefined = lstatOrUndefined): { paths: string[]; fresh: Map<string, readonly number[]>; changed: number[] } {
-  const paths = data.reads.paths === '' ? [] : data.reads.paths.split('\0');
+  stat: (abs: string) => StatLike | undefined = lstatOrUndefined): { paths: readonly string[]; fresh: Map<string, readonly number[]>; changed: number[] } {
+  const paths = snapshotReadPaths(data);
   const fresh = new Map<string, readonly number[]>();
   const changed: number[] = [];
   paths.forEach((path, i) => {

@@ -8,6 +8,7 @@ import { deserialize, serialize } from 'node:v8';
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { packTests, unpackTests, type PackedTests } from './packed.ts';
 import { basename, dirname } from './paths.ts';
+import { keepSnapshot, keptSnapshot } from './snapshot-cache.ts';
 import type { FoundPort, FoundTest, RunInfo } from './types.ts';
 
 const VERSION = 1;
@@ -32,12 +33,21 @@ export interface StatLike { readonly mtimeMs: number; readonly ctimeMs: number; 
 
 /** Appends `stat`'s stamp to `out`; NaN (never equal to anything) when missing or racy. */
 export function pushStamp(out: number[], stat: StatLike | undefined, clock: StampClock): void {
-  if (!stat) { out.push(NaN, NaN, NaN, NaN); return; }
+  const at = out.length;
+  out.push(NaN, NaN, NaN, NaN);
+  if (stat) writeStamp(out, at, stat, clock);
+}
+
+/** Writes `stat`'s stamp at `at` of `out` (as {@link pushStamp} appends it). */
+export function writeStamp(out: Float64Array | number[], at: number, stat: StatLike | undefined, clock: StampClock): void {
+  if (!stat) { out.fill(NaN, at, at + STAMP); return; }
   const g = clock.granularityMs;
   const mtime = g > 0 ? Math.floor(stat.mtimeMs / g) * g : stat.mtimeMs;
   const ctime = g > 0 ? Math.floor(stat.ctimeMs / g) * g : stat.ctimeMs;
-  const racy = Math.max(mtime, ctime) >= clock.since - clock.racyMs;
-  out.push(racy ? NaN : mtime, ctime, stat.ino, stat.size);
+  out[at] = Math.max(mtime, ctime) >= clock.since - clock.racyMs ? NaN : mtime;
+  out[at + 1] = ctime;
+  out[at + 2] = stat.ino;
+  out[at + 3] = stat.size;
 }
 
 /** Whether stamp `i` of `a` equals stamp `j` of `b` (a racy or missing stamp equals nothing). */
@@ -139,22 +149,55 @@ export function encodeSnapshot(input: {
   };
   // Paths repeat their prefixes: a fast deflate makes the stored and copied bytes about 3x smaller.
   const bytes = deflateRawSync(serialize(data), { level: 1 });
-  return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const out = new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  keepSnapshot(out, data);
+  return out;
 }
 
 /** The snapshot in `bytes` if it was taken of `root` under `limits` by this version, else undefined. */
 export function decodeSnapshot(bytes: Uint8Array | null | undefined, root: string, limits: string): ScanSnapshotData | undefined {
   if (!bytes || bytes.byteLength === 0) return undefined;
+  const known = keptSnapshot(root, bytes);
+  if (known) return known.limits === limits ? known : undefined;
   try {
     const data = deserialize(inflateRawSync(bytes)) as ScanSnapshotData;
-    return data?.v === VERSION && data.root === root && data.limits === limits ? data : undefined;
+    if (data?.v !== VERSION || data.root !== root || data.limits !== limits) return undefined;
+    keepSnapshot(bytes, data);
+    return data;
   } catch {
     return undefined; // A damaged snapshot costs one full scan, nothing else.
   }
 }
 
+// Derived indexes of a snapshot, built once per decoded snapshot (a kept one is used again: snapshot-cache.ts).
+const trees = new WeakMap<ScanSnapshotData, PreviousTree>();
+const readIndexes = new WeakMap<ScanSnapshotData, { memo: Memo; stamps: Map<string, number> }>();
+const dirLists = new WeakMap<ScanSnapshotData, readonly string[]>();
+const readLists = new WeakMap<ScanSnapshotData, readonly string[]>();
+
+/** The snapshot's directories in walk order (split once per snapshot; read only). */
+export function snapshotDirs(data: ScanSnapshotData): readonly string[] {
+  let dirs = dirLists.get(data);
+  if (!dirs) dirLists.set(data, (dirs = data.tree.dirs.split('\0')));
+  return dirs;
+}
+
+/** The files the last scan read, in the order of their stamps (split once per snapshot; read only). */
+export function snapshotReadPaths(data: ScanSnapshotData): readonly string[] {
+  let paths = readLists.get(data);
+  if (!paths) readLists.set(data, (paths = data.reads.paths === '' ? [] : data.reads.paths.split('\0')));
+  return paths;
+}
+
+/** The previous tree indexed for the walk (built once per snapshot; callers only read it). */
 export function previousTree(data: ScanSnapshotData): PreviousTree {
-  const dirs = data.tree.dirs.split('\0');
+  let tree = trees.get(data);
+  if (!tree) trees.set(data, (tree = indexTree(data)));
+  return tree;
+}
+
+function indexTree(data: ScanSnapshotData): PreviousTree {
+  const dirs = snapshotDirs(data);
   const names = data.tree.names === '' ? [] : data.tree.names.split('\0');
   const index = new Map<string, number>();
   dirs.forEach((d, i) => index.set(d, i));
@@ -172,10 +215,19 @@ export function previousTree(data: ScanSnapshotData): PreviousTree {
   return { index, stamps: data.tree.stamps, flags: data.tree.flags, fileStart, fileCounts: data.tree.fileCounts, names, children, dirs };
 }
 
-/** The previous memo as nested maps, and the previous stamp of each file read. */
+/**
+ * The previous memo as nested maps, and the previous stamp of each file read (built once per snapshot;
+ * callers only read them).
+ */
 export function previousReads(data: ScanSnapshotData): { memo: Memo; stamps: Map<string, number> } {
+  let reads = readIndexes.get(data);
+  if (!reads) readIndexes.set(data, (reads = indexReads(data)));
+  return reads;
+}
+
+function indexReads(data: ScanSnapshotData): { memo: Memo; stamps: Map<string, number> } {
   const stamps = new Map<string, number>();
-  const paths = data.reads.paths === '' ? [] : data.reads.paths.split('\0');
+  const paths = snapshotReadPaths(data);
   paths.forEach((p, i) => stamps.set(p, i));
   const memo: Memo = new Map();
   data.memo.file.forEach((at, i) => {
