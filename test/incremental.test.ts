@@ -181,6 +181,33 @@ suite('incremental rescans', () => {
     t.diagnostic(`modes: ${JSON.stringify(modes)}`);
   });
 
+  test('with decoded snapshots kept, edits in place (every directory as it was) rerun the rules over the kept walk', async (t) => {
+    keepDecodedSnapshots(8 * 1024 * 1024);
+    t.after(() => keepDecodedSnapshots(0));
+    const root = makeTree(t, BASE);
+    const options = { racyMs: 20 };
+    await sleep(60);
+    let previous = (await scan(root, options)).snapshot;
+    const edits: Array<[string, () => void]> = [
+      ['jest.config.js', () => writeFileSync(join(root, 'jest.config.js'), CONFIGS['jest.config.js']![1]!)],
+      ['py/pytest.ini', () => writeFileSync(join(root, 'py/pytest.ini'), CONFIGS['py/pytest.ini']![1]!)],
+      ['package.json and a test file', () => {
+        writeFileSync(join(root, 'package.json'), CONFIGS['package.json']![1]!);
+        appendFileSync(join(root, 'src/a.test.js'), "test('a2', () => {});\n");
+      }],
+      ['py/pytest.ini back', () => writeFileSync(join(root, 'py/pytest.ini'), CONFIGS['py/pytest.ini']![0]!)],
+    ];
+    for (const [what, edit] of edits) {
+      await sleep(60); // the directories' stamps are past the racy window, so every directory is "as it was"
+      edit();
+      await sleep(60);
+      const incremental = await scan(root, { ...options, previous });
+      assert.equal(incremental.mode, 'incremental', what);
+      assert.deepEqual(found(incremental), found(await scan(root, options)), what);
+      previous = incremental.snapshot;
+    }
+  });
+
   test('a kept snapshot is taken only for the very same bytes, within the byte budget', async (t) => {
     const limits = JSON.stringify([32, 1_000_000]);
     const a = makeTree(t, BASE);
@@ -200,7 +227,7 @@ suite('incremental rescans', () => {
     assert.notEqual(decodeSnapshot(changed, ra, limits), kept, 'one byte differs: decoded (or refused) anew');
     // The budget: two roots' snapshots do not fit in a little more than one, so the older is dropped.
     const sb = (await scan(b)).snapshot!;
-    keepDecodedSnapshots(Math.max(sa.byteLength, sb.byteLength) + 1);
+    keepDecodedSnapshots(4 * Math.max(sa.byteLength, sb.byteLength) + 1); // one decoded snapshot: four times its bytes
     const kb = decodeSnapshot(sb, rb, limits);
     assert.equal(decodeSnapshot(sb, rb, limits), kb);
     const ka = decodeSnapshot(sa, ra, limits);

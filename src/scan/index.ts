@@ -10,12 +10,12 @@ import type { ScanProbe } from './probe.ts';
 import { randomUUID } from 'node:crypto';
 import { diffTests, patchCounts, quickCheck, rememberCounters, statReads } from './rescan.ts';
 import {
-  decodeSnapshot, encodeSnapshot, previousReads, previousTree, snapshotResult, type ScanSnapshotData, type StampClock,
+  decodeSnapshot, encodeSnapshot, keptWalk, previousReads, previousTree, snapshotResult, type ScanSnapshotData, type StampClock,
 } from './snapshot.ts';
 import { detectStack } from './stack.ts';
 import type { FoundPort, FoundTest, RunInfo } from './types.ts';
 import { lstatOrUndefined } from './stamper.ts';
-import { walk, type WalkOptions } from './walk.ts';
+import { walk, type WalkOptions, type WalkResult } from './walk.ts';
 import { ruleReadsOf, rulesView } from './rules-view.ts';
 import type { Counter } from './with-cases.ts';
 
@@ -102,13 +102,19 @@ async function scanFrom(root: string, options: ScanOptions): Promise<ScanResult 
   // snapshot's) and without running any rule.
   const reads = previous ? previousReads(previous) : undefined;
   const kept = previous ? previous.tree.fileCounts.reduce((a, b) => a + b, 0) + previous.tree.flags.length : 0;
-  if (previous && reads && quick?.dirs && limits !== null && kept <= snapshotMaxEntries) {
-    const patched = await patchCounts({ previous, memo: reads.memo, root, limits, clock, reads: statReads(previous, base, clock, quick.fresh()) });
+  // (Every file read was stat'ed by the quick check: `statReads` only compares here.)
+  const readsNow = previous && quick?.dirs ? statReads(previous, base, clock, quick.fresh()) : undefined;
+  const triedPatch = previous !== undefined && reads !== undefined && readsNow !== undefined && limits !== null && kept <= snapshotMaxEntries;
+  if (triedPatch) {
+    const patched = await patchCounts({ previous, memo: reads.memo, root, limits, clock, reads: readsNow });
     if (patched) return patched;
   }
   // When every directory was just found as it was, the walk takes them without a second stat. A first
   // walk stamps each directory from the stat it takes before listing it anyway (its identity, see walk.ts).
-  const tree = await walk(root, {
+  // Every directory as it was, and this process still has the walk that snapshot was made from (a scan
+  // process keeps it with the decoded snapshot): that walk is this one, without listing or copying a name.
+  const sameWalk = previous && quick?.dirs ? keptWalk<WalkResult>(previous) : undefined;
+  const tree = sameWalk ? { ...sameWalk, same: true } : await walk(root, {
     ...walkOptions, clock, stampsUpTo: snapshotMaxEntries, ...(probe ? { onProgress: probe.walked } : {}),
     ...(previous ? { previous: previousTree(previous), trusted: quick?.dirs === true } : {}),
   });
@@ -126,19 +132,20 @@ async function scanFrom(root: string, options: ScanOptions): Promise<ScanResult 
   // The tree lists what it listed (no directory moved, or some were listed again, say for a racy stamp, and
   // hold what they held): nothing moved if every file read still has its stamp; only counted test files
   // moved -> their counts patched into the last result (rescan.ts `patchCounts`); else the rules run.
-  const fresh = new Map<string, readonly number[]>(quick?.fresh());
+  const fresh = readsNow?.fresh ?? new Map<string, readonly number[]>(quick?.fresh());
   if (previous && reads && tree.same && keep) {
-    const again = statReads(previous, base, clock, fresh);
+    const again = readsNow ?? statReads(previous, base, clock, fresh);
     if (again.changed.length === 0) {
       const before = snapshotResult(previous);
       const snapshot = encodeSnapshot({
-        root, limits: limits!, tree: tree.record, files: tree.files, reads: again.fresh, memo: reads.memo, result: before,
+        root, limits: limits!, tree: tree.record, files: tree.files, walked: tree, reads: again.fresh, memo: reads.memo, result: before,
         ...(previous.reads.rule ? { ruleReads: ruleReadsOf(previous, again.paths) } : {}),
         ...(previous.rulesRun === undefined ? {} : { rulesRun: previous.rulesRun }),
       });
       return { ...before, unreadable: [], snapshot, mode: 'unchanged' };
     }
-    const patched = await patchCounts({ previous, memo: reads.memo, root, limits: limits!, tree, clock, reads: again });
+    // The same inputs as the attempt above when that one was made: it would fail the same way.
+    const patched = triedPatch ? null : await patchCounts({ previous, memo: reads.memo, root, limits: limits!, tree, clock, reads: again });
     if (patched) return patched;
     for (const [file, stamp] of again.fresh) fresh.set(file, stamp);
   }
@@ -177,7 +184,7 @@ async function scanFrom(root: string, options: ScanOptions): Promise<ScanResult 
   const result = { tests, ports: uniquePorts, framework, notes: ctx.notes, runs: ctx.runs, truncated: tree.truncated };
   const unreadable = [...tree.unreadable, ...tree.unvisited];
   const snapshot = !keep ? null : encodeSnapshot({
-    root, limits, tree: tree.record, files: tree.files, reads: ctx.record.reads, memo: ctx.record.memo, result, ruleReads, rulesRun,
+    root, limits, tree: tree.record, files: tree.files, walked: tree, reads: ctx.record.reads, memo: ctx.record.memo, result, ruleReads, rulesRun,
   });
   if (!previous) return { ...result, unreadable, snapshot, mode: 'full' };
   // A delta only over a tree seen whole: rows kept under unread directories must not read as removed.

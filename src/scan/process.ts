@@ -10,8 +10,9 @@ import { createStatusCell, WATCHDOG_SOURCE } from './probe.ts';
 import { keepDecodedSnapshots } from './snapshot-cache.ts';
 import { startStamper } from './stamper.ts';
 
-// Encoded bytes of the decoded snapshots kept (decoded, a few times that): a 100k-file tree's is ~0.6 MB.
-const SNAPSHOT_CACHE_BYTES = 8 * 1024 * 1024;
+// Heap the decoded snapshots kept (and the walks they were made from) may hold: a 100k-file tree's ~16 MB,
+// a 10k-file one's ~2 MB; well inside the 256 MB heap a scan process runs in.
+const SNAPSHOT_CACHE_BYTES = 48 * 1024 * 1024;
 
 export interface ScanRequest {
   readonly id: number;

@@ -4,7 +4,7 @@
  */
 import { createContext } from './context.ts';
 import {
-  encodeSnapshot, pushStamp, sameStamp, snapshotDirs, snapshotReadPaths, snapshotResult, STAMP, type Memo, type ScanSnapshotData,
+  encodeSnapshot, keptWalk, pushStamp, sameStamp, snapshotDirs, snapshotReadPaths, snapshotResult, STAMP, type Memo, type ScanSnapshotData,
   type StampClock, type StatLike, type TreeRecord,
 } from './snapshot.ts';
 import { lstatOrUndefined, stampElsewhere, stampPaths } from './stamper.ts';
@@ -173,6 +173,7 @@ export async function patchCounts({ previous, memo, root, limits, tree, clock, r
   const result = { ...before, tests };
   const snapshot = encodeSnapshot({
     root, limits, tree: tree ? tree.record : { kept: previous.tree }, files: tree ? tree.files : [],
+    walked: tree ?? keptWalk(previous),
     reads: stamps, memo: newMemo, result, ruleReads, rulesRun: run.id,
   });
   return { ...result, unreadable: [] as string[], snapshot, mode: 'incremental' as const, delta: diffTests(before.tests, tests) };

@@ -7,14 +7,14 @@
  */
 import type { ScanSnapshotData } from './snapshot.ts';
 
-interface Kept { readonly bytes: Uint8Array; readonly data: ScanSnapshotData }
+interface Kept { readonly bytes: Uint8Array; readonly data: ScanSnapshotData; readonly weight: number }
 
 const kept = new Map<string, Kept>();
 let budget = 0;
 
 /**
- * Keeps decoded snapshots, newest roots first, while their encoded sizes add up to at most `maxBytes`
- * (their decoded form is a few times that). 0 turns keeping off and drops what is kept.
+ * Keeps decoded snapshots, newest roots first, while their estimated heap sizes (see {@link keepSnapshot})
+ * add up to at most `maxBytes`. 0 turns keeping off and drops what is kept.
  */
 export function keepDecodedSnapshots(maxBytes: number): void {
   budget = maxBytes;
@@ -32,22 +32,25 @@ export function keptSnapshot(root: string, bytes: Uint8Array): ScanSnapshotData 
   return entry.data;
 }
 
-/** Remembers that `bytes` decode to `data` (the snapshot of `data.root`). */
-export function keepSnapshot(bytes: Uint8Array, data: ScanSnapshotData): void {
+/**
+ * Remembers that `bytes` decode to `data` (the snapshot of `data.root`), which with what hangs off it (a
+ * kept walk) holds about `weight` bytes of heap. @default weight: four times the encoded size
+ */
+export function keepSnapshot(bytes: Uint8Array, data: ScanSnapshotData, weight = bytes.byteLength * 4): void {
   if (budget === 0) return;
   kept.delete(data.root);
-  if (bytes.byteLength > budget) return;
+  if (weight > budget) return;
   // A copy: the caller's bytes may be a view into a buffer that is sent away (transferred) or reused.
-  kept.set(data.root, { bytes: Uint8Array.prototype.slice.call(bytes), data });
+  kept.set(data.root, { bytes: Uint8Array.prototype.slice.call(bytes), data, weight });
   trim();
 }
 
 function trim(): void {
   let total = 0;
-  for (const entry of kept.values()) total += entry.bytes.byteLength;
+  for (const entry of kept.values()) total += entry.weight;
   for (const [root, entry] of kept) {
     if (total <= budget) break;
     kept.delete(root);
-    total -= entry.bytes.byteLength;
+    total -= entry.weight;
   }
 }

@@ -106,8 +106,19 @@ export function snapshotResult(data: ScanSnapshotData): SnapshotResult {
 /** Case counts by file, then by counter key (framework + counting function); NaN stands for "none". */
 export type Memo = Map<string, Map<string, number>>;
 
+// The walk each snapshot was made from, while this process holds the snapshot decoded (snapshot-cache.ts):
+// a rescan that finds every directory as it was takes that walk as it is instead of rebuilding it.
+const walks = new WeakMap<ScanSnapshotData, object>();
+
+/** The walk `data` was encoded from (or kept from its predecessor), when this process still has it. */
+export function keptWalk<T extends object>(data: ScanSnapshotData): T | undefined {
+  return walks.get(data) as T | undefined;
+}
+
 export function encodeSnapshot(input: {
   root: string; limits: string; files: readonly string[];
+  /** The walk result `tree` and `files` come from, kept with the decoded snapshot for the next rescan. */
+  walked?: object | undefined;
   /** The walk's record, or (`kept`) the previous snapshot's tree as it is, when every directory is as it was. */
   tree: TreeRecord | { kept: ScanSnapshotData['tree'] };
   reads: ReadonlyMap<string, readonly number[]>; memo: Memo; result: SnapshotResult;
@@ -150,7 +161,10 @@ export function encodeSnapshot(input: {
   // Paths repeat their prefixes: a fast deflate makes the stored and copied bytes about 3x smaller.
   const bytes = deflateRawSync(serialize(data), { level: 1 });
   const out = new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  keepSnapshot(out, data);
+  if (input.walked) walks.set(data, input.walked);
+  // A kept walk holds its paths, names and index: about 160 bytes per file and directory.
+  const entries = data.tree.flags.length + data.tree.fileCounts.reduce((a, b) => a + b, 0);
+  keepSnapshot(out, data, out.byteLength * 4 + (input.walked ? entries * 160 : 0));
   return out;
 }
 
