@@ -15,7 +15,8 @@ import {
 import { detectStack } from './stack.ts';
 import type { FoundPort, FoundTest, RunInfo } from './types.ts';
 import { lstatOrUndefined } from './stamper.ts';
-import { walk, type WalkOptions, type WalkResult } from './walk.ts';
+import type { WalkOptions, WalkResult } from './walk.ts';
+import { walkShared } from './walk-split.ts';
 import { ruleReadsOf, rulesView } from './rules-view.ts';
 import type { Counter } from './with-cases.ts';
 
@@ -114,7 +115,7 @@ async function scanFrom(root: string, options: ScanOptions): Promise<ScanResult 
   // Every directory as it was, and this process still has the walk that snapshot was made from (a scan
   // process keeps it with the decoded snapshot): that walk is this one, without listing or copying a name.
   const sameWalk = previous && quick?.dirs ? keptWalk<WalkResult>(previous) : undefined;
-  const tree = sameWalk ? { ...sameWalk, same: true } : await walk(root, {
+  const tree = sameWalk ? { ...sameWalk, same: true } : await walkShared(root, {
     ...walkOptions, clock, stampsUpTo: snapshotMaxEntries, ...(probe ? { onProgress: probe.walked } : {}),
     ...(previous ? { previous: previousTree(previous), trusted: quick?.dirs === true } : {}),
   });

@@ -8,7 +8,8 @@ import { DELTA_ROWS, packTests, type PackedTests } from './packed.ts';
 import { allowRelativeStats } from './rescan.ts';
 import { createStatusCell, WATCHDOG_SOURCE } from './probe.ts';
 import { keepDecodedSnapshots } from './snapshot-cache.ts';
-import { startStamper } from './stamper.ts';
+import { startHelper } from './helper.ts';
+import { shareWalks } from './walk-split.ts';
 
 // Heap the decoded snapshots kept (and the walks they were made from) may hold: a 100k-file tree's ~16 MB,
 // a 10k-file one's ~2 MB; well inside the 256 MB heap a scan process runs in.
@@ -29,6 +30,9 @@ export type ScanReply =
 allowRelativeStats();
 // The server sends each project's last snapshot back with its next scan: keep what those bytes decode to.
 keepDecodedSnapshots(SNAPSHOT_CACHE_BYTES);
+// The helper thread (a first walk's subtrees, a rescan's stat checks) loads beside this thread's modules.
+startHelper();
+shareWalks();
 const status = createStatusCell();
 new Worker(WATCHDOG_SOURCE, { eval: true, workerData: { sab: status.sab } }).unref();
 
@@ -43,9 +47,6 @@ const answer = async ({ id, root, options }: ScanRequest): Promise<ScanReply> =>
     // A delta past DELTA_ROWS is not sent: the store rewrites every row then anyway, and 200k changed rows
     // as objects would cost the server what the columns save.
     const result = delta && delta.upserts.length + delta.removed.length <= DELTA_ROWS ? { ...rest, delta } : rest;
-    // A scan that kept a snapshot will likely be followed by a rescan: load the fast path's helper thread
-    // now, between scans, rather than in that rescan's time. (None for a tree too big to keep one.)
-    if (rest.snapshot) setImmediate(startStamper);
     return { id, result, tests: packTests(tests), files: status.files() };
   } catch (error) {
     const { message, code } = (error ?? {}) as NodeJS.ErrnoException;

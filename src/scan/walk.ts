@@ -87,7 +87,34 @@ export const PRUNED_DIRS: ReadonlySet<string> = new Set([
 const PRUNE_MARKERS = ['pyvenv.cfg', 'CACHEDIR.TAG'];
 
 /** A directory to visit; `dev`/`ino` identify its parent as listed (NaN: not known, see `listSync`). */
-interface PendingDir { readonly abs: string; readonly rel: string; readonly depth: number; readonly dev: number; readonly ino: number }
+export interface PendingDir { readonly abs: string; readonly rel: string; readonly depth: number; readonly dev: number; readonly ino: number }
+
+/** How a walk hands subtrees to another thread (walk-split.ts). */
+export interface WalkShare {
+  /** True when the other thread would start a handed batch at once. */
+  wanted(): boolean;
+  /** Takes the bottom half of the walk's stack: subtrees the walk would have entered last, in stack order. */
+  give(batch: PendingDir[]): void;
+  /** Shortest stack worth splitting. */
+  readonly minimum: number;
+}
+
+/** The internal options of one part of a walk split between threads (walk-split.ts). */
+export interface WalkPartOptions extends WalkOptions {
+  /** Directories to walk instead of the root (already in the caller's `dirs`); `dirs` starts empty. */
+  readonly start?: readonly PendingDir[];
+  readonly share?: WalkShare;
+}
+
+/** One part's result, with what the merge needs (walk-split.ts). */
+export interface WalkPart extends WalkResult {
+  /** Files and directories counted against `maxEntries`. */
+  readonly entries: number;
+  /** Largest `files.length + dirs.length` (less the `prunedOutside`) at any directory recorded. */
+  readonly peak: number;
+  /** Directories of `start` pruned by a marker file: they are in the caller's `dirs`, to be taken out. */
+  readonly prunedOutside: string[];
+}
 
 /**
  * Walks `root` without following symlinks, returning every regular file and directory below it.
@@ -98,7 +125,12 @@ interface PendingDir { readonly abs: string; readonly rel: string; readonly dept
  * const tree = await walk('/home/me/app');
  * tree.files; // ['package.json', 'src/a.test.ts', ...]
  */
-export async function walk(root: string, {
+export function walk(root: string, options: WalkOptions = {}): Promise<WalkResult> {
+  return walkPart(root, options);
+}
+
+/** {@link walk}, or one part of a walk split between threads (`start`, `share`: see walk-split.ts). */
+export async function walkPart(root: string, {
   maxDepth = 32,
   maxEntries = 1_000_000,
   timeoutMs = 30_000,
@@ -114,12 +146,16 @@ export async function walk(root: string, {
   clock = { since: Date.now(), racyMs: 2000, granularityMs: 0 },
   stat = lstatOrUndefined,
   stampsUpTo = Infinity,
-}: WalkOptions = {}): Promise<WalkResult> {
+  start,
+  share,
+}: WalkPartOptions = {}): Promise<WalkPart> {
   const files: string[] = [];
-  const dirs: string[] = [''];
+  const dirs: string[] = start ? [] : [''];
   const base = root.endsWith('/') ? root : root + '/';
   const deadline = now() + timeoutMs;
-  const queue: PendingDir[] = [{ abs: base, rel: '', depth: 0, dev: NaN, ino: NaN }];
+  const queue: PendingDir[] = start ? [...start] : [{ abs: base, rel: '', depth: 0, dev: NaN, ino: NaN }];
+  const prunedOutside: string[] = [];
+  let peak = 0;
   let truncated: string | null = null;
   let errors = 0;
   // Directories whose listing failed (relative paths): their previously stored rows are kept.
@@ -139,7 +175,9 @@ export async function walk(root: string, {
   let same = previous !== undefined;
   const note = (rel: string, stamp: ArrayLike<number>, flag: number): number => {
     // Counted as scan() counts them (a virtualenv pruned later leaves the count; scan() keeps no snapshot then).
-    if (files.length + dirs.length > stampsUpTo) stamps.length = 0; // 1M-file tree: ~10 MB no snapshot would use
+    const count = files.length + dirs.length - prunedOutside.length;
+    if (count > peak) peak = count;
+    if (count > stampsUpTo) stamps.length = 0; // 1M-file tree: ~10 MB no snapshot would use
     else for (let k = 0; k < stamp.length; k++) stamps.push(stamp[k]!);
     record.flags.push(flag);
     record.fileCounts.push(0);
@@ -148,6 +186,7 @@ export async function walk(root: string, {
   const prune = (rel: string): void => {
     const at = dirs.lastIndexOf(rel);
     if (at !== -1) dirs.splice(at, 1);
+    else if (start) prunedOutside.push(rel);
   };
 
   /** The stamp checks before a listing: 'reused' when the directory was taken from `previous`. */
@@ -314,6 +353,7 @@ export async function walk(root: string, {
       const slice = (): void => {
         const until = performance.now() + sliceMs;
         while (queue.length > 0 && !stopped()) {
+          if (share && queue.length >= share.minimum && share.wanted()) share.give(queue.splice(0, queue.length >> 1));
           visitSync(queue.pop()!);
           if (performance.now() > until && queue.length > 0) { setImmediate(slice); return; }
         }
@@ -337,7 +377,7 @@ export async function walk(root: string, {
     });
   }
   if (previous && record.dirs.length !== previous.dirs.length) same = false;
-  return { files, dirs, truncated, errors, unreadable, unvisited, rootError, record, same, nameIndex: names };
+  return { files, dirs, truncated, errors, unreadable, unvisited, rootError, record, same, nameIndex: names, entries, peak, prunedOutside };
 }
 
 /** Entries whose names were rebuilt by `distinctNames` from bytes that are not valid UTF-8. */
