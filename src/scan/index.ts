@@ -69,6 +69,11 @@ export interface ScanOptions extends Omit<WalkOptions, 'fs' | 'onProgress' | 'pr
    * pay. @default 200_000
    */
   readonly snapshotMaxEntries?: number;
+  /**
+   * A first walk may share its work with the helper thread, where this process allows it (see
+   * walk-split.ts `shareWalks`; scan processes do). @default true
+   */
+  readonly shareWalk?: boolean;
 }
 
 /**
@@ -85,7 +90,7 @@ export async function scan(root: string, options: ScanOptions = {}): Promise<Sca
 }
 
 async function scanFrom(root: string, options: ScanOptions): Promise<ScanResult | null> {
-  const { previous: bytes, racyMs = 2000, granularityMs = 0, probe, snapshotMaxEntries = SNAPSHOT_MAX_ENTRIES, ...walkOptions } = options;
+  const { previous: bytes, racyMs = 2000, granularityMs = 0, probe, snapshotMaxEntries = SNAPSHOT_MAX_ENTRIES, shareWalk = true, ...walkOptions } = options;
   const clock: StampClock = { since: Date.now(), racyMs, granularityMs };
   // Rules match some patterns against absolute paths (Jest's testMatch), so the root must be absolute and real.
   root = await realpath(resolve(root));
@@ -118,7 +123,7 @@ async function scanFrom(root: string, options: ScanOptions): Promise<ScanResult 
   const tree = sameWalk ? { ...sameWalk, same: true } : await walkShared(root, {
     ...walkOptions, clock, stampsUpTo: snapshotMaxEntries, ...(probe ? { onProgress: probe.walked } : {}),
     ...(previous ? { previous: previousTree(previous), trusted: quick?.dirs === true } : {}),
-  });
+  }, shareWalk);
   probe?.walked(tree.files.length);
   if (tree.rootError) {
     // Nothing was seen, which must not read as "no tests": the scan fails and the store keeps its rows.

@@ -84,7 +84,9 @@ export function createScanPool({
 
   const runOn = (proc: ScanProcess, job: Job): Promise<ScanResult> => {
     const limits = Object.fromEntries(Object.entries(job.options).filter(([k, v]) => v !== undefined && v !== null && LIMIT_KEYS.has(k)));
-    return proc.run({ id: nextId++, root: job.root, options: limits }, { deadlineMs, onProgress: job.onProgress });
+    // A walk shares the second core only while no other scan runs: two scans already keep both busy.
+    const alone = [...live].every((p) => p === proc || p.idle);
+    return proc.run({ id: nextId++, root: job.root, options: { ...limits, shareWalk: alone } }, { deadlineMs, onProgress: job.onProgress });
   };
 
   const start = (mb: number): ScanProcess => {

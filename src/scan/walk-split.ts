@@ -101,14 +101,14 @@ function sessionSide(port: MessagePort, limits: Limits, firstId: number) {
 }
 
 /**
- * `walk(root, options)`, on both cores when this process shares walks, the helper thread is loaded and
- * idle, and the walk is a plain first walk (no previous tree, substitute fs, exclude function or signal);
- * the same result either way.
+ * `walk(root, options)`, on both cores when this process shares walks, `share` (the caller's say: no other
+ * scan is running), the helper thread is loaded and idle, and the walk is a plain first walk (no previous
+ * tree, substitute fs, exclude function or signal); the same result either way.
  */
-export async function walkShared(root: string, options: WalkOptions = {}): Promise<WalkResult> {
+export async function walkShared(root: string, options: WalkOptions = {}, share = true): Promise<WalkResult> {
   const { fs, previous, exclude, signal, onProgress, stampsUpTo = Infinity } = options;
   lastParts = 1;
-  if (!sharing || fs || previous || exclude || signal || !helperIdle()) return walk(root, options);
+  if (!share || !sharing || fs || previous || exclude || signal || !helperIdle()) return walk(root, options);
   const limits: Limits = {
     root, maxDepth: options.maxDepth ?? 32, maxEntries: options.maxEntries ?? 1_000_000,
     deadline: (options.now ?? Date.now)() + (options.timeoutMs ?? 30_000),
