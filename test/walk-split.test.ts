@@ -89,6 +89,20 @@ suite('walkShared()', () => {
     assert.deepEqual(shape(shared), shape(single));
   });
 
+  test('equals it when the helper spends its file budget and hands back all it has left', async (t) => {
+    const root = realpathSync(makeTree(t));
+    randomTree(root, 1, 4000);
+    shareWalks(true, { helperFiles: 300 });
+    t.after(() => shareWalks(true));
+    let shared = 0;
+    for (let i = 0; i < 3; i++) {
+      const { single, shared: split, parts } = await both(root);
+      assert.deepEqual(shape(split), shape(single));
+      if (parts > 2) shared++;
+    }
+    assert.ok(shared > 0, 'the walk was split (and the helper gave its stack back)');
+  });
+
   test('an aborted or excluding walk is not shared', async (t) => {
     const root = realpathSync(makeTree(t));
     randomTree(root, 6, 500);

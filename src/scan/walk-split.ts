@@ -12,7 +12,14 @@ import { basename } from './paths.ts';
 import type { StampClock } from './snapshot.ts';
 import { walk, walkPart, type PendingDir, type WalkOptions, type WalkPart, type WalkResult } from './walk.ts';
 
+/**
+ * Files the helper records per walk before it hands back all it has left: what it holds until it sends its
+ * parts costs memory twice (its heap, then the copy sent), so a very big tree is walked mostly here.
+ */
+const HELPER_FILES_DEFAULT = 120_000;
+
 let sharing = false;
+let helperFiles = HELPER_FILES_DEFAULT;
 let lastParts = 0;
 
 /** Test hook: how many parts the last shared walk of this process was made of (1: it was not shared). */
@@ -22,14 +29,18 @@ export function lastWalkParts(): number {
 
 /**
  * Lets walks in this process share their work with the helper thread: scan processes do (process.ts);
- * a library caller's walk stays on its own thread unless it asks.
+ * a library caller's walk stays on its own thread unless it asks. `helperFiles`: see {@link HELPER_FILES_DEFAULT}.
  */
-export function shareWalks(on = true): void {
+export function shareWalks(on = true, { helperFiles: files = HELPER_FILES_DEFAULT } = {}): void {
   sharing = on;
+  helperFiles = files;
 }
 
 /** The limits every part of one walk runs under. */
-interface Limits { readonly root: string; readonly maxDepth: number; readonly maxEntries: number; readonly deadline: number; readonly clock: StampClock }
+interface Limits {
+  readonly root: string; readonly maxDepth: number; readonly maxEntries: number; readonly deadline: number; readonly clock: StampClock;
+  readonly helperFiles: number;
+}
 
 /** The request that opens a walk session on the helper thread; the session runs over `port`. */
 export interface WalkRequest extends Limits { readonly kind: 'walk'; readonly port: MessagePort }
@@ -52,12 +63,15 @@ interface PackedPart {
 /** Stacks shorter than this are not split: the halves would cost more to send than to walk. */
 const MIN_SPLIT = 4;
 
+
+
 /**
  * Walks the batches this side of a session is given, handing the bottom half of its stack to the peer
  * whenever the peer says it is hungry. `own` ids are this side's (even or odd).
  */
-function sessionSide(port: MessagePort, limits: Limits, firstId: number) {
+function sessionSide(port: MessagePort, limits: Limits, firstId: number, budget = Infinity) {
   let peerHungry = false;
+  let spent = 0; // files recorded by the parts done
   let nextId = firstId;
   const waiting: Array<{ id: number; start: PendingDir[] }> = [];
   let wake: (() => void) | undefined;
@@ -83,9 +97,15 @@ function sessionSide(port: MessagePort, limits: Limits, firstId: number) {
           port.postMessage({ type: 'batch', id, start: batch } satisfies SessionMessage);
         },
         minimum: MIN_SPLIT,
+        maxFiles: Math.max(0, budget - spent),
       },
     });
+    spent += part.files.length;
     return { part, handed };
+  };
+  /** Says it can take a batch, unless its budget is spent (then its peer walks the rest). */
+  const hungry = (): void => {
+    if (spent < budget) port.postMessage({ type: 'hungry' } satisfies SessionMessage);
   };
   /** The next batch the peer hands over, or undefined once `stop()` says the session is over. */
   const next = async (stop: () => boolean): Promise<{ id: number; start: PendingDir[] } | undefined> => {
@@ -97,7 +117,7 @@ function sessionSide(port: MessagePort, limits: Limits, firstId: number) {
       wake = undefined;
     }
   };
-  return { run, next, hungry: () => port.postMessage({ type: 'hungry' } satisfies SessionMessage), wakeUp: () => wake?.() };
+  return { run, next, hungry, wakeUp: () => wake?.() };
 }
 
 /**
@@ -112,7 +132,7 @@ export async function walkShared(root: string, options: WalkOptions = {}, share 
   const limits: Limits = {
     root, maxDepth: options.maxDepth ?? 32, maxEntries: options.maxEntries ?? 1_000_000,
     deadline: (options.now ?? Date.now)() + (options.timeoutMs ?? 30_000),
-    clock: options.clock ?? { since: Date.now(), racyMs: 2000, granularityMs: 0 },
+    clock: options.clock ?? { since: Date.now(), racyMs: 2000, granularityMs: 0 }, helperFiles,
   };
   const { port1, port2 } = new MessageChannel();
   const session = askHelper<boolean>({ kind: 'walk', port: port2, ...limits } satisfies WalkRequest, [port2]);
@@ -167,7 +187,7 @@ function order(parts: ReadonlyMap<number, { part: WalkPart; handed: number[] }>,
 
 /** The helper's side of a session (helper-thread.ts): walks the batches it is handed until the end. */
 export async function answerWalk({ port, kind: _, ...limits }: WalkRequest): Promise<boolean> {
-  const side = sessionSide(port, limits, 1);
+  const side = sessionSide(port, limits, 1, limits.helperFiles);
   let ended = false;
   port.on('message', (message: SessionMessage) => { if (message.type === 'end') { ended = true; side.wakeUp(); } });
   for (;;) {

@@ -97,6 +97,8 @@ export interface WalkShare {
   give(batch: PendingDir[]): void;
   /** Shortest stack worth splitting. */
   readonly minimum: number;
+  /** Most files this part may record; past them it gives away its whole stack (a memory budget). */
+  readonly maxFiles: number;
 }
 
 /** The internal options of one part of a walk split between threads (walk-split.ts). */
@@ -353,6 +355,7 @@ export async function walkPart(root: string, {
       const slice = (): void => {
         const until = performance.now() + sliceMs;
         while (queue.length > 0 && !stopped()) {
+          if (share && files.length > share.maxFiles) { share.give(queue.splice(0)); break; }
           if (share && queue.length >= share.minimum && share.wanted()) share.give(queue.splice(0, queue.length >> 1));
           visitSync(queue.pop()!);
           if (performance.now() > until && queue.length > 0) { setImmediate(slice); return; }
