@@ -25,8 +25,8 @@ export function startHelper(): void {
   try {
     const worker = new Worker(new URL(`./helper-thread${extname(fileURLToPath(import.meta.url))}`, import.meta.url), {
       workerData: { projdexHelper: true },
-      // Half of a big first walk lives here until it is sent back (1M-file tree: ~40 MB).
-      resourceLimits: { maxYoungGenerationSizeMb: 16, maxOldGenerationSizeMb: 192 },
+      // The files of a walk it takes (at most 40k, see walk-split.ts) live here until they are sent back.
+      resourceLimits: { maxYoungGenerationSizeMb: 4, maxOldGenerationSizeMb: 96 },
     });
     worker.unref();
     const state: HelperState = { worker, pending: new Map(), next: 1, ready: false };

@@ -16,7 +16,7 @@ import { walk, walkPart, type PendingDir, type WalkOptions, type WalkPart, type 
  * Files the helper records per walk before it hands back all it has left: what it holds until it sends its
  * parts costs memory twice (its heap, then the copy sent), so a very big tree is walked mostly here.
  */
-const HELPER_FILES_DEFAULT = 120_000;
+const HELPER_FILES_DEFAULT = 40_000;
 
 let sharing = false;
 let helperFiles = HELPER_FILES_DEFAULT;
