@@ -4,7 +4,7 @@ import type { Events } from './events.ts';
 import { httpError } from './http.ts';
 import { createScanPool, type ScanProgress, type ScanWorkerOptions, type WorkerScanOptions } from './scan/pool.ts';
 import type { Store } from './store.ts';
-import { packedCount, packedOf } from './scan/packed.ts';
+import { testCountOf } from './scan/packed.ts';
 import type { RunInfo } from './scan/types.ts';
 import type { Project } from './types.ts';
 
@@ -81,7 +81,7 @@ export function createScanner(store: Store, options: WorkerScanOptions = {}, wor
     const record = previous ? Object.assign(result, { base: previous.generation }) : result;
     if (!await store.saveScanSliced(project.id, record)) throw httpError(404, 'PROJECT_NOT_FOUND', 'Project not found');
     return {
-      project: store.getProject(project.id)!, testsFound: testCount(result), notes: result.notes, runs: result.runs,
+      project: store.getProject(project.id)!, testsFound: testCountOf(result), notes: result.notes, runs: result.runs,
       truncated: result.truncated, mode: result.mode,
     };
   };
@@ -152,9 +152,3 @@ function movedError(path: string, cause?: unknown): Error {
 }
 
 export type Scanner = ReturnType<typeof createScanner>;
-
-/** How many tests a scan found, without unpacking a scan process's columns. */
-function testCount(result: { readonly tests: readonly unknown[] }): number {
-  const packed = packedOf(result);
-  return packed ? packedCount(packed) : result.tests.length;
-}

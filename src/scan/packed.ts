@@ -69,6 +69,12 @@ export function packedOf(result: object): PackedTests | undefined {
 /** How many tests the columns hold. */
 export const packedCount = (packed: PackedTests): number => packed.kinds.length;
 
+/** How many tests a result holds, without unpacking a scan process's columns. */
+export function testCountOf(result: { readonly tests: readonly unknown[] }): number {
+  const packed = packedOf(result);
+  return packed ? packedCount(packed) : result.tests.length;
+}
+
 /**
  * A cursor over the columns: `next()` gives the next test's fields (reusing one object, so nothing per
  * row outlives the call) or undefined at the end. The file names are cut from the joined string as read.

@@ -1,7 +1,7 @@
 import { fork } from 'node:child_process';
 import type { Readable } from 'node:stream';
 import type { ScanResult } from './index.ts';
-import { withPackedTests } from './packed.ts';
+import { testCountOf, withPackedTests } from './packed.ts';
 import type { ScanReply, ScanRequest } from './process.ts';
 import type { ScanProgress } from './probe.ts';
 
@@ -122,7 +122,8 @@ export function startScanProcess(entry: string, heapMb: number, onExit: () => vo
             hold(false);
             if (result instanceof Error) reject(result);
             else {
-              onProgress?.({ files: current.files, tests: result.tests.length });
+              // Counted from the columns: reading `tests` would build every row object on the serving thread.
+              onProgress?.({ files: current.files, tests: testCountOf(result) });
               resolve(result);
             }
           },
