@@ -144,7 +144,8 @@ async function scanFrom(root: string, options: ScanOptions): Promise<ScanResult 
     if (again.changed.length === 0) {
       const before = snapshotResult(previous);
       const snapshot = encodeSnapshot({
-        root, limits: limits!, tree: tree.record, files: tree.files, walked: tree, reads: again.fresh, memo: reads.memo, result: before,
+        root, limits: limits!, tree: sameWalk ? { kept: previous.tree } : tree.record, files: tree.files, walked: tree,
+        reads: again.fresh, memo: reads.memo, result: before,
         ...(previous.reads.rule ? { ruleReads: ruleReadsOf(previous, again.paths) } : {}),
         ...(previous.rulesRun === undefined ? {} : { rulesRun: previous.rulesRun }),
       });
@@ -190,7 +191,8 @@ async function scanFrom(root: string, options: ScanOptions): Promise<ScanResult 
   const result = { tests, ports: uniquePorts, framework, notes: ctx.notes, runs: ctx.runs, truncated: tree.truncated };
   const unreadable = [...tree.unreadable, ...tree.unvisited];
   const snapshot = !keep ? null : encodeSnapshot({
-    root, limits, tree: tree.record, files: tree.files, walked: tree, reads: ctx.record.reads, memo: ctx.record.memo, result, ruleReads, rulesRun,
+    // The walk taken as it was: the tree part too (its encoded bytes are reused, see encodeSnapshot).
+    root, limits, tree: sameWalk && previous ? { kept: previous.tree } : tree.record, files: tree.files, walked: tree, reads: ctx.record.reads, memo: ctx.record.memo, result, ruleReads, rulesRun,
   });
   if (!previous) return { ...result, unreadable, snapshot, mode: 'full' };
   // A delta only over a tree seen whole: rows kept under unread directories must not read as removed.
