@@ -122,7 +122,7 @@ async function scanFrom(root: string, options: ScanOptions): Promise<ScanResult 
   const sameWalk = previous && quick?.dirs ? keptWalk<WalkResult>(previous) : undefined;
   const tree = sameWalk ? { ...sameWalk, same: true } : await walkShared(root, {
     ...walkOptions, clock, stampsUpTo: snapshotMaxEntries, ...(probe ? { onProgress: probe.walked } : {}),
-    ...(previous ? { previous: previousTree(previous), trusted: quick?.dirs === true } : {}),
+    ...(previous ? { previous: previousTree(previous), trusted: quick?.dirs === true, ...(quick ? { trustedDirs: quick.sameEach } : {}) } : {}),
   }, shareWalk);
   probe?.walked(tree.files.length);
   if (tree.rootError) {

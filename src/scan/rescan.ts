@@ -45,7 +45,8 @@ export function sameDirs(data: ScanSnapshotData, dirStamps: Float64Array): boole
  * The fast path of a rescan: every directory and every file read stat'ed, half of the work on the helper
  * thread (the first directories) while this thread stats the rest and the files. `same`: nothing moved;
  * `dirs`: every directory as it was (the walk then takes them without a second stat); `fresh()`: the file
- * stamps taken, by path (built only when asked: an unchanged rescan never needs them).
+ * stamps taken, by path (built only when asked: an unchanged rescan never needs them); `sameEach`: per
+ * directory, 1 where it is as it was.
  */
 export async function quickCheck(previous: ScanSnapshotData, base: string, clock: StampClock) {
   const dirs = snapshotDirs(previous);
@@ -62,11 +63,18 @@ export async function quickCheck(previous: ScanSnapshotData, base: string, clock
   all.set(farStamps);
   all.set(near, farStamps.length);
   const sameTree = sameDirs(previous, all);
+  // Per directory, whether it is as it was (an unreadable one never is): the walk lists only the others.
+  const sameEach = new Uint8Array(previous.tree.flags.length);
+  if (all.length === previous.tree.stamps.length) {
+    for (let i = 0; i < sameEach.length; i++) {
+      sameEach[i] = previous.tree.flags[i] !== 2 && sameStamp(all, i, previous.tree.stamps, i) ? 1 : 0;
+    }
+  }
   let sameFiles = true;
   for (let i = 0; i < reads.length && sameFiles; i++) sameFiles = sameStamp(readStamps, i, previous.reads.stamps, i);
   const fresh = (): Map<string, readonly number[]> =>
     new Map(reads.map((path, i) => [path, Array.from(readStamps.subarray(i * STAMP, i * STAMP + STAMP))]));
-  return { same: sameTree && sameFiles, dirs: sameTree, fresh };
+  return { same: sameTree && sameFiles, dirs: sameTree, sameEach, fresh };
 }
 
 /** The tests of `after` that are new or differ from `before`, and the files of `before` no longer found. */

@@ -44,6 +44,11 @@ export interface WalkOptions {
   /** Every directory of `previous` was stat'ed just before this walk and found as it was: reuse without a stat. */
   readonly trusted?: boolean;
   /**
+   * Per directory of `previous` (by index), 1 where it was stat'ed just before this walk and found as it
+   * was: reused without a stat, as `trusted` does for all of them.
+   */
+  readonly trustedDirs?: Uint8Array;
+  /**
    * Most files + directories (`files.length + dirs.length`) the record keeps directory stamps for: past it
    * the stamps are dropped (`record.stamps` left empty), for a tree too big to keep a snapshot of.
    * @default Infinity
@@ -145,6 +150,7 @@ export async function walkPart(root: string, {
   now = Date.now,
   previous,
   trusted = false,
+  trustedDirs,
   clock = { since: Date.now(), racyMs: 2000, granularityMs: 0 },
   stat = lstatOrUndefined,
   stampsUpTo = Infinity,
@@ -211,7 +217,7 @@ export async function walkPart(root: string, {
     const { abs, rel, depth } = dir;
     // The stamp is taken before the listing: a change made in between moves the stamp past the one kept.
     const known = previous?.index.get(rel);
-    if (trusted && known !== undefined) return reuse(rel, depth, previous!.stamps.subarray(known * 4, known * 4 + 4), known);
+    if (known !== undefined && (trusted || trustedDirs?.[known] === 1)) return reuse(rel, depth, previous!.stamps.subarray(known * 4, known * 4 + 4), known);
     const stamp: number[] = [];
     if (stat) pushStamp(stamp, stat(abs), clock); else stamp.push(NaN, NaN, NaN, NaN);
     const was = before(dir, stamp);
@@ -238,7 +244,7 @@ export async function walkPart(root: string, {
   const visitSync = (dir: PendingDir): void => {
     const { abs, rel, depth } = dir;
     const known = previous?.index.get(rel);
-    if (trusted && known !== undefined) return reuse(rel, depth, previous!.stamps.subarray(known * 4, known * 4 + 4), known);
+    if (known !== undefined && (trusted || trustedDirs?.[known] === 1)) return reuse(rel, depth, previous!.stamps.subarray(known * 4, known * 4 + 4), known);
     const stamp: number[] = [];
     let self: Stats | undefined;
     let list: Dirent[];
