@@ -109,7 +109,7 @@ async function scanFrom(root: string, options: ScanOptions): Promise<ScanResult 
   const reads = previous ? previousReads(previous) : undefined;
   const kept = previous ? previous.tree.fileCounts.reduce((a, b) => a + b, 0) + previous.tree.flags.length : 0;
   // (Every file read was stat'ed by the quick check: `statReads` only compares here.)
-  const readsNow = previous && quick?.dirs ? statReads(previous, base, clock, quick.fresh()) : undefined;
+  const readsNow = previous && quick?.dirs ? statReads(previous, base, clock, quick.readStamps) : undefined;
   const triedPatch = previous !== undefined && reads !== undefined && readsNow !== undefined && limits !== null && kept <= snapshotMaxEntries;
   if (triedPatch) {
     const patched = await patchCounts({ previous, memo: reads.memo, root, limits, clock, reads: readsNow });

@@ -45,8 +45,8 @@ export function sameDirs(data: ScanSnapshotData, dirStamps: Float64Array): boole
  * The fast path of a rescan: every directory and every file read stat'ed, half of the work on the helper
  * thread (the first directories) while this thread stats the rest and the files. `same`: nothing moved;
  * `dirs`: every directory as it was (the walk then takes them without a second stat); `fresh()`: the file
- * stamps taken, by path (built only when asked: an unchanged rescan never needs them); `sameEach`: per
- * directory, 1 where it is as it was.
+ * stamps taken, by path (built only when asked: an unchanged rescan never needs them), `readStamps` the
+ * same in the snapshot's order; `sameEach`: per directory, 1 where it is as it was.
  */
 export async function quickCheck(previous: ScanSnapshotData, base: string, clock: StampClock) {
   const dirs = snapshotDirs(previous);
@@ -74,7 +74,7 @@ export async function quickCheck(previous: ScanSnapshotData, base: string, clock
   for (let i = 0; i < reads.length && sameFiles; i++) sameFiles = sameStamp(readStamps, i, previous.reads.stamps, i);
   const fresh = (): Map<string, readonly number[]> =>
     new Map(reads.map((path, i) => [path, Array.from(readStamps.subarray(i * STAMP, i * STAMP + STAMP))]));
-  return { same: sameTree && sameFiles, dirs: sameTree, sameEach, fresh };
+  return { same: sameTree && sameFiles, dirs: sameTree, sameEach, readStamps, fresh };
 }
 
 /** The tests of `after` that are new or differ from `before`, and the files of `before` no longer found. */
@@ -93,13 +93,17 @@ export function diffTests(before: readonly FoundTest[], after: readonly FoundTes
  * Every file the last scan read, stat'ed now (`known`: stamps already taken this scan): the stamps and
  * the indexes (into `paths`, the snapshot's order) of the files whose stamp moved.
  */
-export function statReads(data: ScanSnapshotData, base: string, clock: StampClock, known: ReadonlyMap<string, readonly number[]>,
+export function statReads(data: ScanSnapshotData, base: string, clock: StampClock,
+  known: ReadonlyMap<string, readonly number[]> | Float64Array,
   stat: (abs: string) => StatLike | undefined = lstatOrUndefined): { paths: readonly string[]; fresh: Map<string, readonly number[]>; changed: number[] } {
   const paths = snapshotReadPaths(data);
   const fresh = new Map<string, readonly number[]>();
   const changed: number[] = [];
+  // `known` as a Float64Array: the quick check's stamps of this snapshot's reads, in their order.
+  const taken = (path: string, i: number): readonly number[] | undefined =>
+    known instanceof Float64Array ? Array.from(known.subarray(i * STAMP, i * STAMP + STAMP)) : known.get(path);
   paths.forEach((path, i) => {
-    let stamp = known.get(path);
+    let stamp = taken(path, i);
     if (!stamp) { const s: number[] = []; pushStamp(s, stat(base + path), clock); stamp = s; }
     fresh.set(path, stamp);
     if (!sameStamp(stamp, 0, data.reads.stamps, i)) changed.push(i);
@@ -145,6 +149,8 @@ export async function patchCounts({ previous, memo, root, limits, tree, clock, r
   const rule = previous.reads.rule;
   const run = runs.get(root)?.find((r) => r.id === previous.rulesRun);
   if (!rule || previous.rulesRun === undefined || !run) return null;
+  // A rule's own input moved: the rules must run (checked before the last result is unpacked).
+  for (const i of reads.changed) if (rule[i] === 1) return null;
   const before = snapshotResult(previous);
   const rows = new Map(before.tests.map((t, i) => [t.file, i]));
   const jobs: Array<{ file: string; key: string; count: Counter; row: number }> = [];
