@@ -29,11 +29,13 @@ for (const dir of positionals.map((d) => resolve(d))) {
   for (const adapter of adapters) {
     if (values.framework && adapter.framework !== values.framework) continue;
     const theirs = await adapter.list(dir).catch((error: unknown) => { console.log(`${dir} ${adapter.framework}: error ${String(error)}`); return null; });
+    const ours = tests.filter((t) => t.framework === adapter.framework).map((t) => t.file).sort();
     if (theirs === null) {
-      console.log(`${dir} ${adapter.framework}: skipped (runner not installed or not applicable)`);
+      // Said when projdex lists files for it: the runner it followed is the one this machine lacks.
+      const listed = ours.length > 0 ? `; projdex lists ${ours.length}` : '';
+      console.log(`${dir} ${adapter.framework}: skipped (runner not installed or not applicable${listed})`);
       continue;
     }
-    const ours = tests.filter((t) => t.framework === adapter.framework).map((t) => t.file).sort();
     if (ours.length === 0 && theirs.length === 0) continue;
     if (ours.length === 0) {
       // The runner would find files, but projdex judged that the project's test command does not use it.

@@ -49,7 +49,14 @@ suite('fixtures against the real runners (scripts/compare-with-runner.ts)', { co
       assert.equal(code, 0, stdout + stderr);
       // "not used" is fine when projdex followed another runner there (pytest next to unittest); a fixture
       // where a runner lists files and projdex matched no runner at all is projdex missing the runner.
-      if (compared.every((line) => /: not used/.test(line))) assert.fail(`only "not used" for ${name}: projdex found no runner the real ones agree on\n${stdout}`);
+      if (compared.every((line) => /: not used/.test(line))) {
+        // Unless projdex followed a runner this machine lacks (pytest installed, Django's runner not).
+        if (lines.some((line) => /: skipped \(.*projdex lists [1-9]/.test(line))) {
+          t.skip(`the runner projdex follows for ${name} is not installed here`);
+          return;
+        }
+        assert.fail(`only "not used" for ${name}: projdex found no runner the real ones agree on\n${stdout}`);
+      }
     });
   }
 });

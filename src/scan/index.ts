@@ -13,7 +13,7 @@ import {
   decodeSnapshot, encodeSnapshot, keptWalk, previousReads, previousTree, snapshotResult, type ScanSnapshotData, type StampClock,
 } from './snapshot.ts';
 import { detectStack } from './stack.ts';
-import type { FoundPort, FoundTest, RunInfo } from './types.ts';
+import type { FoundPort, FoundTest, RunInfo, ScanContext } from './types.ts';
 import { lstatOrUndefined } from './stamper.ts';
 import type { WalkOptions, WalkResult } from './walk.ts';
 import { walkShared } from './walk-split.ts';
@@ -171,9 +171,14 @@ async function scanFrom(root: string, options: ScanOptions): Promise<ScanResult 
   const ruleReads = new Set<string>();
   const counters = new Map<string, Counter | null>();
   const view = rulesView(ctx, ruleReads, counters);
-  // Readers over a budget and patterns refused as unsafe (readers/budget.ts) become notes of this scan.
-  const [js, others, ports, framework] = await readerNotes.run(ctx.note, () =>
-    Promise.all([discoverJs(view), discoverOthers(view), findPorts(view), detectStack(view)]));
+  // The families run at once, each with its own notes and runs, appended in family order when all are
+  // done: the answer's order does not depend on which family's reads came back first. Readers over a budget
+  // and patterns refused as unsafe (readers/budget.ts) become notes of the family that read them.
+  const logs = [0, 1, 2, 3].map(() => familyLog());
+  const [js, others, ports, framework] = await Promise.all([
+    logs[0]!.run(view, discoverJs), logs[1]!.run(view, discoverOthers), logs[2]!.run(view, findPorts), logs[3]!.run(view, detectStack),
+  ]);
+  for (const log of logs) log.replay(ctx);
   const rulesRun = randomUUID();
   if (keep) rememberCounters(root, rulesRun, counters);
 
@@ -210,6 +215,28 @@ function roomFor(previous: ScanSnapshotData): boolean {
 }
 
 const SNAPSHOT_MAX_ENTRIES = 200_000;
+
+/** Notes kept per family before they reach the context (which keeps 200): a hostile tree may cause thousands. */
+const FAMILY_NOTES = 256;
+
+/** One discovery family's notes and runs, collected apart and replayed into the context in family order. */
+function familyLog() {
+  const notes = new Set<string>();
+  const runs: RunInfo[] = [];
+  const note = (message: string): void => { if (notes.size < FAMILY_NOTES) notes.add(message); };
+  return {
+    run<T>(view: ScanContext, family: (ctx: ScanContext) => Promise<T>): Promise<T> {
+      const own: ScanContext = Object.create(view);
+      own.note = note;
+      own.follow = (info) => { runs.push(info); };
+      return readerNotes.run(note, () => family(own));
+    },
+    replay(ctx: ScanContext): void {
+      for (const message of notes) ctx.note(message);
+      for (const info of runs) ctx.follow(info);
+    },
+  };
+}
 
 /** Code-unit order, the same as SQLite's default BINARY collation, so API order matches store order. */
 function compare(a: string, b: string): number {
