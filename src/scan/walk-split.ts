@@ -214,14 +214,17 @@ function merge(all: readonly WalkPart[], stampsUpTo: number): WalkResult {
       if (at !== -1) dirs.splice(at, 1);
     }
   }
-  // The basename index in file order, as the walk fills it.
+  // The basename index in file order, as the walk fills it: a part walked here brings its own (merged in
+  // its insertion order, which is that of first appearance), a part from the helper is indexed now.
   const names = main.nameIndex;
+  const add = (name: string, files: readonly string[]): void => {
+    const list = names.get(name);
+    if (!list) names.set(name, files.slice());
+    else for (const file of files) list.push(file);
+  };
   for (const part of parts) {
-    for (const file of part.files) {
-      const name = basename(file);
-      const list = names.get(name);
-      if (list) list.push(file); else names.set(name, [file]);
-    }
+    if (part.nameIndex.size > 0 || part.files.length === 0) for (const [name, files] of part.nameIndex) add(name, files);
+    else for (const file of part.files) add(basename(file), [file]);
   }
   // The record keeps stamps only while the walk has not passed `stampsUpTo` entries (see walk.ts `note`).
   let dropped = false;
