@@ -63,8 +63,6 @@ interface PackedPart {
 /** Stacks shorter than this are not split: the halves would cost more to send than to walk. */
 const MIN_SPLIT = 4;
 
-
-
 /**
  * Walks the batches this side of a session is given, handing the bottom half of its stack to the peer
  * whenever the peer says it is hungry. `own` ids are this side's (even or odd).
