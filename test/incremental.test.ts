@@ -7,7 +7,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { suite, test } from 'node:test';
 import { scan, type ScanOptions, type ScanResult } from '../src/scan/index.ts';
 import { decodeSnapshot } from '../src/scan/snapshot.ts';
-import { keepDecodedSnapshots } from '../src/scan/snapshot-cache.ts';
+import { dropKeptSnapshots, keepDecodedSnapshots } from '../src/scan/snapshot-cache.ts';
 import { call, makeTree, seededRandom, serve } from './helpers.ts';
 
 const BASE: Record<string, string> = {
@@ -242,6 +242,13 @@ suite('incremental rescans', () => {
     const ka = decodeSnapshot(sa, ra, limits);
     assert.ok(ka && ka === decodeSnapshot(sa, ra, limits), 'a decoded anew and kept');
     assert.notEqual(decodeSnapshot(sb, rb, limits), kb, 'b was dropped to make room for a');
+    // A scan about to need the heap drops every other root's snapshot, and keeps its own.
+    keepDecodedSnapshots(8 * 1024 * 1024);
+    const [ka2, kb3] = [decodeSnapshot(sa, ra, limits), decodeSnapshot(sb, rb, limits)];
+    assert.equal(decodeSnapshot(sa, ra, limits), ka2);
+    dropKeptSnapshots(rb);
+    assert.notEqual(decodeSnapshot(sa, ra, limits), ka2, 'a dropped');
+    assert.equal(decodeSnapshot(sb, rb, limits), kb3, 'b kept');
   });
 
   test('a same-size edit within one clock tick of the scan is seen (the racy rule)', async (t) => {

@@ -21,6 +21,11 @@ export function keepDecodedSnapshots(maxBytes: number): void {
   trim();
 }
 
+/** Drops every kept snapshot but `root`'s (a scan about to need the heap for another tree). */
+export function dropKeptSnapshots(root: string): void {
+  for (const key of [...kept.keys()]) if (key !== root) kept.delete(key);
+}
+
 /** What `bytes` decode to, when this process encoded or decoded exactly these bytes for `root` last. */
 export function keptSnapshot(root: string, bytes: Uint8Array): ScanSnapshotData | undefined {
   const entry = kept.get(root);
