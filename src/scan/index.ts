@@ -115,10 +115,10 @@ async function scanFrom(root: string, options: ScanOptions): Promise<ScanResult 
     const patched = await patchCounts({ previous, memo: reads.memo, root, limits, clock, reads: readsNow });
     if (patched) return patched;
   }
-  // When every directory was just found as it was, the walk takes them without a second stat. A first
-  // walk stamps each directory from the stat it takes before listing it anyway (its identity, see walk.ts).
   // Every directory as it was, and this process still has the walk that snapshot was made from (a scan
   // process keeps it with the decoded snapshot): that walk is this one, without listing or copying a name.
+  // Otherwise the walk takes each directory the quick check found as it was without a second stat; a first
+  // walk stamps each directory from the stat it takes before listing it anyway (its identity, see walk.ts).
   const sameWalk = previous && quick?.dirs ? keptWalk<WalkResult>(previous) : undefined;
   const tree = sameWalk ? { ...sameWalk, same: true } : await walkShared(root, {
     ...walkOptions, clock, stampsUpTo: snapshotMaxEntries, ...(probe ? { onProgress: probe.walked } : {}),
@@ -223,7 +223,8 @@ const FAMILY_NOTES = 256;
 function familyLog() {
   const notes = new Set<string>();
   const runs: RunInfo[] = [];
-  const note = (message: string): void => { if (notes.size < FAMILY_NOTES) notes.add(message); };
+  // Cut long before the context's own cut (400 characters), so what reaches it is the same.
+  const note = (message: string): void => { if (notes.size < FAMILY_NOTES) notes.add(message.slice(0, 1_000)); };
   return {
     run<T>(view: ScanContext, family: (ctx: ScanContext) => Promise<T>): Promise<T> {
       const own: ScanContext = Object.create(view);
