@@ -81,25 +81,19 @@ const translations = new Map<string, readonly string[]>();
 const regexps = new Map<string, RegExp>();
 const MAX_KEPT = 2_000;
 
-function translated(body: string, dot: boolean): readonly string[] {
-  const key = `${dot ? 1 : 0}${body}`;
-  let sources = translations.get(key);
-  if (!sources) {
-    if (translations.size >= MAX_KEPT) translations.clear();
-    translations.set(key, (sources = expandBraces(body).map((x) => translate(x, dot))));
+function kept<T>(cache: Map<string, T>, key: string, build: () => T): T {
+  let value = cache.get(key);
+  if (value === undefined) {
+    if (cache.size >= MAX_KEPT) cache.clear();
+    cache.set(key, (value = build()));
   }
-  return sources;
+  return value;
 }
 
-function compiled(source: string, flags: string): RegExp {
-  const key = `${flags}/${source}`;
-  let re = regexps.get(key);
-  if (!re) {
-    if (regexps.size >= MAX_KEPT) regexps.clear();
-    regexps.set(key, (re = new RegExp(source, flags)));
-  }
-  return re;
-}
+const translated = (body: string, dot: boolean): readonly string[] =>
+  kept(translations, `${dot ? 1 : 0}${body}`, () => expandBraces(body).map((x) => translate(x, dot)));
+
+const compiled = (source: string, flags: string): RegExp => kept(regexps, `${flags}/${source}`, () => new RegExp(source, flags));
 
 /**
  * Joins translated alternatives, sharing one leading-`**\/` prefix among those that start with it:

@@ -109,8 +109,9 @@ async function scanFrom(root: string, options: ScanOptions): Promise<ScanResult 
   const reads = previous ? previousReads(previous) : undefined;
   const kept = previous ? previous.tree.fileCounts.reduce((a, b) => a + b, 0) + previous.tree.flags.length : 0;
   // (Every file read was stat'ed by the quick check: `statReads` only compares here.)
-  const readsNow = previous && quick?.dirs ? statReads(previous, base, clock, quick.readStamps) : undefined;
-  const triedPatch = previous !== undefined && reads !== undefined && readsNow !== undefined && limits !== null && kept <= snapshotMaxEntries;
+  const readsNow = previous && quick ? statReads(previous, base, clock, quick.readStamps) : undefined;
+  const triedPatch = previous !== undefined && reads !== undefined && readsNow !== undefined && quick?.dirs === true
+    && limits !== null && kept <= snapshotMaxEntries;
   if (triedPatch) {
     const patched = await patchCounts({ previous, memo: reads.memo, root, limits, clock, reads: readsNow });
     if (patched) return patched;
@@ -122,7 +123,7 @@ async function scanFrom(root: string, options: ScanOptions): Promise<ScanResult 
   const sameWalk = previous && quick?.dirs ? keptWalk<WalkResult>(previous) : undefined;
   const tree = sameWalk ? { ...sameWalk, same: true } : await walkShared(root, {
     ...walkOptions, clock, stampsUpTo: snapshotMaxEntries, ...(probe ? { onProgress: probe.walked } : {}),
-    ...(previous ? { previous: previousTree(previous), trusted: quick?.dirs === true, ...(quick ? { trustedDirs: quick.sameEach } : {}) } : {}),
+    ...(previous ? { previous: previousTree(previous), ...(quick ? { trustedDirs: quick.sameEach } : {}) } : {}),
   }, shareWalk);
   probe?.walked(tree.files.length);
   if (tree.rootError) {
@@ -138,9 +139,9 @@ async function scanFrom(root: string, options: ScanOptions): Promise<ScanResult 
   // The tree lists what it listed (no directory moved, or some were listed again, say for a racy stamp, and
   // hold what they held): nothing moved if every file read still has its stamp; only counted test files
   // moved -> their counts patched into the last result (rescan.ts `patchCounts`); else the rules run.
-  const fresh = readsNow?.fresh ?? new Map<string, readonly number[]>(quick?.fresh());
-  if (previous && reads && tree.same && keep) {
-    const again = readsNow ?? statReads(previous, base, clock, fresh);
+  const fresh = readsNow?.fresh ?? new Map<string, readonly number[]>();
+  if (previous && reads && readsNow && tree.same && keep) {
+    const again = readsNow;
     if (again.changed.length === 0) {
       const before = snapshotResult(previous);
       const snapshot = encodeSnapshot({
@@ -154,7 +155,6 @@ async function scanFrom(root: string, options: ScanOptions): Promise<ScanResult 
     // The same inputs as the attempt above when that one was made: it would fail the same way.
     const patched = triedPatch ? null : await patchCounts({ previous, memo: reads.memo, root, limits: limits!, tree, clock, reads: again });
     if (patched) return patched;
-    for (const [file, stamp] of again.fresh) fresh.set(file, stamp);
   }
 
   const memo = previous && reads ? { memo: reads.memo, stamps: reads.stamps, stampData: previous.reads.stamps } : undefined;

@@ -44,9 +44,9 @@ export function sameDirs(data: ScanSnapshotData, dirStamps: Float64Array): boole
 /**
  * The fast path of a rescan: every directory and every file read stat'ed, half of the work on the helper
  * thread (the first directories) while this thread stats the rest and the files. `same`: nothing moved;
- * `dirs`: every directory as it was (the walk then takes them without a second stat); `fresh()`: the file
- * stamps taken, by path (built only when asked: an unchanged rescan never needs them), `readStamps` the
- * same in the snapshot's order; `sameEach`: per directory, 1 where it is as it was.
+ * `dirs`: every directory as it was (the walk then takes them without a second stat); `sameEach`: per
+ * directory, 1 where it is as it was; `readStamps`: the stamps of the files read, in the snapshot's order
+ * (no map of them is built here: an unchanged rescan never needs one, see {@link statReads}).
  */
 export async function quickCheck(previous: ScanSnapshotData, base: string, clock: StampClock) {
   const dirs = snapshotDirs(previous);
@@ -72,9 +72,7 @@ export async function quickCheck(previous: ScanSnapshotData, base: string, clock
   }
   let sameFiles = true;
   for (let i = 0; i < reads.length && sameFiles; i++) sameFiles = sameStamp(readStamps, i, previous.reads.stamps, i);
-  const fresh = (): Map<string, readonly number[]> =>
-    new Map(reads.map((path, i) => [path, Array.from(readStamps.subarray(i * STAMP, i * STAMP + STAMP))]));
-  return { same: sameTree && sameFiles, dirs: sameTree, sameEach, readStamps, fresh };
+  return { same: sameTree && sameFiles, dirs: sameTree, sameEach, readStamps };
 }
 
 /** The tests of `after` that are new or differ from `before`, and the files of `before` no longer found. */

@@ -41,8 +41,9 @@ export interface StampRequest {
  * helper splits them, not this thread.
  */
 export async function stampElsewhere(base: string, joined: string, count: number, clock: StampClock, root = base): Promise<Float64Array> {
-  const stamps = await askHelper<Float64Array>({ kind: 'stamp', base, root, paths: joined, count, clock } satisfies StampRequest);
-  return stamps && stamps.length === count * STAMP ? stamps : stampPaths(base, count === 0 ? [] : joined.split('\0', count), clock, root);
+  const request: StampRequest = { kind: 'stamp', base, root, paths: joined, count, clock };
+  const stamps = await askHelper<Float64Array>(request);
+  return stamps && stamps.length === count * STAMP ? stamps : answerStamp(request);
 }
 
 /** What the helper thread does with a {@link StampRequest}. */

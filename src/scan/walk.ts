@@ -197,6 +197,9 @@ export async function walkPart(root: string, {
     else if (start) prunedOutside.push(rel);
   };
 
+  /** A directory of `previous` the caller stat'ed just before and found as it was (`trusted`, `trustedDirs`). */
+  const vouched = (known: number | undefined): known is number => known !== undefined && (trusted || trustedDirs?.[known] === 1);
+
   /** The stamp checks before a listing: 'reused' when the directory was taken from `previous`. */
   const before = ({ rel, depth }: PendingDir, stamp: number[]): number | 'reused' | undefined => {
     const was = previous?.index.get(rel);
@@ -217,7 +220,7 @@ export async function walkPart(root: string, {
     const { abs, rel, depth } = dir;
     // The stamp is taken before the listing: a change made in between moves the stamp past the one kept.
     const known = previous?.index.get(rel);
-    if (known !== undefined && (trusted || trustedDirs?.[known] === 1)) return reuse(rel, depth, previous!.stamps.subarray(known * 4, known * 4 + 4), known);
+    if (vouched(known)) return reuse(rel, depth, previous!.stamps.subarray(known * 4, known * 4 + 4), known);
     const stamp: number[] = [];
     if (stat) pushStamp(stamp, stat(abs), clock); else stamp.push(NaN, NaN, NaN, NaN);
     const was = before(dir, stamp);
@@ -244,7 +247,7 @@ export async function walkPart(root: string, {
   const visitSync = (dir: PendingDir): void => {
     const { abs, rel, depth } = dir;
     const known = previous?.index.get(rel);
-    if (known !== undefined && (trusted || trustedDirs?.[known] === 1)) return reuse(rel, depth, previous!.stamps.subarray(known * 4, known * 4 + 4), known);
+    if (vouched(known)) return reuse(rel, depth, previous!.stamps.subarray(known * 4, known * 4 + 4), known);
     const stamp: number[] = [];
     let self: Stats | undefined;
     let list: Dirent[];
