@@ -4,7 +4,7 @@ import { membership } from './membership.ts';
 import { lstatOrUndefined } from './stamper.ts';
 import { packageReader } from './package-files.ts';
 import { readWhole } from './read-whole.ts';
-import { pushStamp, sameStamp, type Memo, type StampClock, type TreeRecord } from './snapshot.ts';
+import { pushStamp, sameStamp, STAMP, type Memo, type StampClock, type TreeRecord } from './snapshot.ts';
 import type { RunInfo, ScanContext, Tree } from './types.ts';
 
 export interface ContextOptions {
@@ -182,6 +182,27 @@ export function createContext(root: string, tree: Tree & { readonly record?: Tre
     return Promise.resolve(readPackageFile(file, note));
   }
 
+  // Rule units answered from a record (scan/unit-memo.ts): their reads count as this scan's when every
+  // stamp is as it was. Stamps taken this scan first (a read, the quick check), else one taken now.
+  const stampNow = (file: string): readonly number[] => {
+    const known = record.reads.get(file) ?? fresh?.get(file);
+    if (known) return known;
+    const stamp: number[] = [];
+    pushStamp(stamp, lstatOrUndefined(base + file), clock);
+    return stamp;
+  };
+  const vouch = (files: readonly string[], stamps: ArrayLike<number>): boolean => {
+    const now = files.map(stampNow);
+    for (let i = 0; i < now.length; i++) if (!sameStamp(now[i]!, 0, stamps, i)) return false;
+    for (let i = 0; i < now.length; i++) record.reads.set(files[i]!, now[i]!);
+    return true;
+  };
+  const stampsOf = (files: readonly string[]): Float64Array => {
+    const out = new Float64Array(files.length * STAMP);
+    for (let i = 0; i < files.length; i++) out.set(record.reads.get(files[i]!) ?? lstamp(files[i]!), i * STAMP);
+    return out;
+  };
+
   const context: ScanContext & { notes: string[]; runs: RunInfo[]; record: ContextRecord } = {
     root: root.endsWith('/') && root.length > 1 ? root.slice(0, -1) : root,
     byName: (basename) => nameIndex().get(basename) ?? [],
@@ -223,6 +244,7 @@ export function createContext(root: string, tree: Tree & { readonly record?: Tre
     },
     follow: (run) => { runs.push(run); },
     readPackage,
+    ...(keep ? { vouch, stampsOf } : {}),
   };
   return context;
 }

@@ -16,6 +16,15 @@ export function rulesView(ctx: ScanContext, ruleReads: Set<string>, counters: Ma
   view.read = (file) => (ruleReads.add(file), ctx.read(file));
   view.readOnce = (file) => (ruleReads.add(file), ctx.readOnce(file));
   view.readJson = (file) => (ruleReads.add(file), ctx.readJson(file));
+  // A rule unit answered from its record read these as its input, as if it had run.
+  if (ctx.vouch) {
+    const vouch = ctx.vouch;
+    Object.assign(view, { vouch: (files: readonly string[], stamps: ArrayLike<number>) => {
+      if (!vouch(files, stamps)) return false;
+      for (const file of files) ruleReads.add(file);
+      return true;
+    } });
+  }
   Object.assign(view, { [COUNT_READ]: ctx.readOnce, [COUNTERS]: counters });
   return view;
 }

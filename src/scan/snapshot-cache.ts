@@ -21,6 +21,11 @@ export function keepDecodedSnapshots(maxBytes: number): void {
   trim();
 }
 
+/** Whether this process keeps decoded snapshots (and so the walks rule units are recorded over). */
+export function keepsSnapshots(): boolean {
+  return budget > 0;
+}
+
 /** Drops every kept snapshot but `root`'s (a scan about to need the heap for another tree). */
 export function dropKeptSnapshots(root: string): void {
   for (const key of [...kept.keys()]) if (key !== root) kept.delete(key);

@@ -62,6 +62,14 @@ export interface ScanContext extends Tree {
   follow(run: RunInfo): void;
   /** Case counts carried over from the previous scan of the project; used by `withCases` only. */
   readonly memo?: CaseMemo;
+  /**
+   * For rule units answered from a record (unit-memo.ts): whether each of `files` still has its stamp in
+   * `stamps` (four numbers each, as taken when it was read); if so they count as read by this scan (kept
+   * for the next one). Absent where the scan keeps no snapshot.
+   */
+  readonly vouch?: (files: readonly string[], stamps: ArrayLike<number>) => boolean;
+  /** The stamps this scan took of `files` (read or checked), four numbers each; with `vouch`. */
+  readonly stampsOf?: (files: readonly string[]) => Float64Array;
 }
 
 /**

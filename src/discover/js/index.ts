@@ -13,7 +13,7 @@ import { nodeTest } from './node-test.ts';
 import { findPackages, releasePkg } from './packages.ts';
 import { readNxWorkspace } from './nx.ts';
 import { playwright } from './playwright.ts';
-import type { Invocation, JsRunner, RunnerRule } from './types.ts';
+import type { Invocation, JsRunner, Pkg, RunnerRule } from './types.ts';
 import { label, reachScripts, type Reached } from './reach.ts';
 import { onConfigRead } from './config.ts';
 import { borp, tap, uvu } from './tap.ts';
@@ -21,6 +21,7 @@ import { tape } from './tape.ts';
 import { vitest } from './vitest.ts';
 import { wtr } from './wtr.ts';
 import { joinPath } from '../../scan/paths.ts';
+import { memoUnit } from '../../scan/unit-memo.ts';
 
 const RULES: Partial<Record<JsRunner, RunnerRule>> = {
   jest, cra, kcd, vitest, mocha, 'node-test': nodeTest, playwright, cypress, ava, jasmine, bun, 'web-test-runner': wtr, tap, uvu, borp, tape, angular, karma,
@@ -78,7 +79,7 @@ export const discoverJs: Discover = async (ctx) => {
       }
       // A file two runners both run is one row (the first runner's); say so rather than drop it silently.
       const shared = new Map<TestFramework, string[]>();
-      for (const file of await rule.discover(recording(ctx, info), pkg, inv)) {
+      for (const file of await discoverUnit(ctx, rule, pkg, inv, info)) {
         // Perf: rules return normalized package-relative paths, so a prefix does what joinPath would.
         const full = isNormal(file) ? prefix + file : joinPath(pkg.dir, file);
         const owner = claimed.get(full);
@@ -128,6 +129,31 @@ function fallback(ctx: ScanContext, run: Reached, runNotes: string[]): Invocatio
   runNotes.push(msg);
   if (assumed.length === 0) ctx.follow({ package: pkg.dir, command: plan.command, runner: null, config: null, notes: runNotes });
   return assumed;
+}
+
+/**
+ * `rule.discover` over one package, answered from its record when this walk and everything it read are as
+ * they were (scan/unit-memo.ts): a rescan where one package's config moved runs that package's rule only.
+ * Its notes and config read land in `info` either way.
+ */
+async function discoverUnit(ctx: ScanContext, rule: RunnerRule, pkg: Pkg, inv: Invocation,
+  info: { config: string | null; notes: string[] }): Promise<readonly string[]> {
+  // Everything the rule is given besides the tree and its reads.
+  const key = JSON.stringify([rule.framework, pkg.dir, inv, pkg.json, pkg.nx ?? null]);
+  const found = await memoUnit(ctx, key, async (view) => {
+    const own = { config: null as string | null, notes: [] as string[] };
+    const files = await rule.discover(recording(view, own), packageOn(view, pkg), inv);
+    return { files, config: own.config, notes: own.notes };
+  });
+  info.config ??= found.config;
+  info.notes.push(...found.notes);
+  return found.files;
+}
+
+/** `pkg` reading through `view` (so a unit's reads by package-relative path are recorded as its own). */
+function packageOn(view: ScanContext, pkg: Pkg): Pkg {
+  const prefix = pkg.dir === '' ? '' : pkg.dir + '/';
+  return Object.assign(Object.create(pkg) as Pkg, { read: (rel: string) => view.read(prefix + rel) });
 }
 
 /** A view of the context whose notes and config reads are also recorded for one followed run. */

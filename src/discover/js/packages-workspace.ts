@@ -5,6 +5,7 @@
  */
 import type { ScanContext } from '../../scan/types.ts';
 import { dirname } from '../../scan/paths.ts';
+import { dependOn } from '../../scan/unit-memo.ts';
 import { CONDITIONS, EXTENSIONS, fromPackage, readFile, splitSpecifier, type ResolveOptions, type ResolvedFile } from './packages-resolve.ts';
 
 /** The file `spec` names in a workspace package; undefined when no walked package.json has that name. */
@@ -56,6 +57,8 @@ function workspaceNames(ctx: ScanContext): Promise<Map<string, string>> {
     })();
     names.set(key, found);
   }
+  // Built from every package.json: a rule unit answered from this cache depends on all of them.
+  dependOn(ctx, ctx.byName('package.json'));
   return found;
 }
 

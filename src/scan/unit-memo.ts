@@ -1,0 +1,120 @@
+/**
+ * Rule units that run again only when their inputs moved. A unit (one runner rule over one package, say)
+ * is a pure function of the walked tree, a key naming everything else it was given, and the files it read.
+ * A rescan that keeps the last walk (scan/index.ts: every directory as it was) passes the very same
+ * `files` array, so a unit recorded over that array may be answered from its record while each file it read
+ * still has the stamp it had when read: its value is returned and its notes are given again, in order.
+ *
+ * Files under node_modules (`readPackage`: presets, shared configs) are not walked, and the package reader
+ * spends a budget shared by the whole scan: a replay asks for them again, in the same order (spending the
+ * same budget), and is taken only when each comes back as it did. Shared per-scan caches a unit may hit
+ * without reading (packages-workspace.ts's package names) tell the unit what they stand for with
+ * {@link dependOn}.
+ */
+import { createHash } from 'node:crypto';
+import { readerNotes } from '../readers/budget.ts';
+import type { PackageFile } from './package-files.ts';
+import { keepsSnapshots } from './snapshot-cache.ts';
+import type { ScanContext } from './types.ts';
+
+interface UnitRecord {
+  /** Walked files the unit read, with their stamps then (four numbers each). */
+  readonly reads: readonly string[];
+  readonly stamps: Float64Array;
+  /** What it asked `readPackage` for, in order, and a digest of what came back (a replay asks again). */
+  readonly packages: ReadonlyArray<readonly [file: string, digest: string]>;
+  /** The notes it gave the scan, in order. */
+  readonly notes: readonly string[];
+  readonly value: unknown;
+}
+
+/** Per walked file list (one kept walk): records by unit key. Dropped with the walk. */
+const records = new WeakMap<readonly string[], Map<string, UnitRecord>>();
+
+/** Units run and units answered from their records, since this process started (for tests and probes). */
+const counts = { ran: 0, replayed: 0 };
+
+/** How many rule units ran, and how many were answered from their records, in this process so far. */
+export function unitCounts(): { readonly ran: number; readonly replayed: number } {
+  return { ...counts };
+}
+
+const RECORDER = Symbol('unit reads');
+
+type Recorder = (file: string) => void;
+
+/**
+ * `run(view)`, or its recorded value when the unit ran over this very walk with these inputs before. `key`
+ * must name all the unit is given besides the tree and its reads (package, invocation, manifest). The
+ * view records what the unit reads (`read`, `readOnce`, `readJson`, `readPackage`) and the notes it gives;
+ * a value must not be changed by the caller (a replay returns the same object).
+ *
+ * @example
+ * const files = await memoUnit(ctx, `jest\0${pkg.dir}\0${JSON.stringify(inv)}`, (view) => jest.discover(view, pkg, inv));
+ */
+export async function memoUnit<T>(ctx: ScanContext, key: string, run: (view: ScanContext) => Promise<T>): Promise<T> {
+  // Only a process that keeps walks between scans (a scan process) can ever replay: others record nothing.
+  if (!ctx.vouch || !ctx.stampsOf || !keepsSnapshots()) return run(ctx);
+  // Digested: a key holds a package.json, which a hostile tree may make a megabyte long.
+  const id = digestOf(key);
+  let byKey = records.get(ctx.files);
+  const known = byKey?.get(id);
+  if (known && await samePackages(ctx, known.packages) && ctx.vouch(known.reads, known.stamps)) {
+    counts.replayed++;
+    for (const note of known.notes) ctx.note(note);
+    return known.value as T;
+  }
+  counts.ran++;
+  const reads = new Set<string>();
+  const notes: string[] = [];
+  const packages: Array<Promise<readonly [string, string]>> = [];
+  const view: ScanContext = Object.create(ctx);
+  const record: Recorder = (file) => { reads.add(file); };
+  Object.assign(view, {
+    [RECORDER]: record,
+    read: (file: string) => (record(file), ctx.read(file)),
+    readOnce: (file: string) => (record(file), ctx.readOnce(file)),
+    readJson: (file: string) => (record(file), ctx.readJson(file)),
+    note: (message: string) => { notes.push(message); ctx.note(message); },
+  });
+  // A method, as the context's: notes of the package reader go to the view it is called on.
+  view.readPackage = function readPackage(this: ScanContext, file: string) {
+    const found = ctx.readPackage.call(this, file);
+    packages.push(found.then((result) => [file, digestOf(result)] as const));
+    return found;
+  };
+  // Readers over a budget note through the running scan's channel, not `ctx.note`: recorded too.
+  const channel = readerNotes.getStore();
+  const value = await readerNotes.run((message) => { notes.push(message); channel?.(message); }, () => run(view));
+  const walked = [...reads].filter((file) => ctx.has(file));
+  if (!byKey) records.set(ctx.files, (byKey = new Map()));
+  byKey.set(id, { reads: walked, stamps: ctx.stampsOf(walked), packages: await Promise.all(packages), notes, value });
+  return value;
+}
+
+/**
+ * Whether the package files a unit read come back as they did, asked for again in the same order (so the
+ * scan's package budget is spent as a run spends it). Their notes are not given here: the replay gives the
+ * unit's recorded notes in their order, and a run that follows finds these reads in the reader's cache.
+ */
+async function samePackages(ctx: ScanContext, packages: UnitRecord['packages']): Promise<boolean> {
+  const quiet: ScanContext = Object.create(ctx);
+  quiet.note = () => {};
+  for (const [file, was] of packages) if (digestOf(await ctx.readPackage.call(quiet, file)) !== was) return false;
+  return true;
+}
+
+/** A short digest of a key or of a package file as read (its real path and text; absent: empty). */
+function digestOf(what: string | PackageFile | undefined): string {
+  const text = what === undefined ? '' : typeof what === 'string' ? what : `${what.path}\0${what.text}`;
+  return createHash('sha256').update(text).digest('base64');
+}
+
+/**
+ * Tells the unit running on `ctx` (if any) that what it just got stands for reading `files`: a shared cache
+ * built from them answered it without a read.
+ */
+export function dependOn(ctx: ScanContext, files: readonly string[]): void {
+  const record = (ctx as ScanContext & { [RECORDER]?: Recorder })[RECORDER];
+  if (record) for (const file of files) record(file);
+}

@@ -1,0 +1,135 @@
+// Rule units (one runner rule over one package) answered from their records on a rescan over the kept walk:
+// each step's answer must equal a full scan's, and only the units whose inputs moved may run again.
+import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { suite, test } from 'node:test';
+import { scan, type ScanResult } from '../src/scan/index.ts';
+import { keepDecodedSnapshots } from '../src/scan/snapshot-cache.ts';
+import { unitCounts } from '../src/scan/unit-memo.ts';
+import { makeTree } from './helpers.ts';
+
+const pj = (o: unknown): string => JSON.stringify(o);
+const JEST = pj({ scripts: { test: 'jest' }, devDependencies: { jest: '^29' } });
+
+// Shapes seen in real monorepos: a shared config package imported by name (not installed: a fresh clone),
+// a config that extends a local base file, one that reads the environment, and a Vitest package.
+const TREE: Record<string, string> = {
+  'package.json': pj({ workspaces: ['packages/*'], scripts: { test: 'npm test --workspaces' } }),
+  'packages/test-config/package.json': pj({ name: '@acme/test-config', main: 'index.js' }),
+  'packages/test-config/index.js': "module.exports = { testMatch: ['**/*.check.js'] };\n",
+  'packages/alt/package.json': pj({ name: '@acme/alt', main: 'index.js' }),
+  'packages/alt/index.js': "module.exports = { testMatch: ['**/*.check.js'] };\n",
+  'packages/a/package.json': JEST,
+  'packages/a/jest.config.js': "const base = require('@acme/test-config');\nmodule.exports = { ...base };\n",
+  'packages/a/x.check.js': "test('x', () => {});\n", 'packages/a/y.test.js': "test('y', () => {});\n",
+  'packages/e/package.json': JEST,
+  'packages/e/jest.config.js': "module.exports = { ...require('@acme/test-config') };\n",
+  'packages/e/z.check.js': "test('z', () => {});\n", 'packages/e/w.test.js': "test('w', () => {});\n",
+  'packages/b/package.json': JEST,
+  'packages/b/jest.config.js': "module.exports = { testMatch: [process.env.MATCH || '**/*.test.js'] };\n",
+  'packages/b/b.test.js': "test('b', () => {});\n", 'packages/b/b.spec.js': "test('s', () => {});\n",
+  'packages/c/package.json': pj({ scripts: { test: 'vitest run' }, devDependencies: { vitest: '^3' } }),
+  'packages/c/vitest.config.ts': "import { defineConfig } from 'vitest/config';\nexport default defineConfig({ test: { include: ['src/**/*.spec.ts'] } });\n",
+  'packages/c/src/c.spec.ts': "test('c', () => {});\n", 'packages/c/src/c.test.ts': "test('t', () => {});\n",
+  'packages/f/package.json': JEST,
+  'packages/f/jest.config.js': "module.exports = { preset: 'acme-preset' };\n",
+  'packages/f/node_modules/acme-preset/package.json': pj({ name: 'acme-preset' }),
+  'packages/f/node_modules/acme-preset/jest-preset.json': pj({ testMatch: ['**/*.check.js'] }),
+  'packages/f/q.check.js': "test('q', () => {});\n", 'packages/f/r.test.js': "test('r', () => {});\n",
+  'packages/d/package.json': JEST,
+  'packages/d/jest.config.js': "const base = require('./jest.base');\nmodule.exports = { ...base, testPathIgnorePatterns: ['/legacy/'] };\n",
+  'packages/d/jest.base.js': "module.exports = { testMatch: ['**/*.test.js'] };\n",
+  'packages/d/d.test.js': "test('d', () => {});\n", 'packages/d/legacy/old.test.js': "test('o', () => {});\n",
+  'packages/d/d.spec.js': "test('s', () => {});\n",
+};
+
+/** What a scan found, in an order-free form (notes and runs as sorted lists). */
+function found({ tests, ports, framework, notes, runs, truncated }: ScanResult): unknown {
+  return { tests, ports, framework, notes: [...notes].sort(), runs: runs.map((r) => JSON.stringify(r)).sort(), truncated };
+}
+
+suite('rule units over a kept walk', () => {
+  test('an edit in place runs again only the units that read what moved, and the answer equals a full scan', async (t) => {
+    keepDecodedSnapshots(8 * 1024 * 1024);
+    t.after(() => keepDecodedSnapshots(0));
+    const root = makeTree(t, TREE);
+    const options = { racyMs: 20 };
+    await sleep(60);
+    const first = await scan(root, options);
+    assert.ok(first.notes.some((n) => n.includes('process.env.MATCH')), first.notes.join('\n'));
+    assert.deepEqual(first.tests.map((x) => x.file), [
+      'packages/a/x.check.js', 'packages/b/b.test.js', 'packages/c/src/c.spec.ts', 'packages/d/d.test.js', 'packages/e/z.check.js',
+      'packages/f/q.check.js',
+    ]);
+    let previous = first.snapshot;
+    // Each edit keeps every directory as it was; `reran`: the units that must run again; `tests`: the answer.
+    const steps: Array<{ what: string; edit: () => void; reran: number; tests: string[] }> = [
+      {
+        what: 'one package config', reran: 1,
+        edit: () => writeFileSync(join(root, 'packages/b/jest.config.js'), "module.exports = { testMatch: ['**/*.spec.js'] };\n"),
+        tests: ['packages/a/x.check.js', 'packages/b/b.spec.js', 'packages/c/src/c.spec.ts', 'packages/d/d.test.js', 'packages/e/z.check.js', 'packages/f/q.check.js'],
+      },
+      {
+        what: 'the local base file one config extends', reran: 1,
+        edit: () => writeFileSync(join(root, 'packages/d/jest.base.js'), "module.exports = { testMatch: ['**/*.spec.js'] };\n"),
+        tests: ['packages/a/x.check.js', 'packages/b/b.spec.js', 'packages/c/src/c.spec.ts', 'packages/d/d.spec.js', 'packages/e/z.check.js', 'packages/f/q.check.js'],
+      },
+      {
+        what: 'the shared config package two configs import', reran: 2,
+        edit: () => writeFileSync(join(root, 'packages/test-config/index.js'), "module.exports = { testMatch: ['**/*.check.js', '**/*.test.js'] };\n"),
+        tests: ['packages/a/x.check.js', 'packages/a/y.test.js', 'packages/b/b.spec.js', 'packages/c/src/c.spec.ts', 'packages/d/d.spec.js',
+          'packages/e/w.test.js', 'packages/e/z.check.js', 'packages/f/q.check.js'],
+      },
+      {
+        what: 'the name of that package, so neither import resolves (Jest\'s defaults)', reran: 2,
+        edit: () => writeFileSync(join(root, 'packages/test-config/package.json'), pj({ name: '@acme/renamed', main: 'index.js' })),
+        tests: ['packages/a/y.test.js', 'packages/b/b.spec.js', 'packages/c/src/c.spec.ts', 'packages/d/d.spec.js', 'packages/e/w.test.js', 'packages/f/q.check.js'],
+      },
+      {
+        // Another package takes the name. Only the first config to import it reads the package.json files
+        // (it builds the names cache); the second is answered from the cache and depends on every
+        // package.json all the same (packages-workspace.ts calls `dependOn`), or it would be replayed stale.
+        what: 'another package taking that name', reran: 2,
+        edit: () => writeFileSync(join(root, 'packages/alt/package.json'), pj({ name: '@acme/test-config', main: 'index.js' })),
+        tests: ['packages/a/x.check.js', 'packages/b/b.spec.js', 'packages/c/src/c.spec.ts', 'packages/d/d.spec.js', 'packages/e/z.check.js', 'packages/f/q.check.js'],
+      },
+      {
+        // Under node_modules, not walked: the replay asks the package reader again and compares.
+        what: 'an installed preset edited in place', reran: 1,
+        edit: () => writeFileSync(join(root, 'packages/f/node_modules/acme-preset/jest-preset.json'), pj({ testMatch: ['**/*.test.js'] })),
+        tests: ['packages/a/x.check.js', 'packages/b/b.spec.js', 'packages/c/src/c.spec.ts', 'packages/d/d.spec.js', 'packages/e/z.check.js',
+          'packages/f/r.test.js'],
+      },
+      {
+        what: 'a test file only (its count patched, no rule runs)', reran: 0,
+        edit: () => writeFileSync(join(root, 'packages/c/src/c.spec.ts'), "test('c', () => {});\ntest('c2', () => {});\n"),
+        tests: ['packages/a/x.check.js', 'packages/b/b.spec.js', 'packages/c/src/c.spec.ts', 'packages/d/d.spec.js', 'packages/e/z.check.js',
+          'packages/f/r.test.js'],
+      },
+    ];
+    for (const { what, edit, reran, tests } of steps) {
+      await sleep(60); // the directories' stamps are past the racy window: every directory is as it was
+      edit();
+      await sleep(60);
+      const before = unitCounts();
+      const incremental = await scan(root, { ...options, previous });
+      const after = unitCounts();
+      assert.equal(incremental.mode, 'incremental', what);
+      assert.deepEqual(incremental.tests.map((x) => x.file), tests, what);
+      assert.equal(after.ran - before.ran, reran, `${what}: units run again`);
+      if (reran > 0) assert.ok(after.replayed - before.replayed >= 6 - reran, `${what}: units answered from their records`);
+      // A full scan that keeps no snapshot (an `exclude` function), so it does not replace the kept one.
+      assert.deepEqual(found(incremental), found(await scan(root, { ...options, exclude: () => false })), what);
+      // What a replayed unit gives its run, checked outright (a full scan that lost it would still agree).
+      const runOf = (dir: string) => incremental.runs.find((r) => r.package === dir);
+      assert.equal(runOf('packages/f')?.config, 'packages/f/jest.config.js', what);
+      assert.ok(runOf('packages/f')?.notes.includes('packages/f/jest.config.js: preset acme-preset read from '
+        + 'packages/f/node_modules/acme-preset/jest-preset.json'), `${what}: ${JSON.stringify(runOf('packages/f'))}`);
+      previous = incremental.snapshot;
+    }
+    const last = await scan(root, { ...options, exclude: () => false });
+    assert.equal(last.tests.find((x) => x.file === 'packages/c/src/c.spec.ts')?.cases, 2);
+  });
+});
