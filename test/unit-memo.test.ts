@@ -132,4 +132,58 @@ suite('rule units over a kept walk', () => {
     const last = await scan(root, { ...options, exclude: () => false });
     assert.equal(last.tests.find((x) => x.file === 'packages/c/src/c.spec.ts')?.cases, 2);
   });
+
+  test('a non-JS rule answered from its record counts its test files again; one that drops rows by count always runs', async (t) => {
+    keepDecodedSnapshots(8 * 1024 * 1024);
+    t.after(() => keepDecodedSnapshots(0));
+    const root = makeTree(t, {
+      'pyproject.toml': '[tool.pytest.ini_options]\ntestpaths = ["tests"]\n',
+      'tests/test_a.py': 'def test_a():\n    pass\n',
+      'tests/test_b.py': 'def test_b():\n    pass\n\ndef test_c():\n    pass\n',
+      'tests/conftest.py': 'import pytest\n',
+      'svc/go.mod': 'module example.com/svc\n\ngo 1.22\n',
+      'svc/x_test.go': 'package svc\n\nfunc TestX(t *testing.T) {}\n',
+    });
+    const options = { racyMs: 20 };
+    await sleep(60);
+    let previous = (await scan(root, options)).snapshot;
+    const steps: Array<{ what: string; edit: () => void; reran: number; cases: Record<string, number> }> = [
+      {
+        // A Go test edited (Go's rows depend on counts: its rule runs whenever the rules run) and a pytest file
+        // gains a case: the pytest rule is answered from its record and counts test_a.py again.
+        what: 'a Go test and a pytest file', reran: 1,
+        edit: () => {
+          writeFileSync(join(root, 'svc/x_test.go'), 'package svc\n\nfunc TestX(t *testing.T) {}\nfunc TestY(t *testing.T) {}\n');
+          writeFileSync(join(root, 'tests/test_a.py'), 'def test_a():\n    pass\n\ndef test_a2():\n    pass\n');
+        },
+        cases: { 'svc/x_test.go': 2, 'tests/test_a.py': 2, 'tests/test_b.py': 2 },
+      },
+      {
+        what: 'the pytest config', reran: 2,
+        edit: () => writeFileSync(join(root, 'pyproject.toml'), '[tool.pytest.ini_options]\ntestpaths = ["tests"]\npython_files = ["test_b.py"]\n'),
+        cases: { 'svc/x_test.go': 2, 'tests/test_b.py': 2 },
+      },
+      {
+        what: 'the Go test again, with a pytest file losing a case', reran: 1,
+        edit: () => {
+          writeFileSync(join(root, 'svc/x_test.go'), 'package svc\n\nfunc TestX(t *testing.T) {}\n');
+          writeFileSync(join(root, 'tests/test_b.py'), 'def test_b():\n    pass\n');
+        },
+        cases: { 'svc/x_test.go': 1, 'tests/test_b.py': 1 },
+      },
+    ];
+    for (const { what, edit, reran, cases } of steps) {
+      await sleep(60);
+      edit();
+      await sleep(60);
+      const before = unitCounts();
+      const incremental = await scan(root, { ...options, previous });
+      const after = unitCounts();
+      assert.equal(incremental.mode, 'incremental', what);
+      assert.deepEqual(Object.fromEntries(incremental.tests.map((x) => [x.file, x.cases])), cases, what);
+      assert.equal(after.ran - before.ran, reran, `${what}: units run again`);
+      assert.deepEqual(found(incremental), found(await scan(root, { ...options, exclude: () => false })), what);
+      previous = incremental.snapshot;
+    }
+  });
 });

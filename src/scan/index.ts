@@ -4,8 +4,8 @@ import { getHeapStatistics } from 'node:v8';
 import { discoverJs } from '../discover/js/index.ts';
 import { discoverOthers } from '../discover/others/index.ts';
 import { findPorts } from '../ports/index.ts';
-import { readerNotes } from '../readers/budget.ts';
 import { createContext } from './context.ts';
+import { partLog } from './family-log.ts';
 import type { ScanProbe } from './probe.ts';
 import { randomUUID } from 'node:crypto';
 import { diffTests, patchCounts, quickCheck, rememberCounters, statReads } from './rescan.ts';
@@ -174,7 +174,7 @@ async function scanFrom(root: string, options: ScanOptions): Promise<ScanResult 
   // The families run at once, each with its own notes and runs, appended in family order when all are
   // done: the answer's order does not depend on which family's reads came back first. Readers over a budget
   // and patterns refused as unsafe (readers/budget.ts) become notes of the family that read them.
-  const logs = [0, 1, 2, 3].map(() => familyLog());
+  const logs = [0, 1, 2, 3].map(() => partLog());
   const [js, others, ports, framework] = await Promise.all([
     logs[0]!.run(view, discoverJs), logs[1]!.run(view, discoverOthers), logs[2]!.run(view, findPorts), logs[3]!.run(view, detectStack),
   ]);
@@ -215,29 +215,6 @@ function roomFor(previous: ScanSnapshotData): boolean {
 }
 
 const SNAPSHOT_MAX_ENTRIES = 200_000;
-
-/** Notes kept per family before they reach the context (which keeps 200): a hostile tree may cause thousands. */
-const FAMILY_NOTES = 256;
-
-/** One discovery family's notes and runs, collected apart and replayed into the context in family order. */
-function familyLog() {
-  const notes = new Set<string>();
-  const runs: RunInfo[] = [];
-  // Cut long before the context's own cut (400 characters), so what reaches it is the same.
-  const note = (message: string): void => { if (notes.size < FAMILY_NOTES) notes.add(message.slice(0, 1_000)); };
-  return {
-    run<T>(view: ScanContext, family: (ctx: ScanContext) => Promise<T>): Promise<T> {
-      const own: ScanContext = Object.create(view);
-      own.note = note;
-      own.follow = (info) => { runs.push(info); };
-      return readerNotes.run(note, () => family(own));
-    },
-    replay(ctx: ScanContext): void {
-      for (const message of notes) ctx.note(message);
-      for (const info of runs) ctx.follow(info);
-    },
-  };
-}
 
 /** Code-unit order, the same as SQLite's default BINARY collation, so API order matches store order. */
 function compare(a: string, b: string): number {

@@ -15,7 +15,8 @@ import { createHash } from 'node:crypto';
 import { readerNotes } from '../readers/budget.ts';
 import type { PackageFile } from './package-files.ts';
 import { keepsSnapshots } from './snapshot-cache.ts';
-import type { ScanContext } from './types.ts';
+import type { FoundTest, RunInfo, ScanContext } from './types.ts';
+import { COUNT_CALLS, withCases, type CountCall } from './with-cases.ts';
 
 interface UnitRecord {
   /** Walked files the unit read, with their stamps then (four numbers each). */
@@ -23,9 +24,22 @@ interface UnitRecord {
   readonly stamps: Float64Array;
   /** What it asked `readPackage` for, in order, and a digest of what came back (a replay asks again). */
   readonly packages: ReadonlyArray<readonly [file: string, digest: string]>;
-  /** The notes it gave the scan, in order. */
+  /** The notes it gave the scan, in order, and the runs it followed. */
   readonly notes: readonly string[];
+  readonly runs: readonly RunInfo[];
+  /** Its `withCases` calls: made again on a replay, so counts are those of the files as they are now. */
+  readonly calls: readonly CountCall[];
   readonly value: unknown;
+}
+
+/** Options of {@link memoUnit}. */
+export interface UnitOptions<T> {
+  /**
+   * The value with the rows `withCases` gives now (by file) for the calls the unit made put in place of
+   * its old ones. A unit that counts cases is recorded only with it, and only when each of its calls
+   * declared `rowPerFile` (rows that do not depend on counts) and counted each file once.
+   */
+  readonly recount?: (value: T, rows: ReadonlyMap<string, FoundTest>) => T;
 }
 
 /** Per walked file list (one kept walk): records by unit key. Dropped with the walk. */
@@ -52,22 +66,30 @@ type Recorder = (file: string) => void;
  * @example
  * const files = await memoUnit(ctx, `jest\0${pkg.dir}\0${JSON.stringify(inv)}`, (view) => jest.discover(view, pkg, inv));
  */
-export async function memoUnit<T>(ctx: ScanContext, key: string, run: (view: ScanContext) => Promise<T>): Promise<T> {
+export async function memoUnit<T>(ctx: ScanContext, key: string, run: (view: ScanContext) => Promise<T>,
+  { recount }: UnitOptions<T> = {}): Promise<T> {
   // Only a process that keeps walks between scans (a scan process) can ever replay: others record nothing.
   if (!ctx.vouch || !ctx.stampsOf || !keepsSnapshots()) return run(ctx);
   // Digested: a key holds a package.json, which a hostile tree may make a megabyte long.
   const id = digestOf(key);
-  let byKey = records.get(ctx.files);
-  const known = byKey?.get(id);
+  const known = records.get(ctx.files)?.get(id);
   if (known && await samePackages(ctx, known.packages) && ctx.vouch(known.reads, known.stamps)) {
     counts.replayed++;
     for (const note of known.notes) ctx.note(note);
-    return known.value as T;
+    for (const info of known.runs) ctx.follow({ ...info, notes: [...info.notes] });
+    if (known.calls.length === 0) return known.value as T;
+    const rows = new Map<string, FoundTest>();
+    for (const { files, framework, count, options } of known.calls) {
+      for (const row of await withCases(ctx, files, framework, count, options)) rows.set(row.file, row);
+    }
+    return recount!(known.value as T, rows);
   }
   counts.ran++;
   const reads = new Set<string>();
   const notes: string[] = [];
   const packages: Array<Promise<readonly [string, string]>> = [];
+  const runs: RunInfo[] = [];
+  const calls: CountCall[] = [];
   const view: ScanContext = Object.create(ctx);
   const record: Recorder = (file) => { reads.add(file); };
   Object.assign(view, {
@@ -76,6 +98,9 @@ export async function memoUnit<T>(ctx: ScanContext, key: string, run: (view: Sca
     readOnce: (file: string) => (record(file), ctx.readOnce(file)),
     readJson: (file: string) => (record(file), ctx.readJson(file)),
     note: (message: string) => { notes.push(message); ctx.note(message); },
+    follow: (info: RunInfo) => { runs.push(info); ctx.follow(info); },
+    // A call over no files has no effect to redo (rules call it with what they found, often nothing).
+    [COUNT_CALLS]: (call: CountCall) => { if (call.files.length > 0) calls.push(call); },
   });
   // A method, as the context's: notes of the package reader go to the view it is called on.
   view.readPackage = function readPackage(this: ScanContext, file: string) {
@@ -86,10 +111,29 @@ export async function memoUnit<T>(ctx: ScanContext, key: string, run: (view: Sca
   // Readers over a budget note through the running scan's channel, not `ctx.note`: recorded too.
   const channel = readerNotes.getStore();
   const value = await readerNotes.run((message) => { notes.push(message); channel?.(message); }, () => run(view));
-  const walked = [...reads].filter((file) => ctx.has(file));
-  if (!byKey) records.set(ctx.files, (byKey = new Map()));
-  byKey.set(id, { reads: walked, stamps: ctx.stampsOf(walked), packages: await Promise.all(packages), notes, value });
+  if (calls.length === 0 || (recount && countsRedoable(calls))) {
+    const walked = [...reads].filter((file) => ctx.has(file));
+    const asked = await Promise.all(packages);
+    // Looked up again: units running at once (the non-JS rules) each record into the same map.
+    let byKey = records.get(ctx.files);
+    if (!byKey) records.set(ctx.files, (byKey = new Map()));
+    // The runs as they ended (a rule may add to a run's notes after following it), copied.
+    byKey.set(id, {
+      reads: walked, stamps: ctx.stampsOf(walked), packages: asked, notes,
+      runs: runs.map((info) => ({ ...info, notes: [...info.notes] })), calls, value,
+    });
+  }
   return value;
+}
+
+/** Whether counts can be redone row for row: every call `rowPerFile`, no file counted twice. */
+function countsRedoable(calls: readonly CountCall[]): boolean {
+  const seen = new Set<string>();
+  for (const call of calls) {
+    if (!call.options.rowPerFile) return false;
+    for (const file of call.files) if (seen.has(file)) return false; else seen.add(file);
+  }
+  return true;
 }
 
 /**

@@ -38,10 +38,20 @@ export interface WithCasesOptions {
  */
 export const COUNT_READ: unique symbol = Symbol('projdex.countRead');
 export const COUNTERS: unique symbol = Symbol('projdex.counters');
+/** Told of each call, with what it was given, by a rule unit that may redo the counts (unit-memo.ts). */
+export const COUNT_CALLS: unique symbol = Symbol('projdex.countCalls');
 export type Counter = (text: string, file: string) => number | undefined;
+/** One call of {@link withCases}, as given: enough to make it again. */
+export interface CountCall {
+  readonly files: readonly string[];
+  readonly framework: TestFramework | ((file: string) => TestFramework);
+  readonly count: Counter;
+  readonly options: WithCasesOptions;
+}
 interface CountingContext {
   [COUNT_READ]?: (file: string) => Promise<string | undefined>;
   [COUNTERS]?: Map<string, Counter | null>;
+  [COUNT_CALLS]?: (call: CountCall) => void;
 }
 
 /**
@@ -60,6 +70,7 @@ export async function withCases(
   count: (text: string, file: string) => number | undefined, { concurrency = 16, rowPerFile = false, depends = '' }: WithCasesOptions = {},
 ): Promise<FoundTest[]> {
   const list = [...files];
+  (ctx as CountingContext)[COUNT_CALLS]?.({ files: list, framework, count, options: { concurrency, rowPerFile, depends } });
   const frameworkOf = typeof framework === 'function' ? framework : () => framework;
   const out: FoundTest[] = new Array(list.length);
   // The memo key: framework + a digest of the counting function's source, one string per framework (a key

@@ -1,4 +1,6 @@
+import { partLog } from '../../scan/family-log.ts';
 import type { Discover, FoundTest } from '../../scan/types.ts';
+import { memoUnit } from '../../scan/unit-memo.ts';
 import { indexFiles } from './files.ts';
 import { discoverCargo } from './cargo.ts';
 import { discoverDotnet } from './dotnet.ts';
@@ -26,8 +28,19 @@ export const discoverOthers: Discover = async (ctx) => {
     discoverPython, discoverGo, discoverCargo, discoverRspec, discoverMinitest,
     discoverPhpunit, discoverJunit, discoverExunit, discoverDotnet, discoverSwift,
   ];
-  const results = await Promise.all(rules.map((rule) => rule(ctx, index)));
+  // Each rule is a unit (answered from its record over a kept walk while its inputs are as they were, its
+  // counts made again) with its own log, replayed in rule order: the answer's order does not depend on
+  // which rule's reads came back first, nor on which rules were answered from their records.
+  const logs = rules.map(() => partLog());
+  const results = await Promise.all(rules.map((rule, i) => logs[i]!.run(ctx, (view) =>
+    memoUnit(view, `others\0${i}\0${rule.name}`, (unit) => rule(unit, index), { recount }))));
+  for (const log of logs) log.replay(ctx);
   const byFile = new Map<string, FoundTest>();
   for (const list of results) for (const t of list) if (!byFile.has(t.file)) byFile.set(t.file, t);
   return [...byFile.values()];
 };
+
+/** A rule's rows with the ones counted again put in place (its rows do not depend on counts). */
+function recount(rows: FoundTest[], counted: ReadonlyMap<string, FoundTest>): FoundTest[] {
+  return rows.map((row) => counted.get(row.file) ?? row);
+}
