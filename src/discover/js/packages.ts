@@ -98,18 +98,19 @@ export function releasePkg(pkg: Pkg): void {
   releases.get(pkg)?.();
 }
 
-// Perf: the split depends only on the walked tree and the package directories. A rescan that reuses the
-// last walk (scan/index.ts: every directory as it was) passes the very same `files` array, so the split of
-// 100k files into 236 packages (~30 ms) is taken as it was. Kept per `files` array, dropped with it.
-const splits = new WeakMap<readonly string[], { key: string; members: Map<string, Members> }>();
+// Perf: a package's members depend only on the walked tree and its own directory (a file under nested
+// packages belongs to each of them). A rescan that reuses the last walk (scan/index.ts: every directory as it
+// was) passes the very same `files` array, so each package's share of 100k files is taken as it was, and a
+// package.json edited into or out of being a package costs only that package's share, not the whole split
+// into 236 packages (~30 ms). Kept per `files` array, dropped with it.
+const splits = new WeakMap<readonly string[], Map<string, Members>>();
 
 function membersOf(ctx: ScanContext, packageDirs: readonly string[]): Map<string, Members> {
-  const key = packageDirs.join('\0');
-  const known = splits.get(ctx.files);
-  if (known?.key === key) return known.members;
-  const members = splitByPackage(ctx, packageDirs);
-  splits.set(ctx.files, { key, members });
-  return members;
+  let known = splits.get(ctx.files);
+  if (!known) splits.set(ctx.files, (known = new Map()));
+  const missing = packageDirs.filter((dir) => dir !== '' && !known.has(dir));
+  if (missing.length > 0) for (const [dir, members] of splitByPackage(ctx, missing)) known.set(dir, members);
+  return new Map(packageDirs.filter((dir) => dir !== '').map((dir) => [dir, known.get(dir)!]));
 }
 
 /** Project-relative paths below one package (the root package needs none: it owns everything). */
