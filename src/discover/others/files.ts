@@ -26,6 +26,17 @@ const WANTED_NAMES = new Set([
  * indexFiles(ctx).byName.get('go.mod'); // ['go.mod', 'tools/go.mod']
  */
 export function indexFiles(ctx: ScanContext): FileIndex {
+  // Perf: a rescan that keeps the last walk passes the very same arrays: its index is taken as it was.
+  const known = built.get(ctx.files);
+  if (known && known.dirs === ctx.dirs) return known.index;
+  const index = build(ctx);
+  built.set(ctx.files, { dirs: ctx.dirs, index });
+  return index;
+}
+
+const built = new WeakMap<readonly string[], { dirs: readonly string[]; index: FileIndex }>();
+
+function build(ctx: ScanContext): FileIndex {
   const byName = new Map<string, readonly string[]>();
   const byExt = new Map<string, string[]>();
   // Perf: one pass over the distinct basenames of the shared index, not over every file.
