@@ -42,6 +42,12 @@ export interface UnitOptions<T> {
   readonly recount?: (value: T, rows: ReadonlyMap<string, FoundTest>) => T;
 }
 
+/**
+ * Records kept per walk: a hostile tree may hold thousands of packages, each a unit; past this many the rest
+ * simply run every time (memory stays bounded; answers are the same).
+ */
+const MAX_RECORDS = 4096;
+
 /** Per walked file list (one kept walk): records by unit key. Dropped with the walk. */
 const records = new WeakMap<readonly string[], Map<string, UnitRecord>>();
 
@@ -118,7 +124,7 @@ export async function memoUnit<T>(ctx: ScanContext, key: string, run: (view: Sca
     let byKey = records.get(ctx.files);
     if (!byKey) records.set(ctx.files, (byKey = new Map()));
     // The runs as they ended (a rule may add to a run's notes after following it), copied.
-    byKey.set(id, {
+    if (byKey.size < MAX_RECORDS || byKey.has(id)) byKey.set(id, {
       reads: walked, stamps: ctx.stampsOf(walked), packages: asked, notes,
       runs: runs.map((info) => ({ ...info, notes: [...info.notes] })), calls, value,
     });
