@@ -1,7 +1,7 @@
 // Rule units (one runner rule over one package) answered from their records on a rescan over the kept walk:
 // each step's answer must equal a full scan's, and only the units whose inputs moved may run again.
 import assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { suite, test } from 'node:test';
@@ -34,7 +34,8 @@ const TREE: Record<string, string> = {
   'packages/c/vitest.config.ts': "import { defineConfig } from 'vitest/config';\nexport default defineConfig({ test: { include: ['src/**/*.spec.ts'] } });\n",
   'packages/c/src/c.spec.ts': "test('c', () => {});\n", 'packages/c/src/c.test.ts': "test('t', () => {});\n",
   'packages/f/package.json': JEST,
-  'packages/f/jest.config.js': "module.exports = { preset: 'acme-preset' };\n",
+  // The shared config it imports is a link out of the project (never read, noted), then the preset.
+  'packages/f/jest.config.js': "const shared = require('@acme/outside-config');\nmodule.exports = { ...shared, preset: 'acme-preset' };\n",
   'packages/f/node_modules/acme-preset/package.json': pj({ name: 'acme-preset' }),
   'packages/f/node_modules/acme-preset/jest-preset.json': pj({ testMatch: ['**/*.check.js'] }),
   'packages/f/q.check.js': "test('q', () => {});\n", 'packages/f/r.test.js': "test('r', () => {});\n",
@@ -55,6 +56,9 @@ suite('rule units over a kept walk', () => {
     keepDecodedSnapshots(8 * 1024 * 1024);
     t.after(() => keepDecodedSnapshots(0));
     const root = makeTree(t, TREE);
+    const outside = makeTree(t, { 'package.json': pj({ name: '@acme/outside-config', main: 'index.js' }), 'index.js': 'module.exports = {};\n' });
+    mkdirSync(join(root, 'packages/f/node_modules/@acme'), { recursive: true });
+    symlinkSync(outside, join(root, 'packages/f/node_modules/@acme/outside-config'));
     const options = { racyMs: 20 };
     await sleep(60);
     const first = await scan(root, options);
@@ -83,7 +87,8 @@ suite('rule units over a kept walk', () => {
           'packages/e/w.test.js', 'packages/e/z.check.js', 'packages/f/q.check.js'],
       },
       {
-        what: 'the name of that package, so neither import resolves (Jest\'s defaults)', reran: 2,
+        // f's import of the linked-out package falls back to the workspace names too: it runs again as well.
+        what: 'the name of that package, so neither import resolves (Jest\'s defaults)', reran: 3,
         edit: () => writeFileSync(join(root, 'packages/test-config/package.json'), pj({ name: '@acme/renamed', main: 'index.js' })),
         tests: ['packages/a/y.test.js', 'packages/b/b.spec.js', 'packages/c/src/c.spec.ts', 'packages/d/d.spec.js', 'packages/e/w.test.js', 'packages/f/q.check.js'],
       },
@@ -91,7 +96,7 @@ suite('rule units over a kept walk', () => {
         // Another package takes the name. Only the first config to import it reads the package.json files
         // (it builds the names cache); the second is answered from the cache and depends on every
         // package.json all the same (packages-workspace.ts calls `dependOn`), or it would be replayed stale.
-        what: 'another package taking that name', reran: 2,
+        what: 'another package taking that name', reran: 3,
         edit: () => writeFileSync(join(root, 'packages/alt/package.json'), pj({ name: '@acme/test-config', main: 'index.js' })),
         tests: ['packages/a/x.check.js', 'packages/b/b.spec.js', 'packages/c/src/c.spec.ts', 'packages/d/d.spec.js', 'packages/e/z.check.js', 'packages/f/q.check.js'],
       },
@@ -110,7 +115,8 @@ suite('rule units over a kept walk', () => {
       },
       {
         // The package set changes over the same walk: each package's share of the files is its own, kept.
-        // The two configs that resolved a name through every package.json run again (the root's moved).
+        // The configs that resolved a name through every package.json run again (the root's moved); f is
+        // no package now, so two.
         what: 'the workspaces narrowed, so packages/f is no package', reran: 2,
         edit: () => writeFileSync(join(root, 'package.json'), pj({
           workspaces: ['packages/a', 'packages/alt', 'packages/b', 'packages/c', 'packages/d', 'packages/e', 'packages/test-config'],
@@ -119,7 +125,7 @@ suite('rule units over a kept walk', () => {
         tests: ['packages/a/x.check.js', 'packages/b/b.spec.js', 'packages/c/src/c.spec.ts', 'packages/d/d.spec.js', 'packages/e/z.check.js'],
       },
       {
-        what: 'and widened again (its unit answered from its record)', reran: 2,
+        what: 'and widened again (all three resolved names through the root package.json)', reran: 3,
         edit: () => writeFileSync(join(root, 'package.json'), TREE['package.json']!),
         tests: ['packages/a/x.check.js', 'packages/b/b.spec.js', 'packages/c/src/c.spec.ts', 'packages/d/d.spec.js', 'packages/e/z.check.js',
           'packages/f/r.test.js'],
@@ -145,6 +151,10 @@ suite('rule units over a kept walk', () => {
       assert.equal(runOf('packages/f')?.config, 'packages/f/jest.config.js', what);
       assert.ok(runOf('packages/f')?.notes.includes('packages/f/jest.config.js: preset acme-preset read from '
         + 'packages/f/node_modules/acme-preset/jest-preset.json'), `${what}: ${JSON.stringify(runOf('packages/f'))}`);
+      // Given by the package reader on the first read only: a check that read it before the unit ran again
+      // (the preset edited) holds it for the run (unit-memo.ts `askAgain`).
+      assert.ok(runOf('packages/f')?.notes.some((n) => n.includes('outside-config') && n.includes('leads outside the project')),
+        `${what}: ${JSON.stringify(runOf('packages/f'))}`);
     }
     const last = await scan(root, { ...options, exclude: () => false });
     assert.equal(last.tests.find((x) => x.file === 'packages/c/src/c.spec.ts')?.cases, 2);

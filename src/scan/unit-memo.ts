@@ -79,7 +79,9 @@ export async function memoUnit<T>(ctx: ScanContext, key: string, run: (view: Sca
   // Digested: a key holds a package.json, which a hostile tree may make a megabyte long.
   const id = digestOf(key);
   const known = records.get(ctx.files)?.get(id);
-  if (known && await samePackages(ctx, known.packages) && ctx.vouch(known.reads, known.stamps)) {
+  // Walked reads first (no side effect but keeping their stamps); then the package files, asked for again.
+  const check = known && ctx.vouch(known.reads, known.stamps) ? await askAgain(ctx, known.packages) : undefined;
+  if (known && check?.same) {
     counts.replayed++;
     for (const note of known.notes) ctx.note(note);
     for (const info of known.runs) ctx.follow({ ...info, notes: [...info.notes] });
@@ -108,8 +110,13 @@ export async function memoUnit<T>(ctx: ScanContext, key: string, run: (view: Sca
     // A call over no files has no effect to redo (rules call it with what they found, often nothing).
     [COUNT_CALLS]: (call: CountCall) => { if (call.files.length > 0) calls.push(call); },
   });
-  // A method, as the context's: notes of the package reader go to the view it is called on.
+  // A method, as the context's: notes of the package reader go to the view it is called on. A file the
+  // check above already asked for comes from the reader's cache without its notes: they are given here,
+  // where the rule asks for it, as a first read would have given them.
+  const held = check?.notes ?? new Map<string, string[]>();
   view.readPackage = function readPackage(this: ScanContext, file: string) {
+    for (const message of held.get(file) ?? []) this.note(message);
+    held.delete(file);
     const found = ctx.readPackage.call(this, file);
     packages.push(found.then((result) => [file, digestOf(result)] as const));
     return found;
@@ -117,6 +124,8 @@ export async function memoUnit<T>(ctx: ScanContext, key: string, run: (view: Sca
   // Readers over a budget note through the running scan's channel, not `ctx.note`: recorded too.
   const channel = readerNotes.getStore();
   const value = await readerNotes.run((message) => { notes.push(message); channel?.(message); }, () => run(view));
+  // Asked for by the check but no longer by the rule: its notes are not lost (the read was made).
+  for (const messages of held.values()) for (const message of messages) view.note(message);
   if (calls.length === 0 || (recount && countsRedoable(calls))) {
     const walked = [...reads].filter((file) => ctx.has(file));
     const asked = await Promise.all(packages);
@@ -143,15 +152,24 @@ function countsRedoable(calls: readonly CountCall[]): boolean {
 }
 
 /**
- * Whether the package files a unit read come back as they did, asked for again in the same order (so the
- * scan's package budget is spent as a run spends it). Their notes are not given here: the replay gives the
- * unit's recorded notes in their order, and a run that follows finds these reads in the reader's cache.
+ * The package files a unit read, asked for again in the same order (so the scan's package budget is spent,
+ * and the reader's cache filled, as a run of the unit does): `same` when each comes back as it did. The
+ * reader's notes are held by file, not given: a replay gives the unit's recorded notes in their order, and a
+ * run that follows gives each where the rule asks for that file (see `memoUnit`).
  */
-async function samePackages(ctx: ScanContext, packages: UnitRecord['packages']): Promise<boolean> {
-  const quiet: ScanContext = Object.create(ctx);
-  quiet.note = () => {};
-  for (const [file, was] of packages) if (digestOf(await ctx.readPackage.call(quiet, file)) !== was) return false;
-  return true;
+async function askAgain(ctx: ScanContext, packages: UnitRecord['packages']) {
+  const notes = new Map<string, string[]>();
+  let same = true;
+  for (const [file, was] of packages) {
+    const heard: string[] = [];
+    const listening: ScanContext = Object.create(ctx);
+    listening.note = (message) => { heard.push(message); };
+    same = digestOf(await ctx.readPackage.call(listening, file)) === was;
+    if (heard.length > 0) notes.set(file, heard);
+    // The unit runs: the files after this one it asks for itself, if it still does.
+    if (!same) break;
+  }
+  return { same, notes };
 }
 
 /** A short digest of a key or of a package file as read (its real path and text; absent: empty). */
