@@ -174,6 +174,9 @@ export function encodeSnapshot(input: {
   out.set(treeBytes, 4);
   out.set(restBytes, 4 + treeBytes.byteLength);
   if (input.walked) walks.set(data, input.walked);
+  // What `previousReads` would rebuild from these bytes, at hand: a rescan from the kept snapshot takes it
+  // (the memo may hold files not read, which have no stamp and so are never reused).
+  readIndexes.set(data, { memo: input.memo, stamps: readIds });
   // A kept walk holds its paths, names and index: about 160 bytes per file and directory.
   const entries = data.tree.flags.length + data.tree.fileCounts.reduce((a, b) => a + b, 0);
   keepSnapshot(out, data, out.byteLength * 4 + (input.walked ? entries * 160 : 0));
