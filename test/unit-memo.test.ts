@@ -51,6 +51,20 @@ function found({ tests, ports, framework, notes, runs, truncated }: ScanResult):
   return { tests, ports, framework, notes: [...notes].sort(), runs: runs.map((r) => JSON.stringify(r)).sort(), truncated };
 }
 
+/**
+ * `edit()` with every directory's stamp past the racy window (so every directory is as it was), then a rescan
+ * from `previous`, with how many units ran and how many were answered from their records.
+ */
+async function rescanAfter(edit: () => void, root: string, options: { racyMs: number }, previous: Uint8Array | null) {
+  await sleep(60);
+  edit();
+  await sleep(60);
+  const before = unitCounts();
+  const incremental = await scan(root, { ...options, previous });
+  const after = unitCounts();
+  return { incremental, ran: after.ran - before.ran, replayed: after.replayed - before.replayed };
+}
+
 suite('rule units over a kept walk', () => {
   test('an edit in place runs again only the units that read what moved, and the answer equals a full scan', async (t) => {
     keepDecodedSnapshots(8 * 1024 * 1024);
@@ -132,16 +146,11 @@ suite('rule units over a kept walk', () => {
       },
     ];
     for (const { what, edit, reran, tests } of steps) {
-      await sleep(60); // the directories' stamps are past the racy window: every directory is as it was
-      edit();
-      await sleep(60);
-      const before = unitCounts();
-      const incremental = await scan(root, { ...options, previous });
-      const after = unitCounts();
+      const { incremental, ran, replayed } = await rescanAfter(edit, root, options, previous);
       assert.equal(incremental.mode, 'incremental', what);
       assert.deepEqual(incremental.tests.map((x) => x.file), tests, what);
-      assert.equal(after.ran - before.ran, reran, `${what}: units run again`);
-      if (reran > 0) assert.ok(after.replayed - before.replayed >= 6 - reran, `${what}: units answered from their records`);
+      assert.equal(ran, reran, `${what}: units run again`);
+      if (reran > 0) assert.ok(replayed >= 6 - reran, `${what}: units answered from their records`);
       // A full scan that keeps no snapshot (an `exclude` function), so it does not replace the kept one.
       assert.deepEqual(found(incremental), found(await scan(root, { ...options, exclude: () => false })), what);
       previous = incremental.snapshot;
@@ -200,15 +209,10 @@ suite('rule units over a kept walk', () => {
       },
     ];
     for (const { what, edit, reran, cases } of steps) {
-      await sleep(60);
-      edit();
-      await sleep(60);
-      const before = unitCounts();
-      const incremental = await scan(root, { ...options, previous });
-      const after = unitCounts();
+      const { incremental, ran } = await rescanAfter(edit, root, options, previous);
       assert.equal(incremental.mode, 'incremental', what);
       assert.deepEqual(Object.fromEntries(incremental.tests.map((x) => [x.file, x.cases])), cases, what);
-      assert.equal(after.ran - before.ran, reran, `${what}: units run again`);
+      assert.equal(ran, reran, `${what}: units run again`);
       assert.deepEqual(found(incremental), found(await scan(root, { ...options, exclude: () => false })), what);
       previous = incremental.snapshot;
     }
