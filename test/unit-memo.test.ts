@@ -217,4 +217,33 @@ suite('rule units over a kept walk', () => {
       previous = incremental.snapshot;
     }
   });
+
+  test('a hostile monorepo: units that resolve a name through hundreds of package.json files are not kept, and still agree', async (t) => {
+    keepDecodedSnapshots(8 * 1024 * 1024);
+    t.after(() => keepDecodedSnapshots(0));
+    // 300 packages, each config importing the shared one by name: each unit depends on 301 package.json
+    // files, past what one record may hold (unit-memo.ts MAX_UNIT_READS).
+    const files: Record<string, string> = {
+      'package.json': pj({ workspaces: ['packages/*'], scripts: { test: 'npm test --workspaces' } }),
+      'packages/shared/package.json': pj({ name: '@acme/test-config', main: 'index.js' }),
+      'packages/shared/index.js': "module.exports = { testMatch: ['**/*.check.js'] };\n",
+    };
+    for (let i = 0; i < 300; i++) {
+      files[`packages/p${i}/package.json`] = JEST;
+      files[`packages/p${i}/jest.config.js`] = "module.exports = { ...require('@acme/test-config') };\n";
+      files[`packages/p${i}/a.check.js`] = "test('a', () => {});\n";
+    }
+    const root = makeTree(t, files);
+    const options = { racyMs: 20 };
+    await sleep(60);
+    const first = await scan(root, options);
+    assert.equal(first.tests.length, 300);
+    const { incremental, ran, replayed } = await rescanAfter(
+      () => writeFileSync(join(root, 'packages/p7/jest.config.js'), "module.exports = { testMatch: ['**/*.none.js'] };\n"),
+      root, options, first.snapshot);
+    assert.equal(incremental.tests.length, 299);
+    assert.equal(ran, 300, 'every JS unit runs: none was kept');
+    assert.equal(replayed, 10, 'the non-JS rules (no reads) are answered from their records');
+    assert.deepEqual(found(incremental), found(await scan(root, { ...options, exclude: () => false })));
+  });
 });

@@ -43,13 +43,16 @@ export interface UnitOptions<T> {
 }
 
 /**
- * Records kept per walk: a hostile tree may hold thousands of packages, each a unit; past this many the rest
- * simply run every time (memory stays bounded; answers are the same).
+ * Bounds on what is kept per walk, for a hostile tree of thousands of packages whose configs each resolve a
+ * name through every package.json: records, walked reads one record may hold, and reads of all records
+ * together (~40 bytes each). A unit past them runs every time (its answer is the same).
  */
 const MAX_RECORDS = 4096;
+const MAX_UNIT_READS = 256;
+const MAX_WALK_READS = 65_536;
 
-/** Per walked file list (one kept walk): records by unit key. Dropped with the walk. */
-const records = new WeakMap<readonly string[], Map<string, UnitRecord>>();
+/** Per walked file list (one kept walk): records by unit key, and the walked reads they hold together. */
+const records = new WeakMap<readonly string[], { byKey: Map<string, UnitRecord>; reads: number }>();
 
 /** Units run and units answered from their records, since this process started (for tests and probes). */
 const counts = { ran: 0, replayed: 0 };
@@ -70,7 +73,8 @@ type Recorder = (file: string) => void;
  * a value must not be changed by the caller (a replay returns the same object).
  *
  * @example
- * const files = await memoUnit(ctx, `jest\0${pkg.dir}\0${JSON.stringify(inv)}`, (view) => jest.discover(view, pkg, inv));
+ * const key = `jest\0${pkg.dir}\0${JSON.stringify(inv)}`;
+ * const files = await memoUnit(ctx, key, (view) => jest.discover(view, pkg, inv));
  */
 export async function memoUnit<T>(ctx: ScanContext, key: string, run: (view: ScanContext) => Promise<T>,
   { recount }: UnitOptions<T> = {}): Promise<T> {
@@ -78,7 +82,7 @@ export async function memoUnit<T>(ctx: ScanContext, key: string, run: (view: Sca
   if (!ctx.vouch || !ctx.stampsOf || !keepsSnapshots()) return run(ctx);
   // Digested: a key holds a package.json, which a hostile tree may make a megabyte long.
   const id = digestOf(key);
-  const known = records.get(ctx.files)?.get(id);
+  const known = records.get(ctx.files)?.byKey.get(id);
   // Walked reads first (no side effect but keeping their stamps); then the package files, asked for again.
   const check = known && ctx.vouch(known.reads, known.stamps) ? await askAgain(ctx, known.packages) : undefined;
   if (known && check?.same) {
@@ -126,14 +130,21 @@ export async function memoUnit<T>(ctx: ScanContext, key: string, run: (view: Sca
   const value = await readerNotes.run((message) => { notes.push(message); channel?.(message); }, () => run(view));
   // Asked for by the check but no longer by the rule: its notes are not lost (the read was made).
   for (const messages of held.values()) for (const message of messages) view.note(message);
-  if (calls.length === 0 || (recount && countsRedoable(calls))) {
-    const walked = [...reads].filter((file) => ctx.has(file));
-    const asked = await Promise.all(packages);
-    // Looked up again: units running at once (the non-JS rules) each record into the same map.
-    let byKey = records.get(ctx.files);
-    if (!byKey) records.set(ctx.files, (byKey = new Map()));
+  const walked = [...reads].filter((file) => ctx.has(file));
+  const asked = await Promise.all(packages);
+  // Looked up again: units running at once (the non-JS rules) each record into the same map.
+  let kept = records.get(ctx.files);
+  if (!kept) records.set(ctx.files, (kept = { byKey: new Map(), reads: 0 }));
+  // The record this run replaces (its inputs moved, or it would have been replayed) is dropped either way.
+  const had = kept.byKey.get(id);
+  if (had) { kept.byKey.delete(id); kept.reads -= had.reads.length; }
+  const redoable = calls.length === 0 || (recount !== undefined && countsRedoable(calls));
+  const room = walked.length <= MAX_UNIT_READS && kept.byKey.size < MAX_RECORDS
+    && kept.reads + walked.length <= MAX_WALK_READS;
+  if (redoable && room) {
+    kept.reads += walked.length;
     // The runs as they ended (a rule may add to a run's notes after following it), copied.
-    if (byKey.size < MAX_RECORDS || byKey.has(id)) byKey.set(id, {
+    kept.byKey.set(id, {
       reads: walked, stamps: ctx.stampsOf(walked), packages: asked, notes,
       runs: runs.map((info) => ({ ...info, notes: [...info.notes] })), calls, value,
     });
