@@ -264,6 +264,32 @@ suite('incremental rescans', () => {
     assert.deepEqual(third.tests, [{ file: 'a.test.js', framework: 'jest', cases: 0 }]);
   });
 
+  test('a package name two workspace packages claim resolves the same after a rescan walks the tree otherwise', async (t) => {
+    // A walk that lists a directory again orders the tree's package.json files otherwise than a fresh walk;
+    // the workspace names are taken in path order, so the first in path order wins either way.
+    const root = makeTree(t, {
+      'package.json': JSON.stringify({ workspaces: ['packages/*'], scripts: { test: 'npm test --workspaces' } }),
+      'packages/a-cfg/package.json': JSON.stringify({ name: '@acme/test-config', main: 'index.js' }),
+      'packages/a-cfg/index.js': "module.exports = { testMatch: ['**/*.one.js'] };\n",
+      'packages/z-cfg/package.json': JSON.stringify({ name: '@acme/test-config', main: 'index.js' }),
+      'packages/z-cfg/index.js': "module.exports = { testMatch: ['**/*.two.js'] };\n",
+      'packages/app/package.json': JSON.stringify({ scripts: { test: 'jest' }, devDependencies: { jest: '^29' } }),
+      'packages/app/jest.config.js': "module.exports = { ...require('@acme/test-config') };\n",
+      'packages/app/x.one.js': '', 'packages/app/y.two.js': '',
+    });
+    const options = { racyMs: 20 };
+    await sleep(60);
+    const first = await scan(root, options);
+    assert.deepEqual(first.tests.map((x) => x.file), ['packages/app/x.one.js']);
+    await sleep(60);
+    writeFileSync(join(root, 'packages/app/extra.txt'), '');
+    await sleep(60);
+    const incremental = await scan(root, { ...options, previous: first.snapshot });
+    assert.equal(incremental.mode, 'incremental');
+    assert.deepEqual(found(incremental), found(await scan(root, { ...options, exclude: () => false })));
+    assert.deepEqual(incremental.tests.map((x) => x.file), ['packages/app/x.one.js']);
+  });
+
   test('nothing changed: answered from the snapshot; a damaged or foreign snapshot means a full scan', async (t) => {
     const root = makeTree(t, BASE);
     await sleep(30); // Past the racy window (and the filesystem clock's tick) of the files just written.

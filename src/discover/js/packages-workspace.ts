@@ -49,7 +49,10 @@ function workspaceNames(ctx: ScanContext): Promise<Map<string, string>> {
   if (!found) {
     found = (async () => {
       const out = new Map<string, string>();
-      for (const file of ctx.byName('package.json')) {
+      // In path order, not walk order: a name two package.json files claim (npm refuses that) resolves the
+      // same whichever way the walk went (a rescan that listed a directory again walks it otherwise).
+      const files = [...ctx.byName('package.json')].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+      for (const file of files) {
         const json = await ctx.readJson(file) as { name?: unknown } | undefined;
         if (json && typeof json.name === 'string' && !out.has(json.name)) out.set(json.name, dirname(file));
       }
