@@ -6,7 +6,8 @@ import { dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { suite, test } from 'node:test';
 import { scan, type ScanOptions, type ScanResult } from '../src/scan/index.ts';
-import { decodeSnapshot } from '../src/scan/snapshot.ts';
+import { decodeSnapshot, previousTree } from '../src/scan/snapshot.ts';
+import { walk } from '../src/scan/walk.ts';
 import { dropKeptSnapshots, keepDecodedSnapshots } from '../src/scan/snapshot-cache.ts';
 import { call, makeTree, seededRandom, serve } from './helpers.ts';
 
@@ -262,6 +263,23 @@ suite('incremental rescans', () => {
     writeFileSync(join(root, 'a.test.js'), "xxxx('a', () => {});\n");
     const third = await scan(root, { ...coarse, previous: again.snapshot });
     assert.deepEqual(third.tests, [{ file: 'a.test.js', framework: 'jest', cases: 0 }]);
+  });
+
+  test('a walk that reuses unchanged directories orders the tree as a walk that lists them all', async (t) => {
+    const root = makeTree(t, Object.fromEntries(['a', 'b', 'c'].flatMap((x) => ['1', '2', '3'].flatMap((y) =>
+      [[`${x}/${y}/f.js`, ''], [`${x}/${y}/g/h.js`, ''], [`${x}/k.js`, '']]))));
+    const clock = { since: Date.now() + 10_000, racyMs: 0, granularityMs: 0 };
+    let snapshot = (await scan(root, { racyMs: 0 })).snapshot;
+    for (const added of ['b/2/new.js', 'c/1/g/new.js']) {
+      writeFileSync(join(root, added), '');
+      const data = decodeSnapshot(snapshot, realpathSync(root), JSON.stringify([32, 1_000_000]))!;
+      const reusing = await walk(root, { previous: previousTree(data), clock });
+      const listing = await walk(root);
+      assert.deepEqual(reusing.files, listing.files, added);
+      assert.deepEqual(reusing.dirs, listing.dirs, added);
+      assert.ok(reusing.files.includes(added));
+      snapshot = (await scan(root, { racyMs: 0, previous: snapshot })).snapshot;
+    }
   });
 
   test('a package name two workspace packages claim resolves the same after a rescan walks the tree otherwise', async (t) => {

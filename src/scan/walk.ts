@@ -343,9 +343,13 @@ export async function walkPart(root: string, {
       files.push(path);
       named(name, path);
     }
-    for (const child of p.children[was]!) {
+    // Queued last-visited first, as `take` queues them in listing order: the queue is a stack, so they are
+    // visited in the order they were last time, and a walk that reuses directories orders the tree as a
+    // walk that lists them all (order counts: rules take the first of several matches).
+    const children = p.children[was]!;
+    for (let c = children.length - 1; c >= 0; c--) {
       if (++entries > maxEntries) { truncated ??= `entry limit of ${maxEntries} reached`; unvisited.push(rel); return; }
-      const childRel = p.dirs[child]!;
+      const childRel = p.dirs[children[c]!]!;
       dirs.push(childRel);
       queue.push({ abs: base + childRel + '/', rel: childRel, depth: depth + 1, dev: NaN, ino: NaN });
     }
