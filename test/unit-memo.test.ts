@@ -1,7 +1,7 @@
 // Rule units (one runner rule over one package) answered from their records on a rescan over the kept walk:
 // each step's answer must equal a full scan's, and only the units whose inputs moved may run again.
 import assert from 'node:assert/strict';
-import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { suite, test } from 'node:test';
@@ -83,7 +83,7 @@ suite('rule units over a kept walk', () => {
     ]);
     let previous = first.snapshot;
     // Each edit keeps every directory as it was; `reran`: the units that must run again; `tests`: the answer.
-    const steps: Array<{ what: string; edit: () => void; reran: number; tests: string[] }> = [
+    const steps: Array<{ what: string; edit: () => void; reran: number; replayed?: number; tests: string[] }> = [
       {
         what: 'one package config', reran: 1,
         edit: () => writeFileSync(join(root, 'packages/b/jest.config.js'), "module.exports = { testMatch: ['**/*.spec.js'] };\n"),
@@ -144,13 +144,63 @@ suite('rule units over a kept walk', () => {
         tests: ['packages/a/x.check.js', 'packages/b/b.spec.js', 'packages/c/src/c.spec.ts', 'packages/d/d.spec.js', 'packages/e/z.check.js',
           'packages/f/r.test.js'],
       },
+      // Files added and removed: a directory is listed again, so this is another walk. A JS unit is answered
+      // from its record while what it asked of the tree holds (unit-tree.ts): here all but the package whose
+      // files moved; the non-JS rules, which see the whole tree, run (10 of them).
+      {
+        what: 'a spec file added to packages/c (another walk)', reran: 11, replayed: 5,
+        edit: () => writeFileSync(join(root, 'packages/c/src/new.spec.ts'), "test('n', () => {});\n"),
+        tests: ['packages/a/x.check.js', 'packages/b/b.spec.js', 'packages/c/src/c.spec.ts', 'packages/c/src/new.spec.ts',
+          'packages/d/d.spec.js', 'packages/e/z.check.js', 'packages/f/r.test.js'],
+      },
+      {
+        what: 'a file removed from packages/b', reran: 11, replayed: 5,
+        edit: () => rmSync(join(root, 'packages/b/b.test.js')),
+        tests: ['packages/a/x.check.js', 'packages/b/b.spec.js', 'packages/c/src/c.spec.ts', 'packages/c/src/new.spec.ts',
+          'packages/d/d.spec.js', 'packages/e/z.check.js', 'packages/f/r.test.js'],
+      },
+      {
+        // A new package.json: the units that resolved names through every package.json (a, e, f) run again,
+        // and so does the new package's own unit.
+        what: 'a new package', reran: 14, replayed: 3,
+        edit: () => {
+          mkdirSync(join(root, 'packages/g'));
+          writeFileSync(join(root, 'packages/g/package.json'), JEST);
+          writeFileSync(join(root, 'packages/g/g.test.js'), "test('g', () => {});\n");
+        },
+        tests: ['packages/a/x.check.js', 'packages/b/b.spec.js', 'packages/c/src/c.spec.ts', 'packages/c/src/new.spec.ts',
+          'packages/d/d.spec.js', 'packages/e/z.check.js', 'packages/f/r.test.js', 'packages/g/g.test.js'],
+      },
+      {
+        // A config file appears where a unit looked for one (`has`): that unit runs again.
+        what: 'a jest.config.js added to packages/g', reran: 11, replayed: 6,
+        edit: () => writeFileSync(join(root, 'packages/g/jest.config.js'), "module.exports = { testMatch: ['**/*.none.js'] };\n"),
+        tests: ['packages/a/x.check.js', 'packages/b/b.spec.js', 'packages/c/src/c.spec.ts', 'packages/c/src/new.spec.ts',
+          'packages/d/d.spec.js', 'packages/e/z.check.js', 'packages/f/r.test.js'],
+      },
+      {
+        // Outside the units' own packages: the file the shared config resolved to is gone (a `has` answer that
+        // moved), so the two configs importing it run again and fall back to Jest's defaults.
+        what: 'the shared config file removed', reran: 12, replayed: 5,
+        edit: () => rmSync(join(root, 'packages/alt/index.js')),
+        tests: ['packages/a/y.test.js', 'packages/b/b.spec.js', 'packages/c/src/c.spec.ts', 'packages/c/src/new.spec.ts',
+          'packages/d/d.spec.js', 'packages/e/w.test.js', 'packages/f/r.test.js'],
+      },
+      {
+        // And back: a path the configs looked for and did not find (no read stamp stands for it) is there now.
+        what: 'the shared config file back', reran: 12, replayed: 5,
+        edit: () => writeFileSync(join(root, 'packages/alt/index.js'), "module.exports = { testMatch: ['**/*.check.js'] };\n"),
+        tests: ['packages/a/x.check.js', 'packages/b/b.spec.js', 'packages/c/src/c.spec.ts', 'packages/c/src/new.spec.ts',
+          'packages/d/d.spec.js', 'packages/e/z.check.js', 'packages/f/r.test.js'],
+      },
     ];
-    for (const { what, edit, reran, tests } of steps) {
+    for (const { what, edit, reran, replayed: fromRecords, tests } of steps) {
       const { incremental, ran, replayed } = await rescanAfter(edit, root, options, previous);
       assert.equal(incremental.mode, 'incremental', what);
       assert.deepEqual(incremental.tests.map((x) => x.file), tests, what);
       assert.equal(ran, reran, `${what}: units run again`);
-      if (reran > 0) assert.ok(replayed >= 6 - reran, `${what}: units answered from their records`);
+      if (fromRecords !== undefined) assert.equal(replayed, fromRecords, `${what}: units answered from their records`);
+      else if (reran > 0) assert.ok(replayed >= 6 - reran, `${what}: units answered from their records`);
       // A full scan that keeps no snapshot (an `exclude` function), so it does not replace the kept one.
       assert.deepEqual(found(incremental), found(await scan(root, { ...options, exclude: () => false })), what);
       previous = incremental.snapshot;
@@ -218,17 +268,17 @@ suite('rule units over a kept walk', () => {
     }
   });
 
-  test('a hostile monorepo: units that resolve a name through hundreds of package.json files are not kept, and still agree', async (t) => {
+  test('a hostile monorepo: units that resolve a name through 600 package.json files are not kept, and still agree', async (t) => {
     keepDecodedSnapshots(8 * 1024 * 1024);
     t.after(() => keepDecodedSnapshots(0));
-    // 300 packages, each config importing the shared one by name: each unit depends on 301 package.json
-    // files, past what one record may hold (unit-memo.ts MAX_UNIT_READS).
+    // 600 packages, each config importing the shared one by name: each unit depends on 601 package.json
+    // files, past what one record may hold (unit-memo.ts MAX_UNIT_WEIGHT).
     const files: Record<string, string> = {
       'package.json': pj({ workspaces: ['packages/*'], scripts: { test: 'npm test --workspaces' } }),
       'packages/shared/package.json': pj({ name: '@acme/test-config', main: 'index.js' }),
       'packages/shared/index.js': "module.exports = { testMatch: ['**/*.check.js'] };\n",
     };
-    for (let i = 0; i < 300; i++) {
+    for (let i = 0; i < 600; i++) {
       files[`packages/p${i}/package.json`] = JEST;
       files[`packages/p${i}/jest.config.js`] = "module.exports = { ...require('@acme/test-config') };\n";
       files[`packages/p${i}/a.check.js`] = "test('a', () => {});\n";
@@ -237,12 +287,12 @@ suite('rule units over a kept walk', () => {
     const options = { racyMs: 20 };
     await sleep(60);
     const first = await scan(root, options);
-    assert.equal(first.tests.length, 300);
+    assert.equal(first.tests.length, 600);
     const { incremental, ran, replayed } = await rescanAfter(
       () => writeFileSync(join(root, 'packages/p7/jest.config.js'), "module.exports = { testMatch: ['**/*.none.js'] };\n"),
       root, options, first.snapshot);
-    assert.equal(incremental.tests.length, 299);
-    assert.equal(ran, 300, 'every JS unit runs: none was kept');
+    assert.equal(incremental.tests.length, 599);
+    assert.equal(ran, 600, 'every JS unit runs: none was kept');
     assert.equal(replayed, 10, 'the non-JS rules (no reads) are answered from their records');
     assert.deepEqual(found(incremental), found(await scan(root, { ...options, exclude: () => false })));
   });

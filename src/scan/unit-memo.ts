@@ -1,9 +1,10 @@
 /**
  * Rule units that run again only when their inputs moved. A unit (one runner rule over one package, say)
  * is a pure function of the walked tree, a key naming everything else it was given, and the files it read.
- * A rescan that keeps the last walk (scan/index.ts: every directory as it was) passes the very same
- * `files` array, so a unit recorded over that array may be answered from its record while each file it read
- * still has the stamp it had when read: its value is returned and its notes are given again, in order.
+ * It is answered from its record while each file it read still has the stamp it had when read and the tree
+ * answers it the same: on the very walk it ran on (a rescan that keeps the last walk, scan/index.ts), or on
+ * another when what it asked of the tree still holds (unit-tree.ts). Its value is returned and its notes
+ * are given again, in order.
  *
  * Files under node_modules (`readPackage`: presets, shared configs) are not walked, and the package reader
  * spends a budget shared by the whole scan: a replay asks for them again, in the same order (spending the
@@ -15,10 +16,14 @@ import { createHash } from 'node:crypto';
 import { readerNotes } from '../readers/budget.ts';
 import type { PackageFile } from './package-files.ts';
 import { keepsSnapshots } from './snapshot-cache.ts';
+import { treeHolds, treeRecording, type TreeUse, type UnitMembers } from './unit-tree.ts';
 import type { FoundTest, RunInfo, ScanContext } from './types.ts';
 import { COUNT_CALLS, withCases, type CountCall } from './with-cases.ts';
 
 interface UnitRecord {
+  /** The walk it last held on (see `walkOf`), and what it asked of the tree. */
+  walk: number;
+  readonly tree: TreeUse;
   /** Walked files the unit read, with their stamps then (four numbers each). */
   readonly reads: readonly string[];
   readonly stamps: Float64Array;
@@ -40,19 +45,51 @@ export interface UnitOptions<T> {
    * declared `rowPerFile` (rows that do not depend on counts) and counted each file once.
    */
   readonly recount?: (value: T, rows: ReadonlyMap<string, FoundTest>) => T;
+  /**
+   * The caller's word that the unit sees the tree only through its view and these (its package's files and
+   * directories, as they are on this walk): then its record may answer on another walk too.
+   */
+  readonly members?: UnitMembers;
 }
 
 /**
- * Bounds on what is kept per walk, for a hostile tree of thousands of packages whose configs each resolve a
- * name through every package.json: records, walked reads one record may hold, and reads of all records
- * together (~40 bytes each). A unit past them runs every time (its answer is the same).
+ * Bounds on what is kept per project root, for a hostile tree of thousands of packages whose configs each
+ * resolve a name through every package.json: records, the tree answers (reads included) one record may
+ * hold, and those of all records together (~50 bytes each). A unit past them runs every time (its answer
+ * is the same). Records are kept for the roots scanned last.
  */
 const MAX_RECORDS = 4096;
-const MAX_UNIT_READS = 256;
-const MAX_WALK_READS = 65_536;
+const MAX_UNIT_WEIGHT = 512;
+const MAX_ROOT_WEIGHT = 65_536;
+const MAX_ROOTS = 8;
 
-/** Per walked file list (one kept walk): records by unit key, and the walked reads they hold together. */
-const records = new WeakMap<readonly string[], { byKey: Map<string, UnitRecord>; reads: number }>();
+interface RootRecords { readonly byKey: Map<string, UnitRecord>; weight: number }
+
+/** Per project root (the roots scanned last; the oldest dropped): records by unit key, their weight together. */
+const roots = new Map<string, RootRecords>();
+
+function recordsOf(root: string): RootRecords {
+  const kept = roots.get(root) ?? { byKey: new Map(), weight: 0 };
+  roots.delete(root);
+  roots.set(root, kept);
+  if (roots.size > MAX_ROOTS) roots.delete(roots.keys().next().value!);
+  return kept;
+}
+
+/** What a record holds, counted in tree answers (each read is one). */
+function weightOf(tree: TreeUse): number {
+  return tree.has.size + tree.names.size;
+}
+
+/** A number per walked file list: a record names the walk it last held on without keeping the walk alive. */
+const walks = new WeakMap<readonly string[], number>();
+let lastWalk = 0;
+
+function walkOf(files: readonly string[]): number {
+  let id = walks.get(files);
+  if (id === undefined) walks.set(files, (id = ++lastWalk));
+  return id;
+}
 
 /** Units run and units answered from their records, since this process started (for tests and probes). */
 const counts = { ran: 0, replayed: 0 };
@@ -77,16 +114,20 @@ type Recorder = (file: string) => void;
  * const files = await memoUnit(ctx, key, (view) => jest.discover(view, pkg, inv));
  */
 export async function memoUnit<T>(ctx: ScanContext, key: string, run: (view: ScanContext) => Promise<T>,
-  { recount }: UnitOptions<T> = {}): Promise<T> {
+  { recount, members }: UnitOptions<T> = {}): Promise<T> {
   // Only a process that keeps walks between scans (a scan process) can ever replay: others record nothing.
   if (!ctx.vouch || !ctx.stampsOf || !keepsSnapshots()) return run(ctx);
   // Digested: a key holds a package.json, which a hostile tree may make a megabyte long.
   const id = digestOf(key);
-  const known = records.get(ctx.files)?.byKey.get(id);
-  // Walked reads first (no side effect but keeping their stamps); then the package files, asked for again.
-  const check = known && ctx.vouch(known.reads, known.stamps) ? await askAgain(ctx, known.packages) : undefined;
+  const walk = walkOf(ctx.files);
+  const known = recordsOf(ctx.root).byKey.get(id);
+  // The tree first (on another walk), then the walked reads (no side effect but keeping their stamps), then
+  // the package files, asked for again.
+  const holds = known !== undefined && (known.walk === walk || treeHolds(ctx, known.tree, members));
+  const check = holds && ctx.vouch(known.reads, known.stamps) ? await askAgain(ctx, known.packages) : undefined;
   if (known && check?.same) {
     counts.replayed++;
+    known.walk = walk;
     for (const note of known.notes) ctx.note(note);
     for (const info of known.runs) ctx.follow({ ...info, notes: [...info.notes] });
     if (known.calls.length === 0) return known.value as T;
@@ -103,6 +144,8 @@ export async function memoUnit<T>(ctx: ScanContext, key: string, run: (view: Sca
   const runs: RunInfo[] = [];
   const calls: CountCall[] = [];
   const view: ScanContext = Object.create(ctx);
+  const tree: TreeUse = { has: new Map(), names: new Map(), whole: members === undefined };
+  treeRecording(view, ctx, tree);
   const record: Recorder = (file) => { reads.add(file); };
   Object.assign(view, {
     [RECORDER]: record,
@@ -130,22 +173,26 @@ export async function memoUnit<T>(ctx: ScanContext, key: string, run: (view: Sca
   const value = await readerNotes.run((message) => { notes.push(message); channel?.(message); }, () => run(view));
   // Asked for by the check but no longer by the rule: its notes are not lost (the read was made).
   for (const messages of held.values()) for (const message of messages) view.note(message);
-  const walked = [...reads].filter((file) => ctx.has(file));
+  const walked: string[] = [];
+  for (const file of reads) {
+    const found = ctx.has(file);
+    tree.has.set(file, found);
+    if (found) walked.push(file);
+  }
   const asked = await Promise.all(packages);
   // Looked up again: units running at once (the non-JS rules) each record into the same map.
-  let kept = records.get(ctx.files);
-  if (!kept) records.set(ctx.files, (kept = { byKey: new Map(), reads: 0 }));
+  const kept = recordsOf(ctx.root);
   // The record this run replaces (its inputs moved, or it would have been replayed) is dropped either way.
   const had = kept.byKey.get(id);
-  if (had) { kept.byKey.delete(id); kept.reads -= had.reads.length; }
+  if (had) { kept.byKey.delete(id); kept.weight -= weightOf(had.tree); }
   const redoable = calls.length === 0 || (recount !== undefined && countsRedoable(calls));
-  const room = walked.length <= MAX_UNIT_READS && kept.byKey.size < MAX_RECORDS
-    && kept.reads + walked.length <= MAX_WALK_READS;
+  const weight = weightOf(tree);
+  const room = weight <= MAX_UNIT_WEIGHT && kept.byKey.size < MAX_RECORDS && kept.weight + weight <= MAX_ROOT_WEIGHT;
   if (redoable && room) {
-    kept.reads += walked.length;
+    kept.weight += weight;
     // The runs as they ended (a rule may add to a run's notes after following it), copied.
     kept.byKey.set(id, {
-      reads: walked, stamps: ctx.stampsOf(walked), packages: asked, notes,
+      walk, tree, reads: walked, stamps: ctx.stampsOf(walked), packages: asked, notes,
       runs: runs.map((info) => ({ ...info, notes: [...info.notes] })), calls, value,
     });
   }

@@ -22,6 +22,7 @@ import { vitest } from './vitest.ts';
 import { wtr } from './wtr.ts';
 import { joinPath } from '../../scan/paths.ts';
 import { memoUnit } from '../../scan/unit-memo.ts';
+import { usedMembers } from '../../scan/unit-tree.ts';
 
 const RULES: Partial<Record<JsRunner, RunnerRule>> = {
   jest, cra, kcd, vitest, mocha, 'node-test': nodeTest, playwright, cypress, ava, jasmine, bun, 'web-test-runner': wtr, tap, uvu, borp, tape, angular, karma,
@@ -140,20 +141,33 @@ async function discoverUnit(ctx: ScanContext, rule: RunnerRule, pkg: Pkg, inv: I
   info: { config: string | null; notes: string[] }): Promise<readonly string[]> {
   // Everything the rule is given besides the tree and its reads.
   const key = JSON.stringify([rule.framework, pkg.dir, inv, pkg.json, pkg.nx ?? null]);
+  // A rule sees the tree only through its view and its package: on another walk (a file added elsewhere),
+  // its record still answers while what it asked of both holds (scan/unit-tree.ts).
+  const members = { files: () => pkg.files, dirs: () => pkg.dirs };
   const found = await memoUnit(ctx, key, async (view) => {
     const own = { config: null as string | null, notes: [] as string[] };
     const files = await rule.discover(recording(view, own), packageOn(view, pkg), inv);
     return { files, config: own.config, notes: own.notes };
-  });
+  }, { members });
   info.config ??= found.config;
   info.notes.push(...found.notes);
   return found.files;
 }
 
-/** `pkg` reading through `view` (so a unit's reads by package-relative path are recorded as its own). */
+/**
+ * `pkg` seen through `view`: its reads and `has` by package-relative path go through the view, and its files
+ * and directories are told to the unit as used, so a unit's record holds all it asked of the tree.
+ */
 function packageOn(view: ScanContext, pkg: Pkg): Pkg {
   const prefix = pkg.dir === '' ? '' : pkg.dir + '/';
-  return Object.assign(Object.create(pkg) as Pkg, { read: (rel: string) => view.read(prefix + rel) });
+  const seen: Pkg = Object.create(pkg);
+  Object.defineProperties(seen, {
+    read: { value: (rel: string) => view.read(prefix + rel) },
+    has: { value: (rel: string) => view.has(prefix + rel) },
+    files: { get: () => { usedMembers(view, 'files', pkg.files); return pkg.files; } },
+    dirs: { get: () => { usedMembers(view, 'dirs', pkg.dirs); return pkg.dirs; } },
+  });
+  return seen;
 }
 
 /** A view of the context whose notes and config reads are also recorded for one followed run. */
