@@ -82,6 +82,9 @@ suite('rule units over a kept walk', () => {
       'packages/f/q.check.js',
     ]);
     let previous = first.snapshot;
+    // The answer once packages/c has its second spec file (the steps after the first walk listed again).
+    const WITH_NEW_SPEC = ['packages/a/x.check.js', 'packages/b/b.spec.js', 'packages/c/src/c.spec.ts',
+      'packages/c/src/new.spec.ts', 'packages/d/d.spec.js', 'packages/e/z.check.js', 'packages/f/r.test.js'];
     // Each edit keeps every directory as it was; `reran`: the units that must run again; `tests`: the answer.
     const steps: Array<{ what: string; edit: () => void; reran: number; replayed?: number; tests: string[] }> = [
       {
@@ -150,14 +153,12 @@ suite('rule units over a kept walk', () => {
       {
         what: 'a spec file added to packages/c (another walk)', reran: 11, replayed: 5,
         edit: () => writeFileSync(join(root, 'packages/c/src/new.spec.ts'), "test('n', () => {});\n"),
-        tests: ['packages/a/x.check.js', 'packages/b/b.spec.js', 'packages/c/src/c.spec.ts', 'packages/c/src/new.spec.ts',
-          'packages/d/d.spec.js', 'packages/e/z.check.js', 'packages/f/r.test.js'],
+        tests: WITH_NEW_SPEC,
       },
       {
         what: 'a file removed from packages/b', reran: 11, replayed: 5,
         edit: () => rmSync(join(root, 'packages/b/b.test.js')),
-        tests: ['packages/a/x.check.js', 'packages/b/b.spec.js', 'packages/c/src/c.spec.ts', 'packages/c/src/new.spec.ts',
-          'packages/d/d.spec.js', 'packages/e/z.check.js', 'packages/f/r.test.js'],
+        tests: WITH_NEW_SPEC,
       },
       {
         // A new package.json: the units that resolved names through every package.json (a, e, f) run again,
@@ -168,30 +169,26 @@ suite('rule units over a kept walk', () => {
           writeFileSync(join(root, 'packages/g/package.json'), JEST);
           writeFileSync(join(root, 'packages/g/g.test.js'), "test('g', () => {});\n");
         },
-        tests: ['packages/a/x.check.js', 'packages/b/b.spec.js', 'packages/c/src/c.spec.ts', 'packages/c/src/new.spec.ts',
-          'packages/d/d.spec.js', 'packages/e/z.check.js', 'packages/f/r.test.js', 'packages/g/g.test.js'],
+        tests: [...WITH_NEW_SPEC, 'packages/g/g.test.js'],
       },
       {
         // A config file appears where a unit looked for one (`has`): that unit runs again.
         what: 'a jest.config.js added to packages/g', reran: 11, replayed: 6,
         edit: () => writeFileSync(join(root, 'packages/g/jest.config.js'), "module.exports = { testMatch: ['**/*.none.js'] };\n"),
-        tests: ['packages/a/x.check.js', 'packages/b/b.spec.js', 'packages/c/src/c.spec.ts', 'packages/c/src/new.spec.ts',
-          'packages/d/d.spec.js', 'packages/e/z.check.js', 'packages/f/r.test.js'],
+        tests: WITH_NEW_SPEC,
       },
       {
         // Outside the units' own packages: the file the shared config resolved to is gone (a `has` answer that
         // moved), so the two configs importing it run again and fall back to Jest's defaults.
         what: 'the shared config file removed', reran: 12, replayed: 5,
         edit: () => rmSync(join(root, 'packages/alt/index.js')),
-        tests: ['packages/a/y.test.js', 'packages/b/b.spec.js', 'packages/c/src/c.spec.ts', 'packages/c/src/new.spec.ts',
-          'packages/d/d.spec.js', 'packages/e/w.test.js', 'packages/f/r.test.js'],
+        tests: WITH_NEW_SPEC.map((file) => file.replace('a/x.check', 'a/y.test').replace('e/z.check', 'e/w.test')),
       },
       {
         // And back: a path the configs looked for and did not find (no read stamp stands for it) is there now.
         what: 'the shared config file back', reran: 12, replayed: 5,
         edit: () => writeFileSync(join(root, 'packages/alt/index.js'), "module.exports = { testMatch: ['**/*.check.js'] };\n"),
-        tests: ['packages/a/x.check.js', 'packages/b/b.spec.js', 'packages/c/src/c.spec.ts', 'packages/c/src/new.spec.ts',
-          'packages/d/d.spec.js', 'packages/e/z.check.js', 'packages/f/r.test.js'],
+        tests: WITH_NEW_SPEC,
       },
     ];
     for (const { what, edit, reran, replayed: fromRecords, tests } of steps) {
