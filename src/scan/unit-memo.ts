@@ -104,10 +104,11 @@ const RECORDER = Symbol('unit reads');
 type Recorder = (file: string) => void;
 
 /**
- * `run(view)`, or its recorded value when the unit ran over this very walk with these inputs before. `key`
- * must name all the unit is given besides the tree and its reads (package, invocation, manifest). The
- * view records what the unit reads (`read`, `readOnce`, `readJson`, `readPackage`) and the notes it gives;
- * a value must not be changed by the caller (a replay returns the same object).
+ * `run(view)`, or its recorded value when the unit ran with these inputs before: over this very walk, or
+ * (with `members`) over another that answers what it asked of the tree the same. `key` must name all the
+ * unit is given besides the tree and its reads (package, invocation, manifest). The view records what the
+ * unit reads (`read`, `readOnce`, `readJson`, `readPackage`), asks of the tree, and the notes it gives; a
+ * value must not be changed by the caller (a replay returns the same object).
  *
  * @example
  * const key = `jest\0${pkg.dir}\0${JSON.stringify(inv)}`;
@@ -187,7 +188,8 @@ export async function memoUnit<T>(ctx: ScanContext, key: string, run: (view: Sca
   if (had) { kept.byKey.delete(id); kept.weight -= weightOf(had.tree); }
   const redoable = calls.length === 0 || (recount !== undefined && countsRedoable(calls));
   const weight = weightOf(tree);
-  const room = weight <= MAX_UNIT_WEIGHT && kept.byKey.size < MAX_RECORDS && kept.weight + weight <= MAX_ROOT_WEIGHT;
+  const room = weight <= MAX_UNIT_WEIGHT && kept.byKey.size < MAX_RECORDS
+    && kept.weight + weight <= MAX_ROOT_WEIGHT;
   if (redoable && room) {
     kept.weight += weight;
     // The runs as they ended (a rule may add to a run's notes after following it), copied.

@@ -133,9 +133,9 @@ function fallback(ctx: ScanContext, run: Reached, runNotes: string[]): Invocatio
 }
 
 /**
- * `rule.discover` over one package, answered from its record when this walk and everything it read are as
- * they were (scan/unit-memo.ts): a rescan where one package's config moved runs that package's rule only.
- * Its notes and config read land in `info` either way.
+ * `rule.discover` over one package, answered from its record while everything it read and asked of the tree
+ * is as it was (scan/unit-memo.ts): a rescan where one package's config moved, or a file was added to it,
+ * runs that package's rule only. Its notes and config read land in `info` either way.
  */
 async function discoverUnit(ctx: ScanContext, rule: RunnerRule, pkg: Pkg, inv: Invocation,
   info: { config: string | null; notes: string[] }): Promise<readonly string[]> {
