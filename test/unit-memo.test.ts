@@ -1,13 +1,13 @@
 // Rule units (one runner rule over one package) answered from their records on a rescan over the kept walk:
 // each step's answer must equal a full scan's, and only the units whose inputs moved may run again.
 import assert from 'node:assert/strict';
-import { mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { suite, test } from 'node:test';
 import { scan, type ScanResult } from '../src/scan/index.ts';
 import { keepDecodedSnapshots } from '../src/scan/snapshot-cache.ts';
-import { unitCounts } from '../src/scan/unit-memo.ts';
+import { dropUnitRecords, unitCounts } from '../src/scan/unit-memo.ts';
 import { makeTree } from './helpers.ts';
 
 const pj = (o: unknown): string => JSON.stringify(o);
@@ -292,5 +292,26 @@ suite('rule units over a kept walk', () => {
     assert.equal(ran, 600, 'every JS unit runs: none was kept');
     assert.equal(replayed, 10, 'the non-JS rules (no reads) are answered from their records');
     assert.deepEqual(found(incremental), found(await scan(root, { ...options, exclude: () => false })));
+  });
+
+  test('a scan process short of heap drops the records of other roots, and their units run again', async (t) => {
+    keepDecodedSnapshots(8 * 1024 * 1024);
+    t.after(() => keepDecodedSnapshots(0));
+    const tree = {
+      'package.json': pj({ workspaces: ['packages/*'], scripts: { test: 'npm test --workspaces' } }),
+      'packages/a/package.json': JEST, 'packages/a/a.test.js': "test('a', () => {});\n",
+      'packages/b/package.json': JEST, 'packages/b/b.test.js': "test('b', () => {});\n",
+    };
+    const [one, two] = [makeTree(t, tree), makeTree(t, tree)];
+    const options = { racyMs: 20 };
+    await sleep(60);
+    const [first, other] = [await scan(one, options), await scan(two, options)];
+    const edit = (root: string) => () => writeFileSync(join(root, 'packages/a/jest.config.js'), 'module.exports = {};\n');
+    // Kept: only the package whose config appeared runs (and the 10 non-JS rules, the walk being new).
+    assert.equal((await rescanAfter(edit(one), one, options, first.snapshot)).replayed, 1);
+    dropUnitRecords(realpathSync(one));
+    const dropped = await rescanAfter(edit(two), two, options, other.snapshot);
+    assert.equal(dropped.replayed, 0, 'the records of the other root were dropped');
+    assert.deepEqual(found(dropped.incremental), found(await scan(two, { ...options, exclude: () => false })));
   });
 });

@@ -13,8 +13,7 @@ import {
   decodeSnapshot, encodeSnapshot, keptWalk, previousReads, previousTree, snapshotResult, type ScanSnapshotData, type StampClock,
 } from './snapshot.ts';
 import { detectStack } from './stack.ts';
-import type { FoundPort, FoundTest, RunInfo, ScanContext } from './types.ts';
-import { lstatOrUndefined } from './stamper.ts';
+import type { FoundPort, FoundTest, RunInfo } from './types.ts';
 import type { WalkOptions, WalkResult } from './walk.ts';
 import { walkShared } from './walk-split.ts';
 import { ruleReadsOf, rulesView } from './rules-view.ts';

@@ -8,6 +8,7 @@ import { DELTA_ROWS, packTests, type PackedTests } from './packed.ts';
 import { allowRelativeStats } from './rescan.ts';
 import { createStatusCell, WATCHDOG_SOURCE } from './probe.ts';
 import { dropKeptSnapshots, keepDecodedSnapshots } from './snapshot-cache.ts';
+import { dropUnitRecords } from './unit-memo.ts';
 import { getHeapStatistics } from 'node:v8';
 import { startHelper } from './helper.ts';
 import { shareWalks } from './walk-split.ts';
@@ -46,7 +47,7 @@ const answer = async ({ id, root, options }: ScanRequest): Promise<ScanReply> =>
     }
     // What other roots' snapshots hold must not push this scan into the heap limit (and a retry elsewhere).
     const heap = getHeapStatistics();
-    if (heap.used_heap_size > heap.heap_size_limit / 4) dropKeptSnapshots(root);
+    if (heap.used_heap_size > heap.heap_size_limit / 4) { dropKeptSnapshots(root); dropUnitRecords(root); }
     const { tests, delta, ...rest } = await scan(root, { ...options, probe: status.probe });
     // A delta past DELTA_ROWS is not sent: the store rewrites every row then anyway, and 200k changed rows
     // as objects would cost the server what the columns save.

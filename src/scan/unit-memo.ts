@@ -55,8 +55,9 @@ export interface UnitOptions<T> {
 /**
  * Bounds on what is kept per project root, for a hostile tree of thousands of packages whose configs each
  * resolve a name through every package.json: records, the tree answers (reads included) one record may
- * hold, and those of all records together (~50 bytes each). A unit past them runs every time (its answer
- * is the same). Records are kept for the roots scanned last.
+ * hold, and those of all records together with the files their counting calls name (~50 bytes each). A unit
+ * past them runs every time (its answer is the same). Records are kept for the roots scanned last, and
+ * dropped for all other roots when a scan process's heap fills up (`dropUnitRecords`).
  */
 const MAX_RECORDS = 4096;
 const MAX_UNIT_WEIGHT = 512;
@@ -76,9 +77,18 @@ function recordsOf(root: string): RootRecords {
   return kept;
 }
 
-/** What a record holds, counted in tree answers (each read is one). */
-function weightOf(tree: TreeUse): number {
-  return tree.has.size + tree.names.size;
+/** What a record holds: its tree answers (each read is one), and with `counted` the files its calls count. */
+function weightOf(record: Pick<UnitRecord, 'tree' | 'calls'>, counted = true): number {
+  const answers = record.tree.has.size + record.tree.names.size;
+  return counted ? record.calls.reduce((sum, call) => sum + call.files.length, answers) : answers;
+}
+
+/**
+ * Drops the records of every root but `root`: a scan process whose heap fills up keeps only what the scan it
+ * is starting may use (beside the snapshots it drops, snapshot-cache.ts).
+ */
+export function dropUnitRecords(root: string): void {
+  for (const key of [...roots.keys()]) if (key !== root) roots.delete(key);
 }
 
 /** A number per walked file list: a record names the walk it last held on without keeping the walk alive. */
@@ -185,10 +195,10 @@ export async function memoUnit<T>(ctx: ScanContext, key: string, run: (view: Sca
   const kept = recordsOf(ctx.root);
   // The record this run replaces (its inputs moved, or it would have been replayed) is dropped either way.
   const had = kept.byKey.get(id);
-  if (had) { kept.byKey.delete(id); kept.weight -= weightOf(had.tree); }
+  if (had) { kept.byKey.delete(id); kept.weight -= weightOf(had); }
   const redoable = calls.length === 0 || (recount !== undefined && countsRedoable(calls));
-  const weight = weightOf(tree);
-  const room = weight <= MAX_UNIT_WEIGHT && kept.byKey.size < MAX_RECORDS
+  const weight = weightOf({ tree, calls });
+  const room = weightOf({ tree, calls }, false) <= MAX_UNIT_WEIGHT && kept.byKey.size < MAX_RECORDS
     && kept.weight + weight <= MAX_ROOT_WEIGHT;
   if (redoable && room) {
     kept.weight += weight;
