@@ -216,7 +216,7 @@ suite('rule units over a kept walk', () => {
     assert.equal(last.tests.find((x) => x.file === 'packages/c/src/c.spec.ts')?.cases, 2);
   });
 
-  test('a non-JS rule answered from its record counts its test files again; one that drops rows by count always runs', async (t) => {
+  test('a non-JS rule answered from its record counts its test files again and keeps the rows those counts keep', async (t) => {
     keepDecodedSnapshots(8 * 1024 * 1024);
     t.after(() => keepDecodedSnapshots(0));
     const root = makeTree(t, {
@@ -224,34 +224,51 @@ suite('rule units over a kept walk', () => {
       'tests/test_a.py': 'def test_a():\n    pass\n',
       'tests/test_b.py': 'def test_b():\n    pass\n\ndef test_c():\n    pass\n',
       'tests/conftest.py': 'import pytest\n',
+      // pytest's default doctest glob takes it, but it holds no example yet: no row.
+      'tests/test_notes.txt': 'Notes on the API; examples to come.\n',
       'svc/go.mod': 'module example.com/svc\n\ngo 1.22\n',
       'svc/x_test.go': 'package svc\n\nfunc TestX(t *testing.T) {}\n',
     });
     const options = { racyMs: 20 };
     await sleep(60);
     let previous = (await scan(root, options)).snapshot;
+    const goTest = (constraint: string, names: string[]): string =>
+      `${constraint}package svc\n\n${names.map((n) => `func Test${n}(t *testing.T) {}\n`).join('')}`;
     const steps: Array<{ what: string; edit: () => void; reran: number; cases: Record<string, number> }> = [
       {
-        // A Go test edited (Go's rows depend on counts: its rule runs whenever the rules run) and a pytest file
-        // gains a case: the pytest rule is answered from its record and counts test_a.py again.
-        what: 'a Go test and a pytest file', reran: 1,
+        what: 'a Go test and a pytest file', reran: 0,
         edit: () => {
-          writeFileSync(join(root, 'svc/x_test.go'), 'package svc\n\nfunc TestX(t *testing.T) {}\nfunc TestY(t *testing.T) {}\n');
+          writeFileSync(join(root, 'svc/x_test.go'), goTest('', ['X', 'Y']));
           writeFileSync(join(root, 'tests/test_a.py'), 'def test_a():\n    pass\n\ndef test_a2():\n    pass\n');
         },
         cases: { 'svc/x_test.go': 2, 'tests/test_a.py': 2, 'tests/test_b.py': 2 },
       },
       {
-        what: 'the pytest config', reran: 2,
-        edit: () => writeFileSync(join(root, 'pyproject.toml'), '[tool.pytest.ini_options]\ntestpaths = ["tests"]\npython_files = ["test_b.py"]\n'),
-        cases: { 'svc/x_test.go': 2, 'tests/test_b.py': 2 },
+        // Rows kept by count (`keep`): a doctest file with an example is a test, a Go file built for another
+        // platform is not. Both rules are still answered from their records.
+        what: 'a doctest file gains an example, the Go test is built for Windows only', reran: 0,
+        edit: () => {
+          writeFileSync(join(root, 'tests/test_notes.txt'), 'Notes on the API.\n\n>>> 1 + 1\n2\n');
+          writeFileSync(join(root, 'svc/x_test.go'), goTest('//go:build windows\n\n', ['X', 'Y']));
+        },
+        cases: { 'tests/test_a.py': 2, 'tests/test_b.py': 2, 'tests/test_notes.txt': 1 },
       },
       {
-        what: 'the Go test again, with a pytest file losing a case', reran: 1,
+        what: 'the Go test back on every platform, the doctest file without its example', reran: 0,
         edit: () => {
-          writeFileSync(join(root, 'svc/x_test.go'), 'package svc\n\nfunc TestX(t *testing.T) {}\n');
-          writeFileSync(join(root, 'tests/test_b.py'), 'def test_b():\n    pass\n');
+          writeFileSync(join(root, 'tests/test_notes.txt'), 'Notes on the API.\n');
+          writeFileSync(join(root, 'svc/x_test.go'), goTest('', ['X']));
         },
+        cases: { 'svc/x_test.go': 1, 'tests/test_a.py': 2, 'tests/test_b.py': 2 },
+      },
+      {
+        what: 'the pytest config', reran: 1,
+        edit: () => writeFileSync(join(root, 'pyproject.toml'), '[tool.pytest.ini_options]\ntestpaths = ["tests"]\npython_files = ["test_b.py"]\n'),
+        cases: { 'svc/x_test.go': 1, 'tests/test_b.py': 2 },
+      },
+      {
+        what: 'a pytest file losing a case', reran: 0,
+        edit: () => writeFileSync(join(root, 'tests/test_b.py'), 'def test_b():\n    pass\n'),
         cases: { 'svc/x_test.go': 1, 'tests/test_b.py': 1 },
       },
     ];

@@ -41,10 +41,12 @@ interface UnitRecord {
 export interface UnitOptions<T> {
   /**
    * The value with the rows `withCases` gives now (by file) for the calls the unit made put in place of
-   * its old ones. A unit that counts cases is recorded only with it, and only when each of its calls
-   * declared `rowPerFile` (rows that do not depend on counts) and counted each file once.
+   * its old ones: `given` names every file those calls were given, so a file given whose row is not among
+   * `rows` keeps none (a call that declared `keep`), and a row of `rows` the value lacks is new. A unit that
+   * counts cases is recorded only with it, and only when each of its calls declared which rows it keeps
+   * (`rowPerFile` or `keep`: rows that follow from counts alone) and counted each file once.
    */
-  readonly recount?: (value: T, rows: ReadonlyMap<string, FoundTest>) => T;
+  readonly recount?: (value: T, rows: ReadonlyMap<string, FoundTest>, given: ReadonlySet<string>) => T;
   /**
    * The caller's word that the unit sees the tree only through its view and these (its package's files and
    * directories, as they are on this walk): then its record may answer on another walk too.
@@ -143,10 +145,12 @@ export async function memoUnit<T>(ctx: ScanContext, key: string, run: (view: Sca
     for (const info of known.runs) ctx.follow({ ...info, notes: [...info.notes] });
     if (known.calls.length === 0) return known.value as T;
     const rows = new Map<string, FoundTest>();
+    const given = new Set<string>();
     for (const { files, framework, count, options } of known.calls) {
+      for (const file of files) given.add(file);
       for (const row of await withCases(ctx, files, framework, count, options)) rows.set(row.file, row);
     }
-    return recount!(known.value as T, rows);
+    return recount!(known.value as T, rows, given);
   }
   counts.ran++;
   const reads = new Set<string>();
@@ -211,11 +215,11 @@ export async function memoUnit<T>(ctx: ScanContext, key: string, run: (view: Sca
   return value;
 }
 
-/** Whether counts can be redone row for row: every call `rowPerFile`, no file counted twice. */
+/** Whether rows can be made again from counts: every call says which rows it keeps, no file counted twice. */
 function countsRedoable(calls: readonly CountCall[]): boolean {
   const seen = new Set<string>();
   for (const call of calls) {
-    if (!call.options.rowPerFile) return false;
+    if (!call.options.rowPerFile && call.options.keep === undefined) return false;
     for (const file of call.files) if (seen.has(file)) return false; else seen.add(file);
   }
   return true;

@@ -24,6 +24,14 @@ export interface WithCasesOptions {
    */
   readonly rowPerFile?: boolean;
   /**
+   * Which of the files keep a row, by their count: every one (`all`), only those counted above 0
+   * (`counted`: a doctest file holds tests only where it has an example; unread or 0: no row), or every
+   * one but those counted -1 (`fits`: a Go file built for another platform). Declared here, not filtered
+   * by the rule, so a rule unit's rows can be made again from counts alone (unit-memo.ts); a call that
+   * declares neither this nor `rowPerFile` makes its unit run on every scan. @default 'all'
+   */
+  readonly keep?: 'all' | 'counted' | 'fits';
+  /**
    * What else `count` depends on besides the file's text and name (say, how many of its tests the command
    * deselects), as text: part of the key a kept count is found under, so a count made under other settings
    * is not reused. @default ''
@@ -67,10 +75,13 @@ interface CountingContext {
  */
 export async function withCases(
   ctx: ScanContext, files: Iterable<string>, framework: TestFramework | ((file: string) => TestFramework),
-  count: (text: string, file: string) => number | undefined, { concurrency = 16, rowPerFile = false, depends = '' }: WithCasesOptions = {},
+  count: (text: string, file: string) => number | undefined,
+  { concurrency = 16, rowPerFile = false, depends = '', keep }: WithCasesOptions = {},
 ): Promise<FoundTest[]> {
   const list = [...files];
-  (ctx as CountingContext)[COUNT_CALLS]?.({ files: list, framework, count, options: { concurrency, rowPerFile, depends } });
+  (ctx as CountingContext)[COUNT_CALLS]?.({
+    files: list, framework, count, options: { concurrency, rowPerFile, depends, ...(keep ? { keep } : {}) },
+  });
   const frameworkOf = typeof framework === 'function' ? framework : () => framework;
   const out: FoundTest[] = new Array(list.length);
   // The memo key: framework + a digest of the counting function's source, one string per framework (a key
@@ -109,5 +120,7 @@ export async function withCases(
     }
   };
   await Promise.all(Array.from({ length: Math.min(concurrency, list.length) }, worker));
+  if (keep === 'counted') return out.filter((t) => (t.cases ?? 0) > 0);
+  if (keep === 'fits') return out.filter((t) => t.cases !== -1);
   return out;
 }

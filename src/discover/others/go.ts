@@ -36,9 +36,11 @@ export async function discoverGo(ctx: ScanContext, index: FileIndex): Promise<Fo
     if (mod === undefined || !moduleOk(mod) || !cleanPath(mod, dirname(file))) continue;
     picked.push(file);
   }
-  const found = await withCases(ctx, picked, 'go', (text) => (buildFitsHost(text) ? (text.match(/^func Test(?:[^a-z]\w*)?\(/gm) ?? []).length : -1));
-  return found.filter((t) => t.cases !== -1);
+  return withCases(ctx, picked, 'go', countGo, { keep: 'fits' });
 }
+
+// Module-level: a unit record keeps its counting calls (unit-memo.ts), so it must not hold the scan.
+const countGo = (text: string): number => (buildFitsHost(text) ? (text.match(/^func Test(?:[^a-z]\w*)?\(/gm) ?? []).length : -1);
 
 function cleanPath(from: string, dir: string): boolean {
   const rel = from === '' ? dir : dir.slice(from.length + 1);

@@ -40,7 +40,18 @@ export const discoverOthers: Discover = async (ctx) => {
   return [...byFile.values()];
 };
 
-/** A rule's rows with the ones counted again put in place (its rows do not depend on counts). */
-function recount(rows: FoundTest[], counted: ReadonlyMap<string, FoundTest>): FoundTest[] {
-  return rows.map((row) => counted.get(row.file) ?? row);
+/**
+ * A rule's rows with the ones counted again put in place: a counted file that keeps no row now goes, one
+ * that keeps a row now and had none comes last (a rule's order does not matter: the first rule to claim a
+ * file keeps it, and the scan sorts by file).
+ */
+function recount(rows: FoundTest[], counted: ReadonlyMap<string, FoundTest>, given: ReadonlySet<string>): FoundTest[] {
+  const out: FoundTest[] = [];
+  const placed = new Set<string>();
+  for (const row of rows) {
+    const now = given.has(row.file) ? counted.get(row.file) : row;
+    if (now && !placed.has(now.file)) { out.push(now); placed.add(now.file); }
+  }
+  for (const row of counted.values()) if (!placed.has(row.file)) out.push(row);
+  return out;
 }

@@ -102,11 +102,14 @@ export async function discoverPytest(ctx: ScanContext, index: FileIndex, { comma
 
   const found = await withCases(ctx, picked, 'pytest', pytestCounter(args.doctestModules, minus),
     { rowPerFile: true, depends: JSON.stringify([args.doctestModules, [...minus]]) });
-  const docFound = await withCases(ctx, docs, 'pytest', (text, file) => (file.endsWith('.py') && !args.doctestModules ? 0 : countDoctests(text)),
-    { depends: String(args.doctestModules) });
+  const docFound = await withCases(ctx, docs, 'pytest', args.doctestModules ? countDoctests : countDoctestText,
+    { depends: String(args.doctestModules), keep: 'counted' });
   follow();
-  return [...found, ...docFound.filter((t) => (t.cases ?? 0) > 0)];
+  return [...found, ...docFound];
 }
+
+// Module-level, as every counting function a unit record keeps: without --doctest-modules a module holds none.
+const countDoctestText = (text: string, file: string): number => (file.endsWith('.py') ? 0 : countDoctests(text));
 
 /** `-c FILE`, else pytest's `locate_config` from the common ancestor of the command's paths. */
 async function chooseConfig(ctx: ScanContext, index: FileIndex, base: string, configFile: string | undefined, paths: readonly string[]): Promise<PytestConfig> {
