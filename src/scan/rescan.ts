@@ -97,15 +97,22 @@ export function statReads(data: ScanSnapshotData, base: string, clock: StampCloc
   const paths = snapshotReadPaths(data);
   const fresh = new Map<string, readonly number[]>();
   const changed: number[] = [];
-  // `known` as a Float64Array: the quick check's stamps of this snapshot's reads, in their order.
-  const taken = (path: string, i: number): readonly number[] | undefined =>
-    known instanceof Float64Array ? Array.from(known.subarray(i * STAMP, i * STAMP + STAMP)) : known.get(path);
-  paths.forEach((path, i) => {
+  // `known` as a Float64Array: the quick check's stamps of this snapshot's reads, in their order. Perf:
+  // copied element by element (a view and Array.from per file cost a 1%-touched 100k rescan ~5 ms).
+  const taken = (path: string, i: number): readonly number[] | undefined => {
+    if (!(known instanceof Float64Array)) return known.get(path);
+    const at = i * STAMP;
+    const stamp = new Array<number>(STAMP);
+    for (let k = 0; k < STAMP; k++) stamp[k] = known[at + k]!;
+    return stamp;
+  };
+  for (let i = 0; i < paths.length; i++) {
+    const path = paths[i]!;
     let stamp = taken(path, i);
     if (!stamp) { const s: number[] = []; pushStamp(s, stat(base + path), clock); stamp = s; }
     fresh.set(path, stamp);
     if (!sameStamp(stamp, 0, data.reads.stamps, i)) changed.push(i);
-  });
+  }
   return { paths, fresh, changed };
 }
 
