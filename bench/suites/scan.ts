@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { cpSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
+import { cpSync, lstatSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { walk } from '../../src/scan/walk.ts';
@@ -64,6 +64,16 @@ export async function scanSuite({ sizes, rounds, nodeArgs = [], log }: ScanSuite
       log(`scan ${n}: rescan, nothing changed`);
       const same = await alternate(sizeRounds, scanOnce, () => runFind(root));
       rows.push(ratioRow(`rescan ${n}, unchanged, vs find`, same, size === 100_000 ? 0.25 : null));
+      // What no stat-based check can go below: one lstat per walked directory and per test file (the files a
+      // rescan must stat; configs add a few hundred), in this process, one thread.
+      const walked = await walk(root, { maxEntries: Infinity, timeoutMs: Infinity });
+      const listed = (last.tests as Array<{ file_path: string }> | undefined) ?? [];
+      const floorPaths = [...walked.dirs, ...listed.map((t) => t.file_path)].map((p) => join(root, p));
+      const floor = await alternate(sizeRounds, () => timed(async () => {
+        for (const p of floorPaths) lstatSync(p, { throwIfNoEntry: false });
+      }), () => runFind(root));
+      rows.push(ratioRow(`lstat of each directory and test file, ${n}, vs find`, floor, null,
+        `${floorPaths.length.toLocaleString('en')} paths: a stat check's floor`));
 
       // The 1% row edits files: on a private copy, so the shared cached tree (and other benches reading it)
       // never changes. Walked through its real path: the walk refuses directories reached through a symlink
