@@ -137,7 +137,9 @@ export function projectHandlers(store: Store, scanner: Scanner, events?: Events)
         }
       };
       // Every scan is over before the answer starts, as before: its status and its entries do not change.
-      await Promise.all(Array.from({ length: Math.min(scanner.concurrency, projects.length) }, lane));
+      // One lane more per scan process than it can run: a process that finishes takes the next project
+      // while this thread saves the last one (the pool starts it first), instead of waiting for the save.
+      await Promise.all(Array.from({ length: Math.min(scanner.concurrency * 2, projects.length) }, lane));
       return jsonStream(async function* pieces() {
         yield Buffer.from('[');
         for (let i = 0; i < entries.length; i++) {

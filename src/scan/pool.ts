@@ -121,7 +121,15 @@ export function createScanPool({
       const job = waiting.shift()!;
       const chosen = proc;
       lastScanner.set(job.root, chosen);
-      runOn(chosen, job).then(job.resolve, (error: NodeJS.ErrnoException) => {
+      const next = (): void => {
+        if (chosen.idle && waiting.length === 0) chosen.stopIfIdleAfter(idleMs, () => [...live].filter((p) => p.idle).length > 1);
+        pump();
+      };
+      // The process takes its next scan before this result goes to the caller, who saves it on this thread
+      // (scan/all: 20 saves the processes would otherwise wait out).
+      runOn(chosen, job).then((result) => {
+        try { next(); } finally { job.resolve(result); }
+      }, (error: NodeJS.ErrnoException) => {
         if (error.code !== 'SCAN_OUT_OF_MEMORY' || fallbackHeapMb === null || closed) return job.reject(error);
         // Rare: a tree near the entry cap. One roomier process at a time, for this scan only.
         const retry = retries.then(async () => {
@@ -134,10 +142,7 @@ export function createScanPool({
         });
         retries = retry.catch(() => undefined);
         retry.then(job.resolve, job.reject);
-      }).finally(() => {
-        if (chosen.idle && waiting.length === 0) chosen.stopIfIdleAfter(idleMs, () => [...live].filter((p) => p.idle).length > 1);
-        pump();
-      });
+      }).finally(next);
     }
   };
 
