@@ -311,6 +311,29 @@ suite('rule units over a kept walk', () => {
     assert.deepEqual(found(incremental), found(await scan(root, { ...options, exclude: () => false })));
   });
 
+  test('a scan from no snapshot (a first scan, ?full=1) answers no unit from a record, and records for the next', async (t) => {
+    keepDecodedSnapshots(8 * 1024 * 1024);
+    t.after(() => keepDecodedSnapshots(0));
+    const root = makeTree(t, TREE);
+    const options = { racyMs: 20 };
+    await sleep(60);
+    const first = await scan(root, options);
+    // The process holds records for this root now. A project removed and added again at the same path (its
+    // first scan) or `?full=1`: no snapshot is given, and every unit runs, as asked.
+    const before = unitCounts();
+    const again = await scan(root, options);
+    const after = unitCounts();
+    assert.equal(after.replayed - before.replayed, 0, 'no unit answered from a record');
+    assert.ok(after.ran - before.ran >= 10, `every unit ran (${after.ran - before.ran})`);
+    assert.deepEqual(found(again), found(first));
+    // Its records serve the rescan that follows: only the unit whose config moved runs.
+    const { ran, replayed } = await rescanAfter(
+      () => writeFileSync(join(root, 'packages/b/jest.config.js'), "module.exports = { testMatch: ['**/*.spec.js'] };\n"),
+      root, options, again.snapshot);
+    assert.equal(ran, 1);
+    assert.ok(replayed >= 10, `units answered from their records (${replayed})`);
+  });
+
   test('a scan process short of heap drops the records of other roots, and their units run again', async (t) => {
     keepDecodedSnapshots(8 * 1024 * 1024);
     t.after(() => keepDecodedSnapshots(0));

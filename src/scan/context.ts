@@ -192,6 +192,10 @@ export function createContext(root: string, tree: Tree & { readonly record?: Tre
     return stamp;
   };
   const vouch = (files: readonly string[], stamps: ArrayLike<number>): boolean => {
+    // A scan from no snapshot (a first scan, `?full=1`) reads everything again, as asked: no unit is answered
+    // from a record (a record a process kept for the same root, say of a project removed and added again).
+    // Units still record, for the next rescan.
+    if (!previous) return false;
     const now = files.map(stampNow);
     for (let i = 0; i < now.length; i++) if (!sameStamp(now[i]!, 0, stamps, i)) return false;
     for (let i = 0; i < now.length; i++) record.reads.set(files[i]!, now[i]!);
