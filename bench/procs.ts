@@ -3,7 +3,13 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 const ROOT = join(import.meta.dirname, '..');
-export const BIN = join(ROOT, 'src', 'bin.ts');
+let bin = join(ROOT, 'src', 'bin.ts');
+/** The projdex entry the suites start: the sources, or after {@link useBuilt} the built package. */
+export const projdexBin = (): string => bin;
+/** Starts the built package (`dist/bin.js`, what `npx projdex` runs) from now on: `bench/run.ts --dist`. */
+export function useBuilt(): void {
+  bin = join(ROOT, 'dist', 'bin.js');
+}
 export const BARE = join(import.meta.dirname, 'bare-server.ts');
 
 /** A server running in its own child process. */
@@ -80,9 +86,9 @@ function childHandle(url: string, proc: ChildProcess): Child {
   };
 }
 
-/** Starts projdex (`node src/bin.ts --port 0 --data-dir DIR`) in a child process. */
+/** Starts projdex (`node src/bin.ts --port 0 --data-dir DIR`, or dist/bin.js) in a child process. */
 export function spawnProjdex(dataDir: string, { nodeArgs = [] as readonly string[] } = {}): Promise<Child> {
-  return spawnServer([BIN, '--port', '0', '--data-dir', dataDir], { nodeArgs });
+  return spawnServer([bin, '--port', '0', '--data-dir', dataDir], { nodeArgs });
 }
 
 /** Starts the bare node:http server, replaying the responses recorded in `routesFile` (if any). */

@@ -1,10 +1,12 @@
-// projdex benchmarks: `npm run bench` (or `node bench/run.ts [--quick] [--large] [--only a,b] [--profile]`).
+// projdex benchmarks: `npm run bench` (or `node bench/run.ts [--quick] [--large] [--only a,b] [--profile] [--dist]`).
 // Every benchmark runs projdex and its baseline alternately in child processes and prints one table of
 // medians and ratios. See bench/README.md for what each row means.
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { useBuilt } from './procs.ts';
 import { seedStore } from './seed.ts';
 import { formatTable, type Row } from './stats.ts';
 import { compareEndpoints } from './suites/http.ts';
@@ -28,11 +30,12 @@ const { values } = parseArgs({
     only: { type: 'string' },
     profile: { type: 'boolean', default: false },
     rounds: { type: 'string' },
+    dist: { type: 'boolean', default: false },
     help: { type: 'boolean', short: 'h', default: false },
   },
 });
 if (values.help) {
-  process.stdout.write(`Usage: node bench/run.ts [--quick] [--large] [--only ${SUITES.join(',')}] [--rounds N] [--profile]\n`);
+  process.stdout.write(`Usage: node bench/run.ts [--quick] [--large] [--only ${SUITES.join(',')}] [--rounds N] [--profile] [--dist]\n`);
   process.exit(0);
 }
 const only = new Set(values.only?.split(',') ?? SUITES);
@@ -46,6 +49,14 @@ const log = (line: string): void => { process.stderr.write(`  ${line}\n`); };
 const profileDir = join(CACHE_DIR, 'profiles');
 const nodeArgs = values.profile ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
 if (values.profile) mkdirSync(profileDir, { recursive: true });
+
+// --dist: the built package (npm run build first), as `npx projdex` runs it: no type stripping in the server
+// and its scan processes, which changes their memory and start-up.
+if (values.dist) {
+  log('building dist/ (npm run build)');
+  execFileSync('npm', ['run', 'build'], { cwd: join(import.meta.dirname, '..'), stdio: ['ignore', 'ignore', 'inherit'] });
+  useBuilt();
+}
 
 const rows: Row[] = [];
 const started = performance.now();
@@ -89,7 +100,7 @@ if (only.has('startup')) rows.push(...await startupSuite({ rounds: quick ? 3 : 9
 if (only.has('dashboard')) rows.push(...await dashboardSuite({ rounds: quick ? 3 : 7, log }));
 if (only.has('scale') && !quick) rows.push(...await scaleSuite({ rounds: 3, durationMs, log }));
 
-process.stdout.write(`\nprojdex bench (${quick ? 'quick' : values.large ? 'large' : 'default'}; Node ${process.versions.node}; ` +
+process.stdout.write(`\nprojdex bench (${quick ? 'quick' : values.large ? 'large' : 'default'}${values.dist ? ', dist/' : ''}; Node ${process.versions.node}; ` +
   `median of rounds; ratio = projdex / baseline) in ${((performance.now() - started) / 1000).toFixed(0)} s\n\n`);
 process.stdout.write(formatTable(rows) + '\n');
 if (values.profile) process.stdout.write(`\nCPU profiles in ${profileDir}; summarise with: node bench/profile.ts ${profileDir}\n`);

@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { json } from '../load.ts';
-import { BIN, spawnServer, type Child } from '../procs.ts';
+import { projdexBin, spawnServer, type Child } from '../procs.ts';
 import { median, ms, percentile, type Row } from '../stats.ts';
 import { pollHealth } from './health.ts';
 
@@ -42,7 +42,7 @@ export function ensureTestTree(tests: number, log: (line: string) => void): stri
  */
 function defaultSubjects(): SaveSubject[] {
   const base = process.env.SAVE_BASELINE_BIN;
-  return base ? [{ name: 'this', bin: BIN }, { name: 'baseline', bin: base }] : [{ name: '', bin: BIN }];
+  return base ? [{ name: 'this', bin: projdexBin() }, { name: 'baseline', bin: base }] : [{ name: '', bin: projdexBin() }];
 }
 
 /** One server under test: a name for the rows and the bin it runs (`src/bin.ts` of some checkout). */
