@@ -110,6 +110,24 @@ suite('openStore()', () => {
     assert.equal(String(store.testsJson(99)), '[]');
   });
 
+  test('list bodies come in file order whatever the order rows were written in, whole and in pages', async () => {
+    const store = openStore(':memory:');
+    const { id } = store.insertProject({ name: 'p', path: '/p' })!;
+    // Ids against file order: a first scan of scrambled names, then a second adding names between them.
+    const names = (n: number, salt: number): string[] => Array.from({ length: n }, (_, i) => `d${(i * 7919 + salt) % 4999}/t${i}.test.js`);
+    store.saveScan(id, { tests: names(1500, 3).map((file) => ({ file, framework: 'jest' })), ports: [], framework: null });
+    const second = [...names(1500, 3), ...names(1300, 11).map((f) => `a/${f}`)];
+    store.saveScan(id, { tests: second.map((file, i) => ({ file, framework: 'jest', cases: i % 3 })), ports: [], framework: null });
+    const rows = store.listTests(id);
+    assert.deepEqual(rows.map((x) => x.file_path), [...rows.map((x) => x.file_path)].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)));
+    assert.notDeepEqual(rows.map((x) => x.id), [...rows.map((x) => x.id)].sort((a, b) => a - b), 'ids are not in file order');
+    assert.deepEqual(JSON.parse(String(store.testsJson(id))), rows);
+    const pieces: Buffer[] = [];
+    for await (const piece of store.testsJsonPieces(id)) pieces.push(piece);
+    assert.ok(pieces.length > 3, 'more than one page');
+    assert.deepEqual(JSON.parse(Buffer.concat(pieces).toString()), rows);
+  });
+
   test('cached bodies follow writes of this store and of another connection to the same file', (t) => {
     const file = join(makeTree(t), 'projdex.db');
     const mine = openStore(file);
