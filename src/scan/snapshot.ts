@@ -177,6 +177,7 @@ export function encodeSnapshot(input: {
   // What `previousReads` would rebuild from these bytes, at hand: a rescan from the kept snapshot takes it
   // (the memo may hold files not read, which have no stamp and so are never reused).
   readIndexes.set(data, { memo: input.memo, stamps: readIds });
+  readLists.set(data, readPaths);
   // A kept walk holds its paths, names and index: about 160 bytes per file and directory.
   const entries = data.tree.flags.length + data.tree.fileCounts.reduce((a, b) => a + b, 0);
   keepSnapshot(out, data, out.byteLength * 4 + (input.walked ? entries * 160 : 0));
@@ -206,13 +207,14 @@ export function decodeSnapshot(bytes: Uint8Array | null | undefined, root: strin
 // Derived indexes of a snapshot, built once per decoded snapshot (a kept one is used again: snapshot-cache.ts).
 const trees = new WeakMap<ScanSnapshotData, PreviousTree>();
 const readIndexes = new WeakMap<ScanSnapshotData, { memo: Memo; stamps: Map<string, number> }>();
-const dirLists = new WeakMap<ScanSnapshotData, readonly string[]>();
+// By tree part: a snapshot that keeps its predecessor's tree (every directory as it was) keeps its list too.
+const dirLists = new WeakMap<ScanSnapshotData['tree'], readonly string[]>();
 const readLists = new WeakMap<ScanSnapshotData, readonly string[]>();
 
 /** The snapshot's directories in walk order (split once per snapshot; read only). */
 export function snapshotDirs(data: ScanSnapshotData): readonly string[] {
-  let dirs = dirLists.get(data);
-  if (!dirs) dirLists.set(data, (dirs = data.tree.dirs.split('\0')));
+  let dirs = dirLists.get(data.tree);
+  if (!dirs) dirLists.set(data.tree, (dirs = data.tree.dirs.split('\0')));
   return dirs;
 }
 
