@@ -311,6 +311,30 @@ suite('rule units over a kept walk', () => {
     assert.deepEqual(found(incremental), found(await scan(root, { ...options, exclude: () => false })));
   });
 
+  test('a unit that used the whole tree is kept however much it asked of it (pytest entering 600 directories)', async (t) => {
+    keepDecodedSnapshots(8 * 1024 * 1024);
+    t.after(() => keepDecodedSnapshots(0));
+    const files: Record<string, string> = {
+      'pyproject.toml': '[tool.pytest.ini_options]\ntestpaths = ["tests"]\n',
+      'crate/Cargo.toml': '[package]\nname = "c"\nversion = "0.1.0"\n',
+      'crate/tests/it.rs': '#[test]\nfn a() {}\n',
+    };
+    // pytest asks the tree about every directory it enters (a conda env marker): 601 answers, past the 512 a
+    // record may hold for another walk; a unit that saw the whole tree keeps none of them.
+    for (let i = 0; i < 600; i++) files[`tests/d${i}/test_x${i}.py`] = 'def test_a():\n    pass\n';
+    const root = makeTree(t, files);
+    const options = { racyMs: 20 };
+    await sleep(60);
+    const first = await scan(root, options);
+    assert.equal(first.tests.length, 601);
+    const { incremental, ran, replayed } = await rescanAfter(
+      () => writeFileSync(join(root, 'crate/Cargo.toml'), '[package]\nname = "c"\nversion = "0.1.1"\n'),
+      root, options, first.snapshot);
+    assert.equal(ran, 1, 'only the Cargo rule runs again');
+    assert.equal(replayed, 9, 'pytest\'s rule is answered from its record, with the 8 others');
+    assert.deepEqual(found(incremental), found(await scan(root, { ...options, exclude: () => false })));
+  });
+
   test('a scan from no snapshot (a first scan, ?full=1) answers no unit from a record, and records for the next', async (t) => {
     keepDecodedSnapshots(8 * 1024 * 1024);
     t.after(() => keepDecodedSnapshots(0));

@@ -194,6 +194,9 @@ export async function memoUnit<T>(ctx: ScanContext, key: string, run: (view: Sca
     tree.has.set(file, found);
     if (found) walked.push(file);
   }
+  // A unit that used the whole tree is answered on the walk it ran on only (unit-tree.ts): what it asked of
+  // the tree is never checked, so it is not kept (nor weighed: pytest asks `has` of every directory it enters).
+  if (tree.whole) { tree.has.clear(); tree.names.clear(); }
   const asked = await Promise.all(packages);
   // Looked up again: units running at once (the non-JS rules) each record into the same map.
   const kept = recordsOf(ctx.root);
