@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { suite, test } from 'node:test';
+import { suite, test, type TestContext } from 'node:test';
 import { scan, type ScanResult } from '../src/scan/index.ts';
 import { keepDecodedSnapshots } from '../src/scan/snapshot-cache.ts';
 import { dropUnitRecords, unitCounts } from '../src/scan/unit-memo.ts';
@@ -64,6 +64,20 @@ async function rescanAfter(edit: () => void, root: string, options: { racyMs: nu
   const after = unitCounts();
   return { incremental, ran: after.ran - before.ran, replayed: after.replayed - before.replayed };
 }
+
+/**
+ * `files` as a tree, scanned once in a process that keeps decoded snapshots (as a scan process does, so units
+ * record): the root and that first answer.
+ */
+async function scannedOnce(t: TestContext, files: Record<string, string>) {
+  keepDecodedSnapshots(8 * 1024 * 1024);
+  t.after(() => keepDecodedSnapshots(0));
+  const root = makeTree(t, files);
+  await sleep(60);
+  return { root, first: await scan(root, OPTIONS) };
+}
+
+const OPTIONS = { racyMs: 20 };
 
 suite('rule units over a kept walk', () => {
   test('an edit in place runs again only the units that read what moved, and the answer equals a full scan', async (t) => {
@@ -283,8 +297,6 @@ suite('rule units over a kept walk', () => {
   });
 
   test('a hostile monorepo: units that resolve a name through 600 package.json files are not kept, and still agree', async (t) => {
-    keepDecodedSnapshots(8 * 1024 * 1024);
-    t.after(() => keepDecodedSnapshots(0));
     // 600 packages, each config importing the shared one by name: each unit depends on 601 package.json
     // files, past what one record may hold (unit-memo.ts MAX_UNIT_WEIGHT).
     const files: Record<string, string> = {
@@ -297,23 +309,18 @@ suite('rule units over a kept walk', () => {
       files[`packages/p${i}/jest.config.js`] = "module.exports = { ...require('@acme/test-config') };\n";
       files[`packages/p${i}/a.check.js`] = "test('a', () => {});\n";
     }
-    const root = makeTree(t, files);
-    const options = { racyMs: 20 };
-    await sleep(60);
-    const first = await scan(root, options);
+    const { root, first } = await scannedOnce(t, files);
     assert.equal(first.tests.length, 600);
     const { incremental, ran, replayed } = await rescanAfter(
       () => writeFileSync(join(root, 'packages/p7/jest.config.js'), "module.exports = { testMatch: ['**/*.none.js'] };\n"),
-      root, options, first.snapshot);
+      root, OPTIONS, first.snapshot);
     assert.equal(incremental.tests.length, 599);
     assert.equal(ran, 600, 'every JS unit runs: none was kept');
     assert.equal(replayed, 10, 'the non-JS rules (no reads) are answered from their records');
-    assert.deepEqual(found(incremental), found(await scan(root, { ...options, exclude: () => false })));
+    assert.deepEqual(found(incremental), found(await scan(root, { ...OPTIONS, exclude: () => false })));
   });
 
   test('a unit that used the whole tree is kept however much it asked of it (pytest entering 600 directories)', async (t) => {
-    keepDecodedSnapshots(8 * 1024 * 1024);
-    t.after(() => keepDecodedSnapshots(0));
     const files: Record<string, string> = {
       'pyproject.toml': '[tool.pytest.ini_options]\ntestpaths = ["tests"]\n',
       'crate/Cargo.toml': '[package]\nname = "c"\nversion = "0.1.0"\n',
@@ -322,30 +329,22 @@ suite('rule units over a kept walk', () => {
     // pytest asks the tree about every directory it enters (a conda env marker): 601 answers, past the 512 a
     // record may hold for another walk; a unit that saw the whole tree keeps none of them.
     for (let i = 0; i < 600; i++) files[`tests/d${i}/test_x${i}.py`] = 'def test_a():\n    pass\n';
-    const root = makeTree(t, files);
-    const options = { racyMs: 20 };
-    await sleep(60);
-    const first = await scan(root, options);
+    const { root, first } = await scannedOnce(t, files);
     assert.equal(first.tests.length, 601);
     const { incremental, ran, replayed } = await rescanAfter(
       () => writeFileSync(join(root, 'crate/Cargo.toml'), '[package]\nname = "c"\nversion = "0.1.1"\n'),
-      root, options, first.snapshot);
+      root, OPTIONS, first.snapshot);
     assert.equal(ran, 1, 'only the Cargo rule runs again');
     assert.equal(replayed, 9, 'pytest\'s rule is answered from its record, with the 8 others');
-    assert.deepEqual(found(incremental), found(await scan(root, { ...options, exclude: () => false })));
+    assert.deepEqual(found(incremental), found(await scan(root, { ...OPTIONS, exclude: () => false })));
   });
 
   test('a scan from no snapshot (a first scan, ?full=1) answers no unit from a record, and records for the next', async (t) => {
-    keepDecodedSnapshots(8 * 1024 * 1024);
-    t.after(() => keepDecodedSnapshots(0));
-    const root = makeTree(t, TREE);
-    const options = { racyMs: 20 };
-    await sleep(60);
-    const first = await scan(root, options);
+    const { root, first } = await scannedOnce(t, TREE);
     // The process holds records for this root now. A project removed and added again at the same path (its
     // first scan) or `?full=1`: no snapshot is given, and every unit runs, as asked.
     const before = unitCounts();
-    const again = await scan(root, options);
+    const again = await scan(root, OPTIONS);
     const after = unitCounts();
     assert.equal(after.replayed - before.replayed, 0, 'no unit answered from a record');
     assert.ok(after.ran - before.ran >= 10, `every unit ran (${after.ran - before.ran})`);
@@ -353,7 +352,7 @@ suite('rule units over a kept walk', () => {
     // Its records serve the rescan that follows: only the unit whose config moved runs.
     const { ran, replayed } = await rescanAfter(
       () => writeFileSync(join(root, 'packages/b/jest.config.js'), "module.exports = { testMatch: ['**/*.spec.js'] };\n"),
-      root, options, again.snapshot);
+      root, OPTIONS, again.snapshot);
     assert.equal(ran, 1);
     assert.ok(replayed >= 10, `units answered from their records (${replayed})`);
   });
