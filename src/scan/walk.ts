@@ -41,11 +41,9 @@ export interface WalkOptions {
    * listed again, its files and subdirectories are taken from there.
    */
   readonly previous?: PreviousTree;
-  /** Every directory of `previous` was stat'ed just before this walk and found as it was: reuse without a stat. */
-  readonly trusted?: boolean;
   /**
    * Per directory of `previous` (by index), 1 where it was stat'ed just before this walk and found as it
-   * was: reused without a stat, as `trusted` does for all of them.
+   * was: reused without a stat.
    */
   readonly trustedDirs?: Uint8Array;
   /**
@@ -149,7 +147,6 @@ export async function walkPart(root: string, {
   fs,
   now = Date.now,
   previous,
-  trusted = false,
   trustedDirs,
   clock = { since: Date.now(), racyMs: 2000, granularityMs: 0 },
   stat = lstatOrUndefined,
@@ -197,8 +194,8 @@ export async function walkPart(root: string, {
     else if (start) prunedOutside.push(rel);
   };
 
-  /** A directory of `previous` the caller stat'ed just before and found as it was (`trusted`, `trustedDirs`). */
-  const vouched = (known: number | undefined): known is number => known !== undefined && (trusted || trustedDirs?.[known] === 1);
+  /** A directory of `previous` the caller stat'ed just before and found as it was (`trustedDirs`). */
+  const vouched = (known: number | undefined): known is number => known !== undefined && trustedDirs?.[known] === 1;
 
   /** The stamp checks before a listing: 'reused' when the directory was taken from `previous`. */
   const before = ({ rel, depth }: PendingDir, stamp: number[]): number | 'reused' | undefined => {
