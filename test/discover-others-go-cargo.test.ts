@@ -28,6 +28,28 @@ suite('discoverOthers() go', () => {
     assert.deepEqual(await discover(makeTree(t, { 'a_test.go': 'package a\n' })), []);
   });
 
+  test('a module whose tests all need another platform or a tag says so; one with some left out counts them', async (t) => {
+    const goTest = (head: string): string => `${head}package x\n\nimport "testing"\n\nfunc TestA(t *testing.T) {}\n`;
+    const root = makeTree(t, {
+      'go.mod': 'module example.com/app\n',
+      'app_test.go': goTest(''),
+      'integration/api_test.go': goTest('//go:build integration\n// +build integration\n\n'),
+      'winsvc/go.mod': 'module example.com/winsvc\n',
+      'winsvc/svc_windows_test.go': goTest(''),
+      'winsvc/svc_test.go': goTest('//go:build windows\n\n'),
+      'winsvc/testdata/fixture_test.go': goTest(''),
+      'tools/go.mod': 'module example.com/tools\n',
+      'tools/testdata/only_test.go': goTest(''),
+    });
+    const ctx = createContext(root, await walk(root));
+    const found = await discoverOthers(ctx);
+    assert.deepEqual(found.map((f) => f.file), ['app_test.go']);
+    assert.deepEqual(ctx.notes.filter((n) => n.startsWith('Go module')), [
+      'Go module `.`: 1 of 2 `_test.go` files build only for other platforms or with build tags (file name or `//go:build` line; taken as linux/amd64, no tags): not listed',
+      'Go module `winsvc`: none of its 2 `_test.go` files builds for linux/amd64 without build tags (file name or `//go:build` line), so none is listed',
+    ]);
+  });
+
   test('//go:build expressions are evaluated for linux/amd64 without extra tags', () => {
     assert.equal(buildFitsHost('//go:build linux && (amd64 || arm64)\n\npackage a\n'), true);
     assert.equal(buildFitsHost('//go:build !linux\n\npackage a\n'), false);

@@ -15,6 +15,15 @@ const HOST_TAGS = new Set(['linux', 'amd64', 'unix', 'gc', 'cgo']);
  * excludes linux/amd64 (other tags, e.g. `integration`, count as unset). Cases: `func TestXxx(` at top level.
  */
 export async function discoverGo(ctx: ScanContext, index: FileIndex): Promise<FoundTest[]> {
+  const picked = goCandidates(index).filter((c) => c.nameFits).map((c) => c.file);
+  return withCases(ctx, picked, 'go', countGo, { keep: 'fits' });
+}
+
+/**
+ * The `_test.go` files `go test ./...` would consider (module and path rules above), each with its module
+ * and whether its name fits the host; a file that fits may still be left out by its `//go:build` line.
+ */
+function goCandidates(index: FileIndex): Array<{ file: string; mod: string; nameFits: boolean }> {
   const mods = index.byName.get('go.mod') ?? [];
   if (mods.length === 0) return [];
   const modDirs = new Set(mods.map(dirname));
@@ -28,15 +37,41 @@ export async function discoverGo(ctx: ScanContext, index: FileIndex): Promise<Fo
     valid.set(dir, ok);
     return ok;
   };
-  const picked: string[] = [];
+  const out: Array<{ file: string; mod: string; nameFits: boolean }> = [];
   for (const file of index.byExt.get('go') ?? []) {
     const name = basename(file);
-    if (!name.endsWith('_test.go') || name.startsWith('.') || name.startsWith('_') || !nameFitsHost(name)) continue;
+    if (!name.endsWith('_test.go') || name.startsWith('.') || name.startsWith('_')) continue;
     const mod = nearest(modDirs, file);
     if (mod === undefined || !moduleOk(mod) || !cleanPath(mod, dirname(file))) continue;
-    picked.push(file);
+    out.push({ file, mod, nameFits: nameFitsHost(name) });
   }
-  return withCases(ctx, picked, 'go', countGo, { keep: 'fits' });
+  return out;
+}
+
+/**
+ * Says, per Go module, how many of its `_test.go` files a build constraint (file name or `//go:build`)
+ * leaves out, so a module whose tests all need another platform or a tag (`integration`) does not read as
+ * a module without tests. Made from the Go rule's rows after its unit ran or was replayed (not inside it):
+ * a file recounted into or out of the list moves the note with it.
+ */
+export function noteGoLeftOut(ctx: ScanContext, index: FileIndex, rows: readonly FoundTest[]): void {
+  const candidates = goCandidates(index);
+  if (candidates.length === 0) return;
+  const listed = new Set(rows.filter((t) => t.framework === 'go').map((t) => t.file));
+  const perModule = new Map<string, { total: number; left: number }>();
+  for (const { file, mod } of candidates) {
+    const counts = perModule.get(mod) ?? { total: 0, left: 0 };
+    counts.total++;
+    if (!listed.has(file)) counts.left++;
+    perModule.set(mod, counts);
+  }
+  for (const [mod, { total, left }] of perModule) {
+    if (left === 0) continue;
+    const where = `Go module \`${mod === '' ? '.' : mod}\``;
+    ctx.note(left === total
+      ? `${where}: none of its ${total} \`_test.go\` files builds for linux/amd64 without build tags (file name or \`//go:build\` line), so none is listed`
+      : `${where}: ${left} of ${total} \`_test.go\` files build only for other platforms or with build tags (file name or \`//go:build\` line; taken as linux/amd64, no tags): not listed`);
+  }
 }
 
 // Module-level: a unit record keeps its counting calls (unit-memo.ts), so it must not hold the scan.

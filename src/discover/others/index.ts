@@ -5,7 +5,7 @@ import { indexFiles } from './files.ts';
 import { discoverCargo } from './cargo.ts';
 import { discoverDotnet } from './dotnet.ts';
 import { discoverExunit } from './exunit.ts';
-import { discoverGo } from './go.ts';
+import { discoverGo, noteGoLeftOut } from './go.ts';
 import { discoverJunit } from './junit.ts';
 import { discoverMinitest } from './minitest.ts';
 import { discoverPhpunit } from './phpunit.ts';
@@ -35,6 +35,7 @@ export const discoverOthers: Discover = async (ctx) => {
   const results = await Promise.all(rules.map((rule, i) => logs[i]!.run(ctx, (view) =>
     memoUnit(view, `others\0${i}\0${rule.name}`, (unit) => rule(unit, index), { recount }))));
   for (const log of logs) log.replay(ctx);
+  noteGoLeftOut(ctx, index, results[rules.indexOf(discoverGo)]!);
   const byFile = new Map<string, FoundTest>();
   for (const list of results) for (const t of list) if (!byFile.has(t.file)) byFile.set(t.file, t);
   return [...byFile.values()];
