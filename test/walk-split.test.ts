@@ -129,6 +129,23 @@ suite('walkShared()', () => {
     assert.ok(shared > 0, 'the walk was split (and the helper gave its stack back)');
   });
 
+  test('a root whose last walk was past the snapshot size is walked on one thread until it is not', async (t) => {
+    const root = realpathSync(makeTree(t));
+    randomTree(root, 7, 2000);
+    const partsOf = async (stampsUpTo: number): Promise<number[]> => {
+      const out: number[] = [];
+      for (let i = 0; i < 3; i++) { await walkShared(root, { stampsUpTo }); out.push(lastWalkParts()); }
+      return out;
+    };
+    assert.ok((await partsOf(Infinity)).some((n) => n > 1), 'shared while small');
+    await walkShared(root, { stampsUpTo: 100 }); // past it: remembered as big
+    assert.deepEqual(await partsOf(100), [1, 1, 1]);
+    // Walked alone once more (still known as big), then found small: shared again.
+    const after = await partsOf(Infinity);
+    assert.equal(after[0], 1);
+    assert.ok((await partsOf(Infinity)).concat(after.slice(1)).some((n) => n > 1), 'shared again');
+  });
+
   test('an aborted or excluding walk is not shared', async (t) => {
     const root = realpathSync(makeTree(t));
     randomTree(root, 6, 500);

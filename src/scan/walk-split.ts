@@ -22,6 +22,15 @@ let sharing = false;
 let helperFiles = HELPER_FILES_DEFAULT;
 let lastParts = 0;
 
+/**
+ * Roots whose last walk here recorded more than the `stampsUpTo` entries a snapshot is kept for (the few
+ * last ones): walked on this thread alone. The helper takes at most `helperFiles` of such a walk (a few
+ * percent of it), while merging its parts into one tree that size raised the scan process's peak by ~40 MB
+ * on every walk after the first (1M-file tree, measured in the issue 15 notes).
+ */
+const bigRoots = new Set<string>();
+const BIG_ROOTS_KEPT = 8;
+
 /** Test hook: how many parts the last shared walk of this process was made of (1: it was not shared). */
 export function lastWalkParts(): number {
   return lastParts;
@@ -126,7 +135,9 @@ function sessionSide(port: MessagePort, limits: Limits, firstId: number, budget 
 export async function walkShared(root: string, options: WalkOptions = {}, share = true): Promise<WalkResult> {
   const { fs, previous, exclude, signal, onProgress, stampsUpTo = Infinity } = options;
   lastParts = 1;
-  if (!share || !sharing || fs || previous || exclude || signal || !helperIdle()) return walk(root, options);
+  if (!share || !sharing || fs || previous || exclude || signal || bigRoots.has(root) || !helperIdle()) {
+    return sized(root, stampsUpTo, await walk(root, options));
+  }
   const limits: Limits = {
     root, maxDepth: options.maxDepth ?? 32, maxEntries: options.maxEntries ?? 1_000_000,
     deadline: (options.now ?? Date.now)() + (options.timeoutMs ?? 30_000),
@@ -165,9 +176,19 @@ export async function walkShared(root: string, options: WalkOptions = {}, share 
   const ok = await session;
   const ordered = ok ? order(parts, 0) : undefined;
   const entries = ordered?.reduce((sum, p) => sum + p.entries, 0) ?? Infinity;
-  if (!ordered || entries > limits.maxEntries) return walk(root, options);
+  if (!ordered || entries > limits.maxEntries) return sized(root, stampsUpTo, await walk(root, options));
   lastParts = ordered.length;
-  return merge(ordered, stampsUpTo);
+  return sized(root, stampsUpTo, merge(ordered, stampsUpTo));
+}
+
+/** Remembers whether `root`'s walk was past `stampsUpTo` entries (see `bigRoots`); returns the walk. */
+function sized(root: string, stampsUpTo: number, walked: WalkResult): WalkResult {
+  bigRoots.delete(root);
+  if (walked.files.length + walked.dirs.length > stampsUpTo) {
+    bigRoots.add(root);
+    if (bigRoots.size > BIG_ROOTS_KEPT) bigRoots.delete(bigRoots.values().next().value!);
+  }
+  return walked;
 }
 
 /** A part and, after it, the parts it handed away, the last handed first: single-thread order. */
