@@ -25,8 +25,8 @@ let lastParts = 0;
 /**
  * Roots whose last walk here recorded more than the `stampsUpTo` entries a snapshot is kept for (the few
  * last ones): walked on this thread alone. The helper takes at most `helperFiles` of such a walk (a few
- * percent of it), while merging its parts into one tree that size raised the scan process's peak by ~40 MB
- * on every walk after the first (1M-file tree, measured in the issue 15 notes).
+ * percent of it), while sharing it raised the scan process's peak by 20-40 MB on every walk after the
+ * first (1M-file tree; the cause was not pinned down, see the README's issue 15 section).
  */
 const bigRoots = new Set<string>();
 const BIG_ROOTS_KEPT = 8;
