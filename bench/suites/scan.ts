@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { cpSync, lstatSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
 import { walk } from '../../src/scan/walk.ts';
 import { json } from '../load.ts';
 import { spawnProjdex } from '../procs.ts';
@@ -74,6 +75,18 @@ export async function scanSuite({ sizes, rounds, nodeArgs = [], log }: ScanSuite
       }), () => runFind(root));
       rows.push(ratioRow(`lstat of each directory and test file, ${n}, vs find`, floor, null,
         `${floorPaths.length.toLocaleString('en')} paths: a stat check's floor`));
+      // The same stats as the quick check takes them (relative to the root, half on a second thread), and the
+      // part of the answer no check can skip (the list the scan answer carries, as GET /tests sends it): their
+      // sum is what an unchanged rescan through the API can reach without a change journal.
+      const relativePaths = [...walked.dirs, ...listed.map((t) => t.file_path)];
+      const twoThreads = await alternate(sizeRounds, () => statOnTwoThreads(root, relativePaths), () => runFind(root));
+      rows.push(ratioRow(`the same lstats, relative, on two threads, ${n}, vs find`, twoThreads, null,
+        'as the quick check takes them'));
+      const answer = await alternate(sizeRounds, () => timed(async () => {
+        await json(`${server.url}/api/projects/${project.id}/tests`);
+      }), () => runFind(root));
+      rows.push(ratioRow(`GET tests (the scan answer's list), ${n}, vs find`, answer, null,
+        `with the row above: ${(ratioOf(twoThreads) + ratioOf(answer)).toFixed(2)}x, an unchanged rescan's floor without a change journal`));
 
       // The 1% row edits files: on a private copy, so the shared cached tree (and other benches reading it)
       // never changes. Walked through its real path: the walk refuses directories reached through a symlink
@@ -142,6 +155,34 @@ export async function scanSuite({ sizes, rounds, nodeArgs = [], log }: ScanSuite
   }
   return rows;
 }
+
+/**
+ * Milliseconds to lstat `paths` (relative to `root`) with the first half on a worker thread, from inside
+ * `root`, as a scan process's quick check does (scan/rescan.ts).
+ */
+async function statOnTwoThreads(root: string, paths: readonly string[]): Promise<number> {
+  const source = `const { parentPort } = require('node:worker_threads'); const { lstatSync } = require('node:fs');
+    parentPort.on('message', (list) => { for (const p of list) lstatSync(p, { throwIfNoEntry: false }); parentPort.postMessage(0); });`;
+  const worker = new Worker(source, { eval: true });
+  const half = paths.slice(0, paths.length >> 1);
+  const rest = paths.slice(paths.length >> 1);
+  const back = process.cwd();
+  try {
+    await new Promise((resolve) => { worker.once('online', resolve); });
+    process.chdir(root);
+    return await timed(async () => {
+      const theirs = new Promise((resolve) => { worker.once('message', resolve); });
+      worker.postMessage(half);
+      for (const p of rest) lstatSync(p, { throwIfNoEntry: false });
+      await theirs;
+    });
+  } finally {
+    process.chdir(back);
+    await worker.terminate();
+  }
+}
+
+const ratioOf = (r: { subject: number[]; baseline: number[] }): number => median(r.subject) / median(r.baseline);
 
 function ratioRow(name: string, r: { subject: number[]; baseline: number[] }, max: number | null, note?: string): Row {
   const s = median(r.subject);
