@@ -78,7 +78,7 @@ export async function scanSuite({ sizes, rounds, nodeArgs = [], log }: ScanSuite
       // The same stats as the quick check takes them (relative to the root, half on a second thread), and the
       // part of the answer no check can skip (the list the scan answer carries, as GET /tests sends it): their
       // sum is what an unchanged rescan through the API can reach without a change journal.
-      const relativePaths = [...walked.dirs, ...listed.map((t) => t.file_path)];
+      const relativePaths = [...walked.dirs, ...listed.map((t) => t.file_path)].map((p) => (p === '' ? '.' : p));
       const twoThreads = await alternate(sizeRounds, () => statOnTwoThreads(root, relativePaths), () => runFind(root));
       rows.push(ratioRow(`the same lstats, relative, on two threads, ${n}, vs find`, twoThreads, null,
         'as the quick check takes them'));
@@ -167,11 +167,14 @@ async function statOnTwoThreads(root: string, paths: readonly string[]): Promise
   const half = paths.slice(0, paths.length >> 1);
   const rest = paths.slice(paths.length >> 1);
   const back = process.cwd();
+  // A worker that fails to start or dies rejects instead of leaving the bench waiting.
+  const failed = new Promise<never>((_, reject) => { worker.once('error', reject); });
+  failed.catch(() => {}); // handled where it is raced; an error after the timing has nobody waiting
   try {
-    await new Promise((resolve) => { worker.once('online', resolve); });
+    await Promise.race([new Promise((resolve) => { worker.once('online', resolve); }), failed]);
     process.chdir(root);
     return await timed(async () => {
-      const theirs = new Promise((resolve) => { worker.once('message', resolve); });
+      const theirs = Promise.race([new Promise((resolve) => { worker.once('message', resolve); }), failed]);
       worker.postMessage(half);
       for (const p of rest) lstatSync(p, { throwIfNoEntry: false });
       await theirs;
