@@ -126,24 +126,29 @@ export function createScanPool({
         pump();
       };
       // The process takes its next scan before this result goes to the caller, who saves it on this thread
-      // (scan/all: 20 saves the processes would otherwise wait out).
+      // (scan/all: 20 saves the processes would otherwise wait out); once either way.
       runOn(chosen, job).then((result) => {
         try { next(); } finally { job.resolve(result); }
       }, (error: NodeJS.ErrnoException) => {
-        if (error.code !== 'SCAN_OUT_OF_MEMORY' || fallbackHeapMb === null || closed) return job.reject(error);
-        // Rare: a tree near the entry cap. One roomier process at a time, for this scan only.
-        const retry = retries.then(async () => {
-          const roomy = start(fallbackHeapMb);
-          try {
-            return await runOn(roomy, job);
-          } finally {
-            roomy.stop();
-          }
-        });
-        retries = retry.catch(() => undefined);
-        retry.then(job.resolve, job.reject);
-      }).finally(next);
+        try { next(); } finally { retryOrReject(job, error); }
+      });
     }
+  };
+
+  /** A failed scan's answer: out of memory, once more in a roomier process (rare: a tree near the entry cap). */
+  const retryOrReject = (job: Job, error: NodeJS.ErrnoException): void => {
+    if (error.code !== 'SCAN_OUT_OF_MEMORY' || fallbackHeapMb === null || closed) return job.reject(error);
+    // One roomier process at a time, for this scan only.
+    const retry = retries.then(async () => {
+      const roomy = start(fallbackHeapMb);
+      try {
+        return await runOn(roomy, job);
+      } finally {
+        roomy.stop();
+      }
+    });
+    retries = retry.catch(() => undefined);
+    retry.then(job.resolve, job.reject);
   };
 
   return {
