@@ -1,9 +1,12 @@
 import { spawn } from 'node:child_process';
-import { cpSync, lstatSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
+import { closeSync, cpSync, fstatSync, lstatSync, mkdtempSync, openSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
+import { startHelper } from '../../src/scan/helper.ts';
+import { readWhole } from '../../src/scan/read-whole.ts';
 import { walk } from '../../src/scan/walk.ts';
+import { lastWalkParts, shareWalks, walkShared } from '../../src/scan/walk-split.ts';
 import { json } from '../load.ts';
 import { spawnProjdex } from '../procs.ts';
 import { alternate, mb, median, ms, timed, type Row } from '../stats.ts';
@@ -34,6 +37,9 @@ const label = (size: number): string => (size >= 1_000_000 ? `${size / 1_000_000
  */
 export async function scanSuite({ sizes, rounds, nodeArgs = [], log }: ScanSuiteOptions): Promise<Row[]> {
   const rows: Row[] = [];
+  // The walk-alone row walks as a scan process does: with the helper thread, loaded before it is timed.
+  startHelper();
+  shareWalks();
   const copies: string[] = [];
   for (const size of sizes) {
     const root = ensureTree(size, { log });
@@ -61,6 +67,16 @@ export async function scanSuite({ sizes, rounds, nodeArgs = [], log }: ScanSuite
       }, () => runFind(root));
       const note = `${last.testsFound.toLocaleString('en')} tests${last.truncated ? `; TRUNCATED: ${last.truncated}` : ''}`;
       rows.push(ratioRow(`scan ${n} vs find`, fresh, size === 100_000 ? 1.5 : null, note));
+      // What a first scan cannot go below: the walk as a scan process takes it (shared with the helper thread
+      // while the root is not known big, walk-split.ts), then one read of each test file to count its cases.
+      const firstWalk = await alternate(sizeRounds, () => timed(() => walkShared(root, { maxEntries: Infinity, timeoutMs: Infinity })),
+        () => runFind(root));
+      rows.push(ratioRow(`the walk alone, as a scan process takes it, ${n}, vs find`, firstWalk, null,
+        `${lastWalkParts()} part(s) in the last round`));
+      const testPaths = ((last.tests as Array<{ file_path: string }> | undefined) ?? []).map((t) => join(root, t.file_path));
+      const reads = await alternate(sizeRounds, () => timed(async () => { readEach(testPaths); }), () => runFind(root));
+      rows.push(ratioRow(`one read of each test file, ${n}, vs find`, reads, null,
+        `with the row above: ${(ratioOf(firstWalk) + ratioOf(reads)).toFixed(2)}x, a first scan's floor before rules, save and answer`));
 
       log(`scan ${n}: rescan, nothing changed`);
       const same = await alternate(sizeRounds, scanOnce, () => runFind(root));
@@ -182,6 +198,14 @@ async function statOnTwoThreads(root: string, paths: readonly string[]): Promise
   } finally {
     process.chdir(back);
     await worker.terminate();
+  }
+}
+
+/** Opens, stats, reads whole and closes each of `paths`, as a scan reads a test file to count its cases. */
+function readEach(paths: readonly string[]): void {
+  for (const p of paths) {
+    const fd = openSync(p, 'r');
+    try { readWhole(fd, fstatSync(fd).size); } finally { closeSync(fd); }
   }
 }
 
