@@ -69,14 +69,17 @@ export async function scanSuite({ sizes, rounds, nodeArgs = [], log }: ScanSuite
       rows.push(ratioRow(`scan ${n} vs find`, fresh, size === 100_000 ? 1.5 : null, note));
       // What a first scan cannot go below: the walk as a scan process takes it (shared with the helper thread
       // while the root is not known big, walk-split.ts), then one read of each test file to count its cases.
-      const firstWalk = await alternate(sizeRounds, () => timed(() => walkShared(root, { maxEntries: Infinity, timeoutMs: Infinity })),
-        () => runFind(root));
+      const unlimited = { maxEntries: Infinity, timeoutMs: Infinity };
+      const firstWalk = await alternate(sizeRounds, () => timed(() => walkShared(root, unlimited)), () => runFind(root));
       rows.push(ratioRow(`the walk alone, as a scan process takes it, ${n}, vs find`, firstWalk, null,
         `${lastWalkParts()} part(s) in the last round`));
-      const testPaths = ((last.tests as Array<{ file_path: string }> | undefined) ?? []).map((t) => join(root, t.file_path));
-      const reads = await alternate(sizeRounds, () => timed(async () => { readEach(testPaths); }), () => runFind(root));
+      const found = (last.tests as Array<{ file_path: string }> | undefined) ?? [];
+      const testPaths = found.map((t) => join(root, t.file_path));
+      const reads = await alternate(sizeRounds, () => timed(async () => { readEach(testPaths); }),
+        () => runFind(root));
+      const firstFloor = (ratioOf(firstWalk) + ratioOf(reads)).toFixed(2);
       rows.push(ratioRow(`one read of each test file, ${n}, vs find`, reads, null,
-        `with the row above: ${(ratioOf(firstWalk) + ratioOf(reads)).toFixed(2)}x, a first scan's floor before rules, save and answer`));
+        `with the row above: ${firstFloor}x, a first scan's floor before rules, save and answer`));
 
       log(`scan ${n}: rescan, nothing changed`);
       const same = await alternate(sizeRounds, scanOnce, () => runFind(root));
@@ -169,6 +172,7 @@ export async function scanSuite({ sizes, rounds, nodeArgs = [], log }: ScanSuite
       for (const copy of copies.splice(0)) rmSync(copy, { recursive: true, force: true });
     }
   }
+  shareWalks(false); // this process's other walks stay on their own thread
   return rows;
 }
 
