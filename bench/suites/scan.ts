@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { startHelper } from '../../src/scan/helper.ts';
+import { SNAPSHOT_MAX_ENTRIES } from '../../src/scan/index.ts';
 import { readWhole } from '../../src/scan/read-whole.ts';
 import { walk } from '../../src/scan/walk.ts';
 import { lastWalkParts, shareWalks, walkShared } from '../../src/scan/walk-split.ts';
@@ -69,7 +70,8 @@ export async function scanSuite({ sizes, rounds, nodeArgs = [], log }: ScanSuite
       rows.push(ratioRow(`scan ${n} vs find`, fresh, size === 100_000 ? 1.5 : null, note));
       // What a first scan cannot go below: the walk as a scan process takes it (shared with the helper thread
       // while the root is not known big, walk-split.ts), then one read of each test file to count its cases.
-      const unlimited = { maxEntries: Infinity, timeoutMs: Infinity };
+      // `stampsUpTo` as a scan sets it: past it the root counts as big and its later walks are not shared.
+      const unlimited = { maxEntries: Infinity, timeoutMs: Infinity, stampsUpTo: SNAPSHOT_MAX_ENTRIES };
       const firstWalk = await alternate(sizeRounds, () => timed(() => walkShared(root, unlimited)), () => runFind(root));
       rows.push(ratioRow(`the walk alone, as a scan process takes it, ${n}, vs find`, firstWalk, null,
         `${lastWalkParts()} part(s) in the last round`));

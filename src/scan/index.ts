@@ -213,7 +213,8 @@ function roomFor(previous: ScanSnapshotData): boolean {
   return entries * 200 < getHeapStatistics().heap_size_limit / 5;
 }
 
-const SNAPSHOT_MAX_ENTRIES = 200_000;
+/** The default of `snapshotMaxEntries`: past it a walk keeps no snapshot (and, in a scan process, is not shared). */
+export const SNAPSHOT_MAX_ENTRIES = 200_000;
 
 /** Code-unit order, the same as SQLite's default BINARY collation, so API order matches store order. */
 function compare(a: string, b: string): number {
