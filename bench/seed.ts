@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { openStore } from '../src/store.ts';
-import type { FoundTest } from '../src/scan/types.ts';
+import { openStore } from '../src/core/store/store.ts';
+import type { FoundTest } from '../src/rules/types.ts';
 import { CACHE_DIR } from './tree.ts';
 
 /** The tests a seeded project holds: `count` files spread over packages, like a scan would find. */

@@ -1,12 +1,12 @@
 // Renders docs/api.md from the route docs and schemas the server's OpenAPI document is built from:
 // `node scripts/api-doc.ts > docs/api.md`. test/openapi.test.ts fails when the two differ.
 import { readFileSync } from 'node:fs';
-import { ROUTE_DOCS, type ResponseDoc } from '../src/api/openapi.ts';
-import { BODIES, SCHEMAS, type Schema } from '../src/api/schemas.ts';
+import { ROUTE_DOCS, type ResponseDoc } from '../src/server/api/openapi.ts';
+import { BODIES, SCHEMAS, type Schema } from '../src/server/api/schemas.ts';
 
 const INTRO = `# projdex HTTP API
 
-<!-- Rendered by scripts/api-doc.ts from src/api/openapi.ts and src/api/schemas.ts; edit those, then
+<!-- Rendered by scripts/api-doc.ts from src/server/api/openapi.ts and src/server/api/schemas.ts; edit those, then
      run \`node scripts/api-doc.ts > docs/api.md\`. -->
 
 The same description, machine-readable: \`GET /api/openapi.json\` (OpenAPI 3.1) on a running server.

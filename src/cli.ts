@@ -1,7 +1,7 @@
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { DataDirError, liveServer, pidAlive, readServerInfo } from './datadir.ts';
+import { DataDirError, liveServer, pidAlive, readServerInfo } from './server/datadir.ts';
 import { CliError, connect } from './cli/client.ts';
 import * as commands from './cli/commands.ts';
 import { COMMANDS, helpText, version, type Command } from './cli/help.ts';

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { suite, test } from 'node:test';
-import { findRoots } from '../src/roots.ts';
+import { findRoots } from '../src/core/roots.ts';
 import { call, makeTree, serve } from './helpers.ts';
 
 suite('GET /api/projects filters', () => {

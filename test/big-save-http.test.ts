@@ -4,8 +4,8 @@ import assert from 'node:assert/strict';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { suite, test } from 'node:test';
-import { createScanPool } from '../src/scan/pool.ts';
-import { arrayCursor, packedCount, packedCursor, packedOf } from '../src/scan/packed.ts';
+import { createScanPool } from '../src/scan/process/pool.ts';
+import { arrayCursor, packedCount, packedCursor, packedOf } from '../src/scan/process/packed.ts';
 import { call, makeTree, serve } from './helpers.ts';
 
 /** A vitest project with `count` test files (over 10k: the sliced save and the streamed lists). */

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { suite, test } from 'node:test';
 import { createContext } from '../src/scan/context.ts';
 import { membership } from '../src/scan/membership.ts';
-import { walk } from '../src/scan/walk.ts';
+import { walk } from '../src/scan/walk/walk.ts';
 import { makeTree } from './helpers.ts';
 
 const FILES = { 'package.json': '{}', 'a/package.json': '{}', 'a/b/x.test.ts': '', 'a/b/c/y.ts': '', 'ab/z.ts': '' };

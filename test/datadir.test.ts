@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { chownSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { suite, test } from 'node:test';
-import { AlreadyRunningError, DataDirError, prepareDataDir } from '../src/datadir.ts';
-import { startServer } from '../src/server.ts';
+import { AlreadyRunningError, DataDirError, prepareDataDir } from '../src/server/datadir.ts';
+import { startServer } from '../src/server/server.ts';
 import { makeTree, memoryLogger } from './helpers.ts';
 
 suite('data dir', () => {

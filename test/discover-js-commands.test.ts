@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { suite, test } from 'node:test';
 import { discoverJs } from '../src/discover/js/index.ts';
 import { createContext } from '../src/scan/context.ts';
-import { walk } from '../src/scan/walk.ts';
+import { walk } from '../src/scan/walk/walk.ts';
 import { fixture, makeTree } from './helpers.ts';
 
 // Test commands that hand the work to files (shell scripts, Makefiles), nx targets from project.json,

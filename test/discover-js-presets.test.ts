@@ -8,10 +8,10 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { suite, test } from 'node:test';
 import { discoverJs } from '../src/discover/js/index.ts';
-import { exportTarget } from '../src/discover/js/packages-resolve.ts';
+import { exportTarget } from '../src/discover/js/packages/resolve.ts';
 import { createContext } from '../src/scan/context.ts';
 import { scan } from '../src/scan/index.ts';
-import { walk } from '../src/scan/walk.ts';
+import { walk } from '../src/scan/walk/walk.ts';
 import { makeTree } from './helpers.ts';
 
 async function discover(root: string, maxPackageFiles?: number) {

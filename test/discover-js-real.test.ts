@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { suite, test } from 'node:test';
-import { compileGlobs, picomatchGroups } from '../src/discover/glob.ts';
+import { compileGlobs, picomatchGroups } from '../src/rules/glob.ts';
 import { discoverJs } from '../src/discover/js/index.ts';
 import { createContext } from '../src/scan/context.ts';
-import { walk } from '../src/scan/walk.ts';
+import { walk } from '../src/scan/walk/walk.ts';
 import { fixture, makeTree } from './helpers.ts';
 
 // Shapes found on real repositories where projdex's list differed from the runner's own (issue 9, part c).

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { suite, test } from 'node:test';
 import { discoverJs } from '../src/discover/js/index.ts';
 import { createContext } from '../src/scan/context.ts';
-import { walk } from '../src/scan/walk.ts';
+import { walk } from '../src/scan/walk/walk.ts';
 import { fixture, makeTree } from './helpers.ts';
 
 /** Runs JS discovery alone on a directory: `{ file: framework }` plus the notes. */

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { suite, test } from 'node:test';
-import { discoverOthers } from '../src/discover/others/index.ts';
-import { buildFitsHost } from '../src/discover/others/go.ts';
-import { cfgHolds, stripCommentsAndStrings } from '../src/discover/others/rustmods.ts';
+import { discoverOthers } from '../src/discover/others.ts';
+import { buildFitsHost } from '../src/discover/go.ts';
+import { cfgHolds, stripCommentsAndStrings } from '../src/discover/rust/modules.ts';
 import { createContext } from '../src/scan/context.ts';
-import { walk } from '../src/scan/walk.ts';
+import { walk } from '../src/scan/walk/walk.ts';
 import { fixture, makeTree } from './helpers.ts';
 
 async function discover(root: string): Promise<Array<{ file: string; framework: string; cases?: number }>> {

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { suite, test } from 'node:test';
-import { discoverOthers } from '../src/discover/others/index.ts';
+import { discoverOthers } from '../src/discover/others.ts';
 import { createContext } from '../src/scan/context.ts';
-import { walk } from '../src/scan/walk.ts';
+import { walk } from '../src/scan/walk/walk.ts';
 import { fixture, makeTree } from './helpers.ts';
 
 async function discover(root: string): Promise<{ tests: Array<{ file: string; framework: string; cases?: number }>; notes: string[] }> {

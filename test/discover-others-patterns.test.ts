@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { suite, test } from 'node:test';
-import { antRegex, expandBraces, fnmatchRegex, rubyGlobRegex } from '../src/discover/others/patterns.ts';
+import { antRegex, expandBraces, fnmatchRegex, rubyGlobRegex } from '../src/discover/patterns.ts';
 
 suite('glob dialects', () => {
   test('fnmatch: * crosses slashes, [!x] negates, case-sensitive', () => {

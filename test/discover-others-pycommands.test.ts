@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { suite, test } from 'node:test';
-import { discoverOthers } from '../src/discover/others/index.ts';
-import { declaredPyCommands } from '../src/discover/others/pycommands.ts';
-import { commandsFromLine } from '../src/discover/others/pywords.ts';
+import { discoverOthers } from '../src/discover/others.ts';
+import { declaredPyCommands } from '../src/discover/python/commands.ts';
+import { commandsFromLine } from '../src/discover/python/words.ts';
 import { createContext } from '../src/scan/context.ts';
-import type { RunInfo } from '../src/scan/types.ts';
-import { walk } from '../src/scan/walk.ts';
+import type { RunInfo } from '../src/rules/types.ts';
+import { walk } from '../src/scan/walk/walk.ts';
 import { fixture, makeTree } from './helpers.ts';
 
 async function discover(root: string): Promise<{ tests: Array<{ file: string; framework: string; cases?: number }>; runs: RunInfo[]; notes: string[] }> {

@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
 import { suite, test } from 'node:test';
-import { discoverOthers } from '../src/discover/others/index.ts';
-import { parsePytestArgs } from '../src/discover/others/pyargs.ts';
-import { countDoctests } from '../src/discover/others/pydoctest.ts';
-import { fnmatchEx } from '../src/discover/others/pytest.ts';
+import { discoverOthers } from '../src/discover/others.ts';
+import { parsePytestArgs } from '../src/discover/python/args.ts';
+import { countDoctests } from '../src/discover/python/doctest.ts';
+import { fnmatchEx } from '../src/discover/python/pytest.ts';
 import { createContext } from '../src/scan/context.ts';
-import type { RunInfo } from '../src/scan/types.ts';
-import { walk } from '../src/scan/walk.ts';
+import type { RunInfo } from '../src/rules/types.ts';
+import { walk } from '../src/scan/walk/walk.ts';
 import { fixture, makeTree } from './helpers.ts';
 
 interface Found { file: string; framework: string; cases?: number }

@@ -3,9 +3,9 @@ import { once } from 'node:events';
 import { rmSync } from 'node:fs';
 import { connect } from 'node:net';
 import { suite, test } from 'node:test';
-import { walk } from '../src/scan/walk.ts';
-import { createScanner } from '../src/scanning.ts';
-import { openStore } from '../src/store.ts';
+import { walk } from '../src/scan/walk/walk.ts';
+import { createScanner } from '../src/core/scanner.ts';
+import { openStore } from '../src/core/store/store.ts';
 import { call, makeTree, serve } from './helpers.ts';
 import { ofType, openStream } from './sse.ts';
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { suite, test } from 'node:test';
-import { compileGlobs, expandBraces, globToRegExp, isGlob, type GlobOptions } from '../src/discover/glob.ts';
+import { compileGlobs, expandBraces, globToRegExp, isGlob, type GlobOptions } from '../src/rules/glob.ts';
 
 function check(pattern: string, yes: string[], no: string[], options: GlobOptions = {}): void {
   const re = globToRegExp(pattern, options);

@@ -37,7 +37,7 @@ export function fixture(name: string): string {
   return join(import.meta.dirname, 'fixtures', name);
 }
 
-import { startServer, type ServerOptions, type RunningServer } from '../src/server.ts';
+import { startServer, type ServerOptions, type RunningServer } from '../src/server/server.ts';
 
 /** Collects what the server logs, instead of printing it. */
 export function memoryLogger(): { error(...args: unknown[]): void; lines: unknown[][] } {

@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { chmodSync, promises as fsp, renameSync, symlinkSync, type Dirent } from 'node:fs';
 import { join } from 'node:path';
 import { suite, test } from 'node:test';
-import { walk } from '../src/scan/walk.ts';
-import { openStore } from '../src/store.ts';
+import { walk } from '../src/scan/walk/walk.ts';
+import { openStore } from '../src/core/store/store.ts';
 import { call, makeTree, serve } from './helpers.ts';
 
 suite('a tree that changes or fails under the scan', () => {
@@ -163,7 +163,7 @@ suite('file names that are not valid UTF-8', () => {
 
 suite('a walk cut short by a cap', () => {
   test('keeps the stored rows of the directories it did not reach', async (t) => {
-    const { createScanner } = await import('../src/scanning.ts');
+    const { createScanner } = await import('../src/core/scanner.ts');
     const files: Record<string, string> = { 'package.json': '{"devDependencies":{"vitest":"3"}}' };
     for (let d = 0; d < 6; d++) for (let f = 0; f < 3; f++) files[`d${d}/f${f}.test.ts`] = '';
     const root = makeTree(t, files);

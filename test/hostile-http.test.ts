@@ -4,7 +4,7 @@ import { writeFileSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { suite, test } from 'node:test';
-import { startServer } from '../src/server.ts';
+import { startServer } from '../src/server/server.ts';
 import { call, makeTree, serve } from './helpers.ts';
 
 /** Sends raw bytes on one connection and collects what comes back until `until` matches (5 s deadline). */

@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { suite, test } from 'node:test';
-import { globRisk, globToRegExp } from '../src/discover/glob.ts';
-import { projectRegExp, regexRisk } from '../src/discover/safe-regex.ts';
+import { globRisk, globToRegExp } from '../src/rules/glob.ts';
+import { projectRegExp, regexRisk } from '../src/rules/safe-regex.ts';
 import { parseMakefile } from '../src/ports/makefile.ts';
 import { parseDockerfile } from '../src/ports/dockerfile.ts';
 import { parseFlow } from '../src/readers/yaml-flow.ts';
-import { readConfigText } from '../src/readers/js-literal.ts';
+import { readConfigText } from '../src/readers/js/literal.ts';
 import { parseXml, xmlFind } from '../src/readers/xml.ts';
 import { readerNotes } from '../src/readers/budget.ts';
 import { call, makeTree, serve } from './helpers.ts';

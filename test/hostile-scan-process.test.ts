@@ -5,8 +5,8 @@ import { renameSync, rmSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { suite, test, type TestContext } from 'node:test';
-import { createScanner } from '../src/scanning.ts';
-import { openStore } from '../src/store.ts';
+import { createScanner } from '../src/core/scanner.ts';
+import { openStore } from '../src/core/store/store.ts';
 import { call, makeTree, serve } from './helpers.ts';
 
 // A scan that never ends: a preload (given to scan processes through NODE_OPTIONS) makes opening any file

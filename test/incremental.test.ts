@@ -6,9 +6,9 @@ import { dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { suite, test } from 'node:test';
 import { scan, type ScanOptions, type ScanResult } from '../src/scan/index.ts';
-import { decodeSnapshot, previousTree } from '../src/scan/snapshot.ts';
-import { walk } from '../src/scan/walk.ts';
-import { dropKeptSnapshots, keepDecodedSnapshots } from '../src/scan/snapshot-cache.ts';
+import { decodeSnapshot, previousTree } from '../src/scan/incremental/snapshot.ts';
+import { walk } from '../src/scan/walk/walk.ts';
+import { dropKeptSnapshots, keepDecodedSnapshots } from '../src/scan/incremental/snapshot-cache.ts';
 import { call, makeTree, seededRandom, serve } from './helpers.ts';
 
 const BASE: Record<string, string> = {

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { suite, test } from 'node:test';
-import { openStore } from '../src/store.ts';
+import { openStore } from '../src/core/store/store.ts';
 import { makeTree, seededRandom, serve, spawnBin, writeTree, type Child } from './helpers.ts';
 
 interface AfterHook { after(fn: () => unknown): void }

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { suite, test } from 'node:test';
-import { evaluateModule, type EvalOptions } from '../src/readers/js-eval-module.ts';
-import { readProgram } from '../src/readers/shell-program.ts';
+import { evaluateModule, type EvalOptions } from '../src/readers/js/modules.ts';
+import { readProgram } from '../src/readers/shell/program.ts';
 import { seededRandom } from './helpers.ts';
 
 /** Evaluates `src` as /p/cfg.ts with the given neighbour files (absolute paths). */

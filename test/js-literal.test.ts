@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { suite, test } from 'node:test';
-import { createLiteralReader, getKey, readConfigText } from '../src/readers/js-literal.ts';
-import { tokenize } from '../src/readers/js-tokens.ts';
+import { createLiteralReader, getKey, readConfigText } from '../src/readers/js/literal.ts';
+import { tokenize } from '../src/readers/js/tokens.ts';
 
 const plain = (v: unknown): unknown => JSON.parse(JSON.stringify(v));
 

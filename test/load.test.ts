@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { openStore } from '../src/store.ts';
+import { openStore } from '../src/core/store/store.ts';
 import { makeTree, serve, writeTree } from './helpers.ts';
 
 // 50 clients at once, every endpoint, a fixed number of requests each (never a time budget: the same

@@ -26,7 +26,7 @@ suite('the published package', { timeout: 120_000 }, () => {
   test('ships compiled JS with types and a bin, and no sources or tests', () => {
     const files = execFileSync('tar', ['-tzf', tarball], { encoding: 'utf8', timeout: 30_000 }).split('\n').filter(Boolean);
     for (const file of ['package/dist/bin.js', 'package/dist/cli.js', 'package/dist/index.js', 'package/dist/index.d.ts', 'package/package.json', 'package/README.md',
-      'package/dist/web/index.html', 'package/dist/web/app.js', 'package/dist/web/app.css']) {
+      'package/dist/server/web/index.html', 'package/dist/server/web/app.js', 'package/dist/server/web/app.css']) {
       assert.ok(files.includes(file), `${file} missing`);
     }
     assert.deepEqual(files.filter((f) => /^package\/(src|test|bench)\//.test(f) || f.endsWith('.ts') && !f.endsWith('.d.ts')), []);
@@ -126,7 +126,7 @@ suite('the published package', { timeout: 120_000 }, () => {
     execFileSync('npm', ['install', '--silent', '--no-audit', '--no-fund', tarball], { cwd: consumer, env, timeout: 180_000, killSignal: 'SIGKILL' });
     assert.ok(existsSync(join(consumer, 'node_modules', 'projdex', 'dist', 'index.d.ts')));
     const out = execFileSync(process.execPath, ['example.mjs'], { cwd: consumer, encoding: 'utf8', timeout: 60_000, killSignal: 'SIGKILL' });
-    // The scan ran on the compiled scan process (dist/scan/process.js) and found the consumer's own tests.
+    // The scan ran on the compiled scan process (dist/scan/process/process.js) and found the consumer's own tests.
     const [first, second] = out.trim().split('\n');
     assert.equal(first, `2 test files in ${consumer}`);
     assert.equal(second, "[ 'test/a.test.mjs', 'test/projdex.test.mjs' ] []");

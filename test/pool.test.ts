@@ -3,7 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { suite, test } from 'node:test';
 import { scan } from '../src/scan/index.ts';
-import { createScanPool } from '../src/scan/pool.ts';
+import { createScanPool } from '../src/scan/process/pool.ts';
 import { makeTree } from './helpers.ts';
 
 const PROJECT = {
@@ -63,7 +63,7 @@ suite('createScanPool()', () => {
   test('close() without a scan resolves, and an idle worker does not keep the process alive', (t) => {
     const root = makeTree(t, PROJECT);
     const script = `
-      import { createScanPool } from ${JSON.stringify(join(import.meta.dirname, '..', 'src', 'scan', 'pool.ts'))};
+      import { createScanPool } from ${JSON.stringify(join(import.meta.dirname, '..', 'src', 'scan', 'process', 'pool.ts'))};
       await createScanPool().close();
       const pool = createScanPool();
       const result = await pool.scan(${JSON.stringify(root)});

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { suite, test } from 'node:test';
-import { openStore } from '../src/store.ts';
+import { openStore } from '../src/core/store/store.ts';
 import { call, makeTree, serve } from './helpers.ts';
 
 type PortBody = { id: number; port: number; script_name: string | null; config_source: string; kind: string };

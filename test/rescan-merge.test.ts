@@ -4,10 +4,10 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { suite, test } from 'node:test';
-import type { ProjdexEvent } from '../src/events.ts';
+import type { ProjdexEvent } from '../src/core/events.ts';
 import { scan } from '../src/scan/index.ts';
-import { createScanner } from '../src/scanning.ts';
-import { openStore } from '../src/store.ts';
+import { createScanner } from '../src/core/scanner.ts';
+import { openStore } from '../src/core/store/store.ts';
 import { call, makeTree, serve } from './helpers.ts';
 
 const PROJECT = {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { suite, test } from 'node:test';
-import { createRouter, route } from '../src/router.ts';
+import { createRouter, route } from '../src/server/router.ts';
 
 suite('router.match()', () => {
   const router = createRouter([

@@ -3,7 +3,7 @@ import { statSync } from 'node:fs';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { suite, test } from 'node:test';
-import { startServer } from '../src/server.ts';
+import { startServer } from '../src/server/server.ts';
 import { call, makeTree, memoryLogger, PORT_RANGE_ENV, serve, spawnBin } from './helpers.ts';
 
 // The request boundary of docs "Security", probed over raw sockets: fetch cannot set Host, Origin or

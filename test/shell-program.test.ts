@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { suite, test } from 'node:test';
-import { readProgram } from '../src/readers/shell-program.ts';
-import { planScript } from '../src/discover/js/script.ts';
+import { readProgram } from '../src/readers/shell/program.ts';
+import { planScript } from '../src/discover/js/scripts/script.ts';
 
 const argvs = (script: string, fileTest?: (op: string, p: string) => boolean | undefined): string[] =>
   readProgram(script, { fileTest }).commands.map((c) => (c.cwd ? `(${c.cwd}) ` : '') + c.argv.join(' '));

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { suite, test } from 'node:test';
-import { parseShell } from '../src/readers/shell.ts';
+import { parseShell } from '../src/readers/shell/parse.ts';
 
 const argvs = (line: string): string[][] => parseShell(line).map((c) => [...c.argv]);
 

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { suite, test } from 'node:test';
 import { createContext } from '../src/scan/context.ts';
-import { detectStack } from '../src/scan/stack.ts';
-import { walk } from '../src/scan/walk.ts';
+import { detectStack } from '../src/discover/stack.ts';
+import { walk } from '../src/scan/walk/walk.ts';
 import { makeTree } from './helpers.ts';
 
 const cases: Array<[stack: string | null, files: Record<string, string>]> = [

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { suite, test } from 'node:test';
-import { openStore } from '../src/store.ts';
+import { openStore } from '../src/core/store/store.ts';
 import { makeTree } from './helpers.ts';
 
 suite('openStore()', () => {

@@ -6,8 +6,8 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { suite, test, type TestContext } from 'node:test';
 import { scan, type ScanResult } from '../src/scan/index.ts';
-import { keepDecodedSnapshots } from '../src/scan/snapshot-cache.ts';
-import { dropUnitRecords, unitCounts } from '../src/scan/unit-memo.ts';
+import { keepDecodedSnapshots } from '../src/scan/incremental/snapshot-cache.ts';
+import { dropUnitRecords, unitCounts } from '../src/scan/incremental/unit-memo.ts';
 import { makeTree } from './helpers.ts';
 
 const pj = (o: unknown): string => JSON.stringify(o);

@@ -3,7 +3,7 @@ import { appendFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { suite, test } from 'node:test';
 import { createContext } from '../src/scan/context.ts';
-import { walk } from '../src/scan/walk.ts';
+import { walk } from '../src/scan/walk/walk.ts';
 import { makeTree } from './helpers.ts';
 
 suite('createContext() sliced reads', () => {

@@ -5,9 +5,9 @@ import { chmodSync, mkdirSync, readdirSync, realpathSync, symlinkSync, writeFile
 import { join } from 'node:path';
 import { after, before, suite, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { helperIdle, startHelper } from '../src/scan/helper.ts';
-import { walk, type WalkOptions, type WalkResult } from '../src/scan/walk.ts';
-import { lastWalkParts, shareWalks, walkShared } from '../src/scan/walk-split.ts';
+import { helperIdle, startHelper } from '../src/scan/walk/helper.ts';
+import { walk, type WalkOptions, type WalkResult } from '../src/scan/walk/walk.ts';
+import { lastWalkParts, shareWalks, walkShared } from '../src/scan/walk/walk-split.ts';
 import { makeTree, seededRandom } from './helpers.ts';
 
 /** Everything a walk returns, in a form `deepEqual` compares in order (the index as its entries). */

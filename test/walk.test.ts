@@ -4,7 +4,7 @@ import { chmodSync, mkdirSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { suite, test } from 'node:test';
 import { createContext } from '../src/scan/context.ts';
-import { walk } from '../src/scan/walk.ts';
+import { walk } from '../src/scan/walk/walk.ts';
 import { call, makeTree, serve, writeTree } from './helpers.ts';
 
 // /health during a scan is tested in scan-http.test.ts (a scan held open, and the event-loop delay).

@@ -2,10 +2,10 @@ import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { suite, test } from 'node:test';
-import { createEvents, type ProjdexEvent } from '../src/events.ts';
-import { createScanner } from '../src/scanning.ts';
-import { openStore } from '../src/store.ts';
-import { startWatching } from '../src/watch.ts';
+import { createEvents, type ProjdexEvent } from '../src/core/events.ts';
+import { createScanner } from '../src/core/scanner.ts';
+import { openStore } from '../src/core/store/store.ts';
+import { startWatching } from '../src/core/watch.ts';
 import { call, makeTree, serve } from './helpers.ts';
 
 const PROJECT = {

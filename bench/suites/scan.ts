@@ -3,11 +3,11 @@ import { closeSync, cpSync, fstatSync, lstatSync, mkdtempSync, openSync, realpat
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { startHelper } from '../../src/scan/helper.ts';
+import { startHelper } from '../../src/scan/walk/helper.ts';
 import { SNAPSHOT_MAX_ENTRIES } from '../../src/scan/index.ts';
 import { readWhole } from '../../src/scan/read-whole.ts';
-import { walk } from '../../src/scan/walk.ts';
-import { lastWalkParts, shareWalks, walkShared } from '../../src/scan/walk-split.ts';
+import { walk } from '../../src/scan/walk/walk.ts';
+import { lastWalkParts, shareWalks, walkShared } from '../../src/scan/walk/walk-split.ts';
 import { json } from '../load.ts';
 import { spawnProjdex } from '../procs.ts';
 import { alternate, mb, median, ms, timed, type Row } from '../stats.ts';

@@ -46,10 +46,10 @@ async function inCopy<T>(dir: string, cmd: string, args: string[], reduce: (out:
 }
 
 /** The project's declared Python test commands, as projdex reads them. */
-async function declared(dir: string): Promise<Array<import('../../src/discover/others/pywords.ts').PyCommand>> {
-  const { declaredPyCommands } = await import('../../src/discover/others/pycommands.ts');
+async function declared(dir: string): Promise<Array<import('../../src/discover/python/words.ts').PyCommand>> {
+  const { declaredPyCommands } = await import('../../src/discover/python/commands.ts');
   const { createContext } = await import('../../src/scan/context.ts');
-  const { walk } = await import('../../src/scan/walk.ts');
+  const { walk } = await import('../../src/scan/walk/walk.ts');
   return declaredPyCommands(createContext(dir, await walk(dir)));
 }
 
@@ -164,9 +164,9 @@ export const runners: Runner[] = [
       // count the sources that declare a test attribute (the same reduction the rule makes).
       // The project's own runs (CI/Makefile `cargo test` lines, with their -p/--workspace/--features), else
       // a bare `cargo test` in every outermost manifest directory, as projdex reads them.
-      const { cargoRuns } = await import('../../src/discover/others/cargoruns.ts');
+      const { cargoRuns } = await import('../../src/discover/rust/runs.ts');
       const { createContext } = await import('../../src/scan/context.ts');
-      const { walk } = await import('../../src/scan/walk.ts');
+      const { walk } = await import('../../src/scan/walk/walk.ts');
       const ctx = createContext(dir, await walk(dir));
       let runs = await cargoRuns(ctx);
       if (runs.length === 0) {

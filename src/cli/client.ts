@@ -1,6 +1,6 @@
 import { join } from 'node:path';
-import { ensureRegularFile, liveServer, prepareDataDir } from '../datadir.ts';
-import { startServer } from '../server.ts';
+import { ensureRegularFile, liveServer, prepareDataDir } from '../server/datadir.ts';
+import { startServer } from '../server/server.ts';
 
 /** A failure the CLI prints as one `ERROR:` line; `exitCode` 1 unless said otherwise. */
 export class CliError extends Error {

@@ -1,7 +1,7 @@
 import { realpathSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
-import type { PortClaim } from '../api/ports.ts';
-import type { Project, ProjectPort, Test } from '../types.ts';
+import type { PortClaim } from '../server/api/ports.ts';
+import type { Project, ProjectPort, Test } from '../core/types.ts';
 import { CliError, type Client } from './client.ts';
 import type { CliIo, Values } from './types.ts';
 

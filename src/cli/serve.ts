@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { networkInterfaces } from 'node:os';
 import { basename } from 'node:path';
-import { AlreadyRunningError } from '../datadir.ts';
-import { DEFAULT_PORTS } from '../port.ts';
-import { startServer } from '../server.ts';
+import { AlreadyRunningError } from '../server/datadir.ts';
+import { DEFAULT_PORTS } from '../server/listen.ts';
+import { startServer } from '../server/server.ts';
 import { CliError } from './client.ts';
 import type { CliIo, Env, Values } from './types.ts';
 

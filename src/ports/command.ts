@@ -1,7 +1,7 @@
-import { parseShell, type ShellCommand } from '../readers/shell.ts';
+import { parseShell, type ShellCommand } from '../readers/shell/parse.ts';
 import { addressPort, isVariable, shDefaults, toPort } from './common.ts';
 import { GENERIC_FLAGS, TOOLS, type Mode, type Tool, type ValueKind } from './tools.ts';
-import { basename, joinPath } from '../scan/paths.ts';
+import { basename, joinPath } from '../rules/paths.ts';
 import { envKind } from './kind.ts';
 import { scriptCalls } from './follow.ts';
 import { entryWords } from './entry-words.ts';

@@ -1,4 +1,4 @@
-import type { FoundPort, ScanContext } from '../scan/types.ts';
+import type { FoundPort, ScanContext } from '../rules/types.ts';
 import type { PortKind } from './kind.ts';
 
 /**

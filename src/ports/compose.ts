@@ -1,9 +1,9 @@
-import type { ScanContext } from '../scan/types.ts';
+import type { ScanContext } from '../rules/types.ts';
 import { isRecord, pick, shDefaults, toPort, type PortRow } from './common.ts';
 import { parseDotenv, valuePort } from './dotenv.ts';
 import { linePorts } from './scripts.ts';
 import { parseYaml } from '../readers/yaml.ts';
-import { dirname, joinPath } from '../scan/paths.ts';
+import { dirname, joinPath } from '../rules/paths.ts';
 import { envKinds } from './kind.ts';
 
 /** compose.yaml, docker-compose.yml and overrides such as docker-compose.dev.yml or compose.override.yaml. */

@@ -1,4 +1,4 @@
-import type { ScanContext } from '../scan/types.ts';
+import type { ScanContext } from '../rules/types.ts';
 import { isRecord, pick, type PortRow } from './common.ts';
 import { linePorts, scriptsBeside } from './scripts.ts';
 

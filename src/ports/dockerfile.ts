@@ -1,8 +1,8 @@
-import type { ScanContext } from '../scan/types.ts';
+import type { ScanContext } from '../rules/types.ts';
 import { MAX_EXPANDED, noteLimit, replaceBounded } from '../readers/budget.ts';
 import { rowsOfFiles, toPort, type PortRow } from './common.ts';
 import { linePorts } from './scripts.ts';
-import { dirname } from '../scan/paths.ts';
+import { dirname } from '../rules/paths.ts';
 
 /** Dockerfile, Containerfile, Dockerfile.dev, api.Dockerfile, web.dockerfile. */
 export function isDockerfile(base: string): boolean {

@@ -1,6 +1,6 @@
-import type { ScanContext } from '../scan/types.ts';
+import type { ScanContext } from '../rules/types.ts';
 import { addressPort, isVariable, rowsOfFiles, shDefaults, toPort, type PortRow } from './common.ts';
-import { basename, dirname } from '../scan/paths.ts';
+import { basename, dirname } from '../rules/paths.ts';
 import { envKinds } from './kind.ts';
 
 const LINE = /^\s*(?:export\s+)?([A-Za-z_][A-Za-z0-9_.]*)\s*=\s*(.*)$/;

@@ -2,7 +2,7 @@
  * Which words of a command line name the file it runs as a server entry (read by entry.ts). Kept apart
  * from command.ts, which calls it for every simple command once wrappers are looked through.
  */
-import { basename } from '../scan/paths.ts';
+import { basename } from '../rules/paths.ts';
 
 /** Runners whose first file argument is a server entry (`nodemon src/index.ts`, `tsx watch src/index.ts`). */
 const ENTRY_RUNNERS = new Set(['nodemon', 'tsx', 'ts-node-dev', 'tsnd', 'node-dev', 'bun', 'supervisor', 'sh', 'bash', 'zsh', 'dash']);

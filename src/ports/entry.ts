@@ -7,13 +7,13 @@
  * (8000), `web.run_app(app, port=...)` (8080). Nothing is executed; a `listen` whose port cannot be read
  * statically is a note.
  */
-import type { ScanContext } from '../scan/types.ts';
-import { joinPath } from '../scan/paths.ts';
+import type { ScanContext } from '../rules/types.ts';
+import { joinPath } from '../rules/paths.ts';
 import { isRecord, type PortRow } from './common.ts';
 import { portsInCommand } from './command.ts';
 import { defaultRow } from './defaults.ts';
 import { defaultPort, expressionPort } from './js-config.ts';
-import { createLiteralReader } from '../readers/js-literal.ts';
+import { createLiteralReader } from '../readers/js/literal.ts';
 
 /** A file some command line or `main` runs, with what to attribute its port to. */
 export interface EntryRef {

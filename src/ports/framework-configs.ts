@@ -1,7 +1,7 @@
-import type { ScanContext } from '../scan/types.ts';
+import type { ScanContext } from '../rules/types.ts';
 import { isRecord, pick, toPort, type PortRow } from './common.ts';
 import { configPorts, proxyPorts } from './js-config.ts';
-import { dirname } from '../scan/paths.ts';
+import { dirname } from '../rules/paths.ts';
 
 /** Object keys holding a dev-server `port` per config family, and the tool defaults each replaces. */
 interface Family { readonly keys: Readonly<Record<string, readonly string[]>> }

@@ -1,4 +1,4 @@
-import type { FindPorts, ScanContext } from '../scan/types.ts';
+import type { FindPorts, ScanContext } from '../rules/types.ts';
 import type { Finder, KindedPort } from './common.ts';
 import { findComposePorts } from './compose.ts';
 import { findComposerPorts } from './composer.ts';

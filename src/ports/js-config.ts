@@ -5,7 +5,7 @@
  * source (`Number(process.env.PORT) || 5174` -> 5174), a bare identifier is looked up among the
  * file's declarations, and anything else is reported as unresolved.
  */
-import { createLiteralReader, isComputed, isObject, type Lit, type LiteralReader } from '../readers/js-literal.ts';
+import { createLiteralReader, isComputed, isObject, type Lit, type LiteralReader } from '../readers/js/literal.ts';
 
 /** One `port` found under an object key. */
 export interface ConfigPort {

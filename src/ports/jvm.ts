@@ -1,7 +1,7 @@
-import type { ScanContext } from '../scan/types.ts';
+import type { ScanContext } from '../rules/types.ts';
 import { rowsOfFiles, toPort, type PortRow } from './common.ts';
 import { parseYamlDocuments } from '../readers/yaml.ts';
-import { dirname } from '../scan/paths.ts';
+import { dirname } from '../rules/paths.ts';
 
 /** Keys that set an HTTP port in Spring Boot, Quarkus and Micronaut. */
 const PORT_KEYS = ['server.port', 'management.server.port', 'quarkus.http.port', 'micronaut.server.port'];

@@ -1,6 +1,6 @@
-import type { ScanContext } from '../scan/types.ts';
+import type { ScanContext } from '../rules/types.ts';
 import { addressPort, isRecord, pick, toPort, type PortRow } from './common.ts';
-import { dirname } from '../scan/paths.ts';
+import { dirname } from '../rules/paths.ts';
 import { parseToml, tomlGet, type TomlTable } from '../readers/toml.ts';
 
 /**

@@ -1,6 +1,6 @@
-import type { ScanContext } from '../scan/types.ts';
+import type { ScanContext } from '../rules/types.ts';
 import { addressPort, rowsOfFiles, toPort, type PortRow } from './common.ts';
-import { dirname } from '../scan/paths.ts';
+import { dirname } from '../rules/paths.ts';
 
 /**
  * Ports in Puma configs (`config/puma.rb`, `config/puma/<env>.rb`): `port 3000`,

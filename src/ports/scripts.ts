@@ -1,8 +1,8 @@
-import type { ScanContext } from '../scan/types.ts';
+import type { ScanContext } from '../rules/types.ts';
 import { portsInCommand, type CommandOptions } from './command.ts';
 import { addressPort, isRecord, pick, type PortRow } from './common.ts';
 import { defaultRow } from './defaults.ts';
-import { dirname, joinPath } from '../scan/paths.ts';
+import { dirname, joinPath } from '../rules/paths.ts';
 import { noteEntry } from './entry.ts';
 
 /**

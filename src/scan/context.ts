@@ -1,11 +1,11 @@
 import { closeSync, constants, fstatSync, openSync } from 'node:fs';
 import { parseJsonc } from '../readers/jsonc.ts';
 import { membership } from './membership.ts';
-import { lstatOrUndefined } from './stamper.ts';
+import { lstatOrUndefined } from './incremental/stamper.ts';
 import { packageReader } from './package-files.ts';
 import { readWhole } from './read-whole.ts';
-import { pushStamp, sameStamp, STAMP, type Memo, type StampClock, type TreeRecord } from './snapshot.ts';
-import type { RunInfo, ScanContext, Tree } from './types.ts';
+import { pushStamp, sameStamp, STAMP, type Memo, type StampClock, type TreeRecord } from './incremental/snapshot.ts';
+import type { RunInfo, ScanContext, Tree } from '../rules/types.ts';
 
 export interface ContextOptions {
   /** Largest file `read` returns, in bytes; larger files read as `undefined`. @default 1_048_576 */

@@ -2,22 +2,22 @@ import { realpath } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { getHeapStatistics } from 'node:v8';
 import { discoverJs } from '../discover/js/index.ts';
-import { discoverOthers } from '../discover/others/index.ts';
+import { discoverOthers } from '../discover/others.ts';
 import { findPorts } from '../ports/index.ts';
 import { createContext } from './context.ts';
-import { partLog } from './family-log.ts';
-import type { ScanProbe } from './probe.ts';
+import { partLog } from '../rules/part-log.ts';
+import type { ScanProbe } from './process/probe.ts';
 import { randomUUID } from 'node:crypto';
-import { diffTests, patchCounts, quickCheck, rememberCounters, statReads } from './rescan.ts';
+import { diffTests, patchCounts, quickCheck, rememberCounters, statReads } from './incremental/rescan.ts';
 import {
   decodeSnapshot, encodeSnapshot, keptWalk, previousReads, previousTree, snapshotResult, type ScanSnapshotData, type StampClock,
-} from './snapshot.ts';
-import { detectStack } from './stack.ts';
-import type { FoundPort, FoundTest, RunInfo } from './types.ts';
-import type { WalkOptions, WalkResult } from './walk.ts';
-import { walkShared } from './walk-split.ts';
+} from './incremental/snapshot.ts';
+import { detectStack } from '../discover/stack.ts';
+import type { FoundPort, FoundTest, RunInfo } from '../rules/types.ts';
+import type { WalkOptions, WalkResult } from './walk/walk.ts';
+import { walkShared } from './walk/walk-split.ts';
 import { ruleReadsOf, rulesView } from './rules-view.ts';
-import type { Counter } from './with-cases.ts';
+import type { Counter } from '../rules/with-cases.ts';
 
 export interface ScanResult {
   /** One entry per test file, sorted by `file`. */

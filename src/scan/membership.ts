@@ -4,8 +4,8 @@
  * by its directory (one Map of directories, about a third as many entries as files) and then within that
  * run. A Set of 640k paths is ~20 MB on the 1M-file tree; the directory index ~7 MB.
  */
-import type { TreeRecord } from './snapshot.ts';
-import type { Tree } from './types.ts';
+import type { TreeRecord } from './incremental/snapshot.ts';
+import type { Tree } from '../rules/types.ts';
 
 /** Longest run scanned name by name; a longer directory gets its own Set on first use. */
 const SCAN_RUN = 32;

@@ -12,9 +12,9 @@
  */
 import { closeSync, constants, fstatSync, openSync, realpathSync } from 'node:fs';
 import { readWhole } from './read-whole.ts';
-import { lstatOrUndefined } from './stamper.ts';
-import type { StatLike } from './snapshot.ts';
-import { dirname } from './paths.ts';
+import { lstatOrUndefined } from './incremental/stamper.ts';
+import type { StatLike } from './incremental/snapshot.ts';
+import { dirname } from '../rules/paths.ts';
 
 export interface PackageReaderOptions {
   /** Real project root with a trailing slash. */

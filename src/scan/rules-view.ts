@@ -3,9 +3,9 @@
  * own reads (configs, manifests) apart from the reads `withCases` makes to count a test file's cases, and
  * the counting functions they declared `rowPerFile` (see rescan.ts `patchCounts`).
  */
-import type { ScanSnapshotData } from './snapshot.ts';
-import type { ScanContext } from './types.ts';
-import { COUNT_READ, COUNTERS, type Counter } from './with-cases.ts';
+import type { ScanSnapshotData } from './incremental/snapshot.ts';
+import type { ScanContext } from '../rules/types.ts';
+import { COUNT_READ, COUNTERS, type Counter } from '../rules/with-cases.ts';
 
 /**
  * The context the rules get: its own reads recorded in `ruleReads` (`read`, `readOnce`, `readJson`), the

@@ -1,6 +1,6 @@
-import { compileGlobs, isGlob } from '../glob.ts';
+import { compileGlobs, isGlob } from '../../rules/glob.ts';
 import type { Invocation, Pkg } from './types.ts';
-import { joinPath } from '../../scan/paths.ts';
+import { joinPath } from '../../rules/paths.ts';
 
 /** Positional (non-flag) arguments of an invocation, with flags that take a value skipped. */
 export function positionals(inv: Invocation, valueFlags: ReadonlySet<string>): Array<{ arg: string; quoted: boolean }> {

@@ -1,5 +1,5 @@
-import type { ScanContext, TestFramework } from '../../scan/types.ts';
-import type { NxProject } from './nx.ts';
+import type { ScanContext, TestFramework } from '../../rules/types.ts';
+import type { NxProject } from './nx/nx.ts';
 
 /** Runners the script reader recognises; `cra` is Jest under react-scripts' own config. */
 export type JsRunner = 'jest' | 'cra' | 'vitest' | 'mocha' | 'node-test' | 'playwright' | 'cypress' | 'ava' | 'jasmine'

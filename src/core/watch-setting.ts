@@ -1,0 +1,35 @@
+/**
+ * Watch mode as the server runs it (watch.ts does the watching): forced on or off by the server
+ * option, or following the `watch` setting while the server runs.
+ */
+import { startWatching, type WatchOptions, type Watching } from './watch.ts';
+
+/** Setting values that turn watch mode on (key `watch`). */
+const ON = /^(?:on|true|1|yes)$/i;
+
+/**
+ * Watch mode as the server runs it: on when `force` is true; when `force` is undefined, on while the
+ * `watch` setting says `on` (checked on `settings.changed` and every `syncMs`).
+ */
+export function watchController(options: WatchOptions & { readonly force?: boolean }) {
+  const { store, events, force, syncMs = 2000 } = options;
+  let watching: Watching | undefined;
+  const apply = (): void => {
+    const want = force ?? ON.test(store.getSettings().watch ?? '');
+    if (want && !watching) watching = startWatching(options);
+    else if (!want && watching) { void watching.close(); watching = undefined; }
+  };
+  apply();
+  const timer = force === undefined ? setInterval(apply, syncMs) : undefined;
+  timer?.unref();
+  const off = force === undefined ? events.subscribe((e) => { if (e.type === 'settings.changed') apply(); }) : () => {};
+  return {
+    status: () => watching?.status() ?? null,
+    async close(): Promise<void> {
+      clearInterval(timer);
+      off();
+      await watching?.close();
+      watching = undefined;
+    },
+  };
+}

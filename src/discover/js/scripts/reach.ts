@@ -1,0 +1,142 @@
+import { compileGlobs } from '../../../rules/glob.ts';
+import { joinPath } from '../../../rules/paths.ts';
+import { joinDir } from '../../../readers/shell/words.ts';
+import { planScript, scriptMissing, type Delegation, type PlanOptions, type ScriptPlan } from './script.ts';
+import { planNxTarget } from '../nx/plan.ts';
+import { NX_DEFAULT_PROJECT } from './package-managers.ts';
+import type { NxWorkspace } from '../nx/nx.ts';
+import type { Pkg } from '../types.ts';
+
+/** One package script the project's test command runs, with its plan and how it was reached. */
+export interface Reached { readonly pkg: Pkg; readonly script: string; readonly plan: ScriptPlan; readonly via: string | null }
+
+export interface Reach {
+  readonly runs: Reached[];
+  /** Workspace packages no followed command reaches (their files are not listed). */
+  readonly unreached: Pkg[];
+  readonly notes: string[];
+}
+
+const MAX_RUNS = 2000;
+
+/**
+ * Which package scripts `npm test` at the root reaches: the root's `test` script, followed through
+ * hand-offs (`turbo run test`, `pnpm -r --filter x test`, `lerna run test --scope x`, `nx run-many -t test`,
+ * `yarn workspaces foreach run test`, `cd pkg && npm test`) to each reached package's own script. When the
+ * root has no `test` script, each workspace package's own `test` script is the truth. Without a root
+ * package.json, every top-level package runs its own `test` script.
+ */
+export async function reachScripts(pkgs: readonly Pkg[], nx?: NxWorkspace): Promise<Reach> {
+  const root = pkgs.find((p) => p.dir === '');
+  const members = pkgs.filter((p) => p !== root);
+  const runs: Reached[] = [];
+  const notes: string[] = [];
+  const seen = new Set<string>();
+  const queue: Array<{ pkg: Pkg; script: string; via: string | null; nx: boolean }> = [];
+  // `nx`: an Nx target of that name (nx-plan.ts), else a package.json script.
+  const add = (pkg: Pkg, script: string, via: string | null, isNx = false): void => {
+    const key = `${pkg.dir}\0${script}\0${isNx}`;
+    if (seen.has(key) || seen.size >= MAX_RUNS) return;
+    seen.add(key);
+    queue.push({ pkg, script, via, nx: isNx });
+  };
+  const options = (pkg: Pkg): PlanOptions => ({ fileTest: (op, p) => fileTest(pkg, op, p), read: (rel) => readInProject(pkg, root, rel), wireit: pkg.json.wireit });
+  if (!root) for (const p of members) add(p, 'test', null);
+  else {
+    const memberTests = members.filter((m) => !scriptMissing(m.json.scripts as Record<string, unknown> | undefined));
+    const rootMissing = scriptMissing(root.json.scripts as Record<string, unknown> | undefined);
+    if (rootMissing && nx) {
+      notes.push('package.json has no test script; followed each Nx project\'s `test` target, as `nx run-many -t test` runs them');
+      for (const p of pkgs) if (p.nx) add(p, 'test', '`nx run-many -t test`', true);
+    } else if (rootMissing && memberTests.length > 0) {
+      notes.push("package.json has no test script; followed each workspace package's own `test` script");
+      for (const m of memberTests) add(m, 'test', null);
+    } else add(root, 'test', null);
+  }
+  while (queue.length > 0) {
+    const { pkg, script, via, nx: isNx } = queue.shift()!;
+    if (isNx && nx) {
+      const planned = await planNxTarget(pkg, script, nx, pkgs, options);
+      if (planned === undefined) { notes.push(`${nxLabel(pkg)} has no \`${script}\` target, so ${via} skips it`); continue; }
+      if (planned !== 'script') {
+        for (const p of planned) { runs.push({ pkg: p.pkg, script, plan: p.plan, via }); delegate(p.pkg, p.plan); }
+        continue;
+      }
+      if (seen.has(`${pkg.dir}\0${script}\0false`)) continue;
+    }
+    const plan = await planScript(pkg.json.scripts as Record<string, unknown> | undefined, script, options(pkg));
+    if (plan.missing && via !== null) { notes.push(`${label(pkg)} has no \`${script}\` script, so ${via} skips it`); continue; }
+    runs.push({ pkg, script, plan, via });
+    delegate(pkg, plan);
+  }
+  /** Queues the hand-offs of one followed plan (a note for each that reaches nothing). */
+  function delegate(pkg: Pkg, plan: ScriptPlan): void {
+    for (const d of plan.delegations) {
+      const viaNx = nx !== undefined && d.tool.startsWith('nx');
+      // Nx runs a target of the project itself too (`nx test app` from app's own script, a standalone workspace).
+      const targets = (viaNx ? pkgs.filter((m) => m.nx !== undefined) : members.filter((m) => m !== pkg)).filter((m) => matches(m, d, nx, pkg));
+      const text = `${d.tool} ${d.scripts.join(' ')}`.trim();
+      if (targets.length === 0) notes.push(`${label(pkg)}: \`${text}\` reaches no workspace package`);
+      for (const t of targets) for (const s of d.scripts) add(t, s, `\`${text}\``, viaNx);
+      if (d.filters?.some((f) => /\.\.\.|\^|\[/.test(f))) notes.push(`${label(pkg)}: dependency and change filters of \`${text}\` were read as the packages they name`);
+      if (viaNx && d.tool === 'nx affected') notes.push(`${label(pkg)}: \`${text}\` was read as every project (what changed since the base is not known)`);
+    }
+    for (const { dir, script: s } of plan.dirs) {
+      const target = pkgs.find((p) => p.dir === joinPath(pkg.dir, dir));
+      if (target) add(target, s, `\`cd ${dir}\``);
+      else notes.push(`${label(pkg)}: \`cd ${dir}\` is not a package projdex knows; not followed`);
+    }
+  }
+  const reached = new Set(runs.map((r) => r.pkg));
+  const unreached = members.filter((m) => !reached.has(m) && !members.some((o) => reached.has(o) && m.dir.startsWith(o.dir + '/')));
+  return { runs, unreached, notes };
+}
+
+/** Whether a workspace package is selected by a hand-off's filters (by name or directory, globs allowed). */
+function matches(pkg: Pkg, d: Delegation, nx?: NxWorkspace, from?: Pkg): boolean {
+  if (d.filters === null) return true;
+  // `nx test` alone: nx.json's defaultProject, else the project the command runs in.
+  if (d.filters[0] === NX_DEFAULT_PROJECT) return nx?.defaultProject !== undefined ? pkg.nx?.name === nx.defaultProject : pkg === from;
+  const name = pkg.nx?.name ?? (typeof pkg.json.name === 'string' ? pkg.json.name : '');
+  let hit = false;
+  for (const raw of d.filters) {
+    const negate = raw.startsWith('!');
+    // pnpm/turbo: `pkg...`, `...pkg`, `...^pkg`, `{dir}`, `./dir`, `[main]` (changed since).
+    const f = raw.replace(/^!/, '').replace(/^\.\.\.\^?|\^?\.\.\.$/g, '').replace(/\[.*\]$/, '');
+    const dir = /^\{(.*)\}$/.exec(f)?.[1] ?? (f.startsWith('./') || f.startsWith('../') ? f : undefined);
+    // npm `-w packages/a` names a directory without `./`; a scoped name (`@x/y`) is a name.
+    const asDir = dir ?? (f.includes('/') && !f.startsWith('@') ? f : undefined);
+    // nx `--projects tag:scope:api`: the projects carrying that tag.
+    const ok = f.startsWith('tag:') && pkg.nx ? pkg.nx.tags.some((t) => compileGlobs([f.slice(4)]).match(t))
+      : (asDir !== undefined && compileGlobs([joinPath(asDir)]).match(pkg.dir))
+      || (dir === undefined && f !== '' && (f === name || compileGlobs([f]).match(name) || pkg.dir.split('/').pop() === f));
+    if (ok) hit = !negate;
+    else if (negate && !d.filters.some((x) => !x.startsWith('!'))) hit = true;
+  }
+  return hit;
+}
+
+/** A script file or Makefile a package's command names: the package's own, or another file of the project. */
+function readInProject(pkg: Pkg, root: Pkg | undefined, rel: string): Promise<string | undefined> {
+  const full = joinDir(pkg.dir, rel);
+  if (full.startsWith('..') || full.startsWith('/') || full.startsWith('~')) return Promise.resolve(undefined);
+  const prefix = pkg.dir === '' ? '' : pkg.dir + '/';
+  if (full.startsWith(prefix)) return pkg.read(full.slice(prefix.length));
+  return root ? root.read(full) : Promise.resolve(undefined);
+}
+
+function fileTest(pkg: Pkg, op: string, path: string): boolean | undefined {
+  if (path.startsWith('/') || path.includes('$')) return undefined;
+  const p = joinPath(path);
+  const isDir = p === '' || pkg.dirs.has(p);
+  return op === '-d' ? isDir : op === '-f' ? pkg.has(p) : isDir || pkg.has(p);
+}
+
+function nxLabel(pkg: Pkg): string {
+  return `Nx project ${pkg.nx?.name ?? pkg.dir} (${pkg.dir === '' ? 'the root' : pkg.dir})`;
+}
+
+export function label(pkg: Pkg): string {
+  const file = pkg.nx !== undefined && !pkg.has('package.json') ? 'project.json' : 'package.json';
+  return pkg.dir === '' ? file : `${pkg.dir}/${file}`;
+}

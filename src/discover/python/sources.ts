@@ -1,0 +1,83 @@
+import type { ScanContext } from '../../rules/types.ts';
+import { parseYaml } from '../../readers/yaml.ts';
+import { dirname, joinPath } from '../../rules/paths.ts';
+import { under } from '../files.ts';
+import { commandsFromLine, type PyCommand } from './words.ts';
+
+const MAKE_TARGETS = ['test', 'tests', 'check', 'unittest', 'unit'];
+
+/**
+ * The recipe of the first Makefile target among test/tests/check/unittest/unit that runs a Python test
+ * runner, with the file's simple `NAME = value` (`?=`, `:=`) variables substituted.
+ */
+export async function makeCommands(ctx: ScanContext, base: string): Promise<PyCommand[]> {
+  for (const name of ['GNUmakefile', 'makefile', 'Makefile']) {
+    const file = joinPath(base, name);
+    const text = await ctx.read(file);
+    if (text === undefined) continue;
+    const joined = text.replace(/\\\r?\n/g, ' ');
+    const vars = new Map<string, string>();
+    for (const m of joined.matchAll(/^([A-Za-z_]\w*)\s*[?:]?=[ \t]*(.*)$/gm)) if (!vars.has(m[1]!)) vars.set(m[1]!, m[2]!.trim());
+    const expand = (line: string, depth = 0): string => depth > 4 ? line
+      : line.replace(/\$[({](\w+)[)}]/g, (all, v: string) => (vars.has(v) ? expand(vars.get(v)!, depth + 1) : all));
+    for (const target of MAKE_TARGETS) {
+      const recipe = new RegExp(`^${target}\\s*:(?!=)[^\\n]*\\n((?:\\t[^\\n]*\\n?|#[^\\n]*\\n?)*)`, 'm').exec(joined);
+      const lines = recipe?.[1]?.split('\n').map((l) => expand(l.replace(/^\t[@+-]*/, ''))) ?? [];
+      const found = lines.flatMap((line) => commandsFromLine(line, file, { base }));
+      if (found.length > 0) return found;
+    }
+    return [];
+  }
+  return [];
+}
+
+/**
+ * Test runner lines of GitHub Actions steps (`run:`, with the step's or job's `working-directory`) and
+ * GitLab CI `script:` entries, kept when they run in `base` or below it.
+ */
+export async function ciCommands(ctx: ScanContext, base: string): Promise<PyCommand[]> {
+  const files = ctx.files.filter((f) => /^\.github\/workflows\/[^/]+\.ya?ml$/.test(f) || f === '.gitlab-ci.yml');
+  const out: PyCommand[] = [];
+  for (const file of files.sort()) {
+    const doc = parseYaml((await ctx.read(file)) ?? '');
+    if (!doc || typeof doc !== 'object') continue;
+    const jobs = file === '.gitlab-ci.yml' ? doc : (doc as { jobs?: unknown }).jobs;
+    for (const job of Object.values(jobs && typeof jobs === 'object' ? jobs : {})) {
+      if (!job || typeof job !== 'object') continue;
+      const j = job as { steps?: unknown; script?: unknown; defaults?: { run?: { 'working-directory'?: unknown } } };
+      const jobDir = j.defaults?.run?.['working-directory'];
+      const steps = Array.isArray(j.steps) ? j.steps : [{ run: Array.isArray(j.script) ? j.script.join('\n') : j.script }];
+      for (const step of steps) {
+        const s = step as { run?: unknown; 'working-directory'?: unknown };
+        if (typeof s?.run !== 'string') continue;
+        const dir = typeof s['working-directory'] === 'string' ? s['working-directory'] : typeof jobDir === 'string' ? jobDir : '';
+        const cwd = joinPath(dir);
+        if (under(base, cwd) === undefined && cwd !== base) continue;
+        for (const line of s.run.replace(/\\\n/g, ' ').split('\n')) out.push(...commandsFromLine(line, file, { cwd, base }));
+      }
+    }
+  }
+  return out.filter((c) => under(base, c.cwd ?? base) !== undefined || (c.cwd ?? base) === base);
+}
+
+/**
+ * What a `runtests.py`-style script runs: `pytest.main([...])` literal words, a unittest
+ * `discover('dir', pattern=...)`, Django's test runner (discovery from the script's directory), or
+ * `unittest.main()` in the script itself (the script is the test module). Anything else: undefined.
+ */
+export async function scriptCommand(ctx: ScanContext, base: string, cmd: PyCommand): Promise<PyCommand | undefined> {
+  const file = joinPath(cmd.cwd ?? base, cmd.script!);
+  const text = await ctx.read(file);
+  if (text === undefined) return undefined;
+  const rest = { source: file, ...(cmd.text === undefined ? {} : { text: cmd.text }), cwd: dirname(file) };
+  const words = (src: string): string[] => [...src.matchAll(/["']([^"'\n]*)["']/g)].map((m) => m[1]!);
+  const pyMain = /\bpytest\.main\(\s*(\[[^\]]*\])?/.exec(text);
+  if (pyMain) return { runner: 'pytest', args: [...words(pyMain[1] ?? ''), ...cmd.args], ...rest };
+  const disc = /\.discover\(\s*(?:start_dir\s*=\s*)?["']([^"']+)["'](?:\s*,\s*(?:pattern\s*=\s*)?["']([^"']+)["'])?/.exec(text);
+  if (disc) return { runner: 'unittest', args: ['discover', '-s', disc[1]!, ...(disc[2] ? ['-p', disc[2]] : [])], ...rest };
+  if (/\bdjango\b/.test(text) && /get_runner|call_command\(\s*["']test|execute_from_command_line/.test(text)) {
+    return { runner: 'unittest', args: cmd.args.filter((a) => !a.startsWith('-')), django: true, ...rest };
+  }
+  if (/\bunittest\.main\(/.test(text)) return { runner: 'unittest', args: [cmd.script!.replace(/^.*\//, '')], ...rest };
+  return undefined;
+}

@@ -1,0 +1,86 @@
+/**
+ * Member access, calls and argument lists of the static evaluator, and the TypeScript types skipped after
+ * `as`/`satisfies`. `process.env.X` reads as unset (noted); a method of a known array or string runs
+ * (js-eval-builtins.ts); a call of an unknown function is unknown; nothing is called in a dry branch.
+ */
+
+import { isComputed, isObject, isRegex } from './literal.ts';
+import { method } from './builtins.ts';
+import { ENV_MARK, expr, matchClose, textFrom, type Cur } from './expressions.ts';
+import { callFn } from './functions.ts';
+import { isFn, unknown, type Obj, type Scope, type Val } from './values.ts';
+
+const peek = (c: Cur, k = 0): string | undefined => c.env.toks[c.pos + k]?.t;
+
+/** Skips a type after `as`/`satisfies`: `const`, `Foo.Bar<Baz>[]`, `{ ... }`. */
+export function skipType(c: Cur): void {
+  if (peek(c) === '{' || peek(c) === '(' || peek(c) === '[') { c.pos = matchClose(c, c.pos) + 1; return; }
+  c.pos++;
+  while (peek(c) === '.') c.pos += 2;
+  if (peek(c) === '<') {
+    let depth = 0;
+    for (; c.pos < c.env.toks.length; c.pos++) {
+      const t = peek(c);
+      if (t === '<') depth++;
+      else if (t === '>' && --depth === 0) { c.pos++; break; }
+      else if (t === '=>' ) depth--;
+    }
+  }
+  while (peek(c) === '[' && peek(c, 1) === ']') c.pos += 2;
+}
+
+export function argList(c: Cur, scope: Scope): Val[] {
+  c.pos++;
+  const args: Val[] = [];
+  while (c.pos < c.env.toks.length && peek(c) !== ')') {
+    const at = c.pos;
+    if (peek(c) === '...') {
+      c.pos++;
+      const v = expr(c, scope);
+      if (Array.isArray(v)) args.push(...v); else args.push(unknown(textFrom(c, at)));
+    } else args.push(expr(c, scope));
+    if (peek(c) === ',') c.pos++;
+    else if (peek(c) !== ')') c.pos = Math.max(c.pos, at + 1);
+  }
+  c.pos++;
+  return args;
+}
+
+export function member(c: Cur, target: Val, name: string, text: string): Val {
+  if (isComputed(target)) {
+    if ((target as { computed: string }).computed === ENV_MARK) {
+      if (!c.env.dry) c.env.note(`assumed process.env.${name} is unset, as in a plain \`npm test\``);
+      return undefined;
+    }
+    const members = (target as unknown as { members?: Obj }).members;
+    return members ? (members[name] ?? unknown(text)) : unknown(text);
+  }
+  if (isObject(target)) {
+    if (name in target) return target[name];
+    return Object.keys(target).some((k) => k.startsWith('...')) ? unknown(text) : undefined;
+  }
+  if (Array.isArray(target)) {
+    if (name === 'length') return target.length;
+    if (/^\d+$/.test(name)) return target[Number(name)];
+  }
+  if (typeof target === 'string') {
+    if (name === 'length') return target.length;
+    if (target.startsWith('file://') && name === 'pathname') return decodeURIComponent(target.slice(7));
+    if (target.startsWith('file://') && name === 'href') return target;
+  }
+  if (isRegex(target) && name === 'source') return target.regex;
+  return unknown(text);
+}
+
+export function call(c: Cur, callee: Val, self: Val, args: Val[], text: string): Val {
+  if (c.env.dry) return undefined;
+  if (isFn(callee)) {
+    if (callee.native) return callee.native(args, text);
+    if (callee.fn) return callFn(callee.fn, args);
+  }
+  const m = typeof (callee as { computed?: unknown })?.computed === 'string' ? /\.(\w+)$/.exec((callee as { computed: string }).computed) : null;
+  const viaMethod = m && !isComputed(self) ? method(self, m[1]!, (f, a) => (f.native ? f.native(a, text) : f.fn ? callFn(f.fn, a) : unknown(text))) : undefined;
+  if (viaMethod?.native) return viaMethod.native(args, text);
+  return unknown(text);
+}
+

@@ -1,0 +1,116 @@
+/**
+ * Values of the static JS evaluator (js-eval-*.ts). A value is a `Lit` (js-literal.ts) or `undefined`;
+ * a function is a `Computed` carrying its definition, so code that only knows `Lit` treats it as unknown.
+ * Also the evaluator's budget: every step, nesting level and module counts against it, so a hostile
+ * config ends in an honest "unknown" instead of a stalled scan.
+ */
+
+import { isComputed, isObject, isRegex, type Computed, type Lit } from './literal.ts';
+import type { Tok } from './tokens.ts';
+
+export type Val = Lit | undefined;
+export type Obj = { [key: string]: Lit };
+
+/** A function written in the module: its parameter names and body tokens (an expression or a block). */
+export interface FnDef {
+  readonly params: readonly Param[];
+  readonly env: Env;
+  readonly body: number;
+  readonly bodyEnd: number;
+  readonly block: boolean;
+  readonly scope: Scope;
+}
+/** A parameter: a name, or an object pattern's names (`({ mode }) => ...`). */
+export type Param = { readonly name: string } | { readonly names: readonly string[] };
+/** A host function (path.join, defineConfig, ...) called with evaluated arguments. */
+export type Native = (args: Val[], text: string) => Val;
+export interface FnVal extends Computed { readonly fn?: FnDef; readonly native?: Native }
+
+export interface Scope { readonly vars: Map<string, Val>; readonly parent?: Scope }
+
+/** One module being evaluated: its tokens, where it lives, and how it reaches other modules. */
+export interface Env {
+  readonly toks: readonly Tok[];
+  readonly src: string;
+  /** Absolute path of the module file; `cwd` is where the command runs (the package directory). */
+  readonly file: string;
+  readonly cwd: string;
+  readonly budget: Budget;
+  /** Records an assumption or unknown (deduplicated by the caller). */
+  note(message: string): void;
+  /** `require(spec)` / a default import: the module's value, or an unknown. */
+  load(spec: string, text: string): Val;
+  /** `import * as ns` / named imports: the module's namespace object, or an unknown. */
+  namespace(spec: string, text: string): Val;
+  /** Absolute path `require.resolve(spec)` gives for a local file, or undefined. */
+  resolvePath(spec: string): string | undefined;
+  /** >0 while reading a branch that does not run: calls are not made and nothing is noted. */
+  dry: number;
+}
+
+export const unknown = (text: string): Computed => ({ computed: text.length > 200 ? text.slice(0, 200) + '…' : text });
+export const isFn = (v: Val): v is FnVal => isComputed(v) && ('fn' in v || 'native' in v);
+export const native = (name: string, f: Native): FnVal => ({ computed: name, native: f });
+export const isKnown = (v: Val): boolean => !isComputed(v);
+
+/** Looks a name up through the scope chain; `has` tells a binding to `undefined` from no binding. */
+export function lookup(scope: Scope | undefined, name: string): { has: boolean; value?: Val } {
+  for (let s = scope; s; s = s.parent) if (s.vars.has(name)) return { has: true, value: s.vars.get(name) };
+  return { has: false };
+}
+
+/** JS truthiness of a known value (`undefined` for an unknown one). */
+export function truthy(v: Val): boolean | undefined {
+  if (isComputed(v)) return undefined;
+  if (v === undefined || v === null || v === false || v === 0 || v === '') return false;
+  return true;
+}
+
+/** Deep merge as Vite's `mergeConfig` does it: objects merge key by key, arrays concatenate. */
+export function mergeDeep(a: Val, b: Val): Val {
+  if (b === undefined || b === null) return a;
+  if (isObject(a) && isObject(b)) {
+    const out: Obj = Object.assign(Object.create(null), a);
+    for (const [k, v] of Object.entries(b)) out[k] = k in out ? (mergeDeep(out[k], v) as Lit) : v;
+    return out;
+  }
+  if (Array.isArray(a) || Array.isArray(b)) return [...(Array.isArray(a) ? a : a === undefined ? [] : [a as Lit]), ...(Array.isArray(b) ? b : [b as Lit])];
+  return b;
+}
+
+/** Strict equality of known primitives; `undefined` when either side is unknown or not a primitive. */
+export function strictEquals(a: Val, b: Val): boolean | undefined {
+  if (isComputed(a) || isComputed(b)) return undefined;
+  if (typeof a === 'object' && a !== null) return undefined;
+  if (typeof b === 'object' && b !== null) return undefined;
+  return a === b;
+}
+
+/** String form used by template literals and `+`; `undefined` when it cannot be known. */
+export function toText(v: Val): string | undefined {
+  if (typeof v === 'string') return v;
+  if (typeof v === 'number' || typeof v === 'boolean' || v === null || v === undefined) return String(v);
+  if (isRegex(v)) return `/${v.regex}/${v.flags}`;
+  if (Array.isArray(v) && v.every((x) => typeof x === 'string' || typeof x === 'number')) return v.join(',');
+  return undefined;
+}
+
+/** Limits on one evaluation (a config plus what it imports). */
+export interface Budget { steps: number; readonly maxSteps: number; readonly maxDepth: number; depth: number }
+
+export class BudgetError extends Error {}
+
+export function createBudget(maxSteps = 200_000, maxDepth = 120): Budget {
+  return { steps: 0, maxSteps, maxDepth, depth: 0 };
+}
+
+/** Counts one step; throws `BudgetError` past the cap. */
+export function step(b: Budget): void {
+  if (++b.steps > b.maxSteps) throw new BudgetError('the config needs more steps than projdex allows');
+}
+
+/** Runs `f` one nesting level deeper; throws `BudgetError` past the cap. */
+export function deeper<T>(b: Budget, f: () => T): T {
+  if (++b.depth > b.maxDepth) { b.depth--; throw new BudgetError('the config nests deeper than projdex allows'); }
+  try { return f(); } finally { b.depth--; }
+}

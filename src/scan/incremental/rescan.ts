@@ -1,0 +1,199 @@
+/**
+ * The rescan side of a snapshot: the fast path that decides "nothing moved" from stamps alone, and the
+ * difference between two test lists that lets the store write only changed rows.
+ */
+import { createContext } from '../context.ts';
+import {
+  encodeSnapshot, keptWalk, pushStamp, sameStamp, snapshotDirs, snapshotReadPaths, snapshotResult, STAMP, type Memo, type ScanSnapshotData,
+  type StampClock, type StatLike, type TreeRecord,
+} from './snapshot.ts';
+import { lstatOrUndefined, stampElsewhere, stampPaths } from './stamper.ts';
+import type { FoundTest, Tree } from '../../rules/types.ts';
+import type { Counter } from '../../rules/with-cases.ts';
+
+let relative = false;
+
+/**
+ * Lets the fast path `chdir` into the root it checks and stat relative paths (about a fifth cheaper than
+ * absolute ones). Only for a process that runs one scan at a time and resolves nothing else relatively:
+ * the scan processes (process.ts), never a library caller's process.
+ */
+export function allowRelativeStats(): void {
+  relative = true;
+}
+
+/** `''` after moving into `base` (then paths are relative to it), else `base`. */
+function relativeBase(base: string): string {
+  if (!relative) return base;
+  try {
+    process.chdir(base);
+    return '';
+  } catch {
+    return base;
+  }
+}
+
+/** The directories half: `dirStamps` (taken now, in the snapshot's order) all equal the kept ones. */
+export function sameDirs(data: ScanSnapshotData, dirStamps: Float64Array): boolean {
+  // An unreadable directory is tried again every time.
+  if (dirStamps.length !== data.tree.stamps.length || data.tree.flags.includes(2)) return false;
+  for (let i = 0; i < data.tree.flags.length; i++) if (!sameStamp(dirStamps, i, data.tree.stamps, i)) return false;
+  return true;
+}
+
+/**
+ * The fast path of a rescan: every directory and every file read stat'ed, half of the work on the helper
+ * thread (the first directories) while this thread stats the rest and the files. `same`: nothing moved;
+ * `dirs`: every directory as it was (the walk then takes them without a second stat); `sameEach`: per
+ * directory, 1 where it is as it was; `readStamps`: the stamps of the files read, in the snapshot's order
+ * (no map of them is built here: an unchanged rescan never needs one, see {@link statReads}).
+ */
+export async function quickCheck(previous: ScanSnapshotData, base: string, clock: StampClock) {
+  const dirs = snapshotDirs(previous);
+  const reads = snapshotReadPaths(previous);
+  const split = Math.min(dirs.length, Math.ceil((dirs.length + reads.length) / 2));
+  // Relative paths from inside the root where this process may move there: shorter lookups (the root's own
+  // stamp is still taken by its absolute path, so a root swapped for another directory is seen).
+  const from = relativeBase(base);
+  const far = stampElsewhere(from, previous.tree.dirs, split, clock, base);
+  const near = stampPaths(from, dirs, clock, base, split);
+  const readStamps = stampPaths(from, reads, clock, base);
+  const farStamps = await far;
+  const all = new Float64Array(farStamps.length + near.length);
+  all.set(farStamps);
+  all.set(near, farStamps.length);
+  const sameTree = sameDirs(previous, all);
+  // Per directory, whether it is as it was (an unreadable one never is): the walk lists only the others.
+  const sameEach = new Uint8Array(previous.tree.flags.length);
+  if (all.length === previous.tree.stamps.length) {
+    for (let i = 0; i < sameEach.length; i++) {
+      sameEach[i] = previous.tree.flags[i] !== 2 && sameStamp(all, i, previous.tree.stamps, i) ? 1 : 0;
+    }
+  }
+  let sameFiles = true;
+  for (let i = 0; i < reads.length && sameFiles; i++) sameFiles = sameStamp(readStamps, i, previous.reads.stamps, i);
+  return { same: sameTree && sameFiles, dirs: sameTree, sameEach, readStamps };
+}
+
+/** The tests of `after` that are new or differ from `before`, and the files of `before` no longer found. */
+export function diffTests(before: readonly FoundTest[], after: readonly FoundTest[]): { upserts: FoundTest[]; removed: string[] } {
+  const was = new Map(before.map((t) => [t.file, t]));
+  const upserts: FoundTest[] = [];
+  for (const t of after) {
+    const old = was.get(t.file);
+    if (!old || old.framework !== t.framework || old.cases !== t.cases) upserts.push(t);
+    was.delete(t.file);
+  }
+  return { upserts, removed: [...was.keys()] };
+}
+
+/**
+ * Every file the last scan read, stat'ed now (`known`: stamps already taken this scan): the stamps and
+ * the indexes (into `paths`, the snapshot's order) of the files whose stamp moved.
+ */
+export function statReads(data: ScanSnapshotData, base: string, clock: StampClock,
+  known: ReadonlyMap<string, readonly number[]> | Float64Array,
+  stat: (abs: string) => StatLike | undefined = lstatOrUndefined): { paths: readonly string[]; fresh: Map<string, readonly number[]>; changed: number[] } {
+  const paths = snapshotReadPaths(data);
+  const fresh = new Map<string, readonly number[]>();
+  const changed: number[] = [];
+  // `known` as a Float64Array: the quick check's stamps of this snapshot's reads, in their order. Perf:
+  // copied element by element (a view and Array.from per file cost a 1%-touched 100k rescan ~5 ms).
+  const taken = (path: string, i: number): readonly number[] | undefined => {
+    if (!(known instanceof Float64Array)) return known.get(path);
+    const at = i * STAMP;
+    const stamp = new Array<number>(STAMP);
+    for (let k = 0; k < STAMP; k++) stamp[k] = known[at + k]!;
+    return stamp;
+  };
+  for (let i = 0; i < paths.length; i++) {
+    const path = paths[i]!;
+    let stamp = taken(path, i);
+    if (!stamp) { const s: number[] = []; pushStamp(s, stat(base + path), clock); stamp = s; }
+    fresh.set(path, stamp);
+    if (!sameStamp(stamp, 0, data.reads.stamps, i)) changed.push(i);
+  }
+  return { paths, fresh, changed };
+}
+
+// Counting functions of the last rules runs per root in this process, by counter key: a closure may hold
+// what the rules read (pytest's deselected counts), so it is only reused for a snapshot of that same run.
+// A few runs per root: a `?full=1` scan in between must not orphan the stored snapshot's run.
+const runs = new Map<string, Array<{ id: string; counters: ReadonlyMap<string, Counter | null> }>>();
+const MAX_ROOTS = 32;
+const RUNS_PER_ROOT = 2;
+
+/** Keeps the counting functions of the rules run `id` over `root` (the newest runs of the newest roots). */
+export function rememberCounters(root: string, id: string, counters: ReadonlyMap<string, Counter | null>): void {
+  const list = (runs.get(root) ?? []).filter((r) => r.id !== id);
+  runs.delete(root);
+  runs.set(root, [{ id, counters }, ...list].slice(0, RUNS_PER_ROOT));
+  if (runs.size > MAX_ROOTS) runs.delete(runs.keys().next().value!);
+}
+
+/** What {@link patchCounts} needs besides the previous snapshot. */
+export interface PatchInput {
+  readonly previous: ScanSnapshotData;
+  readonly memo: Memo;
+  readonly root: string;
+  readonly limits: string;
+  /** The walked tree; none when every directory was found as it was (the snapshot's tree is kept). */
+  readonly tree?: Tree & { readonly record: TreeRecord };
+  readonly clock: StampClock;
+  /** From {@link statReads}, over a tree found the same as the snapshot's. */
+  readonly reads: ReturnType<typeof statReads>;
+}
+
+/**
+ * The rescan where only counted test files moved: the tree lists what it listed, every file a rule read
+ * as its own input has its stamp, and each moved file was counted under one key whose rule declared
+ * `rowPerFile`, by a run of the rules this process remembers. Then the last result with those files'
+ * counts redone is what the rules would find, without running them. Null when any of that fails.
+ */
+export async function patchCounts({ previous, memo, root, limits, tree, clock, reads }: PatchInput) {
+  const rule = previous.reads.rule;
+  const run = runs.get(root)?.find((r) => r.id === previous.rulesRun);
+  if (!rule || previous.rulesRun === undefined || !run) return null;
+  // A rule's own input moved: the rules must run (checked before the last result is unpacked).
+  for (const i of reads.changed) if (rule[i] === 1) return null;
+  const before = snapshotResult(previous);
+  const rows = new Map(before.tests.map((t, i) => [t.file, i]));
+  const jobs: Array<{ file: string; key: string; count: Counter; row: number }> = [];
+  for (const i of reads.changed) {
+    const file = reads.paths[i]!;
+    const byKey = memo.get(file);
+    if (rule[i] === 1 || byKey?.size !== 1) return null;
+    const [key, was] = [...byKey!][0]!;
+    const count = run.counters.get(key);
+    const row = rows.get(file);
+    if (!count || row === undefined) return null;
+    const old = before.tests[row]!;
+    // The row must be the one that count made (not another family's claim of the same file).
+    if (old.framework !== key.slice(0, key.lastIndexOf(':')) || (old.cases ?? NaN).toString() !== was.toString()) return null;
+    jobs.push({ file, key, count, row });
+  }
+  // Read as the scan reads (regular files only, size cap, stamp taken with the read), through a context of
+  // just these files.
+  const files = jobs.map((j) => j.file);
+  const ctx = createContext(root, { files, dirs: [], truncated: null }, { clock });
+  const tests = before.tests.slice();
+  const newMemo: Memo = new Map(memo);
+  for (const { file, key, count, row } of jobs) {
+    const text = await ctx.readOnce(file);
+    const cases = text === undefined ? undefined : count(text, file);
+    newMemo.set(file, new Map([[key, cases ?? NaN]]));
+    const framework = tests[row]!.framework;
+    tests[row] = cases === undefined ? { file, framework } : { file, framework, cases };
+  }
+  const stamps = new Map(reads.fresh);
+  for (const [file, stamp] of ctx.record.reads) stamps.set(file, stamp);
+  rememberCounters(root, run.id, run.counters); // in use again: the newest
+  const ruleReads = new Set(reads.paths.filter((_, i) => rule[i] === 1));
+  const result = { ...before, tests };
+  const snapshot = encodeSnapshot({
+    root, limits, tree: tree ? tree.record : { kept: previous.tree }, files: tree ? tree.files : [],
+    walked: tree ?? keptWalk(previous),
+    reads: stamps, memo: newMemo, result, ruleReads, rulesRun: run.id,
+  });
+  return { ...result, unreadable: [] as string[], snapshot, mode: 'incremental' as const, delta: diffTests(before.tests, tests) };
+}

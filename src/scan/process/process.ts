@@ -1,0 +1,67 @@
+// Scan-process entry: runs `scan` for the pool in pool.ts, one request at a time, and sends the result
+// back over the IPC channel. It exits when the server goes away (the channel closes), so a scan never
+// outlives the server that asked for it.
+import { realpath } from 'node:fs/promises';
+import { Worker } from 'node:worker_threads';
+import { scan, type ScanOptions, type ScanResult } from '../index.ts';
+import { DELTA_ROWS, packTests, type PackedTests } from './packed.ts';
+import { allowRelativeStats } from '../incremental/rescan.ts';
+import { createStatusCell, WATCHDOG_SOURCE } from './probe.ts';
+import { dropKeptSnapshots, keepDecodedSnapshots } from '../incremental/snapshot-cache.ts';
+import { dropUnitRecords } from '../incremental/unit-memo.ts';
+import { getHeapStatistics } from 'node:v8';
+import { startHelper } from '../walk/helper.ts';
+import { shareWalks } from '../walk/walk-split.ts';
+
+// Heap the decoded snapshots kept (and the walks they were made from) may hold: a 100k-file tree's ~16 MB,
+// a 10k-file one's ~2 MB; well inside the 256 MB heap a scan process runs in.
+const SNAPSHOT_CACHE_BYTES = 48 * 1024 * 1024;
+
+export interface ScanRequest {
+  readonly id: number;
+  /** The project's registered real path; the scan refuses a root that now resolves elsewhere. */
+  readonly root: string;
+  readonly options: Omit<ScanOptions, 'probe' | 'signal' | 'exclude' | 'now'>;
+}
+
+export type ScanReply =
+  | { readonly id: number; readonly result: Omit<ScanResult, 'tests'>; readonly tests: PackedTests; readonly files: number }
+  | { readonly id: number; readonly error: { readonly message: string; readonly code?: string } };
+
+// One scan at a time, absolute paths everywhere else: the rescan fast path may stat from inside the root.
+allowRelativeStats();
+// The server sends each project's last snapshot back with its next scan: keep what those bytes decode to.
+keepDecodedSnapshots(SNAPSHOT_CACHE_BYTES);
+// The helper thread (a first walk's subtrees, a rescan's stat checks) loads beside this thread's modules.
+startHelper();
+shareWalks();
+const status = createStatusCell();
+new Worker(WATCHDOG_SOURCE, { eval: true, workerData: { sab: status.sab } }).unref();
+
+const answer = async ({ id, root, options }: ScanRequest): Promise<ScanReply> => {
+  status.begin(id);
+  try {
+    // Checked here too, not only by the server: the directory may be swapped for a link in between.
+    if (await realpath(root) !== root) {
+      return { id, error: { message: 'project directory now resolves to another place', code: 'ROOT_MOVED' } };
+    }
+    // What other roots' snapshots hold must not push this scan into the heap limit (and a retry elsewhere).
+    const heap = getHeapStatistics();
+    if (heap.used_heap_size > heap.heap_size_limit / 4) { dropKeptSnapshots(root); dropUnitRecords(root); }
+    const { tests, delta, ...rest } = await scan(root, { ...options, probe: status.probe });
+    // A delta past DELTA_ROWS is not sent: the store rewrites every row then anyway, and 200k changed rows
+    // as objects would cost the server what the columns save.
+    const result = delta && delta.upserts.length + delta.removed.length <= DELTA_ROWS ? { ...rest, delta } : rest;
+    return { id, result, tests: packTests(tests), files: status.files() };
+  } catch (error) {
+    const { message, code } = (error ?? {}) as NodeJS.ErrnoException;
+    return { id, error: { message: String(message ?? error), ...(code ? { code } : {}) } };
+  }
+};
+
+process.on('message', (request: ScanRequest) => {
+  void answer(request).then((reply) => process.send!(reply));
+});
+process.on('disconnect', () => process.exit(0));
+// Loading the scanner takes a while on a busy machine: the pool starts a scan's deadline only from here.
+process.send!({ ready: true });

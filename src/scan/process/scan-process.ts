@@ -1,0 +1,163 @@
+import { fork } from 'node:child_process';
+import type { Readable } from 'node:stream';
+import type { ScanResult } from '../index.ts';
+import { testCountOf, withPackedTests } from './packed.ts';
+import type { ScanReply, ScanRequest } from './process.ts';
+import type { ScanProgress } from './probe.ts';
+
+/** An error with a `code` (`SCAN_DEADLINE`, `SCAN_OUT_OF_MEMORY`, `SCAN_CANCELLED`, `SCAN_PROCESS_DIED`, ...). */
+export function scanError(code: string, message: string, extra: { reading?: string } = {}): Error {
+  return Object.assign(new Error(message), { code }, extra.reading ? { reading: extra.reading } : {});
+}
+
+export type ScanProcess = ReturnType<typeof startScanProcess>;
+
+interface Running {
+  readonly id: number;
+  readonly onProgress: ((p: ScanProgress) => void) | undefined;
+  readonly timer: NodeJS.Timeout;
+  reading: string;
+  files: number;
+  settle(result: ScanResult | Error): void;
+}
+
+/**
+ * One scan process: `node --max-old-space-size=<heapMb> process.{ts,js}` with an IPC channel for requests
+ * and results, fd 3 for the watchdog's progress lines and stderr kept (its tail tells an out-of-memory
+ * death). `onExit` runs once the process is gone, whatever the reason.
+ */
+export function startScanProcess(entry: string, heapMb: number, onExit: () => void) {
+  const child = fork(entry, [], {
+    // A RegExp that backtracks too much (a project's `(a+)+$`, or a file-format pattern meeting a hostile
+    // file) switches to V8's linear-time engine; only patterns with lookarounds or backreferences cannot.
+    execArgv: [`--max-old-space-size=${heapMb}`, '--max-semi-space-size=2', '--enable-experimental-regexp-engine-on-excessive-backtracks'],
+    serialization: 'advanced',
+    stdio: ['ignore', 'ignore', 'pipe', 'pipe', 'ipc'],
+  });
+  const streams = [child.stdio[2], child.stdio[3]] as Readable[];
+  let stderr = '';
+  let job: Running | undefined;
+  let done: Promise<void> = Promise.resolve();
+  let stopReason: string | undefined;
+  let dying = false;
+  let idleTimer: NodeJS.Timeout | undefined;
+  let ready = false;
+  let onReady: (() => void) | undefined;
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+
+  // An idle process must not keep the server's process alive; a busy one must, until it answers.
+  const hold = (on: boolean): void => {
+    const method = on ? 'ref' : 'unref';
+    child[method]();
+    (child.channel as { ref?(): void; unref?(): void } | undefined)?.[method]?.();
+    for (const s of streams) (s as unknown as { ref?(): void; unref?(): void })[method]?.();
+  };
+  hold(false);
+
+  streams[0]!.setEncoding('utf8').on('data', (text: string) => { stderr = (stderr + text).slice(-4096); });
+  let partial = '';
+  streams[1]!.setEncoding('utf8').on('data', (text: string) => {
+    const lines = (partial + text).split('\n');
+    partial = lines.pop()!;
+    for (const line of lines) {
+      let p: { id: number; files: number; tests: number; reading: string };
+      try { p = JSON.parse(line); } catch { continue; }
+      if (job?.id !== p.id) continue;
+      job.reading = p.reading;
+      job.files = p.files;
+      job.onProgress?.({ files: p.files, tests: p.tests });
+    }
+  });
+
+  child.on('message', (reply: ScanReply | { ready: true }) => {
+    if ('ready' in reply) { ready = true; onReady?.(); onReady = undefined; return; }
+    if (job?.id !== reply.id) return;
+    if ('error' in reply) job.settle(scanError(reply.error.code ?? 'SCAN_FAILED', reply.error.message));
+    else {
+      job.files = reply.files;
+      // The tests stay in columns until someone reads `tests`: the store saves them from the columns.
+      job.settle(withPackedTests({ ...reply.result }, reply.tests));
+    }
+  });
+  child.on('error', (error) => job?.settle(Object.assign(error, { code: 'SCAN_PROCESS_DIED' })));
+  child.once('exit', (code, signal) => {
+    clearTimeout(idleTimer);
+    if (job) {
+      const where = job.reading ? `; it was reading ${job.reading}` : '';
+      if (stopReason) job.settle(scanError('SCAN_CANCELLED', `${stopReason}: the scan was stopped${where}`, job));
+      else if (/heap out of memory|Reached heap limit|allocation failed/i.test(stderr) || signal === 'SIGABRT') {
+        job.settle(scanError('SCAN_OUT_OF_MEMORY', `The scan ran out of memory (${heapMb} MB heap)${where}`, job));
+      } else job.settle(scanError('SCAN_PROCESS_DIED', `The scan process ended unexpectedly (${signal ?? `code ${code}`})${where}`, job));
+    }
+    onExit();
+  });
+
+  const proc = {
+    heapMb,
+    get idle(): boolean { return job === undefined && !dying && child.exitCode === null && child.signalCode === null; },
+    /** Settles when the current scan (if any) has. */
+    get done(): Promise<void> { return done; },
+
+    run(request: ScanRequest, { deadlineMs, onProgress }: { deadlineMs: number; onProgress?: ((p: ScanProgress) => void) | undefined }): Promise<ScanResult> {
+      clearTimeout(idleTimer);
+      const promise = new Promise<ScanResult>((resolve, reject) => {
+        const expire = (): void => {
+          dying = true;
+          const where = current.reading ? `while reading ${current.reading}` : 'before reading any file';
+          current.settle(scanError('SCAN_DEADLINE', `Scan stopped after ${Math.round(deadlineMs / 1000)} s (its deadline) ${where}`, current));
+          child.kill('SIGKILL'); // Stuck in a loop maybe: only a kill ends it. The pool starts a new one.
+        };
+        // The deadline counts from the request reaching a loaded process (a start that hangs is bounded too).
+        let timer = setTimeout(expire, deadlineMs);
+        const current: Running = {
+          id: request.id,
+          onProgress,
+          get timer() { return timer; },
+          reading: '',
+          files: 0,
+          settle(result) {
+            if (job !== current) return;
+            job = undefined;
+            clearTimeout(timer);
+            hold(false);
+            if (result instanceof Error) reject(result);
+            else {
+              // Counted from the columns: reading `tests` would build every row object on the serving thread.
+              onProgress?.({ files: current.files, tests: testCountOf(result) });
+              resolve(result);
+            }
+          },
+        };
+        job = current;
+        hold(true);
+        const send = (): void => {
+          clearTimeout(timer);
+          timer = setTimeout(expire, deadlineMs);
+          child.send(request);
+        };
+        if (ready) send();
+        else onReady = send;
+      });
+      done = promise.then(() => undefined, () => undefined);
+      return promise;
+    },
+
+    /** Ends the process (a running scan fails with `reason`); resolves once it has exited. */
+    stop(reason = 'The scan process was stopped'): Promise<void> {
+      stopReason ??= reason;
+      dying = true;
+      if (child.exitCode === null && child.signalCode === null) {
+        hold(true); // Until it has exited: an unref'd child's exit would otherwise never be awaited.
+        child.kill('SIGKILL');
+      }
+      return exited;
+    },
+
+    /** Ends the process after `ms` idle, if `extra()` still says it is not the last one by then. */
+    stopIfIdleAfter(ms: number, extra: () => boolean): void {
+      clearTimeout(idleTimer);
+      idleTimer = setTimeout(() => { if (proc.idle && extra()) void proc.stop(); }, ms).unref();
+    },
+  };
+  return proc;
+}

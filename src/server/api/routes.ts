@@ -1,0 +1,48 @@
+import { route, type Route } from '../router.ts';
+import type { Scanner } from '../../core/scanner.ts';
+import type { Store } from '../../core/store/store.ts';
+import type { Events } from '../../core/events.ts';
+import type { Handler } from './context.ts';
+import { readFileSync } from 'node:fs';
+import { discoverHandler } from './discover.ts';
+import { eventsHandler, type SseOptions } from './events.ts';
+import { openApiDocument } from './openapi.ts';
+import { portHandlers } from './ports.ts';
+import { projectHandlers } from './projects.ts';
+import { settingsHandlers } from './settings.ts';
+
+/** The route table: the spec's routes and ours, each described in ROUTE_DOCS (openapi.ts). Order matters only where literals and `:id` share a prefix (tags, overview, discover, scan/all). */
+export function createRoutes(store: Store, scanner: Scanner, { now = Date.now, events, sse }: { now?: () => number; events: Events; sse?: SseOptions | undefined }): Array<Route<Handler>> {
+  const projects = projectHandlers(store, scanner, events);
+  const settings = settingsHandlers(store, events);
+  let document: Record<string, unknown> | undefined;
+  const routes: Array<Route<Handler>> = [
+    // Built from this very table on first request: a route without a doc entry fails here, and in its test.
+    route('GET', '/api/openapi.json', () => (document ??= openApiDocument(routes, packageVersion()))),
+    route('GET', '/health', () => ({ status: 'ok', timestamp: new Date(now()).toISOString() })),
+    route('GET', '/api/projects', projects.list),
+    route('POST', '/api/projects', projects.create),
+    route('GET', '/api/projects/tags', projects.tags),
+    route('POST', '/api/projects/discover', discoverHandler(store, events)),
+    route('GET', '/api/projects/overview', projects.overview),
+    route('POST', '/api/projects/scan/all', projects.scanAll),
+    route('GET', '/api/projects/:id', projects.get),
+    route('PUT', '/api/projects/:id', projects.update),
+    route('DELETE', '/api/projects/:id', projects.remove),
+    route('GET', '/api/projects/:id/tests', projects.tests),
+    route('GET', '/api/projects/:id/ports', projects.ports),
+    route('POST', '/api/projects/:id/scan', projects.scan),
+    route('GET', '/api/ports', portHandlers(store).all),
+    route('GET', '/api/projects/:id/scan', projects.lastScan),
+    route('GET', '/api/settings', settings.list),
+    route('GET', '/api/settings/:key', settings.get),
+    route('PUT', '/api/settings/:key', settings.put),
+    route('DELETE', '/api/settings/:key', settings.remove),
+    route('GET', '/api/events', eventsHandler(events, sse)),
+  ];
+  return routes;
+}
+
+function packageVersion(): string {
+  return (JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+}
