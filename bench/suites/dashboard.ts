@@ -2,7 +2,7 @@ import { createServer } from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { haveChromium, launch, type Browser, type Page } from '../../test/browser/cdp.ts';
+import { haveChromium, launch, type Browser, type Page } from '../../test/helpers/cdp.ts';
 import { spawnProjdex } from '../procs.ts';
 import { seedStore } from '../seed.ts';
 import { alternate, median, ms, type Row } from '../stats.ts';

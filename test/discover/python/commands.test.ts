@@ -1,0 +1,124 @@
+import assert from 'node:assert/strict';
+import { suite, test } from 'node:test';
+import { discoverOthers } from '../../../src/discover/others.ts';
+import { declaredPyCommands } from '../../../src/discover/python/commands.ts';
+import { commandsFromLine } from '../../../src/discover/python/words.ts';
+import { createContext } from '../../../src/scan/context.ts';
+import type { RunInfo } from '../../../src/rules/types.ts';
+import { walk } from '../../../src/scan/walk/walk.ts';
+import { fixture, makeTree } from '../../helpers/index.ts';
+
+async function discover(root: string): Promise<{ tests: Array<{ file: string; framework: string; cases?: number }>; runs: RunInfo[]; notes: string[] }> {
+  const runs: RunInfo[] = [];
+  const ctx = createContext(root, await walk(root));
+  const follow = ctx.follow.bind(ctx);
+  ctx.follow = (run) => { runs.push(run); follow(run); };
+  const tests = [...await discoverOthers(ctx)].sort((a, b) => (a.file < b.file ? -1 : 1));
+  return { tests, runs, notes: ctx.notes };
+}
+const files = async (root: string): Promise<string[]> => (await discover(root)).tests.map((t) => t.file);
+const T = 'def test_x():\n    assert True\n';
+const U = 'import unittest\n\n\nclass C(unittest.TestCase):\n    def test_x(self):\n        pass\n';
+
+suite('Python test commands', () => {
+  test('Django: `coverage run manage.py test blog shop` from a Makefile with $(PYTHON) (checked with Django 3.2)', async () => {
+    const { tests, runs } = await discover(fixture('py-django'));
+    assert.deepEqual(tests, [
+      { file: 'blog/tests.py', framework: 'unittest', cases: 2 },
+      { file: 'shop/tests/test_views.py', framework: 'unittest', cases: 1 },
+    ]);
+    assert.equal(runs[0]?.command, 'python3 -m coverage run --source=. manage.py test blog shop --parallel -v 2');
+  });
+
+  test('tox: {envsitepackagesdir}/pkg is the src/ package, {toxinidir} the project, {posargs:-q} its default; doctest modules', async () => {
+    const { tests } = await discover(fixture('py-tox-doctest'));
+    assert.deepEqual(tests, [
+      { file: 'src/inventory/__init__.py', framework: 'pytest', cases: 2 },
+      { file: 'src/inventory/stock.py', framework: 'pytest', cases: 3 },
+      { file: 'tests/test_stock.py', framework: 'pytest', cases: 1 },
+    ]);
+  });
+
+  test('tox changedir: the command runs there', async (t) => {
+    const root = makeTree(t, {
+      'tox.ini': '[tox]\nenvlist = py3\n\n[testenv]\nchangedir = {toxinidir}/tests\ncommands = python -m unittest discover -p "*_test.py"\n',
+      'tests/a_test.py': U, 'tests/sub/__init__.py': '', 'tests/sub/b_test.py': U, 'other/c_test.py': U,
+    });
+    assert.deepEqual(await files(root), ['tests/a_test.py', 'tests/sub/b_test.py']);
+  });
+
+  test('tox {env:NAME:default} and factor-conditional lines (the shape pluggy uses)', async (t) => {
+    const root = makeTree(t, {
+      'tox.ini': '[tox]\nenvlist = docs,py{310,311}\n\n[testenv]\ncommands =\n  {env:_TOX_CMD:pytest} {posargs}\n  coverage: coverage report -m\nsetenv =\n  coverage: _TOX_CMD=coverage run -m pytest\n\n[testenv:benchmark]\ncommands = pytest {posargs:testing/benchmark.py}\n\n[pytest]\ntestpaths = testing\n',
+      'testing/test_a.py': T, 'testing/benchmark.py': T, 'docs/test_conf.py': T,
+    });
+    const { tests, runs } = await discover(root);
+    assert.deepEqual(tests.map((x) => x.file), ['testing/test_a.py']);
+    assert.equal(runs[0]?.command, 'pytest');
+  });
+
+  test('tox.toml env_run_base commands and a noxfile session.run', async (t) => {
+    const toml = makeTree(t, {
+      'tox.toml': 'env_list = ["3.13"]\n\n[env_run_base]\ndeps = ["pytest"]\ncommands = [["pytest", "{posargs}", "tests/unit"]]\n',
+      'tests/unit/test_a.py': T, 'tests/e2e/test_b.py': T,
+    });
+    assert.deepEqual(await files(toml), ['tests/unit/test_a.py']);
+    const nox = makeTree(t, {
+      'noxfile.py': 'import nox\n\n\n@nox.session\ndef tests(session):\n    session.install(".")\n    session.run("python", "-m", "unittest", "discover", "-s", "tests", "-p", "check_*.py", *session.posargs)\n',
+      'tests/check_api.py': U, 'tests/test_api.py': U,
+    });
+    assert.deepEqual(await files(nox), ['tests/check_api.py']);
+  });
+
+  test('hatch and pdm scripts: {args:default} and cmd arrays', async (t) => {
+    const hatch = makeTree(t, {
+      'pyproject.toml': '[tool.hatch.envs.test]\ndependencies = ["pytest"]\n\n[tool.hatch.envs.test.scripts]\ntest = "pytest {args:tests/unit}"\ntest-cov = "coverage run -m pytest {args:tests}"\n',
+      'tests/unit/test_a.py': T, 'tests/slow/test_b.py': T,
+    });
+    assert.deepEqual(await files(hatch), ['tests/unit/test_a.py']);
+    const pdm = makeTree(t, {
+      'pyproject.toml': '[tool.pdm.scripts]\ntest = { cmd = ["pytest", "-q", "api/tests"] }\n',
+      'api/tests/test_a.py': T, 'web/tests/test_b.py': T,
+    });
+    assert.deepEqual(await files(pdm), ['api/tests/test_a.py']);
+  });
+
+  test('CI workflow when nothing else names a command: working-directory and `cd`', async (t) => {
+    const root = makeTree(t, {
+      '.github/workflows/ci.yml': 'name: CI\non: [push]\njobs:\n  test:\n    runs-on: ubuntu-latest\n    defaults:\n      run:\n        working-directory: service\n    steps:\n      - uses: actions/checkout@v4\n      - run: pip install -e .[test]\n      - name: Test\n        run: |\n          python -m pytest tests -x\n',
+      'service/setup.py': 'from setuptools import setup\nsetup()\n', 'service/tests/test_a.py': T, 'service/scripts/test_tool.py': T,
+    });
+    const { tests, runs } = await discover(root);
+    assert.deepEqual(tests.map((x) => x.file), ['service/tests/test_a.py']);
+    assert.deepEqual(runs[0], { package: '', command: 'python -m pytest tests -x', runner: 'pytest', config: null, notes: [] });
+  });
+
+  test('runtests.py: pytest.main literal args, unittest discover, unittest.main in the script itself', async (t) => {
+    const py = makeTree(t, {
+      'Makefile': 'test:\n\t./runtests.py\n',
+      'runtests.py': '#!/usr/bin/env python\nimport sys\nimport pytest\n\nsys.exit(pytest.main(["-q", "tests/fast"] + sys.argv[1:]))\n',
+      'tests/fast/test_a.py': T, 'tests/slow/test_b.py': T,
+    });
+    assert.deepEqual(await files(py), ['tests/fast/test_a.py']);
+    const disc = makeTree(t, {
+      'runtests.py': 'import unittest\n\nif __name__ == "__main__":\n    suite = unittest.TestLoader().discover("tests", pattern="*_tests.py")\n    unittest.TextTestRunner().run(suite)\n',
+      'tests/api_tests.py': U, 'tests/test_other.py': U,
+    });
+    assert.deepEqual(await files(disc), ['tests/api_tests.py']);
+  });
+
+  test('command words: wrappers and launchers reach the runner; other commands are not test runs', () => {
+    const one = (line: string): unknown => commandsFromLine(line, 'x').map((c) => [c.runner, c.args, c.cwd ?? '', !!c.django]);
+    assert.deepEqual(one('uv run --with pytest-cov pytest -x tests'), [['pytest', ['-x', 'tests'], '', false]]);
+    assert.deepEqual(one('cd backend && poetry run python -W error -m pytest'), [['pytest', [], 'backend', false]]);
+    assert.deepEqual(one('coverage run --source src -m unittest discover -s t'), [['unittest', ['discover', '-s', 't'], '', false]]);
+    assert.deepEqual(one('python -m django test --settings=x.settings'), [['unittest', ['--settings=x.settings'], '', true]]);
+    assert.deepEqual(one('flake8 . && mypy src'), []);
+  });
+
+  test('a bare runtests.py with no other command is followed', async (t) => {
+    const root = makeTree(t, { 'runtests.py': 'import django\nfrom django.test.utils import get_runner\n', 'app/__init__.py': '', 'app/tests.py': U });
+    const ctx = createContext(root, await walk(root));
+    assert.deepEqual((await declaredPyCommands(ctx)).map((c) => [c.runner, c.django]), [['unittest', true]]);
+  });
+});

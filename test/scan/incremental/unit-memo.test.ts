@@ -1,0 +1,380 @@
+// Rule units (one runner rule over one package) answered from their records on a rescan over the kept walk:
+// each step's answer must equal a full scan's, and only the units whose inputs moved may run again.
+import assert from 'node:assert/strict';
+import { mkdirSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { suite, test, type TestContext } from 'node:test';
+import { scan, type ScanResult } from '../../../src/scan/index.ts';
+import { keepDecodedSnapshots } from '../../../src/scan/incremental/snapshot-cache.ts';
+import { dropUnitRecords, unitCounts } from '../../../src/scan/incremental/unit-memo.ts';
+import { makeTree } from '../../helpers/index.ts';
+
+const pj = (o: unknown): string => JSON.stringify(o);
+const JEST = pj({ scripts: { test: 'jest' }, devDependencies: { jest: '^29' } });
+
+// Shapes seen in real monorepos: a shared config package imported by name (not installed: a fresh clone),
+// a config that extends a local base file, one that reads the environment, and a Vitest package.
+const TREE: Record<string, string> = {
+  'package.json': pj({ workspaces: ['packages/*'], scripts: { test: 'npm test --workspaces' } }),
+  'packages/test-config/package.json': pj({ name: '@acme/test-config', main: 'index.js' }),
+  'packages/test-config/index.js': "module.exports = { testMatch: ['**/*.check.js'] };\n",
+  'packages/alt/package.json': pj({ name: '@acme/alt', main: 'index.js' }),
+  'packages/alt/index.js': "module.exports = { testMatch: ['**/*.check.js'] };\n",
+  'packages/a/package.json': JEST,
+  'packages/a/jest.config.js': "const base = require('@acme/test-config');\nmodule.exports = { ...base };\n",
+  'packages/a/x.check.js': "test('x', () => {});\n", 'packages/a/y.test.js': "test('y', () => {});\n",
+  'packages/e/package.json': JEST,
+  'packages/e/jest.config.js': "module.exports = { ...require('@acme/test-config') };\n",
+  'packages/e/z.check.js': "test('z', () => {});\n", 'packages/e/w.test.js': "test('w', () => {});\n",
+  'packages/b/package.json': JEST,
+  'packages/b/jest.config.js': "module.exports = { testMatch: [process.env.MATCH || '**/*.test.js'] };\n",
+  'packages/b/b.test.js': "test('b', () => {});\n", 'packages/b/b.spec.js': "test('s', () => {});\n",
+  'packages/c/package.json': pj({ scripts: { test: 'vitest run' }, devDependencies: { vitest: '^3' } }),
+  'packages/c/vitest.config.ts': "import { defineConfig } from 'vitest/config';\nexport default defineConfig({ test: { include: ['src/**/*.spec.ts'] } });\n",
+  'packages/c/src/c.spec.ts': "test('c', () => {});\n", 'packages/c/src/c.test.ts': "test('t', () => {});\n",
+  'packages/f/package.json': JEST,
+  // The shared config it imports is a link out of the project (never read, noted), then the preset.
+  'packages/f/jest.config.js': "const shared = require('@acme/outside-config');\nmodule.exports = { ...shared, preset: 'acme-preset' };\n",
+  'packages/f/node_modules/acme-preset/package.json': pj({ name: 'acme-preset' }),
+  'packages/f/node_modules/acme-preset/jest-preset.json': pj({ testMatch: ['**/*.check.js'] }),
+  'packages/f/q.check.js': "test('q', () => {});\n", 'packages/f/r.test.js': "test('r', () => {});\n",
+  'packages/d/package.json': JEST,
+  'packages/d/jest.config.js': "const base = require('./jest.base');\nmodule.exports = { ...base, testPathIgnorePatterns: ['/legacy/'] };\n",
+  'packages/d/jest.base.js': "module.exports = { testMatch: ['**/*.test.js'] };\n",
+  'packages/d/d.test.js': "test('d', () => {});\n", 'packages/d/legacy/old.test.js': "test('o', () => {});\n",
+  'packages/d/d.spec.js': "test('s', () => {});\n",
+};
+
+/** What a scan found, in an order-free form (notes and runs as sorted lists). */
+function found({ tests, ports, framework, notes, runs, truncated }: ScanResult): unknown {
+  return { tests, ports, framework, notes: [...notes].sort(), runs: runs.map((r) => JSON.stringify(r)).sort(), truncated };
+}
+
+/**
+ * `edit()` with every directory's stamp past the racy window (so every directory is as it was), then a rescan
+ * from `previous`, with how many units ran and how many were answered from their records.
+ */
+async function rescanAfter(edit: () => void, root: string, options: { racyMs: number }, previous: Uint8Array | null) {
+  await sleep(60);
+  edit();
+  await sleep(60);
+  const before = unitCounts();
+  const incremental = await scan(root, { ...options, previous });
+  const after = unitCounts();
+  return { incremental, ran: after.ran - before.ran, replayed: after.replayed - before.replayed };
+}
+
+/**
+ * `files` as a tree, scanned once in a process that keeps decoded snapshots (as a scan process does, so units
+ * record): the root and that first answer.
+ */
+async function scannedOnce(t: TestContext, files: Record<string, string>) {
+  keepDecodedSnapshots(8 * 1024 * 1024);
+  t.after(() => keepDecodedSnapshots(0));
+  const root = makeTree(t, files);
+  await sleep(60);
+  return { root, first: await scan(root, OPTIONS) };
+}
+
+const OPTIONS = { racyMs: 20 };
+
+suite('rule units over a kept walk', () => {
+  test('an edit in place runs again only the units that read what moved, and the answer equals a full scan', async (t) => {
+    keepDecodedSnapshots(8 * 1024 * 1024);
+    t.after(() => keepDecodedSnapshots(0));
+    const root = makeTree(t, TREE);
+    const outside = makeTree(t, { 'package.json': pj({ name: '@acme/outside-config', main: 'index.js' }), 'index.js': 'module.exports = {};\n' });
+    mkdirSync(join(root, 'packages/f/node_modules/@acme'), { recursive: true });
+    symlinkSync(outside, join(root, 'packages/f/node_modules/@acme/outside-config'));
+    const options = { racyMs: 20 };
+    await sleep(60);
+    const first = await scan(root, options);
+    assert.ok(first.notes.some((n) => n.includes('process.env.MATCH')), first.notes.join('\n'));
+    assert.deepEqual(first.tests.map((x) => x.file), [
+      'packages/a/x.check.js', 'packages/b/b.test.js', 'packages/c/src/c.spec.ts', 'packages/d/d.test.js', 'packages/e/z.check.js',
+      'packages/f/q.check.js',
+    ]);
+    let previous = first.snapshot;
+    // The answer once packages/c has its second spec file (the steps after the first walk listed again).
+    const WITH_NEW_SPEC = ['packages/a/x.check.js', 'packages/b/b.spec.js', 'packages/c/src/c.spec.ts',
+      'packages/c/src/new.spec.ts', 'packages/d/d.spec.js', 'packages/e/z.check.js', 'packages/f/r.test.js'];
+    // Each edit keeps every directory as it was; `reran`: the units that must run again; `tests`: the answer.
+    const steps: Array<{ what: string; edit: () => void; reran: number; replayed?: number; tests: string[] }> = [
+      {
+        what: 'one package config', reran: 1,
+        edit: () => writeFileSync(join(root, 'packages/b/jest.config.js'), "module.exports = { testMatch: ['**/*.spec.js'] };\n"),
+        tests: ['packages/a/x.check.js', 'packages/b/b.spec.js', 'packages/c/src/c.spec.ts', 'packages/d/d.test.js', 'packages/e/z.check.js', 'packages/f/q.check.js'],
+      },
+      {
+        what: 'the local base file one config extends', reran: 1,
+        edit: () => writeFileSync(join(root, 'packages/d/jest.base.js'), "module.exports = { testMatch: ['**/*.spec.js'] };\n"),
+        tests: ['packages/a/x.check.js', 'packages/b/b.spec.js', 'packages/c/src/c.spec.ts', 'packages/d/d.spec.js', 'packages/e/z.check.js', 'packages/f/q.check.js'],
+      },
+      {
+        what: 'the shared config package two configs import', reran: 2,
+        edit: () => writeFileSync(join(root, 'packages/test-config/index.js'), "module.exports = { testMatch: ['**/*.check.js', '**/*.test.js'] };\n"),
+        tests: ['packages/a/x.check.js', 'packages/a/y.test.js', 'packages/b/b.spec.js', 'packages/c/src/c.spec.ts', 'packages/d/d.spec.js',
+          'packages/e/w.test.js', 'packages/e/z.check.js', 'packages/f/q.check.js'],
+      },
+      {
+        // f's import of the linked-out package falls back to the workspace names too: it runs again as well.
+        what: 'the name of that package, so neither import resolves (Jest\'s defaults)', reran: 3,
+        edit: () => writeFileSync(join(root, 'packages/test-config/package.json'), pj({ name: '@acme/renamed', main: 'index.js' })),
+        tests: ['packages/a/y.test.js', 'packages/b/b.spec.js', 'packages/c/src/c.spec.ts', 'packages/d/d.spec.js', 'packages/e/w.test.js', 'packages/f/q.check.js'],
+      },
+      {
+        // Another package takes the name. Only the first config to import it reads the package.json files
+        // (it builds the names cache); the second is answered from the cache and depends on every
+        // package.json all the same (packages-workspace.ts calls `dependOn`), or it would be replayed stale.
+        what: 'another package taking that name', reran: 3,
+        edit: () => writeFileSync(join(root, 'packages/alt/package.json'), pj({ name: '@acme/test-config', main: 'index.js' })),
+        tests: ['packages/a/x.check.js', 'packages/b/b.spec.js', 'packages/c/src/c.spec.ts', 'packages/d/d.spec.js', 'packages/e/z.check.js', 'packages/f/q.check.js'],
+      },
+      {
+        // Under node_modules, not walked: the replay asks the package reader again and compares.
+        what: 'an installed preset edited in place', reran: 1,
+        edit: () => writeFileSync(join(root, 'packages/f/node_modules/acme-preset/jest-preset.json'), pj({ testMatch: ['**/*.test.js'] })),
+        tests: ['packages/a/x.check.js', 'packages/b/b.spec.js', 'packages/c/src/c.spec.ts', 'packages/d/d.spec.js', 'packages/e/z.check.js',
+          'packages/f/r.test.js'],
+      },
+      {
+        what: 'a test file only (its count patched, no rule runs)', reran: 0,
+        edit: () => writeFileSync(join(root, 'packages/c/src/c.spec.ts'), "test('c', () => {});\ntest('c2', () => {});\n"),
+        tests: ['packages/a/x.check.js', 'packages/b/b.spec.js', 'packages/c/src/c.spec.ts', 'packages/d/d.spec.js', 'packages/e/z.check.js',
+          'packages/f/r.test.js'],
+      },
+      {
+        // The package set changes over the same walk: each package's share of the files is its own, kept.
+        // The configs that resolved a name through every package.json run again (the root's moved); f is
+        // no package now, so two.
+        what: 'the workspaces narrowed, so packages/f is no package', reran: 2,
+        edit: () => writeFileSync(join(root, 'package.json'), pj({
+          workspaces: ['packages/a', 'packages/alt', 'packages/b', 'packages/c', 'packages/d', 'packages/e', 'packages/test-config'],
+          scripts: { test: 'npm test --workspaces' },
+        })),
+        tests: ['packages/a/x.check.js', 'packages/b/b.spec.js', 'packages/c/src/c.spec.ts', 'packages/d/d.spec.js', 'packages/e/z.check.js'],
+      },
+      {
+        what: 'and widened again (all three resolved names through the root package.json)', reran: 3,
+        edit: () => writeFileSync(join(root, 'package.json'), TREE['package.json']!),
+        tests: ['packages/a/x.check.js', 'packages/b/b.spec.js', 'packages/c/src/c.spec.ts', 'packages/d/d.spec.js', 'packages/e/z.check.js',
+          'packages/f/r.test.js'],
+      },
+      // Files added and removed: a directory is listed again, so this is another walk. A JS unit is answered
+      // from its record while what it asked of the tree holds (unit-tree.ts): here all but the package whose
+      // files moved; the non-JS rules, which see the whole tree, run (10 of them).
+      {
+        what: 'a spec file added to packages/c (another walk)', reran: 11, replayed: 5,
+        edit: () => writeFileSync(join(root, 'packages/c/src/new.spec.ts'), "test('n', () => {});\n"),
+        tests: WITH_NEW_SPEC,
+      },
+      {
+        what: 'a file removed from packages/b', reran: 11, replayed: 5,
+        edit: () => rmSync(join(root, 'packages/b/b.test.js')),
+        tests: WITH_NEW_SPEC,
+      },
+      {
+        // A new package.json: the units that resolved names through every package.json (a, e, f) run again,
+        // and so does the new package's own unit.
+        what: 'a new package', reran: 14, replayed: 3,
+        edit: () => {
+          mkdirSync(join(root, 'packages/g'));
+          writeFileSync(join(root, 'packages/g/package.json'), JEST);
+          writeFileSync(join(root, 'packages/g/g.test.js'), "test('g', () => {});\n");
+        },
+        tests: [...WITH_NEW_SPEC, 'packages/g/g.test.js'],
+      },
+      {
+        // A config file appears where a unit looked for one (`has`): that unit runs again.
+        what: 'a jest.config.js added to packages/g', reran: 11, replayed: 6,
+        edit: () => writeFileSync(join(root, 'packages/g/jest.config.js'), "module.exports = { testMatch: ['**/*.none.js'] };\n"),
+        tests: WITH_NEW_SPEC,
+      },
+      {
+        // Outside the units' own packages: the file the shared config resolved to is gone (a `has` answer that
+        // moved), so the two configs importing it run again and fall back to Jest's defaults.
+        what: 'the shared config file removed', reran: 12, replayed: 5,
+        edit: () => rmSync(join(root, 'packages/alt/index.js')),
+        tests: WITH_NEW_SPEC.map((file) => file.replace('a/x.check', 'a/y.test').replace('e/z.check', 'e/w.test')),
+      },
+      {
+        // And back: a path the configs looked for and did not find (no read stamp stands for it) is there now.
+        what: 'the shared config file back', reran: 12, replayed: 5,
+        edit: () => writeFileSync(join(root, 'packages/alt/index.js'), "module.exports = { testMatch: ['**/*.check.js'] };\n"),
+        tests: WITH_NEW_SPEC,
+      },
+    ];
+    for (const { what, edit, reran, replayed: fromRecords, tests } of steps) {
+      const { incremental, ran, replayed } = await rescanAfter(edit, root, options, previous);
+      assert.equal(incremental.mode, 'incremental', what);
+      assert.deepEqual(incremental.tests.map((x) => x.file), tests, what);
+      assert.equal(ran, reran, `${what}: units run again`);
+      if (fromRecords !== undefined) assert.equal(replayed, fromRecords, `${what}: units answered from their records`);
+      else if (reran > 0) assert.ok(replayed >= 6 - reran, `${what}: units answered from their records`);
+      // A full scan that keeps no snapshot (an `exclude` function), so it does not replace the kept one.
+      assert.deepEqual(found(incremental), found(await scan(root, { ...options, exclude: () => false })), what);
+      previous = incremental.snapshot;
+      // What a replayed unit gives its run, checked outright (a full scan that lost it would still agree).
+      const runOf = (dir: string) => incremental.runs.find((r) => r.package === dir);
+      if (!tests.some((file) => file.startsWith('packages/f/'))) continue; // f is no package in this step
+      assert.equal(runOf('packages/f')?.config, 'packages/f/jest.config.js', what);
+      assert.ok(runOf('packages/f')?.notes.includes('packages/f/jest.config.js: preset acme-preset read from '
+        + 'packages/f/node_modules/acme-preset/jest-preset.json'), `${what}: ${JSON.stringify(runOf('packages/f'))}`);
+      // Given by the package reader on the first read only: a check that read it before the unit ran again
+      // (the preset edited) holds it for the run (unit-memo.ts `askAgain`).
+      assert.ok(runOf('packages/f')?.notes.some((n) => n.includes('outside-config') && n.includes('leads outside the project')),
+        `${what}: ${JSON.stringify(runOf('packages/f'))}`);
+    }
+    const last = await scan(root, { ...options, exclude: () => false });
+    assert.equal(last.tests.find((x) => x.file === 'packages/c/src/c.spec.ts')?.cases, 2);
+  });
+
+  test('a non-JS rule answered from its record counts its test files again and keeps the rows those counts keep', async (t) => {
+    keepDecodedSnapshots(8 * 1024 * 1024);
+    t.after(() => keepDecodedSnapshots(0));
+    const root = makeTree(t, {
+      'pyproject.toml': '[tool.pytest.ini_options]\ntestpaths = ["tests"]\n',
+      'tests/test_a.py': 'def test_a():\n    pass\n',
+      'tests/test_b.py': 'def test_b():\n    pass\n\ndef test_c():\n    pass\n',
+      'tests/conftest.py': 'import pytest\n',
+      // pytest's default doctest glob takes it, but it holds no example yet: no row.
+      'tests/test_notes.txt': 'Notes on the API; examples to come.\n',
+      'svc/go.mod': 'module example.com/svc\n\ngo 1.22\n',
+      'svc/x_test.go': 'package svc\n\nfunc TestX(t *testing.T) {}\n',
+    });
+    const options = { racyMs: 20 };
+    await sleep(60);
+    let previous = (await scan(root, options)).snapshot;
+    const goTest = (constraint: string, names: string[]): string =>
+      `${constraint}package svc\n\n${names.map((n) => `func Test${n}(t *testing.T) {}\n`).join('')}`;
+    const steps: Array<{ what: string; edit: () => void; reran: number; cases: Record<string, number> }> = [
+      {
+        what: 'a Go test and a pytest file', reran: 0,
+        edit: () => {
+          writeFileSync(join(root, 'svc/x_test.go'), goTest('', ['X', 'Y']));
+          writeFileSync(join(root, 'tests/test_a.py'), 'def test_a():\n    pass\n\ndef test_a2():\n    pass\n');
+        },
+        cases: { 'svc/x_test.go': 2, 'tests/test_a.py': 2, 'tests/test_b.py': 2 },
+      },
+      {
+        // Rows kept by count (`keep`): a doctest file with an example is a test, a Go file built for another
+        // platform is not. Both rules are still answered from their records.
+        what: 'a doctest file gains an example, the Go test is built for Windows only', reran: 0,
+        edit: () => {
+          writeFileSync(join(root, 'tests/test_notes.txt'), 'Notes on the API.\n\n>>> 1 + 1\n2\n');
+          writeFileSync(join(root, 'svc/x_test.go'), goTest('//go:build windows\n\n', ['X', 'Y']));
+        },
+        cases: { 'tests/test_a.py': 2, 'tests/test_b.py': 2, 'tests/test_notes.txt': 1 },
+      },
+      {
+        what: 'the Go test back on every platform, the doctest file without its example', reran: 0,
+        edit: () => {
+          writeFileSync(join(root, 'tests/test_notes.txt'), 'Notes on the API.\n');
+          writeFileSync(join(root, 'svc/x_test.go'), goTest('', ['X']));
+        },
+        cases: { 'svc/x_test.go': 1, 'tests/test_a.py': 2, 'tests/test_b.py': 2 },
+      },
+      {
+        what: 'the pytest config', reran: 1,
+        edit: () => writeFileSync(join(root, 'pyproject.toml'), '[tool.pytest.ini_options]\ntestpaths = ["tests"]\npython_files = ["test_b.py"]\n'),
+        cases: { 'svc/x_test.go': 1, 'tests/test_b.py': 2 },
+      },
+      {
+        what: 'a pytest file losing a case', reran: 0,
+        edit: () => writeFileSync(join(root, 'tests/test_b.py'), 'def test_b():\n    pass\n'),
+        cases: { 'svc/x_test.go': 1, 'tests/test_b.py': 1 },
+      },
+    ];
+    for (const { what, edit, reran, cases } of steps) {
+      const { incremental, ran } = await rescanAfter(edit, root, options, previous);
+      assert.equal(incremental.mode, 'incremental', what);
+      assert.deepEqual(Object.fromEntries(incremental.tests.map((x) => [x.file, x.cases])), cases, what);
+      assert.equal(ran, reran, `${what}: units run again`);
+      assert.deepEqual(found(incremental), found(await scan(root, { ...options, exclude: () => false })), what);
+      previous = incremental.snapshot;
+    }
+  });
+
+  test('a hostile monorepo: units that resolve a name through 600 package.json files are not kept, and still agree', async (t) => {
+    // 600 packages, each config importing the shared one by name: each unit depends on 601 package.json
+    // files, past what one record may hold (unit-memo.ts MAX_UNIT_WEIGHT).
+    const files: Record<string, string> = {
+      'package.json': pj({ workspaces: ['packages/*'], scripts: { test: 'npm test --workspaces' } }),
+      'packages/shared/package.json': pj({ name: '@acme/test-config', main: 'index.js' }),
+      'packages/shared/index.js': "module.exports = { testMatch: ['**/*.check.js'] };\n",
+    };
+    for (let i = 0; i < 600; i++) {
+      files[`packages/p${i}/package.json`] = JEST;
+      files[`packages/p${i}/jest.config.js`] = "module.exports = { ...require('@acme/test-config') };\n";
+      files[`packages/p${i}/a.check.js`] = "test('a', () => {});\n";
+    }
+    const { root, first } = await scannedOnce(t, files);
+    assert.equal(first.tests.length, 600);
+    const { incremental, ran, replayed } = await rescanAfter(
+      () => writeFileSync(join(root, 'packages/p7/jest.config.js'), "module.exports = { testMatch: ['**/*.none.js'] };\n"),
+      root, OPTIONS, first.snapshot);
+    assert.equal(incremental.tests.length, 599);
+    assert.equal(ran, 600, 'every JS unit runs: none was kept');
+    assert.equal(replayed, 10, 'the non-JS rules (no reads) are answered from their records');
+    assert.deepEqual(found(incremental), found(await scan(root, { ...OPTIONS, exclude: () => false })));
+  });
+
+  test('a unit that used the whole tree is kept however much it asked of it (pytest entering 600 directories)', async (t) => {
+    const files: Record<string, string> = {
+      'pyproject.toml': '[tool.pytest.ini_options]\ntestpaths = ["tests"]\n',
+      'crate/Cargo.toml': '[package]\nname = "c"\nversion = "0.1.0"\n',
+      'crate/tests/it.rs': '#[test]\nfn a() {}\n',
+    };
+    // pytest asks the tree about every directory it enters (a conda env marker): 601 answers, past the 512 a
+    // record may hold for another walk; a unit that saw the whole tree keeps none of them.
+    for (let i = 0; i < 600; i++) files[`tests/d${i}/test_x${i}.py`] = 'def test_a():\n    pass\n';
+    const { root, first } = await scannedOnce(t, files);
+    assert.equal(first.tests.length, 601);
+    const { incremental, ran, replayed } = await rescanAfter(
+      () => writeFileSync(join(root, 'crate/Cargo.toml'), '[package]\nname = "c"\nversion = "0.1.1"\n'),
+      root, OPTIONS, first.snapshot);
+    assert.equal(ran, 1, 'only the Cargo rule runs again');
+    assert.equal(replayed, 9, 'pytest\'s rule is answered from its record, with the 8 others');
+    assert.deepEqual(found(incremental), found(await scan(root, { ...OPTIONS, exclude: () => false })));
+  });
+
+  test('a scan from no snapshot (a first scan, ?full=1) answers no unit from a record, and records for the next', async (t) => {
+    const { root, first } = await scannedOnce(t, TREE);
+    // The process holds records for this root now. A project removed and added again at the same path (its
+    // first scan) or `?full=1`: no snapshot is given, and every unit runs, as asked.
+    const before = unitCounts();
+    const again = await scan(root, OPTIONS);
+    const after = unitCounts();
+    assert.equal(after.replayed - before.replayed, 0, 'no unit answered from a record');
+    assert.ok(after.ran - before.ran >= 10, `every unit ran (${after.ran - before.ran})`);
+    assert.deepEqual(found(again), found(first));
+    // Its records serve the rescan that follows: only the unit whose config moved runs.
+    const { ran, replayed } = await rescanAfter(
+      () => writeFileSync(join(root, 'packages/b/jest.config.js'), "module.exports = { testMatch: ['**/*.spec.js'] };\n"),
+      root, OPTIONS, again.snapshot);
+    assert.equal(ran, 1);
+    assert.ok(replayed >= 10, `units answered from their records (${replayed})`);
+  });
+
+  test('a scan process short of heap drops the records of other roots, and their units run again', async (t) => {
+    keepDecodedSnapshots(8 * 1024 * 1024);
+    t.after(() => keepDecodedSnapshots(0));
+    const tree = {
+      'package.json': pj({ workspaces: ['packages/*'], scripts: { test: 'npm test --workspaces' } }),
+      'packages/a/package.json': JEST, 'packages/a/a.test.js': "test('a', () => {});\n",
+      'packages/b/package.json': JEST, 'packages/b/b.test.js': "test('b', () => {});\n",
+    };
+    const [one, two] = [makeTree(t, tree), makeTree(t, tree)];
+    const options = { racyMs: 20 };
+    await sleep(60);
+    const [first, other] = [await scan(one, options), await scan(two, options)];
+    const edit = (root: string) => () => writeFileSync(join(root, 'packages/a/jest.config.js'), 'module.exports = {};\n');
+    // Kept: only the package whose config appeared runs (and the 10 non-JS rules, the walk being new).
+    assert.equal((await rescanAfter(edit(one), one, options, first.snapshot)).replayed, 1);
+    dropUnitRecords(realpathSync(one));
+    const dropped = await rescanAfter(edit(two), two, options, other.snapshot);
+    assert.equal(dropped.replayed, 0, 'the records of the other root were dropped');
+    assert.deepEqual(found(dropped.incremental), found(await scan(two, { ...options, exclude: () => false })));
+  });
+});

@@ -1,0 +1,76 @@
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
+import { suite, test } from 'node:test';
+import { scan } from '../../../src/scan/index.ts';
+import { createScanPool } from '../../../src/scan/process/pool.ts';
+import { makeTree } from '../../helpers/index.ts';
+
+const PROJECT = {
+  'package.json': JSON.stringify({ scripts: { test: 'vitest', dev: 'vite --port 5174' }, devDependencies: { vitest: '^4.0.0', vite: '^7.0.0' } }),
+  'src/a.test.ts': "test('a', () => {}); it('b', () => {});",
+  'src/b.spec.tsx': "test('c', () => {});",
+  'src/c.ts': '',
+  'py/tests/test_x.py': 'def test_x():\n    pass\n',
+  'py/pytest.ini': '[pytest]\ntestpaths = tests\n',
+};
+
+suite('createScanPool()', () => {
+  test('a scan on the worker thread equals the same scan in this thread', async (t) => {
+    const root = makeTree(t, PROJECT);
+    const pool = createScanPool();
+    t.after(() => pool.close());
+    const [inWorker, inThread] = await Promise.all([pool.scan(root), scan(root)]);
+    // Snapshots hold the walk order, which differs between walks; what was found does not.
+    const { snapshot: a, ...found } = inWorker;
+    const { snapshot: b, ...same } = inThread;
+    assert.deepEqual(found, same);
+    assert.ok(a instanceof Uint8Array && b instanceof Uint8Array);
+    assert.ok(inWorker.tests.length >= 2);
+    assert.deepEqual(inWorker.ports.map((p) => p.port), [5174]);
+  });
+
+  test('passes walk limits across and runs queued scans one after another', async (t) => {
+    const root = makeTree(t, PROJECT);
+    const pool = createScanPool();
+    t.after(() => pool.close());
+    const [capped, full] = await Promise.all([pool.scan(root, { maxEntries: 1 }), pool.scan(root)]);
+    assert.match(capped.truncated ?? '', /entry limit of 1/);
+    assert.equal(full.truncated, null);
+  });
+
+  test('a failing scan rejects with the error code and the worker goes on serving', async (t) => {
+    const root = makeTree(t, PROJECT);
+    const pool = createScanPool();
+    t.after(() => pool.close());
+    await assert.rejects(pool.scan(join(root, 'missing')), { code: 'ENOENT' });
+    assert.ok((await pool.scan(root)).tests.length > 0);
+  });
+
+  test('a scan that runs out of memory is retried on a roomier thread, or fails when there is no fallback', async (t) => {
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 3000; i++) files[`pkg${i % 30}/src/deep/er/file-number-${i}.test.ts`] = "test('x', () => {});";
+    const root = makeTree(t, { ...PROJECT, ...files });
+    const starved = createScanPool({ heapMb: 8, fallbackHeapMb: null });
+    t.after(() => starved.close());
+    await assert.rejects(starved.scan(root), { code: 'SCAN_OUT_OF_MEMORY' });
+    // The default: the scan is retried once on a roomier one-off thread, and succeeds.
+    const retrying = createScanPool({ heapMb: 8 });
+    t.after(() => retrying.close());
+    assert.ok((await retrying.scan(root)).tests.length > 3000);
+  });
+
+  test('close() without a scan resolves, and an idle worker does not keep the process alive', (t) => {
+    const root = makeTree(t, PROJECT);
+    const script = `
+      import { createScanPool } from ${JSON.stringify(join(import.meta.dirname, '..', '..', '..', 'src', 'scan', 'process', 'pool.ts'))};
+      await createScanPool().close();
+      const pool = createScanPool();
+      const result = await pool.scan(${JSON.stringify(root)});
+      console.log(result.tests.length);`;
+    // No close() at the end: the child must still exit by itself.
+    const file = join(makeTree(t, { 'run.mjs': script }), 'run.mjs');
+    const out = execFileSync(process.execPath, [file], { encoding: 'utf8', timeout: 20_000 });
+    assert.equal(Number(out.trim()) >= 2, true);
+  });
+});
