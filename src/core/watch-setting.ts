@@ -2,6 +2,7 @@
  * Watch mode as the server runs it (watch.ts does the watching): forced on or off by the server
  * option, or following the `watch` setting while the server runs.
  */
+import { survive } from './survive.ts';
 import { startWatching, type WatchOptions, type Watching } from './watch.ts';
 
 /** Setting values that turn watch mode on (key `watch`). */
@@ -9,16 +10,17 @@ const ON = /^(?:on|true|1|yes)$/i;
 
 /**
  * Watch mode as the server runs it: on when `force` is true; when `force` is undefined, on while the
- * `watch` setting says `on` (checked on `settings.changed` and every `syncMs`).
+ * `watch` setting says `on` (checked on `settings.changed` and every `syncMs`). A failed check (the
+ * database busy or gone for a moment) is logged and tried again on the next tick.
  */
 export function watchController(options: WatchOptions & { readonly force?: boolean }) {
-  const { store, events, force, syncMs = 2000 } = options;
+  const { store, events, force, syncMs = 2000, logger = console } = options;
   let watching: Watching | undefined;
-  const apply = (): void => {
+  const apply = survive(logger, 'watch setting', (): void => {
     const want = force ?? ON.test(store.getSettings().watch ?? '');
     if (want && !watching) watching = startWatching(options);
     else if (!want && watching) { void watching.close(); watching = undefined; }
-  };
+  });
   apply();
   const timer = force === undefined ? setInterval(apply, syncMs) : undefined;
   timer?.unref();

@@ -8,6 +8,7 @@
  */
 import { watch as fsWatch, lstatSync, readdirSync, readFileSync, type FSWatcher } from 'node:fs';
 import type { Events } from './events.ts';
+import { survive, type SurviveLogger } from './survive.ts';
 import { PRUNED_DIRS } from '../scan/walk/walk.ts';
 import type { Scanner } from './scanner.ts';
 import type { Store } from './store/store.ts';
@@ -33,6 +34,8 @@ export interface WatchOptions {
   readonly syncMs?: number;
   /** One recursive watcher per project (native on macOS and Windows). @default platform has it natively */
   readonly recursive?: boolean;
+  /** Where errors of timer-driven work (the project sync, starting watch mode) are told. @default console */
+  readonly logger?: SurviveLogger;
 }
 
 interface Watched {
@@ -56,7 +59,7 @@ interface Watched {
  */
 export function startWatching({
   store, scanner, events, maxWatchers = defaultBudget(), debounceMs = 50, pollMs = 5000, syncMs = 2000,
-  recursive = process.platform === 'darwin' || process.platform === 'win32',
+  recursive = process.platform === 'darwin' || process.platform === 'win32', logger = console,
 }: WatchOptions) {
   const projects = new Map<number, Watched>();
   let used = 0;
@@ -172,7 +175,7 @@ export function startWatching({
     projects.delete(w.project.id);
   };
 
-  const sync = (): void => {
+  const sync = survive(logger, 'watch: project sync', (): void => {
     if (closed) return;
     const current = new Map(store.listProjects().map((p) => [p.id, p]));
     for (const w of [...projects.values()]) {
@@ -180,7 +183,7 @@ export function startWatching({
       if (!now || now.path !== w.project.path) remove(w);
     }
     for (const project of current.values()) if (!projects.has(project.id)) add(project);
-  };
+  });
 
   sync();
   const syncTimer = setInterval(sync, syncMs);

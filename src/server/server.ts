@@ -119,7 +119,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     store.close();
     throw error;
   }
-  const watching = watchController({ store, scanner, events, ...(options.watch === undefined ? {} : { force: options.watch }) });
+  const watching = watchController({ store, scanner, events, logger, ...(options.watch === undefined ? {} : { force: options.watch }) });
   const url = `http://${isIP(host) === 6 ? `[${host}]` : host}:${actualPort}`;
   const instance = randomUUID();
   const shutdown = async (): Promise<void> => {
