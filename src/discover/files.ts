@@ -27,14 +27,10 @@ const WANTED_NAMES = new Set([
  */
 export function indexFiles(ctx: ScanContext): FileIndex {
   // Perf: a rescan that keeps the last walk passes the very same arrays: its index is taken as it was.
-  const known = built.get(ctx.files);
-  if (known && known.dirs === ctx.dirs) return known.index;
-  const index = build(ctx);
-  built.set(ctx.files, { dirs: ctx.dirs, index });
-  return index;
+  const known = ctx.perWalk('discover:file-index', (): { dirs?: readonly string[]; index?: FileIndex } => ({}));
+  if (known.dirs !== ctx.dirs || !known.index) { known.index = build(ctx); known.dirs = ctx.dirs; }
+  return known.index;
 }
-
-const built = new WeakMap<readonly string[], { dirs: readonly string[]; index: FileIndex }>();
 
 function build(ctx: ScanContext): FileIndex {
   const byName = new Map<string, readonly string[]>();

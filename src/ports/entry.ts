@@ -25,12 +25,12 @@ export interface EntryRef {
   readonly explicitOnly?: boolean;
 }
 
-const pending = new WeakMap<ScanContext, EntryRef[]>();
+/** The entry files the finders of this scan saw. */
+const pendingOf = (ctx: ScanContext): EntryRef[] => ctx.shared('ports:entries', () => [] as EntryRef[]);
 
 /** Records an entry file seen by a finder; read once all finders are done (findPorts calls entryPorts). */
 export function noteEntry(ctx: ScanContext, ref: EntryRef): void {
-  let list = pending.get(ctx);
-  if (!list) pending.set(ctx, (list = []));
+  const list = pendingOf(ctx);
   if (list.length < MAX_ENTRIES) list.push(ref);
 }
 
@@ -42,8 +42,7 @@ const EXTENSIONS = ['', '.js', '.ts', '.mjs', '.cjs', '.mts', '.cts', '/index.js
 
 /** Rows of every entry file recorded for this scan: one per (file, script) whose port could be read. */
 export async function entryPorts(ctx: ScanContext): Promise<PortRow[]> {
-  const refs = pending.get(ctx) ?? [];
-  pending.delete(ctx);
+  const refs = pendingOf(ctx).splice(0);
   const resolved = await Promise.all(refs.map(async (ref) => ({ ref, file: await resolveEntry(ctx, ref) })));
   // A `main` no script runs is read as is; one a script runs is attributed to that script only.
   const byScript = new Set(resolved.filter((r) => r.ref.script !== null).map((r) => r.file));

@@ -2,6 +2,7 @@
  * Types shared by the walker, the per-runner discovery rules and the port finders.
  * Every path here is relative to the project root, with POSIX separators and no leading `./`.
  */
+import type { CountCall, Counter } from './with-cases.ts';
 
 /** Test runners a discovered file can be attributed to (the contract's `framework` values). */
 export type TestFramework =
@@ -70,6 +71,67 @@ export interface ScanContext extends Tree {
   readonly vouch?: (files: readonly string[], stamps: ArrayLike<number>) => boolean;
   /** The stamps this scan took of `files` (read or checked), four numbers each; with `vouch`. */
   readonly stampsOf?: (files: readonly string[]) => Float64Array;
+  /**
+   * `run(view)` as a unit of work the engine may answer from its record on a rescan, while everything the
+   * unit read and asked of the tree is as it was (scan/incremental/unit-memo.ts). `key` names all the unit
+   * is given besides the tree and its reads. Where nothing is kept between scans it simply runs.
+   */
+  unit<T>(key: string, run: (view: ScanContext) => Promise<T>, options?: UnitOptions<T>): Promise<T>;
+  /**
+   * Tells the unit running on this context (if any) that what the rule just got stands for reading
+   * `files`: a value shared across rules (see `shared`) answered it without a read.
+   */
+  dependOn(files: readonly string[]): void;
+  /** Tells the unit running on this context (if any) that it used its package's files or directories. */
+  usedMembers(kind: 'files' | 'dirs', list: Iterable<string>): void;
+  /**
+   * The value in `slot` for this scan, made by `make` on first use and shared by every rule and view of the
+   * scan (an index of package names, the entry files the port finders saw).
+   */
+  shared<T>(slot: string, make: () => T): T;
+  /**
+   * The value in `slot` for this walked tree, made on first use: kept while the engine keeps the walk (a
+   * rescan that lists no directory again passes the same tree, and gets the same value back).
+   */
+  perWalk<T>(slot: string, make: () => T): T;
+  /** Told of each config file a rule reads through this view (a run names the config it followed). */
+  readonly configRead?: (file: string) => void;
+  /** Set by the engine, never by a rule: how `withCases` counts (see {@link CountingHooks}). */
+  readonly counting?: CountingHooks;
+}
+
+/**
+ * How `withCases` reads a test file to count it (so the read is not taken for a rule's own input), where
+ * counting functions are collected per counter key (null: some call with that key did not declare
+ * `rowPerFile`, so its rows cannot be patched), and who is told of each call (a rule unit that may redo it).
+ */
+export interface CountingHooks {
+  readonly read?: (file: string) => Promise<string | undefined>;
+  readonly counters?: Map<string, Counter | null>;
+  readonly calls?: (call: CountCall) => void;
+}
+
+/** A unit's package as it is on this walk: its files and directories (package-relative). */
+export interface UnitMembers {
+  files(): readonly string[];
+  dirs(): Iterable<string>;
+}
+
+/** Options of `ScanContext.unit`. */
+export interface UnitOptions<T> {
+  /**
+   * The value with the rows `withCases` gives now (by file) for the calls the unit made put in place of
+   * its old ones: `given` names every file those calls were given, so a file given whose row is not among
+   * `rows` keeps none (a call that declared `keep`), and a row of `rows` the value lacks is new. A unit that
+   * counts cases is recorded only with it, and only when each of its calls declared which rows it keeps
+   * (`rowPerFile` or `keep`: rows that follow from counts alone) and counted each file once.
+   */
+  readonly recount?: (value: T, rows: ReadonlyMap<string, FoundTest>, given: ReadonlySet<string>) => T;
+  /**
+   * The caller's word that the unit sees the tree only through its view and these (its package's files and
+   * directories, as they are on this walk): then its record may answer on another walk too.
+   */
+  readonly members?: UnitMembers;
 }
 
 /**

@@ -39,15 +39,6 @@ export interface WithCasesOptions {
   readonly depends?: string;
 }
 
-/**
- * Symbols a scan sets on the context it hands the rules (see scan/index.ts): how a count's read is made
- * (so it is not taken for a rule's own input) and where counting functions are collected per counter key
- * (null: some call with that key did not declare `rowPerFile`, so its rows cannot be patched).
- */
-export const COUNT_READ: unique symbol = Symbol('projdex.countRead');
-export const COUNTERS: unique symbol = Symbol('projdex.counters');
-/** Told of each call, with what it was given, by a rule unit that may redo the counts (unit-memo.ts). */
-export const COUNT_CALLS: unique symbol = Symbol('projdex.countCalls');
 export type Counter = (text: string, file: string) => number | undefined;
 /** One call of {@link withCases}, as given: enough to make it again. */
 export interface CountCall {
@@ -55,11 +46,6 @@ export interface CountCall {
   readonly framework: TestFramework | ((file: string) => TestFramework);
   readonly count: Counter;
   readonly options: WithCasesOptions;
-}
-interface CountingContext {
-  [COUNT_READ]?: (file: string) => Promise<string | undefined>;
-  [COUNTERS]?: Map<string, Counter | null>;
-  [COUNT_CALLS]?: (call: CountCall) => void;
 }
 
 /**
@@ -79,7 +65,7 @@ export async function withCases(
   { concurrency = 16, rowPerFile = false, depends = '', keep }: WithCasesOptions = {},
 ): Promise<FoundTest[]> {
   const list = [...files];
-  (ctx as CountingContext)[COUNT_CALLS]?.({
+  ctx.counting?.calls?.({
     files: list, framework, count, options: { concurrency, rowPerFile, depends, ...(keep ? { keep } : {}) },
   });
   const frameworkOf = typeof framework === 'function' ? framework : () => framework;
@@ -92,7 +78,7 @@ export async function withCases(
     let key = keys.get(name);
     if (key === undefined) {
       keys.set(name, (key = `${name}:${digest}`));
-      const counters = (ctx as CountingContext)[COUNTERS];
+      const counters = ctx.counting?.counters;
       // Two calls counting with one key but different closures (say two pytest commands, each with its own
       // deselections) could not tell which one to patch with: neither is used.
       const had = counters?.get(key);
@@ -100,7 +86,7 @@ export async function withCases(
     }
     return key;
   };
-  const countRead = (ctx as CountingContext)[COUNT_READ] ?? ctx.readOnce;
+  const countRead = ctx.counting?.read ?? ctx.readOnce;
   let next = 0;
   const worker = async (): Promise<void> => {
     while (next < list.length) {

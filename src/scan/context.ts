@@ -6,6 +6,7 @@ import { packageReader } from './package-files.ts';
 import { readWhole } from './read-whole.ts';
 import { pushStamp, sameStamp, STAMP, type Memo, type StampClock, type TreeRecord } from './incremental/snapshot.ts';
 import type { RunInfo, ScanContext, Tree } from '../rules/types.ts';
+import { memoUnit } from './incremental/unit-memo.ts';
 
 export interface ContextOptions {
   /** Largest file `read` returns, in bytes; larger files read as `undefined`. @default 1_048_576 */
@@ -36,6 +37,11 @@ export interface ContextOptions {
   readonly keep?: boolean;
   /** Most files `readPackage` reads under node_modules per scan (see package-files.ts). @default 64 */
   readonly maxPackageFiles?: number;
+  /**
+   * Values rules keep per walked tree (`ctx.perWalk`), by the tree's `files` array: an engine that keeps
+   * walks between scans passes its own, so a rescan over the same walk finds them. @default this scan's only
+   */
+  readonly walkMemos?: WeakMap<readonly string[], Map<string, unknown>>;
 }
 
 /** What a context collects for the next snapshot besides notes and runs. */
@@ -59,7 +65,7 @@ const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants
  */
 export function createContext(root: string, tree: Tree & { readonly record?: TreeRecord }, {
   maxFileBytes = 1_048_576, sliceMs = 4, onRead, clock = { since: Date.now(), racyMs: 2000, granularityMs: 0 },
-  previous, fresh, keep = true, maxPackageFiles = 64,
+  previous, fresh, keep = true, maxPackageFiles = 64, walkMemos,
 }: ContextOptions = {}): ScanContext & { notes: string[]; runs: RunInfo[]; record: ContextRecord } {
   // The walk's directory index, not a Set of every path (see membership.ts).
   const has = membership(tree);
@@ -207,6 +213,14 @@ export function createContext(root: string, tree: Tree & { readonly record?: Tre
     return out;
   };
 
+  const shared = new Map<string, unknown>();
+  let walkMemo = walkMemos?.get(tree.files);
+  if (!walkMemo) { walkMemo = new Map(); walkMemos?.set(tree.files, walkMemo); }
+  const slot = <T>(memo: Map<string, unknown>, key: string, make: () => T): T => {
+    if (!memo.has(key)) memo.set(key, make());
+    return memo.get(key) as T;
+  };
+
   const context: ScanContext & { notes: string[]; runs: RunInfo[]; record: ContextRecord } = {
     root: root.endsWith('/') && root.length > 1 ? root.slice(0, -1) : root,
     byName: (basename) => nameIndex().get(basename) ?? [],
@@ -248,6 +262,13 @@ export function createContext(root: string, tree: Tree & { readonly record?: Tre
     },
     follow: (run) => { runs.push(run); },
     readPackage,
+    // Methods: called on a view, the unit runs on (and records what is asked of) that view. Outside a unit,
+    // nothing records what a rule depends on; a unit's view puts its own recorders in their place.
+    unit(key, run, options) { return memoUnit(this, key, run, options); },
+    dependOn: () => {},
+    usedMembers: () => {},
+    shared: (key, make) => slot(shared, key, make),
+    perWalk: (key, make) => slot(walkMemo, key, make),
     ...(keep ? { vouch, stampsOf } : {}),
   };
   return context;

@@ -5,7 +5,7 @@
  */
 import type { ScanSnapshotData } from './incremental/snapshot.ts';
 import type { ScanContext } from '../rules/types.ts';
-import { COUNT_READ, COUNTERS, type Counter } from '../rules/with-cases.ts';
+import type { Counter } from '../rules/with-cases.ts';
 
 /**
  * The context the rules get: its own reads recorded in `ruleReads` (`read`, `readOnce`, `readJson`), the
@@ -25,7 +25,7 @@ export function rulesView(ctx: ScanContext, ruleReads: Set<string>, counters: Ma
       return true;
     } });
   }
-  Object.assign(view, { [COUNT_READ]: ctx.readOnce, [COUNTERS]: counters });
+  Object.assign(view, { counting: { ...ctx.counting, read: ctx.readOnce, counters } });
   return view;
 }
 

@@ -15,14 +15,11 @@ import { readNxWorkspace } from './nx/nx.ts';
 import { playwright } from './runners/playwright.ts';
 import type { Invocation, JsRunner, Pkg, RunnerRule } from './types.ts';
 import { label, reachScripts, type Reached } from './scripts/reach.ts';
-import { onConfigRead } from './config/config.ts';
 import { borp, tap, uvu } from './runners/tap.ts';
 import { tape } from './runners/tape.ts';
 import { vitest } from './runners/vitest.ts';
 import { wtr } from './runners/wtr.ts';
 import { joinPath } from '../../rules/paths.ts';
-import { memoUnit } from '../../scan/incremental/unit-memo.ts';
-import { usedMembers } from '../../scan/incremental/unit-tree.ts';
 
 const RULES: Partial<Record<JsRunner, RunnerRule>> = {
   jest, cra, kcd, vitest, mocha, 'node-test': nodeTest, playwright, cypress, ava, jasmine, bun, 'web-test-runner': wtr, tap, uvu, borp, tape, angular, karma,
@@ -144,7 +141,7 @@ async function discoverUnit(ctx: ScanContext, rule: RunnerRule, pkg: Pkg, inv: I
   // A rule sees the tree only through its view and its package: on another walk (a file added elsewhere),
   // its record still answers while what it asked of both holds (scan/unit-tree.ts).
   const members = { files: () => pkg.files, dirs: () => pkg.dirs };
-  const found = await memoUnit(ctx, key, async (view) => {
+  const found = await ctx.unit(key, async (view) => {
     const own = { config: null as string | null, notes: [] as string[] };
     const files = await rule.discover(recording(view, own), packageOn(view, pkg), inv);
     return { files, config: own.config, notes: own.notes };
@@ -164,8 +161,8 @@ function packageOn(view: ScanContext, pkg: Pkg): Pkg {
   Object.defineProperties(seen, {
     read: { value: (rel: string) => view.read(prefix + rel) },
     has: { value: (rel: string) => view.has(prefix + rel) },
-    files: { get: () => { usedMembers(view, 'files', pkg.files); return pkg.files; } },
-    dirs: { get: () => { usedMembers(view, 'dirs', pkg.dirs); return pkg.dirs; } },
+    files: { get: () => { view.usedMembers('files', pkg.files); return pkg.files; } },
+    dirs: { get: () => { view.usedMembers('dirs', pkg.dirs); return pkg.dirs; } },
   });
   return seen;
 }
@@ -174,7 +171,7 @@ function packageOn(view: ScanContext, pkg: Pkg): Pkg {
 function recording(ctx: ScanContext, info: { config: string | null; notes: string[] }): ScanContext {
   const view: ScanContext = Object.create(ctx);
   view.note = (m: string) => { info.notes.push(m); ctx.note(m); };
-  onConfigRead(view, (file) => { info.config ??= file; });
+  Object.assign(view, { configRead: (file: string) => { info.config ??= file; } });
   return view;
 }
 

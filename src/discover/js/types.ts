@@ -29,6 +29,8 @@ export interface Pkg {
   read(rel: string): Promise<string | undefined>;
   /** In an Nx workspace: the project's name and explicit targets (nx.ts). */
   readonly nx?: NxProject;
+  /** Drops the package-relative copies `files` and `dirs` made (rebuilt if used again). */
+  readonly release?: () => void;
 }
 
 /** A runner rule: the files (relative to `pkg.dir`) one invocation would run. */

@@ -10,15 +10,15 @@
  * spends a budget shared by the whole scan: a replay asks for them again, in the same order (spending the
  * same budget), and is taken only when each comes back as it did. Shared per-scan caches a unit may hit
  * without reading (packages-workspace.ts's package names) tell the unit what they stand for with
- * {@link dependOn}.
+ * `ctx.dependOn`.
  */
 import { createHash } from 'node:crypto';
 import { readerNotes } from '../../readers/budget.ts';
 import type { PackageFile } from '../package-files.ts';
 import { keepsSnapshots } from './snapshot-cache.ts';
-import { treeHolds, treeRecording, type TreeUse, type UnitMembers } from './unit-tree.ts';
-import type { FoundTest, RunInfo, ScanContext } from '../../rules/types.ts';
-import { COUNT_CALLS, withCases, type CountCall } from '../../rules/with-cases.ts';
+import { treeHolds, treeRecording, type TreeUse } from './unit-tree.ts';
+import type { FoundTest, RunInfo, ScanContext, UnitOptions } from '../../rules/types.ts';
+import { withCases, type CountCall } from '../../rules/with-cases.ts';
 
 interface UnitRecord {
   /** The walk it last held on (see `walkOf`), and what it asked of the tree. */
@@ -35,23 +35,6 @@ interface UnitRecord {
   /** Its `withCases` calls: made again on a replay, so counts are those of the files as they are now. */
   readonly calls: readonly CountCall[];
   readonly value: unknown;
-}
-
-/** Options of {@link memoUnit}. */
-export interface UnitOptions<T> {
-  /**
-   * The value with the rows `withCases` gives now (by file) for the calls the unit made put in place of
-   * its old ones: `given` names every file those calls were given, so a file given whose row is not among
-   * `rows` keeps none (a call that declared `keep`), and a row of `rows` the value lacks is new. A unit that
-   * counts cases is recorded only with it, and only when each of its calls declared which rows it keeps
-   * (`rowPerFile` or `keep`: rows that follow from counts alone) and counted each file once.
-   */
-  readonly recount?: (value: T, rows: ReadonlyMap<string, FoundTest>, given: ReadonlySet<string>) => T;
-  /**
-   * The caller's word that the unit sees the tree only through its view and these (its package's files and
-   * directories, as they are on this walk): then its record may answer on another walk too.
-   */
-  readonly members?: UnitMembers;
 }
 
 /**
@@ -111,10 +94,6 @@ export function unitCounts(): { readonly ran: number; readonly replayed: number 
   return { ...counts };
 }
 
-const RECORDER = Symbol('unit reads');
-
-type Recorder = (file: string) => void;
-
 /**
  * `run(view)`, or its recorded value when the unit ran with these inputs before: over this very walk, or
  * (with `members`) over another that answers what it asked of the tree the same. `key` must name all the
@@ -124,7 +103,7 @@ type Recorder = (file: string) => void;
  *
  * @example
  * const key = `jest\0${pkg.dir}\0${JSON.stringify(inv)}`;
- * const files = await memoUnit(ctx, key, (view) => jest.discover(view, pkg, inv));
+ * const files = await memoUnit(ctx, key, (view) => jest.discover(view, pkg, inv)); // rules: ctx.unit(...)
  */
 export async function memoUnit<T>(ctx: ScanContext, key: string, run: (view: ScanContext) => Promise<T>,
   { recount, members }: UnitOptions<T> = {}): Promise<T> {
@@ -161,16 +140,17 @@ export async function memoUnit<T>(ctx: ScanContext, key: string, run: (view: Sca
   const view: ScanContext = Object.create(ctx);
   const tree: TreeUse = { has: new Map(), names: new Map(), whole: members === undefined };
   treeRecording(view, ctx, tree);
-  const record: Recorder = (file) => { reads.add(file); };
+  const record = (file: string): void => { reads.add(file); };
   Object.assign(view, {
-    [RECORDER]: record,
     read: (file: string) => (record(file), ctx.read(file)),
     readOnce: (file: string) => (record(file), ctx.readOnce(file)),
     readJson: (file: string) => (record(file), ctx.readJson(file)),
     note: (message: string) => { notes.push(message); ctx.note(message); },
     follow: (info: RunInfo) => { runs.push(info); ctx.follow(info); },
+    // A shared value answered the rule without a read: the unit depends on what it was built from.
+    dependOn: (files: readonly string[]) => { for (const file of files) record(file); },
     // A call over no files has no effect to redo (rules call it with what they found, often nothing).
-    [COUNT_CALLS]: (call: CountCall) => { if (call.files.length > 0) calls.push(call); },
+    counting: { ...ctx.counting, calls: (call: CountCall) => { if (call.files.length > 0) calls.push(call); } },
   });
   // A method, as the context's: notes of the package reader go to the view it is called on. A file the
   // check above already asked for comes from the reader's cache without its notes: they are given here,
@@ -253,13 +233,4 @@ async function askAgain(ctx: ScanContext, packages: UnitRecord['packages']) {
 function digestOf(what: string | PackageFile | undefined): string {
   const text = what === undefined ? '' : typeof what === 'string' ? what : `${what.path}\0${what.text}`;
   return createHash('sha256').update(text).digest('base64');
-}
-
-/**
- * Tells the unit running on `ctx` (if any) that what it just got stands for reading `files`: a shared cache
- * built from them answered it without a read.
- */
-export function dependOn(ctx: ScanContext, files: readonly string[]): void {
-  const record = (ctx as ScanContext & { [RECORDER]?: Recorder })[RECORDER];
-  if (record) for (const file of files) record(file);
 }

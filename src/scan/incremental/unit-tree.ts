@@ -8,7 +8,7 @@
  * fresh walk does (walk.ts).
  */
 import { createHash } from 'node:crypto';
-import type { ScanContext } from '../../rules/types.ts';
+import type { ScanContext, UnitMembers } from '../../rules/types.ts';
 
 /** Lists are kept as digests: a package's files may be the whole tree's. */
 export interface TreeUse {
@@ -23,18 +23,12 @@ export interface TreeUse {
   whole: boolean;
 }
 
-/** A unit's package as it is on this walk: its files and directories (package-relative). */
-export interface UnitMembers {
-  files(): readonly string[];
-  dirs(): Iterable<string>;
-}
-
-const USE = Symbol('unit tree use');
-
 /** Makes `view` (over `ctx`) record in `use` what the unit asks of the tree. */
 export function treeRecording(view: ScanContext, ctx: ScanContext, use: TreeUse): void {
   Object.assign(view, {
-    [USE]: use,
+    usedMembers: (kind: 'files' | 'dirs', list: Iterable<string>) => {
+      if (use[kind] === undefined) use[kind] = digestOf(list);
+    },
     has: (file: string) => { const found = ctx.has(file); use.has.set(file, found); return found; },
     byName: (name: string) => {
       const found = ctx.byName(name);
@@ -46,12 +40,6 @@ export function treeRecording(view: ScanContext, ctx: ScanContext, use: TreeUse)
   });
   Object.defineProperty(view, 'files', { get: () => { use.whole = true; return ctx.files; } });
   Object.defineProperty(view, 'dirs', { get: () => { use.whole = true; return ctx.dirs; } });
-}
-
-/** Tells the unit running on `ctx` (if any) that it used its package's files (or directories): `list`. */
-export function usedMembers(ctx: ScanContext, kind: 'files' | 'dirs', list: Iterable<string>): void {
-  const use = (ctx as ScanContext & { [USE]?: TreeUse })[USE];
-  if (use && use[kind] === undefined) use[kind] = digestOf(list);
 }
 
 /** Whether every answer in `use` is the same on `ctx`'s walk (`members`: the unit's package on it). */

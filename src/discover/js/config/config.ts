@@ -29,7 +29,7 @@ export async function readConfigFile(ctx: ScanContext, pkg: Pkg, file: string, o
 export async function readConfigValue(ctx: ScanContext, pkg: Pkg, file: string, opts: ReadOptions = {}): Promise<Lit | undefined> {
   const text = await pkg.read(file);
   if (text === undefined) return undefined;
-  listeners.get(ctx)?.(where(pkg, file));
+  ctx.configRead?.(where(pkg, file));
   return configValue(ctx, text, joinPath(pkg.dir, file), pkg.dir, where(pkg, file), undefined, opts);
 }
 
@@ -114,13 +114,6 @@ export function worthReading(spec: string): boolean {
   if (parts.sub === '' && NOT_CONFIG.test(parts.name)) return false;
   if (/^(vitest|vite|jest)$/.test(parts.name)) return false;
   return /(^|[/@._-])(jest|vitest|config|configs|preset|presets|testing)([/._-]|$)/i.test(spec);
-}
-
-const listeners = new WeakMap<object, (file: string) => void>();
-
-/** Calls `f` with each config file read through `ctx` (the scan's `runs` name the config followed). */
-export function onConfigRead(ctx: ScanContext, f: (file: string) => void): void {
-  listeners.set(ctx, f);
 }
 
 export { KCD_JEST } from './presets.ts';

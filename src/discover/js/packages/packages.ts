@@ -87,15 +87,12 @@ function makePkg(ctx: ScanContext, dir: string, json: Record<string, unknown>, m
     read: (rel) => ctx.read(prefix + rel),
     ...(nx ? { nx } : {}),
   };
-  releases.set(pkg, () => { files = undefined; dirs = undefined; });
-  return pkg;
+  return Object.assign(pkg, { release: () => { files = undefined; dirs = undefined; } });
 }
-
-const releases = new WeakMap<Pkg, () => void>();
 
 /** Drops the package-relative path copies `pkg.files` / `pkg.dirs` made; they are rebuilt if used again. */
 export function releasePkg(pkg: Pkg): void {
-  releases.get(pkg)?.();
+  pkg.release?.();
 }
 
 // Perf: a package's members depend only on the walked tree and its own directory (a file under nested
@@ -103,11 +100,8 @@ export function releasePkg(pkg: Pkg): void {
 // was) passes the very same `files` array, so each package's share of 100k files is taken as it was, and a
 // package.json edited into or out of being a package costs only that package's share, not the whole split
 // into 236 packages (~30 ms). Kept per `files` array, dropped with it.
-const splits = new WeakMap<readonly string[], Map<string, Members>>();
-
 function membersOf(ctx: ScanContext, packageDirs: readonly string[]): Map<string, Members> {
-  let known = splits.get(ctx.files);
-  if (!known) splits.set(ctx.files, (known = new Map()));
+  const known = ctx.perWalk('js:package-members', () => new Map<string, Members>());
   const missing = packageDirs.filter((dir) => dir !== '' && !known.has(dir));
   if (missing.length > 0) for (const [dir, members] of splitByPackage(ctx, missing)) known.set(dir, members);
   return new Map(packageDirs.filter((dir) => dir !== '').map((dir) => [dir, known.get(dir)!]));

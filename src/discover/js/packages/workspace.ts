@@ -5,7 +5,6 @@
  */
 import type { ScanContext } from '../../../rules/types.ts';
 import { dirname } from '../../../rules/paths.ts';
-import { dependOn } from '../../../scan/incremental/unit-memo.ts';
 import { CONDITIONS, EXTENSIONS, fromPackage, readFile, splitSpecifier, type ResolveOptions, type ResolvedFile } from './resolve.ts';
 
 /** The file `spec` names in a workspace package; undefined when no walked package.json has that name. */
@@ -40,34 +39,20 @@ async function toSource(ctx: ScanContext, path: string): Promise<ResolvedFile | 
   return undefined;
 }
 
-const names = new WeakMap<object, Promise<Map<string, string>>>();
-
 /** Package name -> directory, over every walked package.json (built once per scan, on first need). */
 function workspaceNames(ctx: ScanContext): Promise<Map<string, string>> {
-  const key = Object.getPrototypeOf(ctx) === Object.prototype ? ctx : rootOf(ctx);
-  let found = names.get(key);
-  if (!found) {
-    found = (async () => {
-      const out = new Map<string, string>();
-      // In path order, not walk order: a name two package.json files claim (npm refuses that) resolves the
-      // same whichever way the walk went (a rescan that listed a directory again walks it otherwise).
-      const files = [...ctx.byName('package.json')].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-      for (const file of files) {
-        const json = await ctx.readJson(file) as { name?: unknown } | undefined;
-        if (json && typeof json.name === 'string' && !out.has(json.name)) out.set(json.name, dirname(file));
-      }
-      return out;
-    })();
-    names.set(key, found);
-  }
-  // Built from every package.json: a rule unit answered from this cache depends on all of them.
-  dependOn(ctx, ctx.byName('package.json'));
+  const found = ctx.shared('js:workspace-names', async () => {
+    const out = new Map<string, string>();
+    // In path order, not walk order: a name two package.json files claim (npm refuses that) resolves the
+    // same whichever way the walk went (a rescan that listed a directory again walks it otherwise).
+    const files = [...ctx.byName('package.json')].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    for (const file of files) {
+      const json = await ctx.readJson(file) as { name?: unknown } | undefined;
+      if (json && typeof json.name === 'string' && !out.has(json.name)) out.set(json.name, dirname(file));
+    }
+    return out;
+  });
+  // Built from every package.json: a rule unit answered from this shared value depends on all of them.
+  ctx.dependOn(ctx.byName('package.json'));
   return found;
-}
-
-/** The context a view (`Object.create(ctx)`) was made from. */
-function rootOf(ctx: ScanContext): object {
-  let o: object = ctx;
-  for (let p = Object.getPrototypeOf(o); p && p !== Object.prototype; p = Object.getPrototypeOf(p)) o = p;
-  return o;
 }
