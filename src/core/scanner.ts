@@ -1,7 +1,7 @@
 import { promises as fsp } from 'node:fs';
 import { parse } from 'node:path';
 import type { Events } from './events.ts';
-import { httpError } from '../server/http.ts';
+import { httpError } from './errors.ts';
 import { createScanPool, type ScanProgress, type ScanWorkerOptions, type WorkerScanOptions } from '../scan/process/pool.ts';
 import type { Store } from './store/store.ts';
 import { testCountOf } from '../scan/process/packed.ts';
