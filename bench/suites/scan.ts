@@ -3,11 +3,11 @@ import { closeSync, cpSync, fstatSync, lstatSync, mkdtempSync, openSync, realpat
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { startHelper } from '../../src/scan/walk/helper.ts';
+import { createHelper } from '../../src/scan/walk/helper.ts';
 import { SNAPSHOT_MAX_ENTRIES } from '../../src/scan/index.ts';
 import { readWhole } from '../../src/scan/read-whole.ts';
 import { walk } from '../../src/scan/walk/walk.ts';
-import { lastWalkParts, shareWalks, walkShared } from '../../src/scan/walk/walk-split.ts';
+import { createWalkSharing, walkShared } from '../../src/scan/walk/walk-split.ts';
 import { json } from '../load.ts';
 import { spawnProjdex } from '../procs.ts';
 import { alternate, mb, median, ms, timed, type Row } from '../stats.ts';
@@ -39,8 +39,9 @@ const label = (size: number): string => (size >= 1_000_000 ? `${size / 1_000_000
 export async function scanSuite({ sizes, rounds, nodeArgs = [], log }: ScanSuiteOptions): Promise<Row[]> {
   const rows: Row[] = [];
   // The walk-alone row walks as a scan process does: with the helper thread, loaded before it is timed.
-  startHelper();
-  shareWalks();
+  const helper = createHelper();
+  const sharing = createWalkSharing(helper);
+  helper.start();
   const copies: string[] = [];
   for (const size of sizes) {
     const root = ensureTree(size, { log });
@@ -72,9 +73,9 @@ export async function scanSuite({ sizes, rounds, nodeArgs = [], log }: ScanSuite
       // while the root is not known big, walk-split.ts), then one read of each test file to count its cases.
       // `stampsUpTo` as a scan sets it: past it the root counts as big and its later walks are not shared.
       const unlimited = { maxEntries: Infinity, timeoutMs: Infinity, stampsUpTo: SNAPSHOT_MAX_ENTRIES };
-      const firstWalk = await alternate(sizeRounds, () => timed(() => walkShared(root, unlimited)), () => runFind(root));
+      const firstWalk = await alternate(sizeRounds, () => timed(() => walkShared(root, unlimited, true, sharing)), () => runFind(root));
       rows.push(ratioRow(`the walk alone, as a scan process takes it, ${n}, vs find`, firstWalk, null,
-        `${lastWalkParts()} part(s) in the last round`));
+        `${sharing.lastParts} part(s) in the last round`));
       const found = (last.tests as Array<{ file_path: string }> | undefined) ?? [];
       const testPaths = found.map((t) => join(root, t.file_path));
       const reads = await alternate(sizeRounds, () => timed(async () => { readEach(testPaths); }),
@@ -174,7 +175,7 @@ export async function scanSuite({ sizes, rounds, nodeArgs = [], log }: ScanSuite
       for (const copy of copies.splice(0)) rmSync(copy, { recursive: true, force: true });
     }
   }
-  shareWalks(false); // this process's other walks stay on their own thread
+  await helper.close(); // this process's other walks stay on their own thread
   return rows;
 }
 

@@ -6,7 +6,7 @@ import { packageReader } from './package-files.ts';
 import { readWhole } from './read-whole.ts';
 import { pushStamp, sameStamp, STAMP, type Memo, type StampClock, type TreeRecord } from './incremental/snapshot.ts';
 import type { RunInfo, ScanContext, Tree } from '../rules/types.ts';
-import { memoUnit } from './incremental/unit-memo.ts';
+import { memoUnit, type UnitRecords } from './incremental/unit-memo.ts';
 
 export interface ContextOptions {
   /** Largest file `read` returns, in bytes; larger files read as `undefined`. @default 1_048_576 */
@@ -42,6 +42,8 @@ export interface ContextOptions {
    * walks between scans passes its own, so a rescan over the same walk finds them. @default this scan's only
    */
   readonly walkMemos?: WeakMap<readonly string[], Map<string, unknown>>;
+  /** The engine's rule-unit records (kept between scans); none: every unit runs. */
+  readonly units?: UnitRecords | undefined;
 }
 
 /** What a context collects for the next snapshot besides notes and runs. */
@@ -65,10 +67,12 @@ const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants
  */
 export function createContext(root: string, tree: Tree & { readonly record?: TreeRecord }, {
   maxFileBytes = 1_048_576, sliceMs = 4, onRead, clock = { since: Date.now(), racyMs: 2000, granularityMs: 0 },
-  previous, fresh, keep = true, maxPackageFiles = 64, walkMemos,
+  previous, fresh, keep = true, maxPackageFiles = 64, walkMemos, units,
 }: ContextOptions = {}): ScanContext & { notes: string[]; runs: RunInfo[]; record: ContextRecord } {
+  const walkMemo = walkMemos?.get(tree.files) ?? new Map<string, unknown>();
+  walkMemos?.set(tree.files, walkMemo);
   // The walk's directory index, not a Set of every path (see membership.ts).
-  const has = membership(tree);
+  const has = membership(tree, walkMemo);
   const record: ContextRecord = { reads: new Map(), memo: new Map() };
   const stampOf = (file: string, stat: Parameters<typeof pushStamp>[1]): number[] => {
     const stamp: number[] = [];
@@ -214,8 +218,6 @@ export function createContext(root: string, tree: Tree & { readonly record?: Tre
   };
 
   const shared = new Map<string, unknown>();
-  let walkMemo = walkMemos?.get(tree.files);
-  if (!walkMemo) { walkMemo = new Map(); walkMemos?.set(tree.files, walkMemo); }
   const slot = <T>(memo: Map<string, unknown>, key: string, make: () => T): T => {
     if (!memo.has(key)) memo.set(key, make());
     return memo.get(key) as T;
@@ -264,7 +266,7 @@ export function createContext(root: string, tree: Tree & { readonly record?: Tre
     readPackage,
     // Methods: called on a view, the unit runs on (and records what is asked of) that view. Outside a unit,
     // nothing records what a rule depends on; a unit's view puts its own recorders in their place.
-    unit(key, run, options) { return memoUnit(this, key, run, options); },
+    unit(key, run, options) { return memoUnit(this, key, run, options, units); },
     dependOn: () => {},
     usedMembers: () => {},
     shared: (key, make) => slot(shared, key, make),

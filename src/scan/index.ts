@@ -8,7 +8,8 @@ import { createContext } from './context.ts';
 import { partLog } from '../rules/part-log.ts';
 import type { ScanProbe } from './process/probe.ts';
 import { randomUUID } from 'node:crypto';
-import { diffTests, patchCounts, quickCheck, rememberCounters, statReads } from './incremental/rescan.ts';
+import { diffTests, patchCounts, quickCheck, statReads } from './incremental/rescan.ts';
+import { createScanCache, type ScanCache } from './incremental/cache.ts';
 import {
   decodeSnapshot, encodeSnapshot, keptWalk, previousReads, previousTree, snapshotResult, type ScanSnapshotData, type StampClock,
 } from './incremental/snapshot.ts';
@@ -69,10 +70,15 @@ export interface ScanOptions extends Omit<WalkOptions, 'fs' | 'onProgress' | 'pr
    */
   readonly snapshotMaxEntries?: number;
   /**
-   * A first walk may share its work with the helper thread, where this process allows it (see
-   * walk-split.ts `shareWalks`; scan processes do). @default true
+   * A first walk may share its work with the helper thread, where the cache allows it (see
+   * `createScanCache`'s `shareWalks`; scan processes do). @default true
    */
   readonly shareWalk?: boolean;
+  /**
+   * What the engine keeps between scans (made once by `createScanCache`, passed to every scan). None: this
+   * scan keeps nothing past itself.
+   */
+  readonly cache?: ScanCache;
 }
 
 /**
@@ -89,16 +95,19 @@ export async function scan(root: string, options: ScanOptions = {}): Promise<Sca
 }
 
 async function scanFrom(root: string, options: ScanOptions): Promise<ScanResult | null> {
-  const { previous: bytes, racyMs = 2000, granularityMs = 0, probe, snapshotMaxEntries = SNAPSHOT_MAX_ENTRIES, shareWalk = true, ...walkOptions } = options;
+  const {
+    previous: bytes, racyMs = 2000, granularityMs = 0, probe, snapshotMaxEntries = SNAPSHOT_MAX_ENTRIES, shareWalk = true,
+    cache = createScanCache(), ...walkOptions
+  } = options;
   const clock: StampClock = { since: Date.now(), racyMs, granularityMs };
   // Rules match some patterns against absolute paths (Jest's testMatch), so the root must be absolute and real.
   root = await realpath(resolve(root));
   // Limits that change what the walk records make a snapshot unusable; `exclude` is a function: never reused.
   const limits = walkOptions.exclude ? null
     : JSON.stringify([walkOptions.maxDepth ?? 32, walkOptions.maxEntries ?? 1_000_000]);
-  const previous = limits === null ? undefined : decodeSnapshot(bytes, root, limits);
+  const previous = limits === null ? undefined : decodeSnapshot(bytes, root, limits, cache.snapshots);
   const base = root.endsWith('/') ? root : root + '/';
-  const quick = previous ? await quickCheck(previous, base, clock) : undefined;
+  const quick = previous ? await quickCheck(previous, base, clock, cache) : undefined;
   if (previous && quick?.same) return { ...snapshotResult(previous), unreadable: [], snapshot: null, mode: 'unchanged' };
   // Something moved. Rebuilding from the previous tree holds it next to the new one: on a tree that large
   // for this heap (1M files in the scanning thread's 256 MB), a full walk is the one that fits.
@@ -112,7 +121,9 @@ async function scanFrom(root: string, options: ScanOptions): Promise<ScanResult 
   const triedPatch = previous !== undefined && reads !== undefined && readsNow !== undefined && quick?.dirs === true
     && limits !== null && kept <= snapshotMaxEntries;
   if (triedPatch) {
-    const patched = await patchCounts({ previous, memo: reads.memo, root, limits, clock, reads: readsNow });
+    const patched = await patchCounts({
+      previous, memo: reads.memo, root, limits, clock, reads: readsNow, counterRuns: cache.counterRuns, keeper: cache.snapshots,
+    });
     if (patched) return patched;
   }
   // Every directory as it was, and this process still has the walk that snapshot was made from (a scan
@@ -123,7 +134,7 @@ async function scanFrom(root: string, options: ScanOptions): Promise<ScanResult 
   const tree = sameWalk ? { ...sameWalk, same: true } : await walkShared(root, {
     ...walkOptions, clock, stampsUpTo: snapshotMaxEntries, ...(probe ? { onProgress: probe.walked } : {}),
     ...(previous ? { previous: previousTree(previous), ...(quick ? { trustedDirs: quick.sameEach } : {}) } : {}),
-  }, shareWalk);
+  }, shareWalk, cache.walkSharing);
   probe?.walked(tree.files.length);
   if (tree.rootError) {
     // Nothing was seen, which must not read as "no tests": the scan fails and the store keeps its rows.
@@ -148,17 +159,20 @@ async function scanFrom(root: string, options: ScanOptions): Promise<ScanResult 
         reads: again.fresh, memo: reads.memo, result: before,
         ...(previous.reads.rule ? { ruleReads: ruleReadsOf(previous, again.paths) } : {}),
         ...(previous.rulesRun === undefined ? {} : { rulesRun: previous.rulesRun }),
-      });
+      }, cache.snapshots);
       return { ...before, unreadable: [], snapshot, mode: 'unchanged' };
     }
     // The same inputs as the attempt above when that one was made: it would fail the same way.
-    const patched = triedPatch ? null : await patchCounts({ previous, memo: reads.memo, root, limits: limits!, tree, clock, reads: again });
+    const patched = triedPatch ? null : await patchCounts({
+      previous, memo: reads.memo, root, limits: limits!, tree, clock, reads: again, counterRuns: cache.counterRuns, keeper: cache.snapshots,
+    });
     if (patched) return patched;
   }
 
   const memo = previous && reads ? { memo: reads.memo, stamps: reads.stamps, stampData: previous.reads.stamps } : undefined;
   const ctx = createContext(root, tree, {
     clock, fresh, keep, ...(memo ? { previous: memo } : {}), ...(probe ? { onRead: probe.reading } : {}),
+    walkMemos: cache.walkMemos, units: cache.units,
   });
   if (tree.errors > 0) ctx.note(`${tree.errors} director${tree.errors === 1 ? 'y' : 'ies'} could not be read (${tree.unreadable.slice(0, 3).join(', ')}${tree.errors > 3 ? ', ...' : ''}); what was found there before was kept`);
   const dropped = tree.record.stamps.length !== tree.record.dirs.length * 4; // see `stampsUpTo`
@@ -179,7 +193,7 @@ async function scanFrom(root: string, options: ScanOptions): Promise<ScanResult 
   ]);
   for (const log of logs) log.replay(ctx);
   const rulesRun = randomUUID();
-  if (keep) rememberCounters(root, rulesRun, counters);
+  if (keep) cache.counterRuns.remember(root, rulesRun, counters);
 
   // One row per file: when two families claim a file, the first (JS, then the rest) wins.
   const byFile = new Map<string, FoundTest>();
@@ -196,8 +210,9 @@ async function scanFrom(root: string, options: ScanOptions): Promise<ScanResult 
   const unreadable = [...tree.unreadable, ...tree.unvisited];
   const snapshot = !keep ? null : encodeSnapshot({
     // The walk taken as it was: the tree part too (its encoded bytes are reused, see encodeSnapshot).
-    root, limits, tree: sameWalk && previous ? { kept: previous.tree } : tree.record, files: tree.files, walked: tree, reads: ctx.record.reads, memo: ctx.record.memo, result, ruleReads, rulesRun,
-  });
+    root, limits, tree: sameWalk && previous ? { kept: previous.tree } : tree.record, files: tree.files, walked: tree,
+    reads: ctx.record.reads, memo: ctx.record.memo, result, ruleReads, rulesRun,
+  }, cache.snapshots);
   if (!previous) return { ...result, unreadable, snapshot, mode: 'full' };
   // A delta only over a tree seen whole: rows kept under unread directories must not read as removed.
   if (!keep) return { ...result, unreadable, snapshot, mode: 'incremental' };

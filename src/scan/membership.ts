@@ -18,17 +18,18 @@ const SCAN_RUN = 32;
  * const has = membership(await walk(root));
  * has('src/a.test.ts'); // true
  */
-export function membership(tree: Tree & { readonly record?: TreeRecord }): (file: string) => boolean {
-  // Perf: a rescan that keeps the last walk (scan/index.ts) passes the very same arrays: the index built
-  // for them (~11 ms on the 100k tree) is taken as it was. Kept per `files` array, dropped with it.
-  const known = built.get(tree.files);
+export function membership(tree: Tree & { readonly record?: TreeRecord }, walkMemo?: Map<string, unknown>): (file: string) => boolean {
+  // Perf: a rescan that keeps the last walk (scan/index.ts) passes the very same arrays, and the engine the
+  // same per-walk memo: the index built for them (~11 ms on the 100k tree) is taken as it was.
+  const known = walkMemo?.get(MEMO_SLOT) as Built | undefined;
   if (known && known.record === tree.record && known.truncated === tree.truncated) return known.has;
   const has = build(tree);
-  built.set(tree.files, { record: tree.record, truncated: tree.truncated, has });
+  walkMemo?.set(MEMO_SLOT, { record: tree.record, truncated: tree.truncated, has } satisfies Built);
   return has;
 }
 
-const built = new WeakMap<readonly string[], { record: TreeRecord | undefined; truncated: string | null; has: (file: string) => boolean }>();
+const MEMO_SLOT = 'scan:membership';
+interface Built { record: TreeRecord | undefined; truncated: string | null; has: (file: string) => boolean }
 
 function build(tree: Tree & { readonly record?: TreeRecord }): (file: string) => boolean {
   const { files, record } = tree;

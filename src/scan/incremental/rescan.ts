@@ -8,29 +8,21 @@ import {
   type StampClock, type StatLike, type TreeRecord,
 } from './snapshot.ts';
 import { lstatOrUndefined, stampElsewhere, stampPaths } from './stamper.ts';
+import type { Helper } from '../walk/helper.ts';
 import type { FoundTest, Tree } from '../../rules/types.ts';
 import type { Counter } from '../../rules/with-cases.ts';
+import type { SnapshotKeeper } from './snapshot-cache.ts';
 
-let relative = false;
-
-/**
- * Lets the fast path `chdir` into the root it checks and stat relative paths (about a fifth cheaper than
- * absolute ones). Only for a process that runs one scan at a time and resolves nothing else relatively:
- * the scan processes (process.ts), never a library caller's process.
- */
-export function allowRelativeStats(): void {
-  relative = true;
-}
-
-/** `''` after moving into `base` (then paths are relative to it), else `base`. */
-function relativeBase(base: string): string {
-  if (!relative) return base;
-  try {
-    process.chdir(base);
-    return '';
-  } catch {
-    return base;
-  }
+/** What the quick check may use besides the snapshot: both given by the engine's cache. */
+export interface QuickCheckOptions {
+  /** The helper thread that takes half the stats; none: this thread takes them all. */
+  readonly helper?: Helper | undefined;
+  /**
+   * Moves the process into `root` so paths can be stat'ed relative to it (about a fifth cheaper than
+   * absolute ones); true when it did. Only a process that runs one scan at a time and resolves nothing
+   * else relatively may (a scan process's entry gives it); never a library caller's. @default none
+   */
+  readonly enterRoot?: ((root: string) => boolean) | undefined;
 }
 
 /** The directories half: `dirStamps` (taken now, in the snapshot's order) all equal the kept ones. */
@@ -48,14 +40,15 @@ export function sameDirs(data: ScanSnapshotData, dirStamps: Float64Array): boole
  * directory, 1 where it is as it was; `readStamps`: the stamps of the files read, in the snapshot's order
  * (no map of them is built here: an unchanged rescan never needs one, see {@link statReads}).
  */
-export async function quickCheck(previous: ScanSnapshotData, base: string, clock: StampClock) {
+export async function quickCheck(previous: ScanSnapshotData, base: string, clock: StampClock,
+  { helper, enterRoot }: QuickCheckOptions = {}) {
   const dirs = snapshotDirs(previous);
   const reads = snapshotReadPaths(previous);
   const split = Math.min(dirs.length, Math.ceil((dirs.length + reads.length) / 2));
   // Relative paths from inside the root where this process may move there: shorter lookups (the root's own
   // stamp is still taken by its absolute path, so a root swapped for another directory is seen).
-  const from = relativeBase(base);
-  const far = stampElsewhere(from, previous.tree.dirs, split, clock, base);
+  const from = enterRoot?.(base) ? '' : base;
+  const far = stampElsewhere(from, previous.tree.dirs, split, clock, base, helper);
   const near = stampPaths(from, dirs, clock, base, split);
   const readStamps = stampPaths(from, reads, clock, base);
   const farStamps = await far;
@@ -116,20 +109,29 @@ export function statReads(data: ScanSnapshotData, base: string, clock: StampCloc
   return { paths, fresh, changed };
 }
 
-// Counting functions of the last rules runs per root in this process, by counter key: a closure may hold
-// what the rules read (pytest's deselected counts), so it is only reused for a snapshot of that same run.
-// A few runs per root: a `?full=1` scan in between must not orphan the stored snapshot's run.
-const runs = new Map<string, Array<{ id: string; counters: ReadonlyMap<string, Counter | null> }>>();
 const MAX_ROOTS = 32;
 const RUNS_PER_ROOT = 2;
 
-/** Keeps the counting functions of the rules run `id` over `root` (the newest runs of the newest roots). */
-export function rememberCounters(root: string, id: string, counters: ReadonlyMap<string, Counter | null>): void {
-  const list = (runs.get(root) ?? []).filter((r) => r.id !== id);
-  runs.delete(root);
-  runs.set(root, [{ id, counters }, ...list].slice(0, RUNS_PER_ROOT));
-  if (runs.size > MAX_ROOTS) runs.delete(runs.keys().next().value!);
+/**
+ * Counting functions of the last rules runs per root, by counter key, kept by one scan engine: a closure may
+ * hold what the rules read (pytest's deselected counts), so it is only reused for a snapshot of that same
+ * run. A few runs per root: a `?full=1` scan in between must not orphan the stored snapshot's run.
+ */
+export function createCounterRuns() {
+  const runs = new Map<string, Array<{ id: string; counters: ReadonlyMap<string, Counter | null> }>>();
+  return {
+    /** Keeps the counting functions of the rules run `id` over `root` (the newest runs of the newest roots). */
+    remember(root: string, id: string, counters: ReadonlyMap<string, Counter | null>): void {
+      const list = (runs.get(root) ?? []).filter((r) => r.id !== id);
+      runs.delete(root);
+      runs.set(root, [{ id, counters }, ...list].slice(0, RUNS_PER_ROOT));
+      if (runs.size > MAX_ROOTS) runs.delete(runs.keys().next().value!);
+    },
+    find: (root: string, id: string | undefined) => runs.get(root)?.find((r) => r.id === id),
+  };
 }
+
+export type CounterRuns = ReturnType<typeof createCounterRuns>;
 
 /** What {@link patchCounts} needs besides the previous snapshot. */
 export interface PatchInput {
@@ -142,6 +144,10 @@ export interface PatchInput {
   readonly clock: StampClock;
   /** From {@link statReads}, over a tree found the same as the snapshot's. */
   readonly reads: ReturnType<typeof statReads>;
+  /** The engine's counting functions of earlier rules runs; none: nothing can be patched. */
+  readonly counterRuns?: CounterRuns | undefined;
+  /** Where the engine keeps decoded snapshots (the patched one is kept too). */
+  readonly keeper?: SnapshotKeeper | undefined;
 }
 
 /**
@@ -150,9 +156,9 @@ export interface PatchInput {
  * `rowPerFile`, by a run of the rules this process remembers. Then the last result with those files'
  * counts redone is what the rules would find, without running them. Null when any of that fails.
  */
-export async function patchCounts({ previous, memo, root, limits, tree, clock, reads }: PatchInput) {
+export async function patchCounts({ previous, memo, root, limits, tree, clock, reads, counterRuns, keeper }: PatchInput) {
   const rule = previous.reads.rule;
-  const run = runs.get(root)?.find((r) => r.id === previous.rulesRun);
+  const run = counterRuns?.find(root, previous.rulesRun);
   if (!rule || previous.rulesRun === undefined || !run) return null;
   // A rule's own input moved: the rules must run (checked before the last result is unpacked).
   for (const i of reads.changed) if (rule[i] === 1) return null;
@@ -187,13 +193,13 @@ export async function patchCounts({ previous, memo, root, limits, tree, clock, r
   }
   const stamps = new Map(reads.fresh);
   for (const [file, stamp] of ctx.record.reads) stamps.set(file, stamp);
-  rememberCounters(root, run.id, run.counters); // in use again: the newest
+  counterRuns!.remember(root, run.id, run.counters); // in use again: the newest
   const ruleReads = new Set(reads.paths.filter((_, i) => rule[i] === 1));
   const result = { ...before, tests };
   const snapshot = encodeSnapshot({
     root, limits, tree: tree ? tree.record : { kept: previous.tree }, files: tree ? tree.files : [],
     walked: tree ?? keptWalk(previous),
     reads: stamps, memo: newMemo, result, ruleReads, rulesRun: run.id,
-  });
+  }, keeper);
   return { ...result, unreadable: [] as string[], snapshot, mode: 'incremental' as const, delta: diffTests(before.tests, tests) };
 }

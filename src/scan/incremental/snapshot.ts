@@ -8,7 +8,7 @@ import { deserialize, serialize } from 'node:v8';
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { packTests, unpackTests, type PackedTests } from '../process/packed.ts';
 import { basename, dirname } from '../../rules/paths.ts';
-import { keepSnapshot, keptSnapshot } from './snapshot-cache.ts';
+import type { SnapshotKeeper } from './snapshot-cache.ts';
 import type { FoundPort, FoundTest, RunInfo } from '../../rules/types.ts';
 
 const VERSION = 2;
@@ -106,17 +106,36 @@ export function snapshotResult(data: ScanSnapshotData): SnapshotResult {
 /** Case counts by file, then by counter key (framework + counting function); NaN stands for "none". */
 export type Memo = Map<string, Map<string, number>>;
 
-// The deflated bytes of each tree part encoded or decoded here: a snapshot that keeps its predecessor's
-// tree (`{ kept }`) reuses them (see encodeSnapshot). Dropped with the tree.
-const treeParts = new WeakMap<object, Buffer>();
+/**
+ * What is derived from a decoded snapshot and kept on it, built once: held as a property that is not
+ * enumerable, so it is never serialised with the snapshot nor copied by a spread, and goes with it.
+ */
+interface Derived {
+  /** The walk it was made from, while the snapshot is held decoded (snapshot-cache.ts): a rescan that finds
+   * every directory as it was takes that walk as it is instead of rebuilding it. */
+  walk?: object;
+  tree?: PreviousTree;
+  reads?: { memo: Memo; stamps: Map<string, number> };
+  readPaths?: readonly string[];
+}
+/** By tree part: a snapshot that keeps its predecessor's tree (every directory as it was) keeps these too. */
+interface TreeDerived {
+  /** The deflated bytes of the part: a snapshot that keeps the tree (`{ kept }`) reuses them. */
+  bytes?: Buffer;
+  dirs?: readonly string[];
+}
 
-// The walk each snapshot was made from, while this process holds the snapshot decoded (snapshot-cache.ts):
-// a rescan that finds every directory as it was takes that walk as it is instead of rebuilding it.
-const walks = new WeakMap<ScanSnapshotData, object>();
+function derived(data: ScanSnapshotData): Derived;
+function derived(tree: ScanSnapshotData['tree']): TreeDerived;
+function derived(owner: object): Derived & TreeDerived {
+  const own = owner as { derived?: Derived & TreeDerived };
+  if (!own.derived) Object.defineProperty(owner, 'derived', { value: {}, enumerable: false });
+  return own.derived!;
+}
 
 /** The walk `data` was encoded from (or kept from its predecessor), when this process still has it. */
 export function keptWalk<T extends object>(data: ScanSnapshotData): T | undefined {
-  return walks.get(data) as T | undefined;
+  return derived(data).walk as T | undefined;
 }
 
 export function encodeSnapshot(input: {
@@ -127,7 +146,7 @@ export function encodeSnapshot(input: {
   tree: TreeRecord | { kept: ScanSnapshotData['tree'] };
   reads: ReadonlyMap<string, readonly number[]>; memo: Memo; result: SnapshotResult;
   ruleReads?: ReadonlySet<string>; rulesRun?: string;
-}): Uint8Array {
+}, keeper?: SnapshotKeeper): Uint8Array {
   const readPaths = [...input.reads.keys()];
   const readStamps = new Float64Array(readPaths.length * STAMP);
   const readIds = new Map<string, number>();
@@ -166,28 +185,29 @@ export function encodeSnapshot(input: {
   // tree as it was keeps its bytes too, so only the rest is compressed again. Paths repeat their prefixes:
   // a fast deflate makes the stored and copied bytes about 3x smaller.
   const { tree, ...rest } = data;
-  let treeBytes = treeParts.get(tree);
-  if (!treeBytes) treeParts.set(tree, (treeBytes = deflateRawSync(serialize(tree), { level: 1 })));
+  const treeBytes = derived(tree).bytes ??= deflateRawSync(serialize(tree), { level: 1 });
   const restBytes = deflateRawSync(serialize(rest), { level: 1 });
   const out = new Uint8Array(4 + treeBytes.byteLength + restBytes.byteLength);
   new DataView(out.buffer).setUint32(0, treeBytes.byteLength);
   out.set(treeBytes, 4);
   out.set(restBytes, 4 + treeBytes.byteLength);
-  if (input.walked) walks.set(data, input.walked);
+  const known = derived(data);
+  if (input.walked) known.walk = input.walked;
   // What `previousReads` would rebuild from these bytes, at hand: a rescan from the kept snapshot takes it
   // (the memo may hold files not read, which have no stamp and so are never reused).
-  readIndexes.set(data, { memo: input.memo, stamps: readIds });
-  readLists.set(data, readPaths);
+  known.reads = { memo: input.memo, stamps: readIds };
+  known.readPaths = readPaths;
   // A kept walk holds its paths, names and index: about 160 bytes per file and directory.
   const entries = data.tree.flags.length + data.tree.fileCounts.reduce((a, b) => a + b, 0);
-  keepSnapshot(out, data, out.byteLength * 4 + (input.walked ? entries * 160 : 0));
+  keeper?.keep(out, data, out.byteLength * 4 + (input.walked ? entries * 160 : 0));
   return out;
 }
 
 /** The snapshot in `bytes` if it was taken of `root` under `limits` by this version, else undefined. */
-export function decodeSnapshot(bytes: Uint8Array | null | undefined, root: string, limits: string): ScanSnapshotData | undefined {
+export function decodeSnapshot(bytes: Uint8Array | null | undefined, root: string, limits: string,
+  keeper?: SnapshotKeeper): ScanSnapshotData | undefined {
   if (!bytes || bytes.byteLength === 0) return undefined;
-  const known = keptSnapshot(root, bytes);
+  const known = keeper?.kept(root, bytes);
   if (known) return known.limits === limits ? known : undefined;
   try {
     const treeLength = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getUint32(0);
@@ -196,40 +216,29 @@ export function decodeSnapshot(bytes: Uint8Array | null | undefined, root: strin
     if (rest?.v !== VERSION || rest.root !== root || rest.limits !== limits) return undefined;
     const tree = deserialize(inflateRawSync(treeBytes)) as ScanSnapshotData['tree'];
     const data: ScanSnapshotData = { ...rest, tree };
-    treeParts.set(tree, Buffer.from(treeBytes));
-    keepSnapshot(bytes, data);
+    derived(tree).bytes = Buffer.from(treeBytes);
+    keeper?.keep(bytes, data);
     return data;
   } catch {
     return undefined; // A damaged snapshot costs one full scan, nothing else.
   }
 }
 
-// Derived indexes of a snapshot, built once per decoded snapshot (a kept one is used again: snapshot-cache.ts).
-const trees = new WeakMap<ScanSnapshotData, PreviousTree>();
-const readIndexes = new WeakMap<ScanSnapshotData, { memo: Memo; stamps: Map<string, number> }>();
-// By tree part: a snapshot that keeps its predecessor's tree (every directory as it was) keeps its list too.
-const dirLists = new WeakMap<ScanSnapshotData['tree'], readonly string[]>();
-const readLists = new WeakMap<ScanSnapshotData, readonly string[]>();
+// Derived indexes of a snapshot are built once per decoded snapshot (a kept one is used again).
 
 /** The snapshot's directories in walk order (split once per snapshot; read only). */
 export function snapshotDirs(data: ScanSnapshotData): readonly string[] {
-  let dirs = dirLists.get(data.tree);
-  if (!dirs) dirLists.set(data.tree, (dirs = data.tree.dirs.split('\0')));
-  return dirs;
+  return derived(data.tree).dirs ??= data.tree.dirs.split('\0');
 }
 
 /** The files the last scan read, in the order of their stamps (split once per snapshot; read only). */
 export function snapshotReadPaths(data: ScanSnapshotData): readonly string[] {
-  let paths = readLists.get(data);
-  if (!paths) readLists.set(data, (paths = data.reads.paths === '' ? [] : data.reads.paths.split('\0')));
-  return paths;
+  return derived(data).readPaths ??= data.reads.paths === '' ? [] : data.reads.paths.split('\0');
 }
 
 /** The previous tree indexed for the walk (built once per snapshot; callers only read it). */
 export function previousTree(data: ScanSnapshotData): PreviousTree {
-  let tree = trees.get(data);
-  if (!tree) trees.set(data, (tree = indexTree(data)));
-  return tree;
+  return derived(data).tree ??= indexTree(data);
 }
 
 function indexTree(data: ScanSnapshotData): PreviousTree {
@@ -256,9 +265,7 @@ function indexTree(data: ScanSnapshotData): PreviousTree {
  * callers only read them).
  */
 export function previousReads(data: ScanSnapshotData): { memo: Memo; stamps: Map<string, number> } {
-  let reads = readIndexes.get(data);
-  if (!reads) readIndexes.set(data, (reads = indexReads(data)));
-  return reads;
+  return derived(data).reads ??= indexReads(data);
 }
 
 function indexReads(data: ScanSnapshotData): { memo: Memo; stamps: Map<string, number> } {

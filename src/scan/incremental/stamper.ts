@@ -4,7 +4,7 @@
  * has a time inside the racy window and is recorded as never matching (see snapshot.ts).
  */
 import { lstatSync } from 'node:fs';
-import { askHelper } from '../walk/helper.ts';
+import type { Helper } from '../walk/helper.ts';
 import { STAMP, writeStamp, type StampClock, type StatLike } from './snapshot.ts';
 
 /** `lstatSync`, undefined when the path is missing or cannot be stat'ed. */
@@ -37,12 +37,13 @@ export interface StampRequest {
 
 /**
  * Like {@link stampPaths} over the first `count` of the `\0`-joined `joined`, on the helper thread
- * (helper.ts); this thread does it if the helper cannot. Joined, as a snapshot keeps its paths: the
+ * (helper.ts); this thread does it if there is none or it cannot. Joined, as a snapshot keeps its paths: the
  * helper splits them, not this thread.
  */
-export async function stampElsewhere(base: string, joined: string, count: number, clock: StampClock, root = base): Promise<Float64Array> {
+export async function stampElsewhere(base: string, joined: string, count: number, clock: StampClock, root = base,
+  helper?: Helper): Promise<Float64Array> {
   const request: StampRequest = { kind: 'stamp', base, root, paths: joined, count, clock };
-  const stamps = await askHelper<Float64Array>(request);
+  const stamps = await helper?.ask<Float64Array>(request);
   return stamps && stamps.length === count * STAMP ? stamps : answerStamp(request);
 }
 

@@ -15,7 +15,6 @@
 import { createHash } from 'node:crypto';
 import { readerNotes } from '../../readers/budget.ts';
 import type { PackageFile } from '../package-files.ts';
-import { keepsSnapshots } from './snapshot-cache.ts';
 import { treeHolds, treeRecording, type TreeUse } from './unit-tree.ts';
 import type { FoundTest, RunInfo, ScanContext, UnitOptions } from '../../rules/types.ts';
 import { withCases, type CountCall } from '../../rules/with-cases.ts';
@@ -51,47 +50,47 @@ const MAX_ROOTS = 8;
 
 interface RootRecords { readonly byKey: Map<string, UnitRecord>; weight: number }
 
-/** Per project root (the roots scanned last; the oldest dropped): records by unit key, their weight together. */
-const roots = new Map<string, RootRecords>();
-
-function recordsOf(root: string): RootRecords {
-  const kept = roots.get(root) ?? { byKey: new Map(), weight: 0 };
-  roots.delete(root);
-  roots.set(root, kept);
-  if (roots.size > MAX_ROOTS) roots.delete(roots.keys().next().value!);
-  return kept;
+/**
+ * The records of one scan engine (made by `createScanCache` where snapshots are kept): per project root (the
+ * roots scanned last; the oldest dropped), records by unit key and their weight together; a number per
+ * walked file list, so a record names the walk it last held on without keeping the walk alive; and how many
+ * units ran and how many were answered from their records (for tests and probes).
+ */
+export function createUnitRecords() {
+  const roots = new Map<string, RootRecords>();
+  const walks = new WeakMap<readonly string[], number>();
+  let lastWalk = 0;
+  const counts = { ran: 0, replayed: 0 };
+  return {
+    counts,
+    of(root: string): RootRecords {
+      const kept = roots.get(root) ?? { byKey: new Map(), weight: 0 };
+      roots.delete(root);
+      roots.set(root, kept);
+      if (roots.size > MAX_ROOTS) roots.delete(roots.keys().next().value!);
+      return kept;
+    },
+    walkOf(files: readonly string[]): number {
+      let id = walks.get(files);
+      if (id === undefined) walks.set(files, (id = ++lastWalk));
+      return id;
+    },
+    /**
+     * Drops the records of every root but `root`: a scan process whose heap fills up keeps only what the scan
+     * it is starting may use (beside the snapshots it drops, snapshot-cache.ts).
+     */
+    drop(root: string): void {
+      for (const key of [...roots.keys()]) if (key !== root) roots.delete(key);
+    },
+  };
 }
+
+export type UnitRecords = ReturnType<typeof createUnitRecords>;
 
 /** What a record holds: its tree answers (each read is one), and with `counted` the files its calls count. */
 function weightOf(record: Pick<UnitRecord, 'tree' | 'calls'>, counted = true): number {
   const answers = record.tree.has.size + record.tree.names.size;
   return counted ? record.calls.reduce((sum, call) => sum + call.files.length, answers) : answers;
-}
-
-/**
- * Drops the records of every root but `root`: a scan process whose heap fills up keeps only what the scan it
- * is starting may use (beside the snapshots it drops, snapshot-cache.ts).
- */
-export function dropUnitRecords(root: string): void {
-  for (const key of [...roots.keys()]) if (key !== root) roots.delete(key);
-}
-
-/** A number per walked file list: a record names the walk it last held on without keeping the walk alive. */
-const walks = new WeakMap<readonly string[], number>();
-let lastWalk = 0;
-
-function walkOf(files: readonly string[]): number {
-  let id = walks.get(files);
-  if (id === undefined) walks.set(files, (id = ++lastWalk));
-  return id;
-}
-
-/** Units run and units answered from their records, since this process started (for tests and probes). */
-const counts = { ran: 0, replayed: 0 };
-
-/** How many rule units ran, and how many were answered from their records, in this process so far. */
-export function unitCounts(): { readonly ran: number; readonly replayed: number } {
-  return { ...counts };
 }
 
 /**
@@ -106,13 +105,14 @@ export function unitCounts(): { readonly ran: number; readonly replayed: number 
  * const files = await memoUnit(ctx, key, (view) => jest.discover(view, pkg, inv)); // rules: ctx.unit(...)
  */
 export async function memoUnit<T>(ctx: ScanContext, key: string, run: (view: ScanContext) => Promise<T>,
-  { recount, members }: UnitOptions<T> = {}): Promise<T> {
-  // Only a process that keeps walks between scans (a scan process) can ever replay: others record nothing.
-  if (!ctx.vouch || !ctx.stampsOf || !keepsSnapshots()) return run(ctx);
+  { recount, members }: UnitOptions<T> = {}, records?: UnitRecords): Promise<T> {
+  // Only an engine that keeps walks between scans (a scan process's) can ever replay: others record nothing.
+  if (!ctx.vouch || !ctx.stampsOf || !records) return run(ctx);
+  const counts = records.counts;
   // Digested: a key holds a package.json, which a hostile tree may make a megabyte long.
   const id = digestOf(key);
-  const walk = walkOf(ctx.files);
-  const known = recordsOf(ctx.root).byKey.get(id);
+  const walk = records.walkOf(ctx.files);
+  const known = records.of(ctx.root).byKey.get(id);
   // The tree first (on another walk), then the walked reads (no side effect but keeping their stamps), then
   // the package files, asked for again.
   const holds = known !== undefined && (known.walk === walk || treeHolds(ctx, known.tree, members));
@@ -179,7 +179,7 @@ export async function memoUnit<T>(ctx: ScanContext, key: string, run: (view: Sca
   if (tree.whole) { tree.has.clear(); tree.names.clear(); }
   const asked = await Promise.all(packages);
   // Looked up again: units running at once (the non-JS rules) each record into the same map.
-  const kept = recordsOf(ctx.root);
+  const kept = records.of(ctx.root);
   // The record this run replaces (its inputs moved, or it would have been replayed) is dropped either way.
   const had = kept.byKey.get(id);
   if (had) { kept.byKey.delete(id); kept.weight -= weightOf(had); }

@@ -5,13 +5,9 @@ import { realpath } from 'node:fs/promises';
 import { Worker } from 'node:worker_threads';
 import { scan, type ScanOptions, type ScanResult } from '../index.ts';
 import { DELTA_ROWS, packTests, type PackedTests } from './packed.ts';
-import { allowRelativeStats } from '../incremental/rescan.ts';
 import { createStatusCell, WATCHDOG_SOURCE } from './probe.ts';
-import { dropKeptSnapshots, keepDecodedSnapshots } from '../incremental/snapshot-cache.ts';
-import { dropUnitRecords } from '../incremental/unit-memo.ts';
+import { createScanCache } from '../incremental/cache.ts';
 import { getHeapStatistics } from 'node:v8';
-import { startHelper } from '../walk/helper.ts';
-import { shareWalks } from '../walk/walk-split.ts';
 
 // Heap the decoded snapshots kept (and the walks they were made from) may hold: a 100k-file tree's ~16 MB,
 // a 10k-file one's ~2 MB; well inside the 256 MB heap a scan process runs in.
@@ -28,13 +24,15 @@ export type ScanReply =
   | { readonly id: number; readonly result: Omit<ScanResult, 'tests'>; readonly tests: PackedTests; readonly files: number }
   | { readonly id: number; readonly error: { readonly message: string; readonly code?: string } };
 
-// One scan at a time, absolute paths everywhere else: the rescan fast path may stat from inside the root.
-allowRelativeStats();
-// The server sends each project's last snapshot back with its next scan: keep what those bytes decode to.
-keepDecodedSnapshots(SNAPSHOT_CACHE_BYTES);
+// What this process keeps between the scans it is asked for. The server sends each project's last snapshot
+// back with its next scan: keep what those bytes decode to. One scan at a time, absolute paths everywhere
+// else: the rescan fast path may stat from inside the root.
+const cache = createScanCache({
+  snapshotBytes: SNAPSHOT_CACHE_BYTES, shareWalks: true,
+  enterRoot: (root) => { try { process.chdir(root); return true; } catch { return false; } },
+});
 // The helper thread (a first walk's subtrees, a rescan's stat checks) loads beside this thread's modules.
-startHelper();
-shareWalks();
+cache.helper?.start();
 const status = createStatusCell();
 new Worker(WATCHDOG_SOURCE, { eval: true, workerData: { sab: status.sab } }).unref();
 
@@ -47,8 +45,8 @@ const answer = async ({ id, root, options }: ScanRequest): Promise<ScanReply> =>
     }
     // What other roots' snapshots hold must not push this scan into the heap limit (and a retry elsewhere).
     const heap = getHeapStatistics();
-    if (heap.used_heap_size > heap.heap_size_limit / 4) { dropKeptSnapshots(root); dropUnitRecords(root); }
-    const { tests, delta, ...rest } = await scan(root, { ...options, probe: status.probe });
+    if (heap.used_heap_size > heap.heap_size_limit / 4) { cache.snapshots.drop(root); cache.units?.drop(root); }
+    const { tests, delta, ...rest } = await scan(root, { ...options, probe: status.probe, cache });
     // A delta past DELTA_ROWS is not sent: the store rewrites every row then anyway, and 200k changed rows
     // as objects would cost the server what the columns save.
     const result = delta && delta.upserts.length + delta.removed.length <= DELTA_ROWS ? { ...rest, delta } : rest;

@@ -1,7 +1,7 @@
 /**
- * The scan's helper thread, seen from the scanning thread: one worker (helper-thread.ts) per process,
- * started on demand, kept, never keeping the process alive. It takes half of a rescan's stat checks
- * (stamper.ts) and subtrees of a first walk (walk-split.ts), so a scan uses the second core. Requests are
+ * The scan's helper thread, seen from the scanning thread: one worker (helper-thread.ts) per scan cache
+ * (a scan process makes one), started on demand, kept, never keeping the process alive. It takes half of a
+ * rescan's stat checks (stamper.ts) and subtrees of a first walk (walk-split.ts), so a scan uses the second core. Requests are
  * answered in turn; a helper that dies answers its pending requests with `undefined` (the caller does
  * the work itself) and is started again next time.
  */
@@ -17,54 +17,68 @@ interface HelperState {
   ready: boolean;
 }
 
-let helper: HelperState | undefined;
-
-/** Starts the helper thread if it is not running (loading takes a while: do it before it is needed). */
-export function startHelper(): void {
-  if (helper) return;
-  try {
-    const worker = new Worker(new URL(`./helper-thread${extname(fileURLToPath(import.meta.url))}`, import.meta.url), {
-      workerData: { projdexHelper: true },
-      // The files of a walk it takes (at most 40k, see walk-split.ts) live here until they are sent back.
-      resourceLimits: { maxYoungGenerationSizeMb: 4, maxOldGenerationSizeMb: 96 },
-    });
-    worker.unref();
-    const state: HelperState = { worker, pending: new Map(), next: 1, ready: false };
-    worker.on('message', (message: { id?: number; ready?: boolean; reply?: unknown }) => {
-      if (message.ready) { state.ready = true; return; }
-      state.pending.get(message.id!)?.(message.reply);
-      state.pending.delete(message.id!);
-      if (state.pending.size === 0) worker.unref();
-    });
-    const fail = (): void => {
-      if (helper === state) helper = undefined;
-      for (const [id, resolve] of state.pending) { state.pending.delete(id); resolve(undefined); }
-    };
-    worker.on('error', fail);
-    worker.on('exit', fail);
-    helper = state;
-  } catch {
-    helper = undefined;
-  }
-}
-
-/** Whether the helper has loaded and has nothing in hand: a request now starts at once. */
-export function helperIdle(): boolean {
-  return helper !== undefined && helper.ready && helper.pending.size === 0;
-}
-
 /**
- * Sends `request` to the helper (starting it if needed) and resolves with its reply, or with `undefined`
- * when there is no helper or it died before answering.
+ * The helper thread of one scan engine (made by `createScanCache`): started on demand, kept, never keeping
+ * the process alive.
  */
-export function askHelper<T>(request: object, transfer: Array<ArrayBuffer | MessagePort> = []): Promise<T | undefined> {
-  startHelper();
-  const state = helper;
-  if (!state) return Promise.resolve(undefined);
-  const id = state.next++;
-  return new Promise<T | undefined>((resolve) => {
-    state.pending.set(id, resolve as (reply: unknown) => void);
-    state.worker.ref();
-    state.worker.postMessage({ id, request }, transfer);
-  });
+export function createHelper() {
+  let helper: HelperState | undefined;
+
+  /** Starts the helper thread if it is not running (loading takes a while: do it before it is needed). */
+  const start = (): void => {
+    if (helper) return;
+    try {
+      const worker = new Worker(new URL(`./helper-thread${extname(fileURLToPath(import.meta.url))}`, import.meta.url), {
+        workerData: { projdexHelper: true },
+        // The files of a walk it takes (at most 40k, see walk-split.ts) live here until they are sent back.
+        resourceLimits: { maxYoungGenerationSizeMb: 4, maxOldGenerationSizeMb: 96 },
+      });
+      worker.unref();
+      const state: HelperState = { worker, pending: new Map(), next: 1, ready: false };
+      worker.on('message', (message: { id?: number; ready?: boolean; reply?: unknown }) => {
+        if (message.ready) { state.ready = true; return; }
+        state.pending.get(message.id!)?.(message.reply);
+        state.pending.delete(message.id!);
+        if (state.pending.size === 0) worker.unref();
+      });
+      const fail = (): void => {
+        if (helper === state) helper = undefined;
+        for (const [id, resolve] of state.pending) { state.pending.delete(id); resolve(undefined); }
+      };
+      worker.on('error', fail);
+      worker.on('exit', fail);
+      helper = state;
+    } catch {
+      helper = undefined;
+    }
+  };
+
+  return {
+    start,
+    /** Whether the helper has loaded and has nothing in hand: a request now starts at once. */
+    idle: (): boolean => helper !== undefined && helper.ready && helper.pending.size === 0,
+    /**
+     * Sends `request` to the helper (starting it if needed) and resolves with its reply, or with `undefined`
+     * when there is no helper or it died before answering.
+     */
+    ask<T>(request: object, transfer: Array<ArrayBuffer | MessagePort> = []): Promise<T | undefined> {
+      start();
+      const state = helper;
+      if (!state) return Promise.resolve(undefined);
+      const id = state.next++;
+      return new Promise<T | undefined>((resolve) => {
+        state.pending.set(id, resolve as (reply: unknown) => void);
+        state.worker.ref();
+        state.worker.postMessage({ id, request }, transfer);
+      });
+    },
+    /** Ends the thread; pending requests answer `undefined` (their callers do the work themselves). */
+    async close(): Promise<void> {
+      const state = helper;
+      helper = undefined;
+      await state?.worker.terminate();
+    },
+  };
 }
+
+export type Helper = ReturnType<typeof createHelper>;

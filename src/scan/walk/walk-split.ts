@@ -7,7 +7,7 @@
  * together pass the entry cap is done again on one thread, so the cap cuts where it always did.
  */
 import { MessageChannel, type MessagePort } from 'node:worker_threads';
-import { askHelper, helperIdle } from './helper.ts';
+import type { Helper } from './helper.ts';
 import { basename } from '../../rules/paths.ts';
 import type { StampClock } from '../incremental/snapshot.ts';
 import { walk, walkPart, type PendingDir, type WalkOptions, type WalkPart, type WalkResult } from './walk.ts';
@@ -18,32 +18,30 @@ import { walk, walkPart, type PendingDir, type WalkOptions, type WalkPart, type 
  */
 const HELPER_FILES_DEFAULT = 40_000;
 
-let sharing = false;
-let helperFiles = HELPER_FILES_DEFAULT;
-let lastParts = 0;
-
-/**
- * Roots whose last walk here recorded more than the `stampsUpTo` entries a snapshot is kept for (the few
- * last ones): walked on this thread alone. The helper takes at most `helperFiles` of such a walk (a few
- * percent of it), while sharing it raised the scan process's peak by 20-40 MB on every walk after the
- * first (1M-file tree; the cause was not pinned down, see the README's issue 15 section).
- */
-const bigRoots = new Set<string>();
 const BIG_ROOTS_KEPT = 8;
 
-/** Test hook: how many parts the last shared walk of this process was made of (1: it was not shared). */
-export function lastWalkParts(): number {
-  return lastParts;
+/**
+ * How one scan engine shares first walks with its helper thread (made by `createScanCache` where walks are
+ * shared: scan processes; a library caller's walk stays on its own thread unless it asks).
+ * `helperFiles`: see {@link HELPER_FILES_DEFAULT}.
+ */
+export function createWalkSharing(helper: Helper, { helperFiles = HELPER_FILES_DEFAULT } = {}) {
+  return {
+    helper,
+    helperFiles,
+    /**
+     * Roots whose last walk here recorded more than the `stampsUpTo` entries a snapshot is kept for (the few
+     * last ones): walked on this thread alone. The helper takes at most `helperFiles` of such a walk (a few
+     * percent of it), while sharing it raised the scan process's peak by 20-40 MB on every walk after the
+     * first (1M-file tree; the cause was not pinned down).
+     */
+    bigRoots: new Set<string>(),
+    /** How many parts the last walk was made of (1: it was not shared): for tests. */
+    lastParts: 0,
+  };
 }
 
-/**
- * Lets walks in this process share their work with the helper thread: scan processes do (process.ts);
- * a library caller's walk stays on its own thread unless it asks. `helperFiles`: see {@link HELPER_FILES_DEFAULT}.
- */
-export function shareWalks(on = true, { helperFiles: files = HELPER_FILES_DEFAULT } = {}): void {
-  sharing = on;
-  helperFiles = files;
-}
+export type WalkSharing = ReturnType<typeof createWalkSharing>;
 
 /** The limits every part of one walk runs under. */
 interface Limits {
@@ -132,11 +130,14 @@ function sessionSide(port: MessagePort, limits: Limits, firstId: number, budget 
  * scan is running), the helper thread is loaded and idle, and the walk is a plain first walk (no previous
  * tree, substitute fs, exclude function or signal); the same result either way.
  */
-export async function walkShared(root: string, options: WalkOptions = {}, share = true): Promise<WalkResult> {
+export async function walkShared(root: string, options: WalkOptions = {}, share = true,
+  sharing?: WalkSharing): Promise<WalkResult> {
   const { fs, previous, exclude, signal, onProgress, stampsUpTo = Infinity } = options;
-  lastParts = 1;
-  if (!share || !sharing || fs || previous || exclude || signal || bigRoots.has(root) || !helperIdle()) {
-    return sized(root, stampsUpTo, await walk(root, options));
+  if (!sharing) return walk(root, options);
+  sharing.lastParts = 1;
+  const { helper, helperFiles, bigRoots } = sharing;
+  if (!share || fs || previous || exclude || signal || bigRoots.has(root) || !helper.idle()) {
+    return sized(bigRoots, root, stampsUpTo, await walk(root, options));
   }
   const limits: Limits = {
     root, maxDepth: options.maxDepth ?? 32, maxEntries: options.maxEntries ?? 1_000_000,
@@ -144,7 +145,7 @@ export async function walkShared(root: string, options: WalkOptions = {}, share 
     clock: options.clock ?? { since: Date.now(), racyMs: 2000, granularityMs: 0 }, helperFiles,
   };
   const { port1, port2 } = new MessageChannel();
-  const session = askHelper<boolean>({ kind: 'walk', port: port2, ...limits } satisfies WalkRequest, [port2]);
+  const session = helper.ask<boolean>({ kind: 'walk', port: port2, ...limits } satisfies WalkRequest, [port2]);
   const side = sessionSide(port1, limits, 0);
   const parts = new Map<number, { part: WalkPart; handed: number[] }>();
   let walked = 0; // files of the parts done, for progress
@@ -176,13 +177,13 @@ export async function walkShared(root: string, options: WalkOptions = {}, share 
   const ok = await session;
   const ordered = ok ? order(parts, 0) : undefined;
   const entries = ordered?.reduce((sum, p) => sum + p.entries, 0) ?? Infinity;
-  if (!ordered || entries > limits.maxEntries) return sized(root, stampsUpTo, await walk(root, options));
-  lastParts = ordered.length;
-  return sized(root, stampsUpTo, merge(ordered, stampsUpTo));
+  if (!ordered || entries > limits.maxEntries) return sized(bigRoots, root, stampsUpTo, await walk(root, options));
+  sharing.lastParts = ordered.length;
+  return sized(bigRoots, root, stampsUpTo, merge(ordered, stampsUpTo));
 }
 
 /** Remembers whether `root`'s walk was past `stampsUpTo` entries (see `bigRoots`); returns the walk. */
-function sized(root: string, stampsUpTo: number, walked: WalkResult): WalkResult {
+function sized(bigRoots: Set<string>, root: string, stampsUpTo: number, walked: WalkResult): WalkResult {
   bigRoots.delete(root);
   if (walked.files.length + walked.dirs.length > stampsUpTo) {
     bigRoots.add(root);

@@ -307,7 +307,7 @@ export async function walkPart(root: string, {
       if (entry.isDirectory()) {
         if (PRUNED_DIRS.has(name) || exclude(childRel)) continue;
         // Its path cannot be spelled as a string, so it cannot be listed: counted, its old rows kept.
-        if (INVALID.has(entry)) { errors++; unreadable.push(childRel); continue; }
+        if ((entry as Dirent & { invalidName?: boolean }).invalidName) { errors++; unreadable.push(childRel); continue; }
         if (depth + 1 > maxDepth) { truncated ??= `depth limit of ${maxDepth} reached at ${childRel}`; continue; }
         if (++entries > maxEntries) { truncated ??= `entry limit of ${maxEntries} reached`; unvisited.push(rel); return; }
         dirs.push(childRel);
@@ -393,8 +393,6 @@ export async function walkPart(root: string, {
   return { files, dirs, truncated, errors, unreadable, unvisited, rootError, record, same, nameIndex: names, entries, peak, prunedOutside };
 }
 
-/** Entries whose names were rebuilt by `distinctNames` from bytes that are not valid UTF-8. */
-const INVALID = new WeakSet<object>();
 const strict = new TextDecoder('utf-8', { fatal: true });
 
 /**
@@ -405,9 +403,8 @@ function distinctNames(raw: Array<Dirent<Buffer>> | undefined, list: Dirent[]): 
   if (!Array.isArray(raw) || !raw.every((e) => Buffer.isBuffer(e.name))) return list;
   return raw.map((entry) => {
     const { text, valid } = decodeDistinct(entry.name);
-    const named = Object.assign(Object.create(entry) as Dirent, { name: text });
-    if (!valid) INVALID.add(named);
-    return named;
+    // `invalidName`: rebuilt from bytes that are not valid UTF-8 (no file can be opened by this name).
+    return Object.assign(Object.create(entry) as Dirent, { name: text, invalidName: !valid });
   });
 }
 

@@ -8,7 +8,8 @@ import { suite, test } from 'node:test';
 import { scan, type ScanOptions, type ScanResult } from '../../../src/scan/index.ts';
 import { decodeSnapshot, previousTree } from '../../../src/scan/incremental/snapshot.ts';
 import { walk } from '../../../src/scan/walk/walk.ts';
-import { dropKeptSnapshots, keepDecodedSnapshots } from '../../../src/scan/incremental/snapshot-cache.ts';
+import { createSnapshotKeeper } from '../../../src/scan/incremental/snapshot-cache.ts';
+import { createScanCache } from '../../../src/scan/incremental/cache.ts';
 import { call, makeTree, seededRandom, serve } from '../../helpers/index.ts';
 
 const BASE: Record<string, string> = {
@@ -163,30 +164,28 @@ async function sequence(t: Parameters<typeof makeTree>[0], seed: number, steps: 
 
 suite('incremental rescans', () => {
   test('equal full scans over a seeded random edit sequence (a 250 ms filesystem granularity simulated)', async (t) => {
-    const modes = await sequence(t, 15, 50, { granularityMs: 250, racyMs: 250 });
+    // A cache as a library caller makes one: no snapshot kept, the counting functions of rules runs kept.
+    const modes = await sequence(t, 15, 50, { granularityMs: 250, racyMs: 250, cache: createScanCache() });
     assert.ok((modes.incremental ?? 0) > 0, JSON.stringify(modes));
     t.diagnostic(`modes: ${JSON.stringify(modes)}`);
   });
 
   test('equal full scans with real timestamps and a short racy window', async (t) => {
-    const modes = await sequence(t, 16, 60, { racyMs: 20 });
+    const modes = await sequence(t, 16, 60, { racyMs: 20, cache: createScanCache() });
     assert.ok((modes.incremental ?? 0) > 0, JSON.stringify(modes));
     t.diagnostic(`modes: ${JSON.stringify(modes)}`);
   });
 
   test('equal full scans with decoded snapshots kept, as a scan process keeps them, and earlier ones sent back', async (t) => {
-    keepDecodedSnapshots(8 * 1024 * 1024);
-    t.after(() => keepDecodedSnapshots(0));
-    const modes = await sequence(t, 17, 50, { granularityMs: 250, racyMs: 250 }, { older: true });
+    const cache = createScanCache({ snapshotBytes: 8 * 1024 * 1024 });
+    const modes = await sequence(t, 17, 50, { granularityMs: 250, racyMs: 250, cache }, { older: true });
     assert.ok((modes.incremental ?? 0) > 0 && (modes.unchanged ?? 0) > 0, JSON.stringify(modes));
     t.diagnostic(`modes: ${JSON.stringify(modes)}`);
   });
 
   test('with decoded snapshots kept, edits in place (every directory as it was) rerun the rules over the kept walk', async (t) => {
-    keepDecodedSnapshots(8 * 1024 * 1024);
-    t.after(() => keepDecodedSnapshots(0));
     const root = makeTree(t, BASE);
-    const options = { racyMs: 20 };
+    const options = { racyMs: 20, cache: createScanCache({ snapshotBytes: 8 * 1024 * 1024 }) };
     await sleep(60);
     let previous = (await scan(root, options)).snapshot;
     const edits: Array<[string, () => void]> = [
@@ -211,9 +210,8 @@ suite('incremental rescans', () => {
     }
     // The last snapshot reused its predecessor's encoded tree: decoded from its bytes alone (nothing kept),
     // it describes the tree as it is, so nothing moved.
-    keepDecodedSnapshots(0);
     await sleep(60);
-    const again = await scan(root, { ...options, previous });
+    const again = await scan(root, { racyMs: 20, cache: createScanCache(), previous });
     assert.equal(again.mode, 'unchanged');
     assert.deepEqual(found(again), found(await scan(root, options)));
   });
@@ -224,32 +222,32 @@ suite('incremental rescans', () => {
     const b = makeTree(t, { ...BASE, 'extra/e.test.js': "test('e', () => {});\n" });
     const [ra, rb] = [realpathSync(a), realpathSync(b)];
     const first = (await scan(a)).snapshot!;
-    assert.notEqual(decodeSnapshot(first, ra, limits), decodeSnapshot(first, ra, limits), 'nothing kept while off');
-    keepDecodedSnapshots(8 * 1024 * 1024);
-    t.after(() => keepDecodedSnapshots(0));
-    const sa = (await scan(a)).snapshot!;
-    const kept = decodeSnapshot(sa, ra, limits);
-    assert.ok(kept && kept === decodeSnapshot(Uint8Array.from(sa), ra, limits), 'equal bytes (a copy): the kept decoding');
-    assert.equal(decodeSnapshot(sa, rb, limits), undefined, 'another root never takes it');
-    assert.equal(decodeSnapshot(sa, ra, JSON.stringify([4, 10])), undefined, 'other limits never take it');
+    const none = createSnapshotKeeper(0);
+    assert.notEqual(decodeSnapshot(first, ra, limits, none), decodeSnapshot(first, ra, limits, none), 'nothing kept by a 0-byte keeper');
+    const cache = createScanCache({ snapshotBytes: 8 * 1024 * 1024 });
+    const keeper = cache.snapshots;
+    const sa = (await scan(a, { cache })).snapshot!;
+    const kept = decodeSnapshot(sa, ra, limits, keeper);
+    assert.ok(kept && kept === decodeSnapshot(Uint8Array.from(sa), ra, limits, keeper), 'equal bytes (a copy): the kept decoding');
+    assert.equal(decodeSnapshot(sa, rb, limits, keeper), undefined, 'another root never takes it');
+    assert.equal(decodeSnapshot(sa, ra, JSON.stringify([4, 10]), keeper), undefined, 'other limits never take it');
     const changed = Uint8Array.from(sa);
     changed[changed.length - 1]! ^= 1;
-    assert.notEqual(decodeSnapshot(changed, ra, limits), kept, 'one byte differs: decoded (or refused) anew');
+    assert.notEqual(decodeSnapshot(changed, ra, limits, keeper), kept, 'one byte differs: decoded (or refused) anew');
     // The budget: two roots' snapshots do not fit in a little more than one, so the older is dropped.
     const sb = (await scan(b)).snapshot!;
-    keepDecodedSnapshots(4 * Math.max(sa.byteLength, sb.byteLength) + 1); // one decoded snapshot: four times its bytes
-    const kb = decodeSnapshot(sb, rb, limits);
-    assert.equal(decodeSnapshot(sb, rb, limits), kb);
-    const ka = decodeSnapshot(sa, ra, limits);
-    assert.ok(ka && ka === decodeSnapshot(sa, ra, limits), 'a decoded anew and kept');
-    assert.notEqual(decodeSnapshot(sb, rb, limits), kb, 'b was dropped to make room for a');
+    const small = createSnapshotKeeper(4 * Math.max(sa.byteLength, sb.byteLength) + 1); // one decoded snapshot: 4x its bytes
+    const kb = decodeSnapshot(sb, rb, limits, small);
+    assert.equal(decodeSnapshot(sb, rb, limits, small), kb);
+    const ka = decodeSnapshot(sa, ra, limits, small);
+    assert.ok(ka && ka === decodeSnapshot(sa, ra, limits, small), 'a decoded anew and kept');
+    assert.notEqual(decodeSnapshot(sb, rb, limits, small), kb, 'b was dropped to make room for a');
     // A scan about to need the heap drops every other root's snapshot, and keeps its own.
-    keepDecodedSnapshots(8 * 1024 * 1024);
-    const [ka2, kb3] = [decodeSnapshot(sa, ra, limits), decodeSnapshot(sb, rb, limits)];
-    assert.equal(decodeSnapshot(sa, ra, limits), ka2);
-    dropKeptSnapshots(rb);
-    assert.notEqual(decodeSnapshot(sa, ra, limits), ka2, 'a dropped');
-    assert.equal(decodeSnapshot(sb, rb, limits), kb3, 'b kept');
+    const [ka2, kb3] = [decodeSnapshot(sa, ra, limits, keeper), decodeSnapshot(sb, rb, limits, keeper)];
+    assert.equal(decodeSnapshot(sa, ra, limits, keeper), ka2);
+    keeper.drop(rb);
+    assert.notEqual(decodeSnapshot(sa, ra, limits, keeper), ka2, 'a dropped');
+    assert.equal(decodeSnapshot(sb, rb, limits, keeper), kb3, 'b kept');
   });
 
   test('a same-size edit within one clock tick of the scan is seen (the racy rule)', async (t) => {
@@ -333,7 +331,8 @@ suite('rescans re-run only the rules whose inputs moved', () => {
       // A second pytest command counts with its own deselection: its files are never patched with the other's counter.
       'tools/pyproject.toml': '[project]\nname = "tools"\n',
     });
-    const options = { racyMs: 20 };
+    // The engine's cache keeps the counting functions of each run of the rules: what a patch needs.
+    const options = { racyMs: 20, cache: createScanCache() };
     const aged = (): Promise<unknown> => sleep(60); // Past the racy window of the last edit.
     await aged();
     let previous = (await scan(root, options)).snapshot;
@@ -370,15 +369,16 @@ suite('rescans re-run only the rules whose inputs moved', () => {
     await step('a touch without a change', () => { const now = new Date(); utimesSync(join(root, 'src/a.test.js'), now, now); }, true);
   });
 
-  test('a rescan whose rules run this process does not remember runs them (no patch from another run)', async (t) => {
+  test('a rescan whose rules run the cache does not remember runs them (no patch from another run)', async (t) => {
     const root = makeTree(t, BASE);
+    const cache = createScanCache();
     await sleep(60);
-    const first = await scan(root, { racyMs: 20 });
-    // Five more runs of the rules over this root push the first one out of what this process keeps.
-    for (let i = 0; i < 5; i++) await scan(root, { racyMs: 20 });
+    const first = await scan(root, { racyMs: 20, cache });
+    // Five more runs of the rules over this root push the first one out of what the cache keeps.
+    for (let i = 0; i < 5; i++) await scan(root, { racyMs: 20, cache });
     appendFileSync(join(root, 'src/a.test.js'), "test('a2', () => {});\n");
     await sleep(60);
-    const again = await scan(root, { racyMs: 20, previous: first.snapshot });
+    const again = await scan(root, { racyMs: 20, previous: first.snapshot, cache });
     assert.notEqual(rulesRun(again.snapshot, root), rulesRun(first.snapshot, root));
     assert.deepEqual(found(again), found(await scan(root, { racyMs: 20 })));
   });

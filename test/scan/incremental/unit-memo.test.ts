@@ -6,8 +6,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { suite, test, type TestContext } from 'node:test';
 import { scan, type ScanResult } from '../../../src/scan/index.ts';
-import { keepDecodedSnapshots } from '../../../src/scan/incremental/snapshot-cache.ts';
-import { dropUnitRecords, unitCounts } from '../../../src/scan/incremental/unit-memo.ts';
+import { createScanCache, type ScanCache } from '../../../src/scan/incremental/cache.ts';
 import { makeTree } from '../../helpers/index.ts';
 
 const pj = (o: unknown): string => JSON.stringify(o);
@@ -55,13 +54,13 @@ function found({ tests, ports, framework, notes, runs, truncated }: ScanResult):
  * `edit()` with every directory's stamp past the racy window (so every directory is as it was), then a rescan
  * from `previous`, with how many units ran and how many were answered from their records.
  */
-async function rescanAfter(edit: () => void, root: string, options: { racyMs: number }, previous: Uint8Array | null) {
+async function rescanAfter(edit: () => void, root: string, options: Options, previous: Uint8Array | null) {
   await sleep(60);
   edit();
   await sleep(60);
-  const before = unitCounts();
+  const before = { ...options.cache.units!.counts };
   const incremental = await scan(root, { ...options, previous });
-  const after = unitCounts();
+  const after = options.cache.units!.counts;
   return { incremental, ran: after.ran - before.ran, replayed: after.replayed - before.replayed };
 }
 
@@ -70,24 +69,24 @@ async function rescanAfter(edit: () => void, root: string, options: { racyMs: nu
  * record): the root and that first answer.
  */
 async function scannedOnce(t: TestContext, files: Record<string, string>) {
-  keepDecodedSnapshots(8 * 1024 * 1024);
-  t.after(() => keepDecodedSnapshots(0));
   const root = makeTree(t, files);
+  const options = keeping();
   await sleep(60);
-  return { root, first: await scan(root, OPTIONS) };
+  return { root, first: await scan(root, options), options };
 }
 
-const OPTIONS = { racyMs: 20 };
+interface Options { readonly racyMs: number; readonly cache: ScanCache }
+
+/** Options of scans in an engine that keeps decoded snapshots, as a scan process's does (so units record). */
+const keeping = (): Options => ({ racyMs: 20, cache: createScanCache({ snapshotBytes: 8 * 1024 * 1024 }) });
 
 suite('rule units over a kept walk', () => {
   test('an edit in place runs again only the units that read what moved, and the answer equals a full scan', async (t) => {
-    keepDecodedSnapshots(8 * 1024 * 1024);
-    t.after(() => keepDecodedSnapshots(0));
     const root = makeTree(t, TREE);
     const outside = makeTree(t, { 'package.json': pj({ name: '@acme/outside-config', main: 'index.js' }), 'index.js': 'module.exports = {};\n' });
     mkdirSync(join(root, 'packages/f/node_modules/@acme'), { recursive: true });
     symlinkSync(outside, join(root, 'packages/f/node_modules/@acme/outside-config'));
-    const options = { racyMs: 20 };
+    const options = keeping();
     await sleep(60);
     const first = await scan(root, options);
     assert.ok(first.notes.some((n) => n.includes('process.env.MATCH')), first.notes.join('\n'));
@@ -231,8 +230,6 @@ suite('rule units over a kept walk', () => {
   });
 
   test('a non-JS rule answered from its record counts its test files again and keeps the rows those counts keep', async (t) => {
-    keepDecodedSnapshots(8 * 1024 * 1024);
-    t.after(() => keepDecodedSnapshots(0));
     const root = makeTree(t, {
       'pyproject.toml': '[tool.pytest.ini_options]\ntestpaths = ["tests"]\n',
       'tests/test_a.py': 'def test_a():\n    pass\n',
@@ -243,7 +240,7 @@ suite('rule units over a kept walk', () => {
       'svc/go.mod': 'module example.com/svc\n\ngo 1.22\n',
       'svc/x_test.go': 'package svc\n\nfunc TestX(t *testing.T) {}\n',
     });
-    const options = { racyMs: 20 };
+    const options = keeping();
     await sleep(60);
     let previous = (await scan(root, options)).snapshot;
     const goTest = (constraint: string, names: string[]): string =>
@@ -309,7 +306,7 @@ suite('rule units over a kept walk', () => {
       files[`packages/p${i}/jest.config.js`] = "module.exports = { ...require('@acme/test-config') };\n";
       files[`packages/p${i}/a.check.js`] = "test('a', () => {});\n";
     }
-    const { root, first } = await scannedOnce(t, files);
+    const { root, first, options: OPTIONS } = await scannedOnce(t, files);
     assert.equal(first.tests.length, 600);
     const { incremental, ran, replayed } = await rescanAfter(
       () => writeFileSync(join(root, 'packages/p7/jest.config.js'), "module.exports = { testMatch: ['**/*.none.js'] };\n"),
@@ -329,7 +326,7 @@ suite('rule units over a kept walk', () => {
     // pytest asks the tree about every directory it enters (a conda env marker): 601 answers, past the 512 a
     // record may hold for another walk; a unit that saw the whole tree keeps none of them.
     for (let i = 0; i < 600; i++) files[`tests/d${i}/test_x${i}.py`] = 'def test_a():\n    pass\n';
-    const { root, first } = await scannedOnce(t, files);
+    const { root, first, options: OPTIONS } = await scannedOnce(t, files);
     assert.equal(first.tests.length, 601);
     const { incremental, ran, replayed } = await rescanAfter(
       () => writeFileSync(join(root, 'crate/Cargo.toml'), '[package]\nname = "c"\nversion = "0.1.1"\n'),
@@ -340,12 +337,12 @@ suite('rule units over a kept walk', () => {
   });
 
   test('a scan from no snapshot (a first scan, ?full=1) answers no unit from a record, and records for the next', async (t) => {
-    const { root, first } = await scannedOnce(t, TREE);
+    const { root, first, options: OPTIONS } = await scannedOnce(t, TREE);
     // The process holds records for this root now. A project removed and added again at the same path (its
     // first scan) or `?full=1`: no snapshot is given, and every unit runs, as asked.
-    const before = unitCounts();
+    const before = { ...OPTIONS.cache.units!.counts };
     const again = await scan(root, OPTIONS);
-    const after = unitCounts();
+    const after = OPTIONS.cache.units!.counts;
     assert.equal(after.replayed - before.replayed, 0, 'no unit answered from a record');
     assert.ok(after.ran - before.ran >= 10, `every unit ran (${after.ran - before.ran})`);
     assert.deepEqual(found(again), found(first));
@@ -358,21 +355,19 @@ suite('rule units over a kept walk', () => {
   });
 
   test('a scan process short of heap drops the records of other roots, and their units run again', async (t) => {
-    keepDecodedSnapshots(8 * 1024 * 1024);
-    t.after(() => keepDecodedSnapshots(0));
     const tree = {
       'package.json': pj({ workspaces: ['packages/*'], scripts: { test: 'npm test --workspaces' } }),
       'packages/a/package.json': JEST, 'packages/a/a.test.js': "test('a', () => {});\n",
       'packages/b/package.json': JEST, 'packages/b/b.test.js': "test('b', () => {});\n",
     };
     const [one, two] = [makeTree(t, tree), makeTree(t, tree)];
-    const options = { racyMs: 20 };
+    const options = keeping();
     await sleep(60);
     const [first, other] = [await scan(one, options), await scan(two, options)];
     const edit = (root: string) => () => writeFileSync(join(root, 'packages/a/jest.config.js'), 'module.exports = {};\n');
     // Kept: only the package whose config appeared runs (and the 10 non-JS rules, the walk being new).
     assert.equal((await rescanAfter(edit(one), one, options, first.snapshot)).replayed, 1);
-    dropUnitRecords(realpathSync(one));
+    options.cache.units!.drop(realpathSync(one));
     const dropped = await rescanAfter(edit(two), two, options, other.snapshot);
     assert.equal(dropped.replayed, 0, 'the records of the other root were dropped');
     assert.deepEqual(found(dropped.incremental), found(await scan(two, { ...options, exclude: () => false })));

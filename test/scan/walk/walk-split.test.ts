@@ -5,9 +5,9 @@ import { chmodSync, mkdirSync, readdirSync, realpathSync, symlinkSync, writeFile
 import { join } from 'node:path';
 import { after, before, suite, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { helperIdle, startHelper } from '../../../src/scan/walk/helper.ts';
+import { createHelper } from '../../../src/scan/walk/helper.ts';
 import { walk, type WalkOptions, type WalkResult } from '../../../src/scan/walk/walk.ts';
-import { lastWalkParts, shareWalks, walkShared } from '../../../src/scan/walk/walk-split.ts';
+import { createWalkSharing, walkShared, type WalkSharing } from '../../../src/scan/walk/walk-split.ts';
 import { makeTree, seededRandom } from '../../helpers/index.ts';
 
 /** Everything a walk returns, in a form `deepEqual` compares in order (the index as its entries). */
@@ -52,19 +52,22 @@ function walkDirs(root: string, dir = ''): string[] {
 }
 
 suite('walkShared()', () => {
+  // One helper thread for the suite, as a scan process has one (its cache's).
+  const helper = createHelper();
+  let sharing: WalkSharing;
   before(async () => {
-    shareWalks(true);
-    startHelper();
-    for (let i = 0; i < 500 && !helperIdle(); i++) await sleep(10);
+    sharing = createWalkSharing(helper);
+    helper.start();
+    for (let i = 0; i < 500 && !helper.idle(); i++) await sleep(10);
   });
-  after(() => shareWalks(false));
+  after(() => helper.close());
 
   /** Both walks of `root`, under one clock so racy stamps are decided alike. */
-  async function both(root: string, options: WalkOptions = {}): Promise<{ single: WalkResult; shared: WalkResult; parts: number }> {
+  async function both(root: string, options: WalkOptions = {}, sharedBy = sharing) {
     const clock = { since: Date.now(), racyMs: 2000, granularityMs: 0 };
     const single = await walk(root, { clock, ...options });
-    const shared = await walkShared(root, { clock, ...options });
-    return { single, shared, parts: lastWalkParts() };
+    const shared = await walkShared(root, { clock, ...options }, true, sharedBy);
+    return { single, shared, parts: sharedBy.lastParts };
   }
 
   test('equals the one-thread walk on random trees, and the work was shared', async (t) => {
@@ -118,11 +121,10 @@ suite('walkShared()', () => {
   test('equals it when the helper spends its file budget and hands back all it has left', async (t) => {
     const root = realpathSync(makeTree(t));
     randomTree(root, 1, 4000);
-    shareWalks(true, { helperFiles: 300 });
-    t.after(() => shareWalks(true));
+    const small = createWalkSharing(helper, { helperFiles: 300 });
     let shared = 0;
     for (let i = 0; i < 3; i++) {
-      const { single, shared: split, parts } = await both(root);
+      const { single, shared: split, parts } = await both(root, {}, small);
       assert.deepEqual(shape(split), shape(single));
       if (parts > 2) shared++;
     }
@@ -136,9 +138,9 @@ suite('walkShared()', () => {
     // helper still busy (on a loaded machine a small walk can also end before the helper takes a part:
     // sharing is asked of some walk out of ten, not of each).
     const walkOnce = async (stampsUpTo: number): Promise<number> => {
-      for (let i = 0; i < 200 && !helperIdle(); i++) await sleep(10);
-      await walkShared(root, { stampsUpTo });
-      return lastWalkParts();
+      for (let i = 0; i < 200 && !helper.idle(); i++) await sleep(10);
+      await walkShared(root, { stampsUpTo }, true, sharing);
+      return sharing.lastParts;
     };
     const sharedSoon = async (): Promise<boolean> => {
       for (let i = 0; i < 10; i++) if (await walkOnce(Infinity) > 1) return true;
@@ -155,9 +157,9 @@ suite('walkShared()', () => {
   test('an aborted or excluding walk is not shared', async (t) => {
     const root = realpathSync(makeTree(t));
     randomTree(root, 6, 500);
-    await walkShared(root, { exclude: (d) => d.endsWith('7') });
-    assert.equal(lastWalkParts(), 1);
-    await walkShared(root, { signal: new AbortController().signal });
-    assert.equal(lastWalkParts(), 1);
+    await walkShared(root, { exclude: (d) => d.endsWith('7') }, true, sharing);
+    assert.equal(sharing.lastParts, 1);
+    await walkShared(root, { signal: new AbortController().signal }, true, sharing);
+    assert.equal(sharing.lastParts, 1);
   });
 });
