@@ -9,6 +9,8 @@ export type { Scanner, ScanOutcome, ScanProjectOptions } from './core/scanner.ts
 // The library's scan() answers with the API's field names (`file_path`); see scanReport.
 export { scanReport as scan } from './scan/index.ts';
 export type { ScanReport, ReportedTest, ScanResult, ScanOptions } from './scan/index.ts';
+export { createScanCache } from './scan/incremental/cache.ts';
+export type { ScanCache, ScanCacheOptions } from './scan/incremental/cache.ts';
 export { createScanPool } from './scan/process/pool.ts';
 export type { ScanPool, ScanProgress, ScanWorkerOptions, WorkerScanOptions, PoolScanCall } from './scan/process/pool.ts';
 export { walk } from './scan/walk/walk.ts';

@@ -108,21 +108,17 @@ async function scanFrom(root: string, options: ScanOptions): Promise<ScanResult 
   const previous = limits === null ? undefined : decodeSnapshot(bytes, root, limits, cache.snapshots);
   const base = root.endsWith('/') ? root : root + '/';
   const quick = previous ? await quickCheck(previous, base, clock, cache) : undefined;
-  if (previous && quick?.same) return { ...snapshotResult(previous), unreadable: [], snapshot: null, mode: 'unchanged' };
-  // Something moved. Rebuilding from the previous tree holds it next to the new one: on a tree that large
-  // for this heap (1M files in the scanning thread's 256 MB), a full walk is the one that fits.
-  if (previous && !roomFor(previous)) return null;
-  // Every directory as it was and only counted test files moved: patched without walking (the tree is the
-  // snapshot's) and without running any rule.
-  const reads = previous ? previousReads(previous) : undefined;
-  const kept = previous ? previous.tree.fileCounts.reduce((a, b) => a + b, 0) + previous.tree.flags.length : 0;
+  const decision = plan(previous, quick, snapshotMaxEntries);
+  if (decision.mode === 'unchanged') return { ...snapshotResult(previous!), unreadable: [], snapshot: null, mode: 'unchanged' };
+  if (decision.mode === 'full' && previous) return null;
   // (Every file read was stat'ed by the quick check: `statReads` only compares here.)
   const readsNow = previous && quick ? statReads(previous, base, clock, quick.readStamps) : undefined;
-  const triedPatch = previous !== undefined && reads !== undefined && readsNow !== undefined && quick?.dirs === true
-    && limits !== null && kept <= snapshotMaxEntries;
-  if (triedPatch) {
+  const reads = previous ? previousReads(previous) : undefined;
+  const triedPatch = decision.mode === 'patch';
+  if (decision.mode === 'patch') {
     const patched = await patchCounts({
-      previous, memo: reads.memo, root, limits, clock, reads: readsNow, counterRuns: cache.counterRuns, keeper: cache.snapshots,
+      previous: previous!, memo: reads!.memo, root, limits: limits!, clock, reads: readsNow!, counterRuns: cache.counterRuns,
+      keeper: cache.snapshots,
     });
     if (patched) return patched;
   }
@@ -220,12 +216,42 @@ async function scanFrom(root: string, options: ScanOptions): Promise<ScanResult 
 }
 
 /**
+ * What a scan does, decided before it walks from the previous snapshot and the quick check's stats:
+ * - `unchanged`: every directory and every file read has its stamp: the last result stands;
+ * - `patch`: every directory as it was and only files read moved: their counts are patched into the last
+ *   result when they are counted test files (rescan.ts `patchCounts`), else the scan walks as below;
+ * - `walk`: a walk that takes the directories the check found as they were without listing them again;
+ * - `full`: no usable snapshot (none, other limits, or too big for this heap beside a new one).
+ * Everything after follows from it; a walk may still find nothing moved (a racy stamp listed again).
+ */
+export type ScanPlan =
+  | { readonly mode: 'unchanged' }
+  | { readonly mode: 'patch' }
+  | { readonly mode: 'walk' }
+  | { readonly mode: 'full' };
+
+export function plan(previous: ScanSnapshotData | undefined, quick: { readonly same: boolean; readonly dirs: boolean } | undefined,
+  snapshotMaxEntries: number): ScanPlan {
+  if (!previous || !quick) return { mode: 'full' };
+  if (quick.same) return { mode: 'unchanged' };
+  // Rebuilding from the previous tree holds it next to the new one: on a tree that large for this heap (1M
+  // files in the scanning thread's 256 MB), a full walk is the one that fits.
+  if (!roomFor(previous)) return { mode: 'full' };
+  if (quick.dirs && entriesOf(previous) <= snapshotMaxEntries) return { mode: 'patch' };
+  return { mode: 'walk' };
+}
+
+/** Files and directories a snapshot holds. */
+function entriesOf(previous: ScanSnapshotData): number {
+  return previous.tree.fileCounts.reduce((a, b) => a + b, 0) + previous.tree.flags.length;
+}
+
+/**
  * Whether this heap can hold an incremental rescan's previous-state structures (paths, maps of stamps
  * and counts: about 200 bytes per file and directory) next to a full scan's: up to a fifth of the limit.
  */
 function roomFor(previous: ScanSnapshotData): boolean {
-  const entries = previous.tree.fileCounts.reduce((a, b) => a + b, 0) + previous.tree.flags.length;
-  return entries * 200 < getHeapStatistics().heap_size_limit / 5;
+  return entriesOf(previous) * 200 < getHeapStatistics().heap_size_limit / 5;
 }
 
 /** The default of `snapshotMaxEntries`: past it a walk keeps no snapshot (and, in a scan process, is not shared). */
