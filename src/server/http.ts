@@ -89,8 +89,10 @@ export interface ReadJsonOptions {
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
-/** How long a client may keep sending after its 413 before the socket is cut. */
+/** How long a client may keep sending after its 413 (a chunked body), or stall (a declared length), before the cut. */
 const DISCARD_GRACE_MS = 2_000;
+/** A declared body up to this size is drained while it keeps arriving, however slow the link. */
+const DISCARD_DECLARED_MAX = 16 * 1024 * 1024;
 
 /** True when the request carries a body (a declared non-zero length, or chunked transfer). */
 export function hasBody(req: IncomingMessage): boolean {
@@ -180,15 +182,21 @@ function collect(req: IncomingMessage, limit: number): Promise<{ chunks: Buffer[
 
 /**
  * After a 413, lets Node drain (and drop) the rest of the body so the client reads its answer instead
- * of a TCP reset, but cuts a client that is still sending `DISCARD_GRACE_MS` later (an endless
- * chunked body would otherwise hold the socket until `requestTimeout`).
+ * of a TCP reset. A body of a declared length (up to `DISCARD_DECLARED_MAX`) is drained while bytes keep
+ * coming: the grace counts from the last one, so a slow link or a loaded machine still gets its 413 whole.
+ * A chunked or huge body is cut `DISCARD_GRACE_MS` after the 413 however it trickles (an endless chunked
+ * body would otherwise hold the socket until `requestTimeout`).
  */
 function discardRest(req: IncomingMessage): void {
   if (req.complete) return;
   req.resume();
   const socket = req.socket;
+  const declared = Number(req.headers['content-length']);
   const timer = setTimeout(() => socket.destroy(), DISCARD_GRACE_MS);
   timer.unref();
+  if (req.headers['transfer-encoding'] === undefined && Number.isSafeInteger(declared) && declared <= DISCARD_DECLARED_MAX) {
+    req.on('data', () => timer.refresh());
+  }
   const stop = (): void => clearTimeout(timer);
   req.once('end', stop);
   socket.once('close', stop);

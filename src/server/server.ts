@@ -38,6 +38,11 @@ export interface ServerOptions extends GuardOptions {
   readonly scanWorker?: ScanWorkerOptions;
   /** Largest request body, in bytes. @default 1_048_576 */
   readonly bodyLimit?: number;
+  /**
+   * Slow clients are cut off: `headersMs` for the request's headers, `requestMs` for the whole request (Node's
+   * `headersTimeout` and `requestTimeout`, checked every `checkMs`). @default 10 s, 30 s, checked every 1 s
+   */
+  readonly timeouts?: { readonly headersMs?: number; readonly requestMs?: number; readonly checkMs?: number };
   /** Open connections accepted at once; more are closed at once, so descriptors cannot run out. @default 256 */
   readonly maxConnections?: number;
   /** Largest database size in bytes (see `openStore`). @default no limit */
@@ -103,12 +108,12 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const events = createEvents();
   const scanner = createScanner(store, options.scan, options.scanWorker, { events });
   let actualPort = 0;
+  const { headersMs = 10_000, requestMs = 30_000, checkMs = 1_000 } = options.timeouts ?? {};
   const server = createHttpServer({
-    // Slow clients are cut off: headers within 10 s, the whole request within 30 s.
-    headersTimeout: 10_000,
-    requestTimeout: 30_000,
+    headersTimeout: headersMs,
+    requestTimeout: requestMs,
     keepAliveTimeout: 5_000,
-    connectionsCheckingInterval: 1_000,
+    connectionsCheckingInterval: checkMs,
   }, createHandler({ ...options, store, scanner, events, logger, now, getPort: () => actualPort, ...(bodyLimit === undefined ? {} : { bodyLimit }) }));
   server.on('clientError', answerClientError);
   server.maxConnections = options.maxConnections ?? 256;
