@@ -33,7 +33,7 @@ suite('incremental rescans through the scan processes', () => {
     const first = await scanNow();
     assert.deepEqual(first.ports.map((p: { port: number }) => p.port), [5174]);
     // The first scan saw everything within the racy window (2 s) of its writes: recorded as changed. Past
-    // it, a rescan stamps them for good (incremental, same findings), and the one after finds nothing moved.
+    // it, a rescan stamps them for good (same findings), and the one after finds nothing moved.
     await sleep(2100);
     assert.deepEqual((await scanNow()).tests, first.tests);
     const unchanged = await scanNow();
@@ -47,7 +47,10 @@ suite('incremental rescans through the scan processes', () => {
     assert.deepEqual(incremental.ports.map((p: { id: number }) => p.id), first.ports.map((p: { id: number }) => p.id));
     const full = await scanNow('?full=1');
     assert.deepEqual(full.tests, incremental.tests);
-    assert.deepEqual(modes, ['full', 'incremental', 'unchanged', 'incremental', 'full']);
+    // The second scan is incremental when the first ran within the racy window of the tree's writes, and
+    // unchanged when a loaded machine started it later than that: either way the third finds nothing moved.
+    assert.ok(['incremental', 'unchanged'].includes(modes[1]!), modes.join(', '));
+    assert.deepEqual([modes[0], ...modes.slice(2)], ['full', 'unchanged', 'incremental', 'full']);
     // The summary of the last scan (GET /api/projects/:id/scan) is written by every kind of save.
     const summary = await call(`${server.url}/api/projects/${project.id}/scan`);
     assert.equal(summary.status, 200);
