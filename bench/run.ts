@@ -12,6 +12,7 @@ import { formatTable, type Row } from './stats.ts';
 import { compareEndpoints } from './suites/http.ts';
 import { dashboardSuite } from './suites/dashboard.ts';
 import { healthSuite } from './suites/health.ts';
+import { layersSuite } from './suites/layers.ts';
 import { saveSuite } from './suites/save.ts';
 import { scaleSuite } from './suites/scale.ts';
 import { scanSuite } from './suites/scan.ts';
@@ -21,7 +22,7 @@ import { watchSuite } from './suites/watch.ts';
 import { writesSuite } from './suites/writes.ts';
 import { CACHE_DIR } from './tree.ts';
 
-const SUITES = ['scan', 'scan-all', 'http', 'writes', 'health', 'save', 'startup', 'scale', 'dashboard', 'watch'] as const;
+const SUITES = ['scan', 'layers', 'scan-all', 'http', 'writes', 'health', 'save', 'startup', 'scale', 'dashboard', 'watch'] as const;
 
 const { values } = parseArgs({
   options: {
@@ -64,6 +65,9 @@ const started = performance.now();
 if (only.has('scan')) {
   const sizes = quick ? [10_000] : [10_000, 100_000, ...(values.large ? [1_000_000] : [])];
   rows.push(...await scanSuite({ sizes, rounds, nodeArgs, log }));
+}
+if (only.has('layers')) {
+  rows.push(...await layersSuite({ size: quick ? 10_000 : 100_000, rounds, log }));
 }
 if (only.has('scan-all')) {
   rows.push(...await scanAllSuite({ rounds, projects: quick ? 4 : 20, nodeArgs, log }));

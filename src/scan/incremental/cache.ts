@@ -27,6 +27,10 @@ export interface ScanCacheOptions {
    * @default none
    */
   readonly enterRoot?: (root: string) => boolean;
+  /** Rule units answered from their records on rescans (with `snapshotBytes`). Off only to measure it. @default true */
+  readonly replayUnits?: boolean;
+  /** Counts of moved test files patched into the last result. Off only to measure it. @default true */
+  readonly patchCounts?: boolean;
 }
 
 export interface ScanCache {
@@ -52,13 +56,14 @@ export interface ScanCache {
  * const again = await scan(root, { cache, previous: first.snapshot }); // answered from what it kept
  */
 export function createScanCache({
-  snapshotBytes = 0, helper: wantHelper = false, shareWalks = false, helperFiles, enterRoot,
+  snapshotBytes = 0, helper: wantHelper = false, shareWalks = false, helperFiles, enterRoot, replayUnits = true,
+  patchCounts = true,
 }: ScanCacheOptions = {}): ScanCache {
   const helper = wantHelper || shareWalks ? createHelper() : undefined;
   return {
     snapshots: createSnapshotKeeper(snapshotBytes),
-    units: snapshotBytes > 0 ? createUnitRecords() : undefined,
-    counterRuns: createCounterRuns(),
+    units: snapshotBytes > 0 && replayUnits ? createUnitRecords() : undefined,
+    counterRuns: patchCounts ? createCounterRuns() : createCounterRuns({ roots: 0 }),
     walkMemos: new WeakMap(),
     helper,
     walkSharing: shareWalks && helper ? createWalkSharing(helper, helperFiles === undefined ? {} : { helperFiles }) : undefined,

@@ -115,9 +115,10 @@ const RUNS_PER_ROOT = 2;
 /**
  * Counting functions of the last rules runs per root, by counter key, kept by one scan engine: a closure may
  * hold what the rules read (pytest's deselected counts), so it is only reused for a snapshot of that same
- * run. A few runs per root: a `?full=1` scan in between must not orphan the stored snapshot's run.
+ * run. A few runs per root: a `?full=1` scan in between must not orphan the stored snapshot's run. `roots`:
+ * how many roots' runs are kept (0: none, so no count is ever patched).
  */
-export function createCounterRuns() {
+export function createCounterRuns({ roots = MAX_ROOTS } = {}) {
   const runs = new Map<string, Array<{ id: string; counters: ReadonlyMap<string, Counter | null> }>>();
   return {
     /** Keeps the counting functions of the rules run `id` over `root` (the newest runs of the newest roots). */
@@ -125,7 +126,7 @@ export function createCounterRuns() {
       const list = (runs.get(root) ?? []).filter((r) => r.id !== id);
       runs.delete(root);
       runs.set(root, [{ id, counters }, ...list].slice(0, RUNS_PER_ROOT));
-      if (runs.size > MAX_ROOTS) runs.delete(runs.keys().next().value!);
+      while (runs.size > roots) runs.delete(runs.keys().next().value!);
     },
     find: (root: string, id: string | undefined) => runs.get(root)?.find((r) => r.id === id),
   };
