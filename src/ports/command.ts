@@ -37,6 +37,8 @@ export interface CommandOptions {
   readonly main?: string;
   /** Only ports the line (or a shell script it runs) writes down, no tool defaults: compose and Dockerfile lines. */
   readonly explicitOnly?: boolean;
+  /** The line runs inside a container (a Dockerfile CMD, a compose command): its ports are `container` rows. */
+  readonly container?: boolean;
 }
 
 interface Acc extends CommandPorts {

@@ -12,9 +12,9 @@ export interface PortRow extends FoundPort {
   readonly key?: string;
   /** Config rows: the `tool:mode` default keys this explicit port replaces. */
   readonly suppress?: readonly string[];
-  /** Listen (the default when absent) or connect; see kind.ts. */
+  /** Listen (the default when absent), connect or container; see kind.ts. */
   readonly kind?: PortKind;
-  /** Compose `ports:` rows: the repository publishes this host port, so a connect row of it is a listen row. */
+  /** Compose `ports:` rows: the repository publishes this host port, so a connect or container row of it is a listen row. */
   readonly publishes?: boolean;
 }
 

@@ -4,7 +4,7 @@ import { parseDotenv, valuePort } from './dotenv.ts';
 import { linePorts } from './scripts.ts';
 import { parseYaml } from '../readers/yaml.ts';
 import { dirname, joinPath } from '../rules/paths.ts';
-import { envKinds } from './kind.ts';
+import { envKinds, type PortKind } from './kind.ts';
 
 /** compose.yaml, docker-compose.yml and overrides such as docker-compose.dev.yml or compose.override.yaml. */
 const COMPOSE_FILE = /^(?:docker-)?compose(?:\.[\w.-]+)?\.ya?ml$/;
@@ -14,8 +14,10 @@ const MAX_RANGE = 100;
 /**
  * Ports of compose services, attributed to the service: `ports:` in short syntax (`"8080:80"`, `"3000"`,
  * `"127.0.0.1:8080:80/udp"`, ranges) and long syntax (`published`, else `target`): the host side, the port
- * a developer opens, always `listen` and marked as published; `PORT`/`*_PORT` and URLs in `environment`, with
- * the kind their name gives (kind.ts); and ports in `command`/`entrypoint` (listen).
+ * a developer opens, `listen` and marked as published; a container port alone (`"3000"`, `{ target: 3000 }`)
+ * gets a random host port, so it is a `container` row. `PORT`/`*_PORT` and URLs in `environment`, and ports in
+ * `command`/`entrypoint`, are bound inside the container: `container` rows (a client setting stays `connect`),
+ * `listen` under `network_mode: host`.
  */
 export async function findComposePorts(ctx: ScanContext): Promise<PortRow[]> {
   const files = pick(ctx, (base) => COMPOSE_FILE.test(base));
@@ -38,6 +40,7 @@ function composeRows(ctx: ScanContext, text: string, file: string, vars: Readonl
   const rows: PortRow[] = [];
   for (const [name, service] of Object.entries(services)) {
     if (!isRecord(service)) continue;
+    const hostNet = service.network_mode === 'host';
     if (Array.isArray(service.ports)) {
       for (const raw of service.ports) {
         const entry = typeof raw === 'string' ? interpolate(raw, vars) : raw;
@@ -45,19 +48,24 @@ function composeRows(ctx: ScanContext, text: string, file: string, vars: Readonl
         if (ports.length > MAX_RANGE) ctx.note(`Port range of service "${name}" in ${file} has ${ports.length} ports; only the first ${MAX_RANGE} were kept`);
         // Only a host port written down is published as itself (`"5432"` alone gets a random host port).
         const publishes = hostGiven(entry);
-        for (const port of ports.slice(0, MAX_RANGE)) rows.push({ port, script_name: name, config_source: file, dir, publishes });
+        for (const port of ports.slice(0, MAX_RANGE)) {
+          rows.push({ port, script_name: name, config_source: file, dir, ...(publishes || hostNet ? { publishes } : { kind: 'container' }) });
+        }
       }
     }
+    // Inside the container a process's own port is the host's only on the host network; otherwise it is a
+    // container row, a listen row when a `ports:` entry of the repository publishes the same number.
+    const inside = (kind: PortKind | undefined): PortKind => (kind === 'connect' ? 'connect' : hostNet ? 'listen' : 'container');
     const env = environment(service.environment);
     const kinds = envKinds(env);
     env.forEach(([key, value], k) => {
       const port = valuePort(key, value);
-      if (port !== undefined) rows.push({ port, script_name: name, config_source: file, dir, kind: kinds[k]! });
+      if (port !== undefined) rows.push({ port, script_name: name, config_source: file, dir, kind: inside(kinds[k]) });
     });
     for (const field of ['command', 'entrypoint']) {
       const line = commandLine(service[field]);
       // Only explicit ports: tool defaults come from scripts, Procfiles and Makefiles (see defaults.ts).
-      if (line !== undefined) rows.push(...linePorts(ctx, line, name, file, { explicitOnly: true }));
+      if (line !== undefined) rows.push(...linePorts(ctx, line, name, file, { explicitOnly: true, container: !hostNet }));
     }
   }
   return rows;

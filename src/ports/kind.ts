@@ -13,11 +13,17 @@
  *   remaining name is one of the own-port names (`VITE_PORT`, `NEXT_PUBLIC_APP_URL`);
  * - a `*_PORT` whose sibling `*_HOST`/`*_HOSTNAME`/`*_SERVER` in the same file or compose service names
  *   another machine (`TRAC_HOST=db`, `FOO_HOST=api.example.com`) is a client setting too (envKinds);
- * - finally index.ts turns a connect port into a listen port when a compose service of the repository
- *   publishes that host port: the project itself then binds it.
+ * - finally defaults.ts turns a connect or container port into a listen port when a compose service of the
+ *   repository publishes that host port: the project itself then binds it.
  */
 
-export type PortKind = 'listen' | 'connect';
+/**
+ * `container`: a port a process binds inside a container that no file publishes on the host (`EXPOSE 80`,
+ * compose `ports: ["80"]`, `PORT=8080` in a compose service's environment): the machine does not listen
+ * there, so it never counts in a collision (compose.ts, dockerfile.ts). A container row whose port a compose
+ * file of the repository publishes on the host is a listen row (defaults.ts).
+ */
+export type PortKind = 'listen' | 'connect' | 'container';
 
 /** Words naming a backing service or a client of one: a `*_PORT` holding one of them is connected to. */
 const CONNECT_WORDS = new Set([
