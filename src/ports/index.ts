@@ -13,11 +13,12 @@ import { findPlatformPorts } from './platforms.ts';
 import { findProcfilePorts } from './procfile.ts';
 import { findRubyPorts } from './ruby.ts';
 import { findScriptPorts } from './scripts.ts';
+import { findSourcePorts } from './source-defaults.ts';
 
 const FINDERS: readonly Finder[] = [
   findScriptPorts, findDotenvPorts, findFrameworkConfigPorts, findComposePorts, findDockerfilePorts,
   findProcfilePorts, findMakefilePorts, findJvmPorts, findRubyPorts, findComposerPorts,
-  findPlatformPorts,
+  findPlatformPorts, findSourcePorts,
 ];
 
 /**

@@ -75,6 +75,26 @@ export function envKind(name: string): PortKind {
 const LOCAL_HOSTS = new Set(['', 'localhost', '127.0.0.1', '0.0.0.0', '::', '::1', '[::]', '[::1]']);
 
 /**
+ * Whether a setting's name (`DB_HOST`, `redis-addr`, `ServerPort`: split at `_`, `-`, `.` and case changes)
+ * names a client of some service (CONNECT_WORDS): a default in source under such a name is connected to.
+ *
+ * @example
+ * namesClient('RedisAddr'); // true
+ * namesClient('http-addr'); // false
+ */
+export function namesClient(name: string): boolean {
+  const words = name.replace(/([a-z0-9])([A-Z])/g, '$1_$2').replace(/([A-Z]+)([A-Z][a-z])/g, '$1_$2').toUpperCase().split(/[_\-.\s]+/);
+  return words.some((w) => CONNECT_WORDS.has(w));
+}
+
+/** Whether an address's host (`0.0.0.0:3000`, `:8080`, `localhost:80`) is this machine: a listen address. */
+export function isLocalAddress(address: string): boolean {
+  const text = address.trim().replace(/^[a-z][a-z0-9+.-]*:\/\//i, '');
+  const colon = text.lastIndexOf(':');
+  return LOCAL_HOSTS.has((colon === -1 ? text : text.slice(0, colon)).toLowerCase());
+}
+
+/**
  * Kinds of the settings of one file or compose service, in order: envKind, plus the sibling rule: a
  * `P_PORT` is connect when `P_HOST`, `P_HOSTNAME` or `P_SERVER` names a non-local host.
  *
