@@ -183,7 +183,8 @@ function scanCommand({ env, argv }: ShellCommand, options: CommandOptions, acc: 
   const words = argv.slice(i);
   if (words.length === 0) return;
   if (acc.cwd !== '/') acc.entries.push(...entryWords(words, interpreted).map((w) => (acc.cwd === '' ? w : `${acc.cwd}/${w}`)));
-  const tool = TOOLS.get(basename(words[0]!));
+  // `npx inngest-cli@latest dev`: the package runner's version tag is not part of the tool's name.
+  const tool = TOOLS.get(basename(words[0]!).replace(/(?<=.)@[\w.^~-]*$/, ''));
   const found = tool ? findMode(tool, words) : undefined;
   const flags: Record<string, ValueKind> = found ? { ...GENERIC_FLAGS, ...found.mode.flags } : GENERIC_FLAGS;
   const before = acc.ports.length + acc.unresolved.length;

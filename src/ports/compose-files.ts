@@ -16,14 +16,28 @@ import { isRecord, pick } from './common.ts';
 const MAX_FOLDER_FILES = 200;
 /** How many `extends:` a service chain follows (a base of a base of a base). */
 const MAX_EXTENDS = 3;
+/** How many Tiltfiles are read for the compose files they load. */
+const MAX_TILTFILES = 20;
 const YAML = /\.ya?ml$/;
 const FOLDERS = new Set(['docker', '.docker', 'compose', 'docker-compose']);
 const SERVICE_KEYS = ['image', 'build', 'ports', 'extends', 'command', 'environment'];
 
-/** The walked files that may be compose files: named so, or yaml in a docker/compose folder (capped). */
-export function composeCandidates(ctx: ScanContext): string[] {
+/**
+ * The walked files that may be compose files: named so, yaml in a docker/compose folder (capped), and the
+ * files a Tiltfile's `docker_compose('deploy/dev.yml')` or `docker_compose(['a.yml', 'b.yml'])` loads.
+ */
+export async function composeCandidates(ctx: ScanContext): Promise<string[]> {
   const named = pick(ctx, (base) => YAML.test(base) && base.toLowerCase().includes('compose'));
   const seen = new Set(named);
+  for (const tiltfile of pick(ctx, (b) => b === 'Tiltfile').slice(0, MAX_TILTFILES)) {
+    const text = (await ctx.read(tiltfile))?.slice(0, 256 * 1024) ?? '';
+    for (const m of text.matchAll(/\bdocker_compose\(\s*(\[[^\]]{0,1000}\]|'[^'\n]*'|"[^"\n]*")/g)) {
+      for (const q of m[1]!.matchAll(/['"]([^'"\n]+)['"]/g)) {
+        const file = inside(dirname(tiltfile), q[1]!);
+        if (file !== undefined && ctx.has(file) && !seen.has(file)) { seen.add(file); named.push(file); }
+      }
+    }
+  }
   const inFolder = pick(ctx, (base) => YAML.test(base), (path) => !seen.has(path) && inComposeFolder(path));
   if (inFolder.length > MAX_FOLDER_FILES) {
     ctx.note(`${inFolder.length} yaml files in docker/compose folders; only the first ${MAX_FOLDER_FILES} were read for compose services`);

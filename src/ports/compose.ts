@@ -21,7 +21,7 @@ const MAX_RANGE = 100;
  */
 export async function findComposePorts(ctx: ScanContext): Promise<PortRow[]> {
   const load = composeLoader(ctx);
-  const perFile = await Promise.all(composeCandidates(ctx).map(async (file) => {
+  const perFile = await Promise.all((await composeCandidates(ctx)).map(async (file) => {
     const services = await load(file);
     if (services === undefined) return [];
     // Compose interpolates `${VAR}` from the `.env` beside the file: `"${MONGO_PORT}:27017"` with MONGO_PORT=27018.

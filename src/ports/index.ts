@@ -5,6 +5,8 @@ import { findComposerPorts } from './composer.ts';
 import { settleDefaults } from './defaults.ts';
 import { findDockerfilePorts } from './dockerfile.ts';
 import { findDotenvPorts } from './dotenv.ts';
+import { findOrchestratorPorts } from './orchestrators.ts';
+import { findElixirPorts } from './elixir.ts';
 import { findFrameworkConfigPorts } from './framework-configs.ts';
 import { findJvmPorts } from './jvm.ts';
 import { findMakefilePorts } from './makefile.ts';
@@ -18,12 +20,14 @@ import { findSourcePorts } from './source-defaults.ts';
 const FINDERS: readonly Finder[] = [
   findScriptPorts, findDotenvPorts, findFrameworkConfigPorts, findComposePorts, findDockerfilePorts,
   findProcfilePorts, findMakefilePorts, findJvmPorts, findRubyPorts, findComposerPorts,
-  findPlatformPorts, findSourcePorts,
+  findPlatformPorts, findSourcePorts, findElixirPorts, findOrchestratorPorts,
 ];
 
 /**
  * Ports named by a project's files: package.json scripts, dotenv files, framework configs, compose
- * files, Dockerfiles, Procfiles, Makefiles, Spring configs and Puma configs, anywhere in the tree.
+ * files, Dockerfiles, Procfiles, Makefiles, Spring, Puma and Phoenix configs, platform configs, dev
+ * orchestrators (Tilt, kind, Skaffold), and listen calls in Go, Rust and Python entry sources, anywhere in
+ * the tree. Container-only ports (EXPOSE, unpublished compose ports) are `container` rows (kind.ts).
  * Tool defaults appear only for scripts that run a dev server without a port (see defaults.ts).
  * Files that cannot be read or parsed are skipped. Each row has a `kind` (listen or connect, see kind.ts);
  * rows are unsorted, one per port, script and source; scan() sorts them.

@@ -131,6 +131,11 @@ export const TOOLS: ReadonlyMap<string, Tool> = new Map<string, Tool>([
   ['func', { name: 'azure-functions', modes: { start: { default: 7071, flags: { '-p': P, '--port': P } } } }],
   ['sam', { name: 'sam', modes: { 'local start-api': { default: 3000, flags: { '-p': P, '--port': P } } } }],
   ['serverless', { name: 'serverless-offline', modes: { offline: slsOffline } }],
+  // Medusa's backend, Inngest's dev server and Tilt's UI (each from its CLI reference).
+  ['medusa', { name: 'medusa', modes: { develop: { default: 9000, flags: { '-p': P, '--port': P } }, start: { default: 9000, flags: { '-p': P, '--port': P } } } }],
+  ['inngest-cli', { name: 'inngest', modes: { dev: { default: 8288, flags: { '-p': P, '--port': P } } } }],
+  ['inngest', { name: 'inngest', modes: { dev: { default: 8288, flags: { '-p': P, '--port': P } } } }],
+  ['tilt', { name: 'tilt', modes: { up: { default: 10350, flags: { '--port': P } } }, skip: ['down', 'ci', 'logs', 'get', 'trigger'] }],
   ['sls', { name: 'serverless-offline', modes: { offline: slsOffline } }],
 ]);
 

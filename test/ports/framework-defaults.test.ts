@@ -1,0 +1,79 @@
+import assert from 'node:assert/strict';
+import { suite, test } from 'node:test';
+import { exsPorts } from '../../src/ports/elixir.ts';
+import { scan } from '../../src/scan/index.ts';
+import { makeTree } from '../helpers/index.ts';
+
+async function rows(root: string): Promise<Array<[number, string | null, string, string]>> {
+  return (await scan(root)).ports.map((p) => [p.port, p.script_name, p.config_source, (p as { kind?: string }).kind ?? '']);
+}
+
+suite('framework and tool defaults outside JS; configs that override a default', () => {
+  test('Phoenix: dev.exs http port replaces mix phx.server\'s 4000; runtime.exs fallbacks outside the prod block', async (t) => {
+    const root = makeTree(t, {
+      'mix.exs': 'defmodule App.MixProject do\nend\n',
+      'Procfile': 'web: mix phx.server\n',
+      'config/dev.exs': 'import Config\nconfig :app, AppWeb.Endpoint,\n  # http: [port: 4999],\n  http: [ip: {127, 0, 0, 1}, port: 4001],\n  url: [host: "localhost", port: 443]\n',
+      'config/runtime.exs': [
+        'import Config',
+        'config :app, :metrics_port, String.to_integer(System.get_env("METRICS_PORT") || "9568")',
+        'if config_env() == :prod do',
+        '  port = String.to_integer(System.get_env("PORT") || "4000")',
+        '  config :app, AppWeb.Endpoint, http: [ip: {0, 0, 0, 0}, port: port]',
+        'end',
+        '',
+      ].join('\n'),
+      'config/prod.exs': 'config :app, AppWeb.Endpoint, http: [port: 80]\n',
+    });
+    assert.deepEqual(await rows(root), [
+      [4001, null, 'config/dev.exs', 'listen'],
+      [9568, null, 'config/runtime.exs', 'listen'],
+    ]);
+    assert.deepEqual(exsPorts('get_env = fn name, d -> System.get_env(name) || d end\nhttp: [port: env.("PORT", "4002")]\n'
+      + 'config :a, port: System.get_env("PORT", "4003")\nconfig :a, db_port: System.get_env("DB_PORT") || "5432"\n'), [4002, 4003]);
+  });
+
+  test('flask run, mkdocs serve, medusa develop, inngest dev and tilt up started without a port', async (t) => {
+    const root = makeTree(t, {
+      'Procfile': 'web: flask --app app run --debug\ndocs: mkdocs serve\n',
+      'package.json': JSON.stringify({ scripts: { dev: 'medusa develop', inngest: 'npx inngest-cli@latest dev -u http://localhost:9000/hooks' } }),
+    });
+    assert.deepEqual(await rows(root), [
+      [5000, 'web', 'default:flask', 'listen'],
+      [8000, 'docs', 'default:mkdocs', 'listen'],
+      [8288, 'inngest', 'default:inngest', 'listen'],
+      [9000, 'dev', 'default:medusa', 'listen'],
+    ]);
+  });
+
+  test('wrangler.jsonc dev.port replaces wrangler dev\'s 8787; BrowserSync in a webpack config, with its proxy', async (t) => {
+    const root = makeTree(t, {
+      'worker/package.json': JSON.stringify({ scripts: { dev: 'wrangler dev' } }),
+      'worker/wrangler.jsonc': '{\n  // local dev\n  "name": "w",\n  "dev": { "port": 8790, },\n}\n',
+      'web/package.json': JSON.stringify({ scripts: { start: 'webpack serve --config webpack/webpack.dev.js' } }),
+      'web/webpack/webpack.dev.js': [
+        "const BrowserSyncPlugin = require('browser-sync-webpack-plugin');",
+        'module.exports = {',
+        '  devServer: { port: 9060 },',
+        '  plugins: [',
+        '    new BrowserSyncPlugin(',
+        "      { https: false, host: 'localhost', port: 9000, proxy: 'http://localhost:9060/' },",
+        '      { reload: false },',
+        '    ),',
+        '  ],',
+        '};',
+      ].join('\n'),
+      'site/proxy/webpack.config.js': "module.exports = { plugins: [new BrowserSyncPlugin({ proxy: 'http://localhost:8888/' })] };\n",
+      'site/webpack.config.js': "const PORT = process.env.PORT || 8080;\nmodule.exports = { plugins: [new BrowserSyncPlugin({ host: 'localhost', port: PORT, server: { baseDir: ['dist'] } })] };\n",
+    });
+    assert.deepEqual(await rows(root), [
+      [3000, null, 'site/proxy/webpack.config.js', 'listen'],
+      [8080, null, 'site/webpack.config.js', 'listen'],
+      [8790, 'dev', 'worker/wrangler.jsonc', 'listen'],
+      [8888, null, 'site/proxy/webpack.config.js', 'connect'],
+      [9000, null, 'web/webpack/webpack.dev.js', 'listen'],
+      // The proxy's target is the devServer of the same config: one row, listen.
+      [9060, null, 'web/webpack/webpack.dev.js', 'listen'],
+    ]);
+  });
+});
