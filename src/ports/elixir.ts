@@ -33,6 +33,11 @@ export function exsPorts(source: string): number[] {
     const port = /\bport:\s*(\d{1,5})\b/.exec(m[1]!)?.[1];
     if (port !== undefined && toPort(port) !== undefined) out.push(Number(port));
   }
+  // `config :hexpm, metrics_port: 9568`: a `*_port` setting of the app's own server (not `db_port`, see kind.ts).
+  for (const m of text.matchAll(/\b(\w{1,40}_port):\s*(\d{1,5})\b/g)) {
+    const port = toPort(m[2]);
+    if (port !== undefined && envKind(m[1]!) === 'listen') out.push(port);
+  }
   const fallbacks = /\b(?:System\.get_env|\w{1,20}\.)\(\s*"(\w+)"\s*(?:,\s*"?(\d{1,5})"?\s*\)|\)\s*\|\|\s*"?(\d{1,5})\b)/g;
   for (const m of text.matchAll(fallbacks)) {
     const port = toPort(m[2] ?? m[3]);

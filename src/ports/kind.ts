@@ -45,6 +45,8 @@ const OWN_ADDRESSES = new Set([
   // Not SERVER_URL or WEB_URL: in a frontend or a backend they usually name the other side.
   'APP_URL', 'BASE_URL', 'APP_BASE_URL', 'SITE_URL', 'PUBLIC_URL', 'NEXTAUTH_URL', 'AUTH_URL', 'ORIGIN', 'APP_ORIGIN',
   'APP_HOST', 'SERVER_HOST', 'SERVER_ADDR', 'SERVER_ADDRESS', 'HTTP_ADDR', 'ADDR', 'LISTEN', 'BIND',
+  // ASP.NET Core's listen URLs (`http://+:8080`).
+  'ASPNETCORE_URLS', 'URLS', 'ASPNETCORE_HTTP_PORTS', 'ASPNETCORE_HTTPS_PORTS',
 ]);
 
 /** Own-port names a browser-prefixed variable may still carry (`VITE_PORT`, `VITE_DEV_PORT`). */

@@ -13,23 +13,30 @@ import { isLocalAddress, namesClient } from './kind.ts';
  * `TcpStream::connect`, a flag named `db-port`) is never read. Example and test folders are left out.
  */
 
-const MAX_FILES = 100;
+const MAX_FILES = 300;
 const MAX_TEXT = 256 * 1024;
 const SKIPPED = /(?:^|\/)(?:examples?|_examples|testdata|tests?|vendor|third_party|fixtures|benches)\//;
 const PY_ENTRIES = new Set(['app.py', 'main.py', 'server.py', 'run.py', '__main__.py', 'asgi.py', 'wsgi.py']);
 
 export async function findSourcePorts(ctx: ScanContext): Promise<PortRow[]> {
+  // Go: every file of a directory holding a main package (main.go, cmd/<name>/, a module root), read only
+  // when it says `package main`. Rust: every file under the src/ of a crate with a binary (src/main.rs, src/bin/).
+  const goDirs = new Set(pick(ctx, (b) => b === 'main.go' || b === 'go.mod').map(dirname));
   const go = pick(ctx, (b) => b.endsWith('.go') && !b.endsWith('_test.go'),
-    (p, b) => !SKIPPED.test(p) && (b === 'main.go' || /(?:^|\/)cmd\/[^/]+\/[^/]+$/.test(p)));
-  const rust = pick(ctx, (b) => b.endsWith('.rs'), (p) => !SKIPPED.test(p) && /(?:^|\/)src\/(?:main\.rs|bin\/[^/]+\.rs)$/.test(p));
+    (p) => !SKIPPED.test(p) && (goDirs.has(dirname(p)) || /(?:^|\/)cmd\/[^/]+\/[^/]+$/.test(p)));
+  const crates = pick(ctx, (b) => b.endsWith('.rs'), (p) => !SKIPPED.test(p) && /(?:^|\/)src\/(?:main\.rs|bin\/[^/]+\.rs)$/.test(p))
+    .map((p) => p.slice(0, p.lastIndexOf('src/')));
+  const rust = crates.length === 0 ? [] : pick(ctx, (b) => b.endsWith('.rs'),
+    (p) => !SKIPPED.test(p) && crates.some((root) => p.startsWith(`${root}src/`)));
   const python = pick(ctx, (b) => PY_ENTRIES.has(b), (p) => !SKIPPED.test(p) && p.split('/').length <= 4);
   for (const file of python.slice(0, MAX_FILES)) noteEntry(ctx, { path: file.slice(file.lastIndexOf('/') + 1), dir: dirname(file), script: null });
-  const files = [...go, ...rust];
-  if (files.length > MAX_FILES) ctx.note(`${files.length} Go and Rust main files; only the first ${MAX_FILES} were read for listen ports`);
+  const files = [...go, ...new Set(rust)];
+  if (files.length > MAX_FILES) ctx.note(`${files.length} Go and Rust program files; only the first ${MAX_FILES} were read for listen ports`);
   const perFile = await Promise.all(files.slice(0, MAX_FILES).map(async (file) => {
     const text = await ctx.read(file);
     if (text === undefined) return [];
     const source = text.slice(0, MAX_TEXT);
+    if (file.endsWith('.go') && !/^package main\b/m.test(source)) return [];
     const ports = file.endsWith('.go') ? goPorts(source) : rustPorts(source);
     return [...new Set(ports)].map((port): PortRow => ({ port, script_name: null, config_source: file, dir: dirname(file) }));
   }));
@@ -78,6 +85,8 @@ export function goPorts(source: string): number[] {
   for (const m of text.matchAll(/\b(?:ListenAndServe(?:TLS)?|\.Run|\.Start|\.Listen|RunTLS|StartTLS)\(\s*("[^"\n]*")/g)) {
     push(listenAddress(unquote(m[1]) ?? ''));
   }
+  // gin's `r.Run()` with no address listens on $PORT, else 8080.
+  if (text.includes('github.com/gin-gonic/gin') && /\.Run\(\s*\)/.test(text)) out.push(8080);
   for (const m of text.matchAll(/\bnet\.Listen\(\s*"(?:tcp[46]?|udp)"\s*,\s*("[^"\n]*")/g)) push(listenAddress(unquote(m[1]) ?? ''));
   for (const m of text.matchAll(/\bhttp\.Server\s*\{[^}]{0,300}?\bAddr:\s*("[^"\n]*")/g)) push(listenAddress(unquote(m[1]) ?? ''));
   for (const m of text.matchAll(/\b(?:flag|pflag|fs|flags|Flags\(\)|PersistentFlags\(\))\.(?:Int|Uint|Int64|String)(Var)?(P)?\(/g)) {
@@ -93,6 +102,13 @@ export function goPorts(source: string): number[] {
     if (fallback) push(ownSetting(m[2]!, fallback[1]!));
   }
   // Words are bounded (`\b` and `{0,40}`): a long identifier is not backtracked through.
+  // `srvPort := port` then `if os.Getenv("PORT") != "" { srvPort = os.Getenv("PORT") }`, with `port = "8080"` a constant.
+  for (const m of text.matchAll(/\bif\s+os\.Getenv\(\s*"(\w+)"\s*\)\s*!=\s*""\s*\{\s*(\w+)\s*=\s*os\.Getenv\(/g)) {
+    const before = text.slice(Math.max(0, m.index - 400), m.index);
+    const init = [...before.matchAll(new RegExp(`\\b${m[2]}\\s*:?=\\s*("[^"\\n]*"|\\w+)`, 'g'))].at(-1)?.[1];
+    const value = init === undefined ? undefined : unquote(init) ?? new RegExp(`\\b${init}\\s*=\\s*"([^"\\n]*)"`).exec(text)?.[1];
+    if (value !== undefined) push(ownSetting(m[1]!, value));
+  }
   for (const m of text.matchAll(/\b(?:cmp\.Or\(\s*os\.Getenv|\w{0,40}?[Ee]nv\w{0,40}?)\(\s*"(\w+)"\s*\)?\s*,\s*("[^"\n]*"|\d+)\s*\)/g)) {
     push(ownSetting(m[1]!, unquote(m[2]) ?? m[2]!));
   }

@@ -135,6 +135,7 @@ export const TOOLS: ReadonlyMap<string, Tool> = new Map<string, Tool>([
   ['medusa', { name: 'medusa', modes: { develop: { default: 9000, flags: { '-p': P, '--port': P } }, start: { default: 9000, flags: { '-p': P, '--port': P } } } }],
   ['inngest-cli', { name: 'inngest', modes: { dev: { default: 8288, flags: { '-p': P, '--port': P } } } }],
   ['inngest', { name: 'inngest', modes: { dev: { default: 8288, flags: { '-p': P, '--port': P } } } }],
+  ['livereload', { name: 'livereload', modes: { '': { default: 35729, flags: { '-p': P, '--port': P } } } }],
   ['tilt', { name: 'tilt', modes: { up: { default: 10350, flags: { '--port': P } } }, skip: ['down', 'ci', 'logs', 'get', 'trigger'] }],
   ['sls', { name: 'serverless-offline', modes: { offline: slsOffline } }],
 ]);

@@ -30,19 +30,21 @@ suite('framework and tool defaults outside JS; configs that override a default',
       [9568, null, 'config/runtime.exs', 'listen'],
     ]);
     assert.deepEqual(exsPorts('get_env = fn name, d -> System.get_env(name) || d end\nhttp: [port: env.("PORT", "4002")]\n'
-      + 'config :a, port: System.get_env("PORT", "4003")\nconfig :a, db_port: System.get_env("DB_PORT") || "5432"\n'), [4002, 4003]);
+      + 'config :a, port: System.get_env("PORT", "4003")\nconfig :a, db_port: System.get_env("DB_PORT") || "5432"\n'
+      + 'config :a, metrics_port: 9568\nconfig :a, A.Repo, redis_port: 6379\n'), [9568, 4002, 4003]);
   });
 
-  test('flask run, mkdocs serve, medusa develop, inngest dev and tilt up started without a port', async (t) => {
+  test('flask run, mkdocs serve, medusa develop, inngest dev and livereload started without a port', async (t) => {
     const root = makeTree(t, {
       'Procfile': 'web: flask --app app run --debug\ndocs: mkdocs serve\n',
-      'package.json': JSON.stringify({ scripts: { dev: 'medusa develop', inngest: 'npx inngest-cli@latest dev -u http://localhost:9000/hooks' } }),
+      'package.json': JSON.stringify({ scripts: { dev: 'medusa develop', reload: 'livereload ./public/dist/', inngest: 'npx inngest-cli@latest dev -u http://localhost:9000/hooks' } }),
     });
     assert.deepEqual(await rows(root), [
       [5000, 'web', 'default:flask', 'listen'],
       [8000, 'docs', 'default:mkdocs', 'listen'],
       [8288, 'inngest', 'default:inngest', 'listen'],
       [9000, 'dev', 'default:medusa', 'listen'],
+      [35729, 'reload', 'default:livereload', 'listen'],
     ]);
   });
 

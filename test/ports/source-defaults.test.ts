@@ -42,6 +42,8 @@ suite('listen ports written in source', () => {
       'type Config struct {', '\tPort int `env:"PORT" envDefault:"8088"`', '\tRedisPort int `env:"REDIS_PORT" envDefault:"6379"`', '}',
     ].join('\n');
     assert.deepEqual(goPorts(ardan), [3000, 4000, 8088]);
+    const constant = 'const (\n\tport = "8080"\n)\nfunc main() {\n\tsrvPort := port\n\tif os.Getenv("PORT") != "" {\n\t\tsrvPort = os.Getenv("PORT")\n\t}\n}\n';
+    assert.deepEqual(goPorts(constant), [8080]);
     // `$PORT must be set`: no fallback, no port.
     assert.deepEqual(goPorts('port := os.Getenv("PORT")\nif port == "" {\n\tlog.Fatal("$PORT must be set")\n}\n'), []);
   });
@@ -63,7 +65,7 @@ suite('listen ports written in source', () => {
     assert.deepEqual(rustPorts(main).sort((a, b) => a - b), [3000, 3001, 3002, 3003, 3004, 3005, 8080]);
   });
 
-  test('on a tree: Go main packages, Rust binaries and Python entry files; examples and tests are left out', async (t) => {
+  test('on a tree: Go main packages, Rust binaries and Python entry files; examples, tests and vendor/ are left out', async (t) => {
     const root = makeTree(t, {
       'go.mod': 'module example.com/app\n',
       'cmd/api/main.go': 'package main\nfunc main() {\n\tport := os.Getenv("PORT")\n\tif port == "" {\n\t\tport = "8080"\n\t}\n\thttp.ListenAndServe(":"+port, nil)\n}\n',
@@ -72,12 +74,19 @@ suite('listen ports written in source', () => {
       'tools/rs/src/main.rs': 'fn main() { let l = TcpListener::bind("127.0.0.1:7878").unwrap(); }\n',
       'api/main.py': 'import os, uvicorn\nif __name__ == "__main__":\n    uvicorn.run("main:app", host="0.0.0.0", port=int(os.getenv("PORT", "8001")))\n',
       'tests/app.py': 'from flask import Flask\napp = Flask(__name__)\napp.run(port=5999)\n',
+      // A vendored Go module's own dev server is not the project's.
+      'vendor/github.com/some/viz/static/package.json': JSON.stringify({ scripts: { dev: 'vite' } }),
+      // A Go file of a main package at the module root, with gin's bare Run() (8081 would be its own flag).
+      'tools/gin/go.mod': 'module example.com/gin\n',
+      'tools/gin/hello.go': 'package main\nimport "github.com/gin-gonic/gin"\nfunc main() {\n\tr := gin.Default()\n\tr.Run() // 0.0.0.0:8080\n}\n',
+      'tools/gin/routes.go': 'package routes\nfunc x() { http.ListenAndServe(":7001", nil) }\n',
     });
     const result = await scan(root);
     assert.deepEqual(result.ports.map((p) => [p.port, p.script_name, p.config_source]), [
       [7878, null, 'tools/rs/src/main.rs'],
       [8001, null, 'api/main.py'],
       [8080, null, 'cmd/api/main.go'],
+      [8080, null, 'tools/gin/hello.go'],
       [9090, null, 'cmd/api/config.go'],
     ]);
   });
