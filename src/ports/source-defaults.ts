@@ -32,15 +32,21 @@ export async function findSourcePorts(ctx: ScanContext): Promise<PortRow[]> {
   for (const file of python.slice(0, MAX_FILES)) noteEntry(ctx, { path: file.slice(file.lastIndexOf('/') + 1), dir: dirname(file), script: null });
   const files = [...go, ...new Set(rust)];
   if (files.length > MAX_FILES) ctx.note(`${files.length} Go and Rust program files; only the first ${MAX_FILES} were read for listen ports`);
-  const perFile = await Promise.all(files.slice(0, MAX_FILES).map(async (file) => {
-    const text = await ctx.read(file);
-    if (text === undefined) return [];
-    const source = text.slice(0, MAX_TEXT);
-    if (file.endsWith('.go') && !/^package main\b/m.test(source)) return [];
-    const ports = file.endsWith('.go') ? goPorts(source) : rustPorts(source);
+  const texts = await Promise.all(files.slice(0, MAX_FILES).map(async (file) => ({ file, text: (await ctx.read(file))?.slice(0, MAX_TEXT) })));
+  // Rust: `const DEFAULT_PORT: u16 = 6379;` anywhere in the crates read, for `unwrap_or(DEFAULT_PORT)` beside a bind.
+  const constants = new Map<string, number>();
+  for (const { file, text } of texts) {
+    if (!file.endsWith('.rs') || text === undefined || !text.includes('const')) continue;
+    for (const m of text.matchAll(/\bconst\s+(\w{0,40}PORT\w{0,40})\s*:\s*u16\s*=\s*(\d{1,5})\s*;/g)) {
+      const port = toPort(m[2]);
+      if (port !== undefined && !namesClient(m[1]!)) constants.set(m[1]!, port);
+    }
+  }
+  return texts.flatMap(({ file, text }) => {
+    if (text === undefined || (file.endsWith('.go') && !/^package main\b/m.test(text))) return [];
+    const ports = file.endsWith('.go') ? goPorts(text) : rustPorts(text, constants);
     return [...new Set(ports)].map((port): PortRow => ({ port, script_name: null, config_source: file, dir: dirname(file) }));
-  }));
-  return perFile.flat();
+  });
 }
 
 /** Strips block comments (in one pass: an unclosed one ends the text) and `//` line comments (not `http://`). */
@@ -132,13 +138,18 @@ function structAbove(text: string, at: number): string {
 /**
  * Rust: `TcpListener::bind("0.0.0.0:3000")`, actix's `.bind(("127.0.0.1", 8080))`,
  * `SocketAddr::from(([0, 0, 0, 0], 3000))`, `SocketAddr::new(..., 8080)`, `"0.0.0.0:3000".parse()`,
- * `env::var("PORT").unwrap_or_else(|_| "8080".to_string())`, and clap's `default_value_t = 8080` on a
- * `port` field. A connect call (`TcpStream::connect`) is never read.
+ * `env::var("PORT").unwrap_or_else(|_| "8080".to_string())`, clap's `default_value_t = 8080` on a `port`
+ * field, and `unwrap_or(DEFAULT_PORT)` in a file that binds, with `const DEFAULT_PORT: u16 = 6379` in
+ * `constants` (from every file of the crates read). A connect call (`TcpStream::connect`) is never read.
  */
-export function rustPorts(source: string): number[] {
+export function rustPorts(source: string, constants: ReadonlyMap<string, number> = new Map()): number[] {
   const text = stripComments(source);
   const out: number[] = [];
   const push = (port: number | undefined): void => { if (port !== undefined) out.push(port); };
+  // mini-redis: `let port = cli.port.unwrap_or(DEFAULT_PORT);` then `TcpListener::bind(&format!("127.0.0.1:{port}"))`.
+  if (/\bbind\(/.test(text)) {
+    for (const m of text.matchAll(/\bunwrap_or\(\s*(?:\w{1,40}::){0,4}(\w{1,80})\s*\)/g)) push(constants.get(m[1]!));
+  }
   for (const m of text.matchAll(/\bbind\(\s*&?"([^"\n]*)"/g)) push(listenAddress(m[1]!));
   for (const m of text.matchAll(/\bbind\(\s*\(\s*"([^"\n]*)"\s*,\s*(\d{1,5})\s*\)/g)) if (isLocalAddress(`${m[1]}:0`)) push(toPort(m[2]));
   for (const m of text.matchAll(/\bSocketAddr(?:V4|V6)?::from\(\(\s*\[[^\]]{0,60}\]\s*,\s*(\d{1,5})\s*\)\)/g)) push(toPort(m[1]));

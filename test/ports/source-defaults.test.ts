@@ -63,6 +63,10 @@ suite('listen ports written in source', () => {
       '    #[arg(long, default_value = "postgres://localhost:5432/db")]', '    database_url: String,', '}',
     ].join('\n');
     assert.deepEqual(rustPorts(main).sort((a, b) => a - b), [3000, 3001, 3002, 3003, 3004, 3005, 8080]);
+    const server = 'let port = cli.port.unwrap_or(mini::DEFAULT_PORT);\nlet l = TcpListener::bind(&format!("127.0.0.1:{port}")).await?;\n';
+    assert.deepEqual(rustPorts(server, new Map([['DEFAULT_PORT', 6379]])), [6379]);
+    // Without a bind in the file (a client), the constant is not a listen port.
+    assert.deepEqual(rustPorts('let c = Client::connect(("localhost", cfg.port.unwrap_or(DEFAULT_PORT)));\n', new Map([['DEFAULT_PORT', 6379]])), []);
   });
 
   test('on a tree: Go main packages, Rust binaries and Python entry files; examples, tests and vendor/ are left out', async (t) => {
@@ -72,6 +76,9 @@ suite('listen ports written in source', () => {
       'cmd/api/config.go': 'package main\nvar metrics = flag.Int("metrics-port", 9090, "")\n',
       'examples/hello/main.go': 'package main\nfunc main() { http.ListenAndServe(":7777", nil) }\n',
       'tools/rs/src/main.rs': 'fn main() { let l = TcpListener::bind("127.0.0.1:7878").unwrap(); }\n',
+      // The constant lives in the crate's lib.rs; the binary binds with it.
+      'tools/redis/src/lib.rs': 'pub const DEFAULT_PORT: u16 = 6390;\n',
+      'tools/redis/src/bin/server.rs': 'let port = cli.port.unwrap_or(DEFAULT_PORT);\nTcpListener::bind(&format!("127.0.0.1:{}", port));\n',
       'api/main.py': 'import os, uvicorn\nif __name__ == "__main__":\n    uvicorn.run("main:app", host="0.0.0.0", port=int(os.getenv("PORT", "8001")))\n',
       'tests/app.py': 'from flask import Flask\napp = Flask(__name__)\napp.run(port=5999)\n',
       // A vendored Go module's own dev server is not the project's.
@@ -83,6 +90,7 @@ suite('listen ports written in source', () => {
     });
     const result = await scan(root);
     assert.deepEqual(result.ports.map((p) => [p.port, p.script_name, p.config_source]), [
+      [6390, null, 'tools/redis/src/bin/server.rs'],
       [7878, null, 'tools/rs/src/main.rs'],
       [8001, null, 'api/main.py'],
       [8080, null, 'cmd/api/main.go'],
