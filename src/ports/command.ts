@@ -112,9 +112,15 @@ function setEnv(name: string, value: string, acc: Acc): void {
 
 function readValue(value: string, kind: ValueKind, acc: Acc): void {
   const text = shDefaults(value);
-  const port = kind === 'port' ? toPort(text) : addressPort(text);
+  const port = kind === 'port' ? toPort(text) : kind === 'publish' ? publishedPort(text) : addressPort(text);
   if (port !== undefined) acc.ports.push(port);
   else if (isVariable(text)) acc.unresolved.push(value);
+}
+
+/** The host side of docker's `-p [ip:]host:container[/proto]` (`127.0.0.1:8080:80` -> 8080); none for `-p 80`. */
+function publishedPort(text: string): number | undefined {
+  const parts = text.replace(/\/\w+$/, '').replace(/^\[[^\]]*\]:/, '').split(':');
+  return parts.length >= 2 ? toPort(parts[parts.length - 2]) : undefined;
 }
 
 function scanCommand({ env, argv }: ShellCommand, options: CommandOptions, acc: Acc, depth: number): void {
