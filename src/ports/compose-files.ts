@@ -40,7 +40,8 @@ export async function composeCandidates(ctx: ScanContext): Promise<string[]> {
   }
   const inFolder = pick(ctx, (base) => YAML.test(base), (path) => !seen.has(path) && inComposeFolder(path));
   if (inFolder.length > MAX_FOLDER_FILES) {
-    ctx.note(`${inFolder.length} yaml files in docker/compose folders; only the first ${MAX_FOLDER_FILES} were read for compose services`);
+    ctx.note(`${inFolder.length} yaml files in docker/compose folders; `
+      + `only the first ${MAX_FOLDER_FILES} were read for compose services`);
   }
   return [...named, ...inFolder.slice(0, MAX_FOLDER_FILES)];
 }
@@ -98,7 +99,8 @@ export async function serviceChain(
     const target = typeof spec.file === 'string' ? inside(dirname(at), spec.file) : at;
     const name = typeof spec.service === 'string' ? spec.service : undefined;
     if (depth >= MAX_EXTENDS || target === undefined || name === undefined) {
-      ctx.note(`A service in ${file} extends ${typeof spec.file === 'string' ? spec.file : 'another service'} past what is followed; its base's ports were not read`);
+      const what = typeof spec.file === 'string' ? spec.file : 'another service';
+      ctx.note(`A service in ${file} extends ${what} past what is followed; its base's ports were not read`);
       break;
     }
     const base = (await load(target))?.[name];

@@ -37,7 +37,8 @@ export async function findComposePorts(ctx: ScanContext): Promise<PortRow[]> {
 
 /** Rows of one service, given its definition and the ones it extends (own first). */
 function serviceRows(
-  ctx: ScanContext, name: string, chain: ReadonlyArray<Record<string, unknown>>, file: string, vars: ReadonlyMap<string, string>,
+  ctx: ScanContext, name: string, chain: ReadonlyArray<Record<string, unknown>>, file: string,
+  vars: ReadonlyMap<string, string>,
 ): PortRow[] {
   const dir = dirname(file);
   const rows: PortRow[] = [];
@@ -48,19 +49,23 @@ function serviceRows(
     for (const raw of service.ports) {
       const entry = typeof raw === 'string' ? interpolate(raw, vars) : isRecord(raw) ? interpolateLong(raw, vars) : raw;
       const ports = entryPorts(entry);
-      if (ports.length > MAX_RANGE) ctx.note(`Port range of service "${name}" in ${file} has ${ports.length} ports; only the first ${MAX_RANGE} were kept`);
+      if (ports.length > MAX_RANGE) {
+        ctx.note(`Port range of service "${name}" in ${file} has ${ports.length} ports; only the first ${MAX_RANGE} were kept`);
+      }
       // Only a host port written down is published as itself (`"5432"` alone gets a random host port).
       const publishes = hostGiven(entry);
-      for (const port of ports.slice(0, MAX_RANGE)) {
-        rows.push({ port, script_name: name, config_source: file, dir, ...(publishes || hostNet ? { publishes } : { kind: 'container' }) });
-      }
+      const side = publishes || hostNet ? { publishes } : { kind: 'container' as const };
+      for (const port of ports.slice(0, MAX_RANGE)) rows.push({ port, script_name: name, config_source: file, dir, ...side });
     }
   }
   // Inside the container a process's own port is the host's only on the host network; otherwise it is a
   // container row, a listen row when a `ports:` entry of the repository publishes the same number.
-  const inside = (kind: PortKind | undefined): PortKind => (kind === 'connect' ? 'connect' : hostNet ? 'listen' : 'container');
+  const inside = (kind: PortKind | undefined): PortKind =>
+    (kind === 'connect' ? 'connect' : hostNet ? 'listen' : 'container');
   const env = new Map<string, string>();
-  for (const service of [...chain].reverse()) for (const [key, value] of environment(service.environment)) env.set(key, value);
+  for (const service of [...chain].reverse()) {
+    for (const [key, value] of environment(service.environment)) env.set(key, value);
+  }
   const pairs = [...env];
   const kinds = envKinds(pairs);
   pairs.forEach(([key, value], k) => {
@@ -78,7 +83,9 @@ function serviceRows(
 /** The long syntax's `published`/`target` with the `.env` values: `published: "${WEB_PORT:-8080}"`. */
 function interpolateLong(entry: Record<string, unknown>, vars: ReadonlyMap<string, string>): Record<string, unknown> {
   const out = { ...entry };
-  for (const key of ['published', 'target']) if (typeof out[key] === 'string') out[key] = interpolate(out[key] as string, vars);
+  for (const key of ['published', 'target']) {
+    if (typeof out[key] === 'string') out[key] = interpolate(out[key] as string, vars);
+  }
   return out;
 }
 

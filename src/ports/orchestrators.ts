@@ -19,14 +19,18 @@ const RESOURCE_CALL = /\b(?:k8s_resource|dc_resource|kubectl_resource)\(/g;
 export async function findOrchestratorPorts(ctx: ScanContext): Promise<PortRow[]> {
   const tilt = pick(ctx, (b) => b === 'Tiltfile' || b.endsWith('.tiltfile') || b.endsWith('.Tiltfile'));
   const yaml = pick(ctx, (b) => /\.ya?ml$/.test(b) && /kind|cluster|skaffold/i.test(b));
-  if (yaml.length > MAX_FILES) ctx.note(`${yaml.length} kind, cluster or skaffold yaml files; only the first ${MAX_FILES} were read`);
+  if (yaml.length > MAX_FILES) {
+    ctx.note(`${yaml.length} kind, cluster or skaffold yaml files; only the first ${MAX_FILES} were read`);
+  }
   const perFile = await Promise.all([...tilt.slice(0, MAX_FILES), ...yaml.slice(0, MAX_FILES)].map(async (file) => {
     const text = (await ctx.read(file))?.slice(0, MAX_TEXT);
     if (text === undefined) return [];
     const dir = dirname(file);
     const unread: string[] = [];
     const found = /\.ya?ml$/.test(file) ? yamlForwards(text) : tiltForwards(text, unread);
-    for (const item of unread.slice(0, 5)) ctx.note(`A port forward in ${file} is computed (${item.slice(0, 60)}); no port was read from it`);
+    for (const item of unread.slice(0, 5)) {
+      ctx.note(`A port forward in ${file} is computed (${item.slice(0, 60)}); no port was read from it`);
+    }
     return found.map(([name, port]): PortRow => ({ port, script_name: name, config_source: file, dir }));
   }));
   return perFile.flat();
@@ -81,12 +85,14 @@ export function yamlForwards(text: string): Array<[string, number]> {
         }
       }
     } else if (doc.apiVersion.startsWith('skaffold/')) {
-      const lists = [doc.portForward, ...(Array.isArray(doc.profiles) ? doc.profiles.map((p) => (isRecord(p) ? p.portForward : undefined)) : [])];
+      const profiles: unknown[] = Array.isArray(doc.profiles) ? doc.profiles : [];
+      const lists = [doc.portForward, ...profiles.map((p) => (isRecord(p) ? p.portForward : undefined))];
       for (const list of lists) {
         for (const fwd of Array.isArray(list) ? list : []) {
           if (!isRecord(fwd)) continue;
           const port = toPort(fwd.localPort) ?? toPort(fwd.port);
-          if (port !== undefined) out.push([`skaffold:${typeof fwd.resourceName === 'string' ? fwd.resourceName : 'forward'}`, port]);
+          const name = typeof fwd.resourceName === 'string' ? fwd.resourceName : 'forward';
+          if (port !== undefined) out.push([`skaffold:${name}`, port]);
         }
       }
     }

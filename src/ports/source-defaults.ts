@@ -24,15 +24,21 @@ export async function findSourcePorts(ctx: ScanContext): Promise<PortRow[]> {
   const goDirs = new Set(pick(ctx, (b) => b === 'main.go' || b === 'go.mod').map(dirname));
   const go = pick(ctx, (b) => b.endsWith('.go') && !b.endsWith('_test.go'),
     (p) => !SKIPPED.test(p) && (goDirs.has(dirname(p)) || /(?:^|\/)cmd\/[^/]+\/[^/]+$/.test(p)));
-  const crates = pick(ctx, (b) => b.endsWith('.rs'), (p) => !SKIPPED.test(p) && /(?:^|\/)src\/(?:main\.rs|bin\/[^/]+\.rs)$/.test(p))
-    .map((p) => p.slice(0, p.lastIndexOf('src/')));
+  const binaries = pick(ctx, (b) => b.endsWith('.rs'), (p) => !SKIPPED.test(p) && RUST_BINARY.test(p));
+  const crates = binaries.map((p) => p.slice(0, p.lastIndexOf('src/')));
   const rust = crates.length === 0 ? [] : pick(ctx, (b) => b.endsWith('.rs'),
     (p) => !SKIPPED.test(p) && crates.some((root) => p.startsWith(`${root}src/`)));
   const python = pick(ctx, (b) => PY_ENTRIES.has(b), (p) => !SKIPPED.test(p) && p.split('/').length <= 4);
-  for (const file of python.slice(0, MAX_FILES)) noteEntry(ctx, { path: file.slice(file.lastIndexOf('/') + 1), dir: dirname(file), script: null });
+  for (const file of python.slice(0, MAX_FILES)) {
+    noteEntry(ctx, { path: file.slice(file.lastIndexOf('/') + 1), dir: dirname(file), script: null });
+  }
   const files = [...go, ...new Set(rust)];
-  if (files.length > MAX_FILES) ctx.note(`${files.length} Go and Rust program files; only the first ${MAX_FILES} were read for listen ports`);
-  const texts = await Promise.all(files.slice(0, MAX_FILES).map(async (file) => ({ file, text: (await ctx.read(file))?.slice(0, MAX_TEXT) })));
+  if (files.length > MAX_FILES) {
+    ctx.note(`${files.length} Go and Rust program files; only the first ${MAX_FILES} were read for listen ports`);
+  }
+  const texts = await Promise.all(files.slice(0, MAX_FILES).map(async (file) => ({
+    file, text: (await ctx.read(file))?.slice(0, MAX_TEXT),
+  })));
   // Rust: `const DEFAULT_PORT: u16 = 6379;` anywhere in the crates read, for `unwrap_or(DEFAULT_PORT)` beside a bind.
   const constants = new Map<string, number>();
   for (const { file, text } of texts) {
@@ -45,7 +51,8 @@ export async function findSourcePorts(ctx: ScanContext): Promise<PortRow[]> {
   return texts.flatMap(({ file, text }) => {
     if (text === undefined || (file.endsWith('.go') && !/^package main\b/m.test(text))) return [];
     const ports = file.endsWith('.go') ? goPorts(text) : rustPorts(text, constants);
-    return [...new Set(ports)].map((port): PortRow => ({ port, script_name: null, config_source: file, dir: dirname(file) }));
+    const dir = dirname(file);
+    return [...new Set(ports)].map((port): PortRow => ({ port, script_name: null, config_source: file, dir }));
   });
 }
 
@@ -75,7 +82,12 @@ function ownSetting(name: string, value: string): number | undefined {
   return listenAddress(value);
 }
 
-const unquote = (arg: string | undefined): string | undefined => /^"([^"\n]*)"$|^`([^`\n]*)`$/.exec(arg?.trim() ?? '')?.slice(1).find((v) => v !== undefined);
+/** The text of a Go string literal (`"..."` or a raw `` `...` ``), or undefined. */
+const unquote = (arg: string | undefined): string | undefined =>
+  /^"([^"\n]*)"$|^`([^`\n]*)`$/.exec(arg?.trim() ?? '')?.slice(1).find((v) => v !== undefined);
+const GO_FLAG = /\b(?:flag|pflag|fs|flags|Flags\(\)|PersistentFlags\(\))\.(?:Int|Uint|Int64|String)(Var)?(P)?\(/g;
+const GO_ENV_HELPER = /\b(?:cmp\.Or\(\s*os\.Getenv|\w{0,40}?[Ee]nv\w{0,40}?)\(\s*"(\w+)"\s*\)?\s*,\s*("[^"\n]*"|\d+)\s*\)/g;
+const RUST_BINARY = /(?:^|\/)src\/(?:main\.rs|bin\/[^/]+\.rs)$/;
 
 /**
  * Go: `http.ListenAndServe(":8080", ...)`, gin's `r.Run(":8080")`, echo's `e.Start(":1323")`, fiber's
@@ -93,9 +105,11 @@ export function goPorts(source: string): number[] {
   }
   // gin's `r.Run()` with no address listens on $PORT, else 8080.
   if (text.includes('github.com/gin-gonic/gin') && /\.Run\(\s*\)/.test(text)) out.push(8080);
-  for (const m of text.matchAll(/\bnet\.Listen\(\s*"(?:tcp[46]?|udp)"\s*,\s*("[^"\n]*")/g)) push(listenAddress(unquote(m[1]) ?? ''));
+  for (const m of text.matchAll(/\bnet\.Listen\(\s*"(?:tcp[46]?|udp)"\s*,\s*("[^"\n]*")/g)) {
+    push(listenAddress(unquote(m[1]) ?? ''));
+  }
   for (const m of text.matchAll(/\bhttp\.Server\s*\{[^}]{0,300}?\bAddr:\s*("[^"\n]*")/g)) push(listenAddress(unquote(m[1]) ?? ''));
-  for (const m of text.matchAll(/\b(?:flag|pflag|fs|flags|Flags\(\)|PersistentFlags\(\))\.(?:Int|Uint|Int64|String)(Var)?(P)?\(/g)) {
+  for (const m of text.matchAll(GO_FLAG)) {
     const args = callArgs(text, m.index + m[0].length);
     const at = (m[1] ? 1 : 0);
     const name = unquote(args[at]);
@@ -112,15 +126,17 @@ export function goPorts(source: string): number[] {
   for (const m of text.matchAll(/\bif\s+os\.Getenv\(\s*"(\w+)"\s*\)\s*!=\s*""\s*\{\s*(\w+)\s*=\s*os\.Getenv\(/g)) {
     const before = text.slice(Math.max(0, m.index - 400), m.index);
     const init = [...before.matchAll(new RegExp(`\\b${m[2]}\\s*:?=\\s*("[^"\\n]*"|\\w+)`, 'g'))].at(-1)?.[1];
-    const value = init === undefined ? undefined : unquote(init) ?? new RegExp(`\\b${init}\\s*=\\s*"([^"\\n]*)"`).exec(text)?.[1];
+    const constant = (name: string): string | undefined => new RegExp(`\\b${name}\\s*=\\s*"([^"\\n]*)"`).exec(text)?.[1];
+    const value = init === undefined ? undefined : unquote(init) ?? constant(init);
     if (value !== undefined) push(ownSetting(m[1]!, value));
   }
-  for (const m of text.matchAll(/\b(?:cmp\.Or\(\s*os\.Getenv|\w{0,40}?[Ee]nv\w{0,40}?)\(\s*"(\w+)"\s*\)?\s*,\s*("[^"\n]*"|\d+)\s*\)/g)) {
+  for (const m of text.matchAll(GO_ENV_HELPER)) {
     push(ownSetting(m[1]!, unquote(m[2]) ?? m[2]!));
   }
   for (const m of text.matchAll(/^[ \t]*(\w+)[ \t]+[\w.*[\]]+[ \t]+`([^`\n]*)`/gm)) {
     const tag = m[2]!;
-    const value = /\bconf:"(?:[^"]*,)?default:([^,"]+)/.exec(tag)?.[1] ?? /\b(?:envDefault|default):"([^"]+)"/.exec(tag)?.[1];
+    const value = /\bconf:"(?:[^"]*,)?default:([^,"]+)/.exec(tag)?.[1]
+      ?? /\b(?:envDefault|default):"([^"]+)"/.exec(tag)?.[1];
     if (value === undefined) continue;
     const env = /\benv:"(\w+)/.exec(tag)?.[1];
     push(ownSetting(`${structAbove(text, m.index)}_${env ?? m[1]!}`, value));
@@ -151,9 +167,15 @@ export function rustPorts(source: string, constants: ReadonlyMap<string, number>
     for (const m of text.matchAll(/\bunwrap_or\(\s*(?:\w{1,40}::){0,4}(\w{1,80})\s*\)/g)) push(constants.get(m[1]!));
   }
   for (const m of text.matchAll(/\bbind\(\s*&?"([^"\n]*)"/g)) push(listenAddress(m[1]!));
-  for (const m of text.matchAll(/\bbind\(\s*\(\s*"([^"\n]*)"\s*,\s*(\d{1,5})\s*\)/g)) if (isLocalAddress(`${m[1]}:0`)) push(toPort(m[2]));
-  for (const m of text.matchAll(/\bSocketAddr(?:V4|V6)?::from\(\(\s*\[[^\]]{0,60}\]\s*,\s*(\d{1,5})\s*\)\)/g)) push(toPort(m[1]));
-  for (const m of text.matchAll(/\bSocketAddr(?:V4|V6)?::new\(/g)) push(toPort(callArgs(text, m.index + m[0].length).at(-1)));
+  for (const m of text.matchAll(/\bbind\(\s*\(\s*"([^"\n]*)"\s*,\s*(\d{1,5})\s*\)/g)) {
+    if (isLocalAddress(`${m[1]}:0`)) push(toPort(m[2]));
+  }
+  for (const m of text.matchAll(/\bSocketAddr(?:V4|V6)?::from\(\(\s*\[[^\]]{0,60}\]\s*,\s*(\d{1,5})\s*\)\)/g)) {
+    push(toPort(m[1]));
+  }
+  for (const m of text.matchAll(/\bSocketAddr(?:V4|V6)?::new\(/g)) {
+    push(toPort(callArgs(text, m.index + m[0].length).at(-1)));
+  }
   for (const m of text.matchAll(/"([^"\n]*:\d{1,5})"\s*\.parse\b/g)) push(listenAddress(m[1]!));
   for (const m of text.matchAll(/\benv::var\(\s*"(\w+)"\s*\)[^;]{0,80}?\bunwrap_or(?:_else)?\([^;"]{0,20}"([^"\n]*)"/g)) {
     push(ownSetting(m[1]!, m[2]!));
