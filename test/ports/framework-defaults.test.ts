@@ -79,3 +79,28 @@ suite('framework and tool defaults outside JS; configs that override a default',
     ]);
   });
 });
+
+suite('task runners: Taskfile.yml and justfile recipes', () => {
+  test('commands with vars, included taskfiles as namespace:task, justfile assignments; tool defaults apply', async (t) => {
+    const root = makeTree(t, {
+      'Taskfile.yml': [
+        'version: "3"', 'vars:', '  PORT: 8010', 'includes:', '  api: ./taskfiles/api.yml', 'tasks:',
+        '  dev:', '    desc: run it', '    cmds:', '      - uvicorn app.main:app --reload --port {{.PORT}}',
+        '  docs:', '    cmds:', '      - cmd: mkdocs serve', '  lint: ruff check .', '',
+      ].join('\n'),
+      'taskfiles/api.yml': 'version: "3"\ntasks:\n  serve:\n    cmds:\n      - go run ./cmd/api --port 8020\n',
+      'web/justfile': [
+        'port := "4010"', '', '# the dev server', 'dev:', '    npx vite --port {{port}}', '',
+        '@preview target="x":', '    npx vite preview', 'db:', '    -docker run -d -p 5440:5432 postgres', '',
+      ].join('\n'),
+    });
+    assert.deepEqual(await rows(root), [
+      [4010, 'dev', 'web/justfile', 'listen'],
+      [4173, 'preview', 'default:vite', 'listen'],
+      [5440, 'db', 'web/justfile', 'listen'],
+      [8000, 'docs', 'default:mkdocs', 'listen'],
+      [8010, 'dev', 'Taskfile.yml', 'listen'],
+      [8020, 'api:serve', 'Taskfile.yml', 'listen'],
+    ]);
+  });
+});
