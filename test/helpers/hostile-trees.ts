@@ -74,6 +74,8 @@ export const HOSTILE: Record<string, Record<string, string>> = {
     'cmd/api/main.go': `${long('\t\n', 100_000)}${long('flag.Int(', 20_000)}${long('x := os.Getenv("PORT")\n', 5_000)}`,
     'src/main.rs': `${long('"a:1', 60_000)}${long('SocketAddr::new(', 10_000)}${long('default_value = 1 ', 10_000)}`,
     'app.py': `${long('uvicorn.run(port=', 20_000)}`,
+    'justfile': `${long('a := "1"\n', 20_000)}${long('x', 100_000)} ${long(' ', 100_000)}\n${long('    {{a}} {{', 20_000)}\n`,
+    'Taskfile.yml': `tasks:\n${Array.from({ length: 2_000 }, (_, i) => `  t${i}: vite --port {{.P}}{{.P}}\n`).join('')}`,
   },
   // Compose files that extend each other in a ring, and many yaml files in a docker folder.
   'compose-extends': {
