@@ -68,3 +68,24 @@ suite('compose files whatever their name, and extends', () => {
     assert.ok(found.notes.some((n) => n.includes('"nope"') && n.includes('base.yml')), found.notes.join('\n'));
   });
 });
+
+suite('compose: host network and ASP.NET Core listen URLs', () => {
+  test('network_mode: host makes environment and command ports listen rows; ASPNETCORE_URLS is the service\'s own', async (t) => {
+    const root = makeTree(t, {
+      'compose.yaml': [
+        'services:',
+        '  agent:', '    image: agent', '    network_mode: host', '    environment: [PORT=9100]', '    command: serve --port 9101',
+        '  web:', '    build: .', '    ports: ["5106:8080"]', '    environment:', '      - ASPNETCORE_URLS=http://+:8080', '',
+      ].join('\n'),
+      '.env': 'ASPNETCORE_URLS=http://localhost:5000\n',
+    });
+    const found = await rows(root);
+    assert.deepEqual(found.rows, [
+      [5000, null, '.env', 'listen'],
+      [5106, 'web', 'compose.yaml', 'listen'],
+      [8080, 'web', 'compose.yaml', 'container'],
+      [9100, 'agent', 'compose.yaml', 'listen'],
+      [9101, 'agent', 'compose.yaml', 'listen'],
+    ]);
+  });
+});
