@@ -36,8 +36,11 @@ export interface ProjectPort {
   readonly config_source: string;
   readonly last_detected: number;
   readonly created_at: number;
-  /** `listen`: a process of the project binds it; `connect`: a client setting (src/ports/kind.ts). */
-  readonly kind: 'listen' | 'connect';
+  /**
+   * `listen`: a process of the project binds it on the host; `connect`: a client setting; `container`: bound
+   * inside a container that nothing publishes on the host (src/ports/kind.ts).
+   */
+  readonly kind: 'listen' | 'connect' | 'container';
 }
 
 /** The fields `PUT /api/projects/:id` may change; absent means unchanged. */

@@ -37,6 +37,8 @@ export interface CommandOptions {
   readonly main?: string;
   /** Only ports the line (or a shell script it runs) writes down, no tool defaults: compose and Dockerfile lines. */
   readonly explicitOnly?: boolean;
+  /** The line runs inside a container (a Dockerfile CMD, a compose command): its ports are `container` rows. */
+  readonly container?: boolean;
 }
 
 interface Acc extends CommandPorts {
@@ -110,9 +112,15 @@ function setEnv(name: string, value: string, acc: Acc): void {
 
 function readValue(value: string, kind: ValueKind, acc: Acc): void {
   const text = shDefaults(value);
-  const port = kind === 'port' ? toPort(text) : addressPort(text);
+  const port = kind === 'port' ? toPort(text) : kind === 'publish' ? publishedPort(text) : addressPort(text);
   if (port !== undefined) acc.ports.push(port);
   else if (isVariable(text)) acc.unresolved.push(value);
+}
+
+/** The host side of docker's `-p [ip:]host:container[/proto]` (`127.0.0.1:8080:80` -> 8080); none for `-p 80`. */
+function publishedPort(text: string): number | undefined {
+  const parts = text.replace(/\/\w+$/, '').replace(/^\[[^\]]*\]:/, '').split(':');
+  return parts.length >= 2 ? toPort(parts[parts.length - 2]) : undefined;
 }
 
 function scanCommand({ env, argv }: ShellCommand, options: CommandOptions, acc: Acc, depth: number): void {
@@ -181,7 +189,8 @@ function scanCommand({ env, argv }: ShellCommand, options: CommandOptions, acc: 
   const words = argv.slice(i);
   if (words.length === 0) return;
   if (acc.cwd !== '/') acc.entries.push(...entryWords(words, interpreted).map((w) => (acc.cwd === '' ? w : `${acc.cwd}/${w}`)));
-  const tool = TOOLS.get(basename(words[0]!));
+  // `npx inngest-cli@latest dev`: the package runner's version tag is not part of the tool's name.
+  const tool = TOOLS.get(basename(words[0]!).replace(/(?<=.)@[\w.^~-]*$/, ''));
   const found = tool ? findMode(tool, words) : undefined;
   const flags: Record<string, ValueKind> = found ? { ...GENERIC_FLAGS, ...found.mode.flags } : GENERIC_FLAGS;
   const before = acc.ports.length + acc.unresolved.length;

@@ -12,9 +12,9 @@ export interface PortRow extends FoundPort {
   readonly key?: string;
   /** Config rows: the `tool:mode` default keys this explicit port replaces. */
   readonly suppress?: readonly string[];
-  /** Listen (the default when absent) or connect; see kind.ts. */
+  /** Listen (the default when absent), connect or container; see kind.ts. */
   readonly kind?: PortKind;
-  /** Compose `ports:` rows: the repository publishes this host port, so a connect row of it is a listen row. */
+  /** Compose `ports:` rows: the repository publishes this host port, so a connect or container row of it is a listen row. */
   readonly publishes?: boolean;
 }
 
@@ -29,12 +29,18 @@ export type Finder = (ctx: ScanContext) => Promise<PortRow[]>;
 // Perf: a dozen finders each pass over the walked files; the shared basename index means no path is
 // sliced again, and `name` runs once per distinct basename, not once per file (100k-file tree: 3.8k names
 // for 64k files); `path` only for files whose name passed (rows come out grouped by name; scan() sorts them).
-/** Files of the walk whose basename passes `name` (and whose path passes `path`), from the basename index. */
+/** A vendored dependency (Go modules, Composer, Bundler): its files name its own dev servers, never the project's. */
+const VENDORED = /(?:^|\/)vendor\//;
+
+/**
+ * Files of the walk whose basename passes `name` (and whose path passes `path`), from the basename index;
+ * files under a `vendor/` folder are left out.
+ */
 export function pick(ctx: ScanContext, name: (base: string) => boolean, path?: (path: string, base: string) => boolean): string[] {
   const out: string[] = [];
   for (const [base, files] of ctx.names()) {
     if (!name(base)) continue;
-    for (const file of files) if (!path || path(file, base)) out.push(file);
+    for (const file of files) if (!VENDORED.test(file) && (!path || path(file, base))) out.push(file);
   }
   return out;
 }

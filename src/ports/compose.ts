@@ -1,66 +1,92 @@
 import type { ScanContext } from '../rules/types.ts';
-import { isRecord, pick, shDefaults, toPort, type PortRow } from './common.ts';
+import { isRecord, shDefaults, toPort, type PortRow } from './common.ts';
 import { parseDotenv, valuePort } from './dotenv.ts';
 import { linePorts } from './scripts.ts';
-import { parseYaml } from '../readers/yaml.ts';
+import { composeCandidates, composeLoader, serviceChain } from './compose-files.ts';
 import { dirname, joinPath } from '../rules/paths.ts';
-import { envKinds } from './kind.ts';
+import { envKinds, type PortKind } from './kind.ts';
 
-/** compose.yaml, docker-compose.yml and overrides such as docker-compose.dev.yml or compose.override.yaml. */
-const COMPOSE_FILE = /^(?:docker-)?compose(?:\.[\w.-]+)?\.ya?ml$/;
 /** Ranges larger than this are cut short (with a note): nobody means 60 000 rows. */
 const MAX_RANGE = 100;
 
 /**
- * Ports of compose services, attributed to the service: `ports:` in short syntax (`"8080:80"`, `"3000"`,
- * `"127.0.0.1:8080:80/udp"`, ranges) and long syntax (`published`, else `target`): the host side, the port
- * a developer opens, always `listen` and marked as published; `PORT`/`*_PORT` and URLs in `environment`, with
- * the kind their name gives (kind.ts); and ports in `command`/`entrypoint` (listen).
+ * Ports of compose services (every compose file, whatever its name: compose-files.ts), attributed to the
+ * service, with what it `extends:` merged in (ports added, environment overridden, command replaced):
+ * `ports:` in short syntax (`"8080:80"`, `"3000"`, `"127.0.0.1:8080:80/udp"`, ranges, `${PORT:-3000}:3000`)
+ * and long syntax (`published`, else `target`): the host side, the port a developer opens, `listen` and
+ * marked as published; a container port alone (`"3000"`, `{ target: 3000 }`) gets a random host port, so it
+ * is a `container` row. `PORT`/`*_PORT` and URLs in `environment`, and ports in `command`/`entrypoint`, are
+ * bound inside the container: `container` rows (a client setting stays `connect`), `listen` under
+ * `network_mode: host`.
  */
 export async function findComposePorts(ctx: ScanContext): Promise<PortRow[]> {
-  const files = pick(ctx, (base) => COMPOSE_FILE.test(base));
-  const perFile = await Promise.all(files.map(async (file) => {
-    const text = await ctx.read(file);
-    if (text === undefined) return [];
+  const load = composeLoader(ctx);
+  const perFile = await Promise.all((await composeCandidates(ctx)).map(async (file) => {
+    const services = await load(file);
+    if (services === undefined) return [];
     // Compose interpolates `${VAR}` from the `.env` beside the file: `"${MONGO_PORT}:27017"` with MONGO_PORT=27018.
     const envFile = joinPath(dirname(file), '.env');
     const envText = ctx.has(envFile) ? await ctx.read(envFile) : undefined;
-    return composeRows(ctx, text, file, new Map(envText === undefined ? [] : parseDotenv(envText)));
+    const vars = new Map(envText === undefined ? [] : parseDotenv(envText));
+    const rows = await Promise.all(Object.entries(services).map(async ([name, service]) =>
+      isRecord(service) ? serviceRows(ctx, name, await serviceChain(ctx, load, service, file), file, vars) : []));
+    return rows.flat();
   }));
   return perFile.flat();
 }
 
-function composeRows(ctx: ScanContext, text: string, file: string, vars: ReadonlyMap<string, string>): PortRow[] {
-  const doc = parseYaml(text);
-  const services = isRecord(doc) && isRecord(doc.services) ? doc.services : undefined;
-  if (!services) return [];
+/** Rows of one service, given its definition and the ones it extends (own first). */
+function serviceRows(
+  ctx: ScanContext, name: string, chain: ReadonlyArray<Record<string, unknown>>, file: string,
+  vars: ReadonlyMap<string, string>,
+): PortRow[] {
   const dir = dirname(file);
   const rows: PortRow[] = [];
-  for (const [name, service] of Object.entries(services)) {
-    if (!isRecord(service)) continue;
-    if (Array.isArray(service.ports)) {
-      for (const raw of service.ports) {
-        const entry = typeof raw === 'string' ? interpolate(raw, vars) : raw;
-        const ports = entryPorts(entry);
-        if (ports.length > MAX_RANGE) ctx.note(`Port range of service "${name}" in ${file} has ${ports.length} ports; only the first ${MAX_RANGE} were kept`);
-        // Only a host port written down is published as itself (`"5432"` alone gets a random host port).
-        const publishes = hostGiven(entry);
-        for (const port of ports.slice(0, MAX_RANGE)) rows.push({ port, script_name: name, config_source: file, dir, publishes });
+  const first = (key: string): unknown => chain.find((s) => s[key] !== undefined)?.[key];
+  const hostNet = first('network_mode') === 'host';
+  for (const service of chain) {
+    if (!Array.isArray(service.ports)) continue;
+    for (const raw of service.ports) {
+      const entry = typeof raw === 'string' ? interpolate(raw, vars) : isRecord(raw) ? interpolateLong(raw, vars) : raw;
+      const ports = entryPorts(entry);
+      if (ports.length > MAX_RANGE) {
+        ctx.note(`Port range of service "${name}" in ${file} has ${ports.length} ports; only the first ${MAX_RANGE} were kept`);
       }
-    }
-    const env = environment(service.environment);
-    const kinds = envKinds(env);
-    env.forEach(([key, value], k) => {
-      const port = valuePort(key, value);
-      if (port !== undefined) rows.push({ port, script_name: name, config_source: file, dir, kind: kinds[k]! });
-    });
-    for (const field of ['command', 'entrypoint']) {
-      const line = commandLine(service[field]);
-      // Only explicit ports: tool defaults come from scripts, Procfiles and Makefiles (see defaults.ts).
-      if (line !== undefined) rows.push(...linePorts(ctx, line, name, file, { explicitOnly: true }));
+      // Only a host port written down is published as itself (`"5432"` alone gets a random host port).
+      const publishes = hostGiven(entry);
+      const side = publishes || hostNet ? { publishes } : { kind: 'container' as const };
+      for (const port of ports.slice(0, MAX_RANGE)) rows.push({ port, script_name: name, config_source: file, dir, ...side });
     }
   }
+  // Inside the container a process's own port is the host's only on the host network; otherwise it is a
+  // container row, a listen row when a `ports:` entry of the repository publishes the same number.
+  const inside = (kind: PortKind | undefined): PortKind =>
+    (kind === 'connect' ? 'connect' : hostNet ? 'listen' : 'container');
+  const env = new Map<string, string>();
+  for (const service of [...chain].reverse()) {
+    for (const [key, value] of environment(service.environment)) env.set(key, value);
+  }
+  const pairs = [...env];
+  const kinds = envKinds(pairs);
+  pairs.forEach(([key, value], k) => {
+    const port = valuePort(key, value);
+    if (port !== undefined) rows.push({ port, script_name: name, config_source: file, dir, kind: inside(kinds[k]) });
+  });
+  for (const field of ['command', 'entrypoint']) {
+    const line = commandLine(first(field));
+    // Only explicit ports: tool defaults come from scripts, Procfiles and Makefiles (see defaults.ts).
+    if (line !== undefined) rows.push(...linePorts(ctx, line, name, file, { explicitOnly: true, container: !hostNet }));
+  }
   return rows;
+}
+
+/** The long syntax's `published`/`target` with the `.env` values: `published: "${WEB_PORT:-8080}"`. */
+function interpolateLong(entry: Record<string, unknown>, vars: ReadonlyMap<string, string>): Record<string, unknown> {
+  const out = { ...entry };
+  for (const key of ['published', 'target']) {
+    if (typeof out[key] === 'string') out[key] = interpolate(out[key] as string, vars);
+  }
+  return out;
 }
 
 /**

@@ -20,8 +20,9 @@ export function defaultRow(d: { readonly tool: string; readonly key: string; rea
 
 /**
  * Drops default rows replaced by an explicit config port of the same tool and package directory, gives
- * each row its kind (a connect port the repository's compose file publishes is a listen port: the project
- * binds it), keeps one row per port, script and source (listen wins), and strips the bookkeeping fields.
+ * each row its kind (a connect or container port the repository's compose file publishes is a listen port:
+ * the project binds it on the host), keeps one row per port, script and source (listen, then container,
+ * wins), and strips the bookkeeping fields.
  */
 export function settleDefaults(rows: readonly PortRow[]): KindedPort[] {
   const replaced = new Set<string>();
@@ -33,9 +34,10 @@ export function settleDefaults(rows: readonly PortRow[]): KindedPort[] {
   const byKey = new Map<string, KindedPort>();
   for (const row of rows) {
     if (row.key !== undefined && replaced.has(`${row.dir ?? ''}\0${row.key}`)) continue;
-    const kind = row.kind === 'connect' && !published.has(row.port) ? 'connect' : 'listen';
+    const kind = row.kind === undefined || published.has(row.port) ? 'listen' : row.kind;
     const id = `${row.port}\0${row.script_name}\0${row.config_source}`;
-    if (byKey.get(id)?.kind === 'listen') continue;
+    const had = byKey.get(id)?.kind;
+    if (had === 'listen' || (had === 'container' && kind === 'connect')) continue;
     byKey.set(id, { port: row.port, script_name: row.script_name, config_source: row.config_source, kind });
   }
   return [...byKey.values()];

@@ -11,14 +11,17 @@ export function isDockerfile(base: string): boolean {
 
 /**
  * Ports of Dockerfiles: `EXPOSE 80 443/tcp` (with `$VAR`/`${VAR}` resolved from the file's own `ARG`
- * and `ENV` defaults) and explicit ports in `CMD`/`ENTRYPOINT` (`uvicorn ... --port 8000`).
+ * and `ENV` defaults) and explicit ports in `CMD`/`ENTRYPOINT` (`uvicorn ... --port 8000`), as `container`
+ * rows (kind.ts).
  */
 export async function findDockerfilePorts(ctx: ScanContext): Promise<PortRow[]> {
   return rowsOfFiles(ctx, isDockerfile, (text, file) => {
     const dir = dirname(file);
     const { exposed, commands } = parseDockerfile(text);
-    const rows: PortRow[] = exposed.map((port) => ({ port, script_name: null, config_source: file, dir }));
-    for (const line of commands) rows.push(...linePorts(ctx, line, null, file, { explicitOnly: true }));
+    // Both are ports inside the container: the host listens only where a compose file or `docker run -p`
+    // publishes them (defaults.ts turns a row published by the repository's compose files into a listen row).
+    const rows: PortRow[] = exposed.map((port) => ({ port, script_name: null, config_source: file, dir, kind: 'container' }));
+    for (const line of commands) rows.push(...linePorts(ctx, line, null, file, { explicitOnly: true, container: true }));
     return rows;
   });
 }

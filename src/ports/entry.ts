@@ -23,6 +23,8 @@ export interface EntryRef {
   readonly script: string | null;
   /** Named by a compose or Dockerfile line: a shell script's tool defaults are not counted (as for the line). */
   readonly explicitOnly?: boolean;
+  /** Run inside a container (a Dockerfile CMD, a compose command): its ports are `container` rows. */
+  readonly container?: boolean;
 }
 
 /** The entry files the finders of this scan saw. */
@@ -48,14 +50,17 @@ export async function entryPorts(ctx: ScanContext): Promise<PortRow[]> {
   const byScript = new Set(resolved.filter((r) => r.ref.script !== null).map((r) => r.file));
   const seen = new Set<string>();
   const rows = await Promise.all(resolved.map(async ({ ref, file }): Promise<PortRow[]> => {
-    if (file === undefined || seen.has(`${file}\0${ref.script}`) || (ref.script === null && byScript.has(file))) return [];
-    seen.add(`${file}\0${ref.script}`);
+    // Read once per script and side: run on the host and in a container, a file gives both rows (listen wins).
+    const key = `${file}\0${ref.script}\0${ref.container === true}`;
+    if (file === undefined || seen.has(key) || (ref.script === null && byScript.has(file))) return [];
+    seen.add(key);
     const text = await ctx.read(file);
     if (text === undefined) return [];
     if (file.endsWith('.sh')) return shellScriptRows(text.slice(0, MAX_TEXT), ref, file);
     const found = file.endsWith('.py') ? pythonPorts(text.slice(0, MAX_TEXT)) : jsPorts(text.slice(0, MAX_TEXT));
     if (found.unread) ctx.note(`${file} starts a server whose port could not be read statically (${found.unread})`);
-    return found.ports.map((port) => ({ port, script_name: ref.script, config_source: file, dir: ref.dir }));
+    const kind = ref.container ? { kind: 'container' as const } : {};
+    return found.ports.map((port) => ({ port, script_name: ref.script, config_source: file, dir: ref.dir, ...kind }));
   }));
   return rows.flat();
 }
@@ -64,13 +69,14 @@ export async function entryPorts(ctx: ScanContext): Promise<PortRow[]> {
  * A shell script a line runs (`ENTRYPOINT ["./boot.sh"]`, `sh scripts/start.sh`): each of its command lines
  * read with the same rules as a script (`exec gunicorn -b :5000 app:app`). Files it runs in turn are not followed.
  */
-function shellScriptRows(text: string, { script, dir, explicitOnly }: EntryRef, file: string): PortRow[] {
+function shellScriptRows(text: string, { script, dir, explicitOnly, container }: EntryRef, file: string): PortRow[] {
   const rows: PortRow[] = [];
+  const kind = container ? { kind: 'container' as const } : {};
   for (const raw of text.replace(/\\\r?\n/g, ' ').split('\n')) {
     const line = raw.trim();
     if (line === '' || line.startsWith('#')) continue;
     const found = portsInCommand(line);
-    for (const port of found.ports) rows.push({ port, script_name: script, config_source: file, dir });
+    for (const port of found.ports) rows.push({ port, script_name: script, config_source: file, dir, ...kind });
     for (const port of found.connect) rows.push({ port, script_name: script, config_source: file, dir, kind: 'connect' });
     if (!explicitOnly) for (const d of found.defaults) rows.push(defaultRow(d, script, dir));
   }

@@ -1,6 +1,7 @@
 import type { ScanContext } from '../rules/types.ts';
-import { isRecord, pick, toPort, type PortRow } from './common.ts';
-import { configPorts, proxyPorts } from './js-config.ts';
+import { addressPort, isRecord, pick, toPort, type PortRow } from './common.ts';
+import { configPorts, expressionPort, proxyPorts } from './js-config.ts';
+import { createLiteralReader, type LiteralReader } from '../readers/js/literal.ts';
 import { dirname } from '../rules/paths.ts';
 
 /** Object keys holding a dev-server `port` per config family, and the tool defaults each replaces. */
@@ -29,8 +30,8 @@ function familyOf(base: string): Family | undefined {
 /**
  * Ports in framework configs, read as text: Vite/Vitest/SvelteKit/Astro `server.port` and
  * `preview.port`, Nuxt/webpack/Vue CLI `devServer.port`, and Angular's angular.json
- * `projects.*.architect.serve.options.port` (and an Nx project.json's `targets.serve.options.port`). A config
- * port replaces the tool's default (defaults.ts).
+ * `projects.*.architect.serve.options.port` (and an Nx project.json's `targets.serve.options.port`), and the
+ * `port` of a BrowserSync plugin in a webpack config. A config port replaces the tool's default (defaults.ts).
  * Dev-server `proxy` targets (`'/api': 'http://localhost:8000'`) are connect rows: a backend elsewhere.
  */
 export async function findFrameworkConfigPorts(ctx: ScanContext): Promise<PortRow[]> {
@@ -53,6 +54,8 @@ export async function findFrameworkConfigPorts(ctx: ScanContext): Promise<PortRo
       }
       rows.push({ ...row(found.port), suppress: family.keys[found.key] ?? [] });
     }
+    // A webpack config's BrowserSync plugin serves the page on its own `port` (JHipster: 9000).
+    if (/browsersync/i.test(text)) for (const { port, kind } of browserSyncPorts(text)) rows.push({ ...row(port), ...(kind ? { kind } : {}) });
     // Only a config naming `proxy` is read for it (most do not).
     if (text.includes('proxy')) for (const port of proxyPorts(text)) rows.push({ ...row(port), kind: 'connect' });
     return rows;
@@ -74,6 +77,27 @@ export function angularPorts(json: unknown): number[] {
       const port = isRecord(o) ? toPort(o.port) : undefined;
       if (port !== undefined) out.push(port);
     }
+  }
+  return out;
+}
+
+/**
+ * Each `new BrowserSyncPlugin({ ..., port: 9000, proxy: 'http://localhost:8080/' })` of a webpack config,
+ * read in its first 400 characters: the page it serves (`port`, a literal or a constant of the file such as
+ * `const PORT = process.env.PORT || 8080`; BrowserSync's 3000 without one) and the backend it proxies (connect).
+ */
+export function browserSyncPorts(text: string): Array<{ port: number; kind?: 'connect' }> {
+  const out: Array<{ port: number; kind?: 'connect' }> = [];
+  let reader: LiteralReader | undefined;
+  for (const m of text.matchAll(/\bnew\s+\w{0,20}BrowserSync\w{0,20}\s*\(/gi)) {
+    const head = text.slice(m.index + m[0].length, m.index + m[0].length + 400).split(/\)\s*[,\]]/)[0]!;
+    const value = /\bport\s*:\s*([^,\n}]+)/.exec(head)?.[1]?.trim();
+    reader ??= createLiteralReader(text);
+    const port = value === undefined ? 3000 : /^[A-Za-z_$][\w$]*$/.test(value) ? expressionPort(value, reader) : toPort(value.replace(/^['"`]|['"`]$/g, ''));
+    if (port !== undefined) out.push({ port });
+    const proxy = /\bproxy\s*:\s*['"`]([^'"`\n]+)['"`]/.exec(head)?.[1];
+    const target = proxy === undefined ? undefined : addressPort(proxy.replace(/\/+$/, ''));
+    if (target !== undefined) out.push({ port: target, kind: 'connect' });
   }
   return out;
 }

@@ -5,6 +5,8 @@ import { findComposerPorts } from './composer.ts';
 import { settleDefaults } from './defaults.ts';
 import { findDockerfilePorts } from './dockerfile.ts';
 import { findDotenvPorts } from './dotenv.ts';
+import { findOrchestratorPorts } from './orchestrators.ts';
+import { findElixirPorts } from './elixir.ts';
 import { findFrameworkConfigPorts } from './framework-configs.ts';
 import { findJvmPorts } from './jvm.ts';
 import { findMakefilePorts } from './makefile.ts';
@@ -13,18 +15,22 @@ import { findPlatformPorts } from './platforms.ts';
 import { findProcfilePorts } from './procfile.ts';
 import { findRubyPorts } from './ruby.ts';
 import { findScriptPorts } from './scripts.ts';
+import { findTaskfilePorts } from './taskfiles.ts';
+import { findSourcePorts } from './source-defaults.ts';
 
 const FINDERS: readonly Finder[] = [
   findScriptPorts, findDotenvPorts, findFrameworkConfigPorts, findComposePorts, findDockerfilePorts,
   findProcfilePorts, findMakefilePorts, findJvmPorts, findRubyPorts, findComposerPorts,
-  findPlatformPorts,
+  findPlatformPorts, findSourcePorts, findElixirPorts, findOrchestratorPorts, findTaskfilePorts,
 ];
 
 /**
  * Ports named by a project's files: package.json scripts, dotenv files, framework configs, compose
- * files, Dockerfiles, Procfiles, Makefiles, Spring configs and Puma configs, anywhere in the tree.
- * Tool defaults appear only for scripts that run a dev server without a port (see defaults.ts).
- * Files that cannot be read or parsed are skipped. Each row has a `kind` (listen or connect, see kind.ts);
+ * files, Dockerfiles, Procfiles, Makefiles, Taskfiles and justfiles, Spring, Puma and Phoenix configs,
+ * platform configs, dev orchestrators (Tilt, kind, Skaffold), and listen calls in Go, Rust and Python entry
+ * sources, anywhere in the tree. Container-only ports (EXPOSE, unpublished compose ports) are `container`
+ * rows. Tool defaults appear only for scripts that run a dev server without a port (see defaults.ts).
+ * Files that cannot be read or parsed are skipped. Each row has a `kind` (listen, connect or container, see kind.ts);
  * rows are unsorted, one per port, script and source; scan() sorts them.
  *
  * @example

@@ -13,11 +13,17 @@
  *   remaining name is one of the own-port names (`VITE_PORT`, `NEXT_PUBLIC_APP_URL`);
  * - a `*_PORT` whose sibling `*_HOST`/`*_HOSTNAME`/`*_SERVER` in the same file or compose service names
  *   another machine (`TRAC_HOST=db`, `FOO_HOST=api.example.com`) is a client setting too (envKinds);
- * - finally index.ts turns a connect port into a listen port when a compose service of the repository
- *   publishes that host port: the project itself then binds it.
+ * - finally defaults.ts turns a connect or container port into a listen port when a compose service of the
+ *   repository publishes that host port: the project itself then binds it.
  */
 
-export type PortKind = 'listen' | 'connect';
+/**
+ * `container`: a port a process binds inside a container that no file publishes on the host (`EXPOSE 80`,
+ * compose `ports: ["80"]`, `PORT=8080` in a compose service's environment): the machine does not listen
+ * there, so it never counts in a collision (compose.ts, dockerfile.ts). A container row whose port a compose
+ * file of the repository publishes on the host is a listen row (defaults.ts).
+ */
+export type PortKind = 'listen' | 'connect' | 'container';
 
 /** Words naming a backing service or a client of one: a `*_PORT` holding one of them is connected to. */
 const CONNECT_WORDS = new Set([
@@ -39,6 +45,8 @@ const OWN_ADDRESSES = new Set([
   // Not SERVER_URL or WEB_URL: in a frontend or a backend they usually name the other side.
   'APP_URL', 'BASE_URL', 'APP_BASE_URL', 'SITE_URL', 'PUBLIC_URL', 'NEXTAUTH_URL', 'AUTH_URL', 'ORIGIN', 'APP_ORIGIN',
   'APP_HOST', 'SERVER_HOST', 'SERVER_ADDR', 'SERVER_ADDRESS', 'HTTP_ADDR', 'ADDR', 'LISTEN', 'BIND',
+  // ASP.NET Core's listen URLs (`http://+:8080`).
+  'ASPNETCORE_URLS', 'URLS', 'ASPNETCORE_HTTP_PORTS', 'ASPNETCORE_HTTPS_PORTS',
 ]);
 
 /** Own-port names a browser-prefixed variable may still carry (`VITE_PORT`, `VITE_DEV_PORT`). */
@@ -67,6 +75,26 @@ export function envKind(name: string): PortKind {
 }
 
 const LOCAL_HOSTS = new Set(['', 'localhost', '127.0.0.1', '0.0.0.0', '::', '::1', '[::]', '[::1]']);
+
+/**
+ * Whether a setting's name (`DB_HOST`, `redis-addr`, `ServerPort`: split at `_`, `-`, `.` and case changes)
+ * names a client of some service (CONNECT_WORDS): a default in source under such a name is connected to.
+ *
+ * @example
+ * namesClient('RedisAddr'); // true
+ * namesClient('http-addr'); // false
+ */
+export function namesClient(name: string): boolean {
+  const words = name.replace(/([a-z0-9])([A-Z])/g, '$1_$2').replace(/([A-Z]+)([A-Z][a-z])/g, '$1_$2').toUpperCase().split(/[_\-.\s]+/);
+  return words.some((w) => CONNECT_WORDS.has(w));
+}
+
+/** Whether an address's host (`0.0.0.0:3000`, `:8080`, `localhost:80`) is this machine: a listen address. */
+export function isLocalAddress(address: string): boolean {
+  const text = address.trim().replace(/^[a-z][a-z0-9+.-]*:\/\//i, '');
+  const colon = text.lastIndexOf(':');
+  return LOCAL_HOSTS.has((colon === -1 ? text : text.slice(0, colon)).toLowerCase());
+}
 
 /**
  * Kinds of the settings of one file or compose service, in order: envKind, plus the sibling rule: a

@@ -18,11 +18,11 @@ const FIREBASE_DEFAULTS: Readonly<Record<string, number>> = {
  *   means no UI), attributed to the emulator;
  * - .NET `Properties/launchSettings.json` `profiles.<name>.applicationUrl` (`https://localhost:7001;http://localhost:5000`),
  *   attributed to the launch profile;
- * - netlify.toml / wrangler.toml `[dev] port` and supabase/config.toml section ports (tomlPorts).
+ * - netlify.toml / wrangler.toml / wrangler.json(c) `[dev] port` and supabase/config.toml section ports (tomlPorts).
  */
 export async function findPlatformPorts(ctx: ScanContext): Promise<PortRow[]> {
   const files = pick(ctx, (base) => base === 'firebase.json' || base === 'netlify.toml' || base === 'wrangler.toml'
-    || base === 'config.toml' || base === 'launchSettings.json',
+    || base === 'config.toml' || base === 'launchSettings.json' || base === 'wrangler.json' || base === 'wrangler.jsonc',
   (path, base) => (base !== 'config.toml' || path.endsWith('supabase/config.toml'))
     && (base !== 'launchSettings.json' || path.endsWith('Properties/launchSettings.json')));
   const perFile = await Promise.all(files.map(async (file): Promise<PortRow[]> => {
@@ -34,6 +34,11 @@ export async function findPlatformPorts(ctx: ScanContext): Promise<PortRow[]> {
       const owner = base === 'config.toml' ? dirname(dir) : dir;
       return text === undefined ? [] : tomlPorts(base, text).map(([name, port, suppress]) =>
         ({ port, script_name: name, config_source: file, dir: owner, ...(suppress ? { suppress: [suppress] } : {}) }));
+    }
+    if (base.startsWith('wrangler.')) {
+      // wrangler.json(c) is JSON with comments: `"dev": { "port": 8787 }` replaces `wrangler dev`'s default.
+      const port = wranglerJsonPort(await ctx.readJson(file));
+      return port === undefined ? [] : [{ port, script_name: 'dev', config_source: file, dir, suppress: ['wrangler:8787'] }];
     }
     const json = await ctx.readJson(file);
     const found = base === 'firebase.json' ? firebasePorts(json) : launchPorts(json);
@@ -96,4 +101,9 @@ export function launchPorts(json: unknown): Array<[string, number]> {
     }
   }
   return out;
+}
+
+/** `dev.port` of a parsed wrangler.json or wrangler.jsonc. */
+export function wranglerJsonPort(json: unknown): number | undefined {
+  return isRecord(json) && isRecord(json.dev) ? toPort(json.dev.port) : undefined;
 }

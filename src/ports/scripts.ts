@@ -61,9 +61,12 @@ export function linePorts(ctx: ScanContext, line: string, name: string | null, f
   // `node .` runs the package's main.
   for (const path of found.entries) {
     const entry = path === '.' || path === './' ? options.main ?? 'index.js' : path;
-    noteEntry(ctx, { path: entry, dir, script: name, ...(options.explicitOnly ? { explicitOnly: true } : {}) });
+    noteEntry(ctx, {
+      path: entry, dir, script: name, ...(options.explicitOnly ? { explicitOnly: true } : {}), ...(options.container ? { container: true } : {}),
+    });
   }
-  const rows: PortRow[] = found.ports.map((port) => ({ port, script_name: name, config_source: file, dir }));
+  const own = options.container ? { kind: 'container' as const } : {};
+  const rows: PortRow[] = found.ports.map((port) => ({ port, script_name: name, config_source: file, dir, ...own }));
   for (const port of found.connect) rows.push({ port, script_name: name, config_source: file, dir, kind: 'connect' });
   if (!options.explicitOnly) for (const d of found.defaults) rows.push(defaultRow(d, name, dir));
   for (const value of found.unresolved) ctx.note(`Port ${value} in ${name === null ? '' : `"${name}" of `}${file} comes from a variable; it was not counted`);

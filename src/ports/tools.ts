@@ -4,8 +4,12 @@
  * for `mkdir`, so unknown commands only get the unambiguous `--port`.
  */
 
-/** How a flag's (or positional's) value names the port. `port`: a bare number; `addr`: `host:port`, a URL or a number. */
-export type ValueKind = 'port' | 'addr';
+/**
+ * How a flag's (or positional's) value names the port. `port`: a bare number; `addr`: `host:port`, a URL or a
+ * number; `publish`: docker's `[ip:]hostPort:containerPort[/proto]`, whose host side is the port (a container
+ * port alone is published on a random host port: none).
+ */
+export type ValueKind = 'port' | 'addr' | 'publish';
 
 /** One serving mode of a tool (`vite`, `vite preview`, `next start`, ...). */
 export interface Mode {
@@ -30,6 +34,7 @@ export interface Tool {
 
 const P = 'port' as const;
 const A = 'addr' as const;
+const dockerRun: Mode = { flags: { '-p': 'publish', '--publish': 'publish' } };
 
 // `--config other/vite.config.ts`: the config finder reads that file's port, so no default is assumed.
 const viteDev: Mode = { default: 5173, flags: { '--port': P }, config: ['-c', '--config'] };
@@ -131,6 +136,15 @@ export const TOOLS: ReadonlyMap<string, Tool> = new Map<string, Tool>([
   ['func', { name: 'azure-functions', modes: { start: { default: 7071, flags: { '-p': P, '--port': P } } } }],
   ['sam', { name: 'sam', modes: { 'local start-api': { default: 3000, flags: { '-p': P, '--port': P } } } }],
   ['serverless', { name: 'serverless-offline', modes: { offline: slsOffline } }],
+  // Medusa's backend, Inngest's dev server and Tilt's UI (each from its CLI reference).
+  ['medusa', { name: 'medusa', modes: { develop: { default: 9000, flags: { '-p': P, '--port': P } }, start: { default: 9000, flags: { '-p': P, '--port': P } } } }],
+  ['inngest-cli', { name: 'inngest', modes: { dev: { default: 8288, flags: { '-p': P, '--port': P } } } }],
+  ['inngest', { name: 'inngest', modes: { dev: { default: 8288, flags: { '-p': P, '--port': P } } } }],
+  // `docker run -d -p 5432:5432 postgres` in a Makefile or script: the host side is this machine's port.
+  ['docker', { name: 'docker', modes: { run: dockerRun, 'container run': dockerRun } }],
+  ['podman', { name: 'podman', modes: { run: dockerRun, 'container run': dockerRun } }],
+  ['livereload', { name: 'livereload', modes: { '': { default: 35729, flags: { '-p': P, '--port': P } } } }],
+  ['tilt', { name: 'tilt', modes: { up: { default: 10350, flags: { '--port': P } } }, skip: ['down', 'ci', 'logs', 'get', 'trigger'] }],
   ['sls', { name: 'serverless-offline', modes: { offline: slsOffline } }],
 ]);
 

@@ -68,4 +68,19 @@ export const HOSTILE: Record<string, Record<string, string>> = {
     'tsconfig.json': long('{"a":', 200_000),
     'docker-compose.yml': `services:\n  web:\n    ports: ${long('[', 100_000)}\n`,
   },
+  // Listen ports in source: long identifiers, runs of blank lines, unclosed comments, calls without an end.
+  'source-listen': {
+    'main.go': `package main\n${long('a', 200_000)}Env(\n${long('\n', 100_000)}${long('/*', 50_000)}`,
+    'cmd/api/main.go': `${long('\t\n', 100_000)}${long('flag.Int(', 20_000)}${long('x := os.Getenv("PORT")\n', 5_000)}`,
+    'src/main.rs': `${long('"a:1', 60_000)}${long('SocketAddr::new(', 10_000)}${long('default_value = 1 ', 10_000)}`,
+    'app.py': `${long('uvicorn.run(port=', 20_000)}`,
+    'justfile': `${long('a := "1"\n', 20_000)}${long('x', 100_000)} ${long(' ', 100_000)}\n${long('    {{a}} {{', 20_000)}\n`,
+    'Taskfile.yml': `tasks:\n${Array.from({ length: 2_000 }, (_, i) => `  t${i}: vite --port {{.P}}{{.P}}\n`).join('')}`,
+  },
+  // Compose files that extend each other in a ring, and many yaml files in a docker folder.
+  'compose-extends': {
+    'compose.yaml': `services:\n${Array.from({ length: 200 }, (_, i) => `  s${i}:\n    extends: { file: docker/b.yml, service: s${i} }\n`).join('')}`,
+    'docker/b.yml': `services:\n${Array.from({ length: 200 }, (_, i) => `  s${i}:\n    extends: { file: ../compose.yaml, service: s${i} }\n    ports: ["${1000 + i}:80"]\n`).join('')}`,
+    ...Object.fromEntries(Array.from({ length: 300 }, (_, i) => [`docker/x${i}.yaml`, 'services:\n  a:\n    image: x\n'])),
+  },
 };

@@ -115,3 +115,13 @@ suite('portsInCommand() defaults', () => {
     assert.deepEqual(defaults('DB_PORT=5432 next dev'), ['next:3000']);
   });
 });
+
+suite('portsInCommand() docker run -p', () => {
+  test('the host side of a published port; a container port alone or a build publishes nothing', () => {
+    assert.deepEqual(ports('docker run -d -p 5432:5432 -e POSTGRES_PASSWORD=x postgres:16'), [5432]);
+    assert.deepEqual(ports('sudo docker run -t -i -d -p 8001:8000 --name app img'), [8001]);
+    assert.deepEqual(ports('docker run --publish=127.0.0.1:9000:9000/tcp minio && podman run -p 6380:6379 redis'), [9000, 6380]);
+    assert.deepEqual(ports('docker run -p "${DB_PORT:-5433}":5432 postgres'), [5433]);
+    assert.deepEqual(ports('docker run -p 80 nginx && docker build -t x . && docker compose up -d'), []);
+  });
+});

@@ -129,8 +129,9 @@ suite('entry files on trees', () => {
     });
     assert.deepEqual(await rows(root), [
       [3307, 'dev', 'php/scripts/dev.sh', 'connect'],
-      [5000, null, 'Dockerfile', 'listen'],
-      [5000, null, 'boot.sh', 'listen'],
+      // Run by the Dockerfile: inside the container, not on the host.
+      [5000, null, 'Dockerfile', 'container'],
+      [5000, null, 'boot.sh', 'container'],
       [8000, 'dev', 'default:laravel', 'listen'],
       [10000, 'start', 'php/scripts/start.sh', 'listen'],
     ]);

@@ -71,7 +71,8 @@ suite('listen or connect across sources', () => {
       ].join('\n'),
     });
     assert.deepEqual(await rows(root), [
-      [80, 'app', 'docker-compose.yml', 'listen'],
+      // PORT inside the container; the host side is 8080.
+      [80, 'app', 'docker-compose.yml', 'container'],
       [2525, null, '.env', 'connect'],
       // The repository's own compose file publishes 3306: its settings naming 3306 are the project's port.
       [3306, null, '.env', 'listen'],
@@ -88,17 +89,17 @@ suite('listen or connect across sources', () => {
     assert.deepEqual(await rows(root), [[4000, null, '.env', 'listen']]);
   });
 
-  test('a container port alone (`"5432"`) gets a random host port: it does not turn a connect setting into listen', async (t) => {
+  test('a container port alone (`"5432"`) gets a random host port: a container row; a connect setting stays connect', async (t) => {
     const root = makeTree(t, {
       '.env': 'DATABASE_URL="postgresql://app:pw@127.0.0.1:5432/app?serverVersion=16"\n',
       'compose.override.yaml': 'services:\n  database:\n    ports:\n      - "5432"\n  mailer:\n    ports: ["1025", "8025"]\n',
       'compose.yaml': 'services:\n  database:\n    image: postgres:16\n',
     });
     assert.deepEqual(await rows(root), [
-      [1025, 'mailer', 'compose.override.yaml', 'listen'],
+      [1025, 'mailer', 'compose.override.yaml', 'container'],
       [5432, null, '.env', 'connect'],
-      [5432, 'database', 'compose.override.yaml', 'listen'],
-      [8025, 'mailer', 'compose.override.yaml', 'listen'],
+      [5432, 'database', 'compose.override.yaml', 'container'],
+      [8025, 'mailer', 'compose.override.yaml', 'container'],
     ]);
   });
 

@@ -30,15 +30,17 @@ suite('findPorts() on fixture projects', () => {
   });
 
   test('compose project: short and long syntax, ranges, overrides, commands and Dockerfile EXPOSE', async () => {
+    // Host ports are the published ones; EXPOSE, a container port alone and commands run in a container are
+    // container rows.
     assert.deepEqual(await ports(fixture('ports-compose')), [
-      [80, null, 'Dockerfile', 'listen'],
-      [443, null, 'Dockerfile', 'listen'],
+      [80, null, 'Dockerfile', 'container'],
+      [443, null, 'Dockerfile', 'container'],
       [1025, 'mail', 'docker-compose.override.yml', 'listen'],
-      [4000, null, 'Dockerfile', 'listen'],
+      [4000, null, 'Dockerfile', 'container'],
       [5432, 'db', 'docker-compose.yml', 'listen'],
-      [6379, 'cache', 'docker-compose.yml', 'listen'],
-      [8000, null, 'api/Dockerfile', 'listen'],
-      [8000, 'api', 'docker-compose.yml', 'listen'],
+      [6379, 'cache', 'docker-compose.yml', 'container'],
+      [8000, null, 'api/Dockerfile', 'container'],
+      [8000, 'api', 'docker-compose.yml', 'container'],
       [8025, 'mail', 'docker-compose.override.yml', 'listen'],
       [8081, 'api', 'docker-compose.yml', 'listen'],
       [8088, 'web', 'docker-compose.yml', 'listen'],
@@ -46,7 +48,7 @@ suite('findPorts() on fixture projects', () => {
       [9000, 'workers', 'docker-compose.yml', 'listen'],
       [9001, 'workers', 'docker-compose.yml', 'listen'],
       [9002, 'workers', 'docker-compose.yml', 'listen'],
-      [9229, 'api', 'docker-compose.yml', 'listen'],
+      [9229, 'api', 'docker-compose.yml', 'container'],
     ]);
   });
 
@@ -96,7 +98,7 @@ suite('findPorts() on fixture projects', () => {
       [5432, null, 'apps/api/.env', 'connect'],
       [5433, 'db', 'compose.yaml', 'listen'],
       [6006, 'storybook', 'packages/ui/package.json', 'listen'],
-      [8000, null, 'services/py/Dockerfile', 'listen'],
+      [8000, null, 'services/py/Dockerfile', 'container'],
     ]);
   });
 });

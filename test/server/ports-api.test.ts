@@ -44,7 +44,7 @@ suite('GET /api/projects/:id/ports?kind=', () => {
     await call(`${url}/api/projects`, 'POST', { name: 'a', path: makeTree(t) });
     const bad = await call(`${url}/api/projects/1/ports?kind=sideways`);
     assert.equal(bad.status, 400);
-    assert.deepEqual(bad.body, { error: 'Invalid kind: use listen, connect or all' });
+    assert.deepEqual(bad.body, { error: 'Invalid kind: use listen, connect, container or all' });
     assert.equal((await call(`${url}/api/projects/7/ports?kind=sideways`)).status, 404);
   });
 
@@ -91,6 +91,30 @@ suite('GET /api/ports', () => {
     assert.deepEqual(conflicts.body, [all.body[0]]);
     assert.deepEqual((await call(`${url}/api/ports?conflicts=true`)).body, conflicts.body);
     assert.deepEqual((await call(`${url}/api/ports?conflicts=0`)).body, all.body);
+  });
+
+  test('two Dockerized projects that both EXPOSE 80: container rows, no collision; published host ports still collide', async (t) => {
+    const { url } = await serve(t);
+    const docker = 'FROM nginx:alpine\nEXPOSE 80\nCMD ["nginx", "-g", "daemon off;"]\n';
+    await addScanned(url, 'site', makeTree(t, { 'Dockerfile': docker, 'compose.yaml': 'services:\n  web:\n    build: .\n    ports: ["80"]\n' }));
+    await addScanned(url, 'shop', makeTree(t, {
+      'Dockerfile': docker.replace('EXPOSE 80', 'ENV PORT=8080\nEXPOSE 80 8080'),
+      'docker-compose.yml': 'services:\n  app:\n    build: .\n    environment: [PORT=8080]\n    command: ["uvicorn", "a:app", "--port", "3000"]\n',
+    }));
+    assert.deepEqual((await call(`${url}/api/ports`)).body, []);
+    assert.deepEqual((await call(`${url}/api/ports?conflicts=1`)).body, []);
+    assert.deepEqual(rows((await call(`${url}/api/projects/2/ports?kind=container`)).body), [
+      [80, null, 'Dockerfile', 'container'], [3000, 'app', 'docker-compose.yml', 'container'],
+      [8080, null, 'Dockerfile', 'container'], [8080, 'app', 'docker-compose.yml', 'container'],
+    ]);
+    assert.deepEqual((await call(`${url}/api/projects/2/ports`)).body, []);
+    // Publishing on the host makes both the published row and the EXPOSE row of that port listen rows.
+    await addScanned(url, 'blog', makeTree(t, { 'Dockerfile': docker, 'compose.yaml': 'services:\n  web:\n    build: .\n    ports: ["80:80"]\n' }));
+    await addScanned(url, 'wiki', makeTree(t, { 'compose.yaml': 'services:\n  web:\n    image: nginx\n    ports: [{ target: 80, published: 80 }]\n' }));
+    assert.deepEqual((await call(`${url}/api/ports?conflicts=1`)).body, [{ port: 80, conflict: true, projects: [
+      { project_id: 3, name: 'blog', scripts: ['web'], sources: ['Dockerfile', 'compose.yaml'] },
+      { project_id: 4, name: 'wiki', scripts: ['web'], sources: ['compose.yaml'] },
+    ] }]);
   });
 
   test('follows rescans and deletions; a bad conflicts value is 400; no projects is []', async (t) => {

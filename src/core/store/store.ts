@@ -41,7 +41,7 @@ const MIGRATIONS: readonly string[] = [
    );
    CREATE INDEX ports_by_project ON ports (project_id, port, script_name);
    CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);`,
-  // Ports: listen or connect (src/ports/kind.ts), and a generation so rows keep their id across rescans.
+  // Ports: listen, connect or container (src/ports/kind.ts), and a generation so rows keep their id across rescans.
   `ALTER TABLE ports ADD COLUMN kind TEXT NOT NULL DEFAULT 'listen';
    ALTER TABLE ports ADD COLUMN scan_generation INTEGER NOT NULL DEFAULT 0;
    CREATE INDEX ports_by_kind ON ports (kind, port);`,
@@ -65,7 +65,7 @@ const MIGRATIONS: readonly string[] = [
 ];
 
 /** Which port rows a listing shows: the ones a project listens on (default), connects to, or both. */
-export type PortKindFilter = 'listen' | 'connect' | 'all';
+export type PortKindFilter = 'listen' | 'connect' | 'container' | 'all';
 
 /** A big scan's save is cut in slices of about this many milliseconds of the HTTP thread (see `saveScanSliced`). */
 const SLICE_MS = 6;
@@ -297,7 +297,7 @@ export function openStore(file: string, { now = Date.now, maxBytes }: StoreOptio
    */
   const savePorts = (projectId: number, ports: ScanRecord['ports'], generation: number, at: number, kept: readonly string[]): void => {
     for (const p of ports) {
-      const kind = p.kind === 'connect' ? 'connect' : 'listen';
+      const kind = portKindOf(p.kind);
       const found = q.findPort.get(projectId, p.port, p.script_name, p.config_source);
       if (found) q.touchPort.run(kind, at, generation, found.id as number);
       else q.insertPort.run(projectId, p.port, p.script_name, p.config_source, kind, at, at, generation);
@@ -631,6 +631,11 @@ function toTest(row: Row): Test {
   };
 }
 
+/** A stored or found row's kind; anything else (an old row, no kind) is a listen row. */
+function portKindOf(kind: unknown): ProjectPort['kind'] {
+  return kind === 'connect' || kind === 'container' ? kind : 'listen';
+}
+
 function toPort(row: Row): ProjectPort {
   return {
     id: Number(row.id),
@@ -640,7 +645,7 @@ function toPort(row: Row): ProjectPort {
     config_source: String(row.config_source),
     last_detected: Number(row.last_detected),
     created_at: Number(row.created_at),
-    kind: row.kind === 'connect' ? 'connect' : 'listen',
+    kind: portKindOf(row.kind),
   };
 }
 

@@ -72,8 +72,8 @@ export const ROUTE_DOCS: Readonly<Record<string, RouteDoc>> = {
   'GET /api/projects/:id/tests': { summary: 'A project\'s test files, by file_path', responses: { 200: ok('The test files', 'Test[]'), ...idErrors } },
   'GET /api/projects/:id/ports': {
     summary: 'A project\'s ports, by port then script name',
-    query: { kind: '`listen` (default), `connect` or `all`.' },
-    responses: { 200: ok('The ports', 'ProjectPort[]'), 400: err('Bad input', INVALID_ID, 'Invalid kind: use listen, connect or all'), 404: idErrors[404] },
+    query: { kind: '`listen` (default), `connect`, `container` or `all`.' },
+    responses: { 200: ok('The ports', 'ProjectPort[]'), 400: err('Bad input', INVALID_ID, 'Invalid kind: use listen, connect, container or all'), 404: idErrors[404] },
   },
   'POST /api/projects/:id/scan': {
     summary: 'Scan a project: replaces its tests and ports with what is found, in one transaction',

@@ -11,7 +11,7 @@ export interface PortClaim {
   readonly projects: Array<{ project_id: number; name: string; scripts: string[]; sources: string[] }>;
 }
 
-const KINDS: ReadonlySet<string> = new Set(['listen', 'connect', 'all']);
+const KINDS: ReadonlySet<string> = new Set(['listen', 'connect', 'container', 'all']);
 
 /**
  * `?kind=` of the per-project ports listing: absent means `listen`.
@@ -22,7 +22,7 @@ const KINDS: ReadonlySet<string> = new Set(['listen', 'connect', 'all']);
  */
 export function portKind(raw: string | undefined): PortKindFilter {
   if (raw === undefined) return 'listen';
-  if (!KINDS.has(raw)) throw httpError(400, 'INVALID_KIND', 'Invalid kind: use listen, connect or all');
+  if (!KINDS.has(raw)) throw httpError(400, 'INVALID_KIND', 'Invalid kind: use listen, connect, container or all');
   return raw as PortKindFilter;
 }
 

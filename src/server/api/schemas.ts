@@ -40,7 +40,13 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = {
     config_source: str('File the port was read from, relative to the project (e.g. `package.json`, `vite.config.ts`, `.env`).'),
     last_detected: seconds('When the last scan found it'),
     created_at: seconds('When the row was first written (kept across rescans while the port is still found)'),
-    kind: { type: 'string', enum: ['listen', 'connect'], description: '`listen`: a process of the project binds it (dev servers, published compose ports, `PORT=`); `connect`: a client setting pointing at another service (`DB_PORT`, `REDIS_PORT`, `*_URL`). See the README\'s ports rule.' },
+    kind: {
+      type: 'string', enum: ['listen', 'connect', 'container'],
+      description: '`listen`: a process of the project binds it on the host (dev servers, published compose ports, `PORT=`); '
+        + '`connect`: a client setting pointing at another service (`DB_PORT`, `REDIS_PORT`, `*_URL`); `container`: bound inside '
+        + 'a container that nothing publishes on the host (`EXPOSE 80`, compose `ports: ["80"]`), never a collision. '
+        + 'See the README\'s ports rule.',
+    },
   }, 'One port a project\'s scripts or config files name.'),
   Health: object({
     status: { type: 'string', enum: ['ok'], description: 'Always `ok` while the server runs.' },
