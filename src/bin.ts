@@ -15,6 +15,14 @@ if (major < 22 || (major === 22 && minor < 13) || !process.getBuiltinModule?.('n
     process.exitCode = 1;
   }
 } else {
+  // A reader that closed the pipe early (`projdex scan --all --json | head -1`) ends the command quietly,
+  // as it ends `cat`: no EPIPE stack trace.
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code !== 'EPIPE') throw error;
+      process.exit(process.exitCode ?? 0);
+    });
+  }
   const { main } = await import('./cli.ts');
   process.exitCode = await main(process.argv.slice(2), process.env, process);
 }

@@ -2,7 +2,7 @@
 // this file imports nothing of projdex and uses only what Node 18 has.
 import { readFileSync } from 'node:fs';
 
-export const COMMANDS = ['serve', 'add', 'ls', 'scan', 'tests', 'ports', 'status', 'stop'] as const;
+export const COMMANDS = ['serve', 'add', 'ls', 'scan', 'tests', 'ports', 'status', 'stop', 'rm', 'edit', 'tag', 'set', 'get', 'open'] as const;
 export type Command = typeof COMMANDS[number];
 
 const MAIN = `
@@ -23,6 +23,14 @@ const MAIN = `
     ports                   List the ports the projects' files name  (--conflicts: only shared ones)
     status                  Say whether a server runs for the data dir
     stop                    Stop that server
+    rm PROJECT...           Forget projects (the directories stay)
+    edit PROJECT --name N   Change a project's --name, --description, --framework
+    tag PROJECT add|rm T... Add or remove a project's tags
+    set KEY VALUE           Store a setting  (\`projdex get\` lists the keys projdex reads)
+    get [KEY]               Print a setting, or all of them
+    open [PROJECT]          Open the dashboard (or print its URL where no browser can open)
+
+    PROJECT is an id, a name, or a directory (a folder inside a project means that project).
 
   Options
     -p, --port N            Port to listen on; 0 picks any free port  (default first free of 38124..38133)
@@ -81,6 +89,30 @@ const COMMAND_HELP: Record<Command, string> = {
   Exits 0 when a server runs for the data dir, 3 when none does.`,
   stop: `Usage
     $ projdex stop [--json]`,
+  rm: `Usage
+    $ projdex rm PROJECT... [--json]
+
+  Forgets the projects and what their scans found; their directories are not touched.`,
+  edit: `Usage
+    $ projdex edit PROJECT [--name N] [--description D] [--framework F] [--json]
+
+  An empty --description or --framework clears it (a cleared framework is filled by the next scan).`,
+  tag: `Usage
+    $ projdex tag PROJECT                 print its tags
+    $ projdex tag PROJECT add TAG...      add tags
+    $ projdex tag PROJECT rm TAG...       remove tags`,
+  set: `Usage
+    $ projdex set KEY VALUE [--json]
+
+  Keys projdex reads: watch (on or off: rescan projects when their files change). Any other key is
+  stored as given, for your own tools.`,
+  get: `Usage
+    $ projdex get [KEY] [--json]`,
+  open: `Usage
+    $ projdex open [PROJECT]
+
+  Opens the dashboard of the server that runs for the data dir in a browser when run on a terminal with
+  a display; otherwise prints its URL.`,
 };
 
 /** The help text: the whole CLI's, or one command's. */

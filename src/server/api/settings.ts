@@ -1,4 +1,5 @@
 import { httpError } from '../http.ts';
+import { settingProblem } from '../../core/setting-keys.ts';
 import type { Events } from '../../core/events.ts';
 import type { Store } from '../../core/store/store.ts';
 import type { Context } from './context.ts';
@@ -34,6 +35,8 @@ export function settingsHandlers(store: Store, events?: Events) {
       }
       if (typeof value === 'string' && !value.isWellFormed()) throw httpError(400, 'INVALID_VALUE', 'value must be well-formed Unicode');
       const text = String(value);
+      const problem = settingProblem(key, text);
+      if (problem) throw httpError(400, 'INVALID_VALUE', problem);
       store.putSetting(key, text);
       events?.emit('settings.changed', { key, value: text });
       return { key, value: text };
