@@ -42,7 +42,7 @@ const MAIN = `
     --allowed-origin URL    Also allow this browser origin, exactly (repeatable)
     --log                   Print one line per request to stderr
     --watch                 Rescan projects when their files change
-    --keep-running          Keep serving after the process that started projdex exits
+    --keep-running          Keep serving after the npm or npx that started projdex exits
     --json                  Print the answer as JSON (every command but serve)
     -v, --version           Print the version and exit
     -h, --help              Print this help and exit  (\`projdex COMMAND --help\` for one command)
@@ -64,13 +64,19 @@ const COMMAND_HELP: Record<Command, string> = {
     $ projdex serve [--port N | --port-range A-B] [--host ADDR] [--data-dir DIR] [--token T] [--log] [--watch]
 
   One server per data dir: if one already runs, this prints its URL and exits 0. Started from a wrapper
-  (npx, npm start), the server stops when that wrapper exits; --keep-running turns that off.`,
+  (npx, npm start), the server stops when that wrapper exits; --keep-running turns that off. Started
+  any other way (a shell, \`projdex serve > projdex.log 2>&1 &\` in a script, nohup, setsid, a process
+  manager), it runs until a signal or \`projdex stop\`.`,
   add: `Usage
-    $ projdex add [DIR] [--name NAME] [--json]
+    $ projdex add [DIR] [--name NAME] [--force] [--json]
     $ projdex add --all DIR [--depth N] [--json]
 
-  --all registers every git repository and package root (package.json, pyproject.toml, go.mod, Cargo.toml)
-  under DIR, down to --depth levels (default 4), skipping dependency folders and registered projects.`,
+  add refuses your home directory and a folder that holds registered projects; --force registers it anyway.
+
+  --all registers every git repository and project root under DIR (package.json, pyproject.toml,
+  requirements.txt, setup.py, setup.cfg, Pipfile, go.mod, Cargo.toml, Gemfile, composer.json, mix.exs,
+  pom.xml, build.gradle(.kts), *.csproj, *.sln, deno.json), down to --depth levels (default 4, at most
+  16), skipping dependency folders and registered projects; it does not look inside a root.`,
   ls: `Usage
     $ projdex ls [--tag T] [--framework F] [--search TEXT] [--json]`,
   scan: `Usage
