@@ -10,8 +10,8 @@ if (major < 22 || (major === 22 && minor < 13) || !process.getBuiltinModule?.('n
   } else if (args.includes('--version') || args.includes('-v')) {
     process.stdout.write(`${version()}\n`);
   } else {
-    process.stderr.write(`projdex needs Node.js 22.13 or newer (for node:sqlite) and this is Node.js ${process.versions.node}; `
-      + 'run it with a newer Node in one step: npx -p node@24 -p projdex projdex\n');
+    const { oldNodeMessage } = await import('./cli/old-node.ts');
+    process.stderr.write(oldNodeMessage(import.meta.url, process.versions.node));
     process.exitCode = 1;
   }
 } else {

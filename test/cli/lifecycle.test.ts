@@ -229,7 +229,7 @@ suite('old Node', () => {
     const result = spawnSync(oldNode!, [script], { encoding: 'utf8', timeout: 10_000 });
     assert.equal(result.status, 1);
     assert.equal(result.stdout, '');
-    assert.match(result.stderr, /^projdex's npm scripts need Node\.js 22\.13 or newer and found Node\.js [\d.]+: .+`npm rebuild node --ignore-scripts=false`.+`npx -p node@24 -p projdex projdex`\.\n$/);
+    assert.match(result.stderr, /^projdex's npm scripts need Node\.js 22\.13 or newer and found Node\.js [\d.]+: .+`npm rebuild node --ignore-scripts=false` in this clone, then the same npm command again\.\n$/);
     assert.equal(spawnSync(process.execPath, [script], { timeout: 10_000 }).status, 0);
   });
 });
