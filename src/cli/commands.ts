@@ -4,6 +4,7 @@ import type { Project, ProjectPort, Test } from '../core/types.ts';
 import { CliError, type Client } from './client.ts';
 import { json, print, type Out } from './output.ts';
 import { findProject } from './project-ref.ts';
+import { followProgress } from './progress.ts';
 
 /** Columns padded to their widest cell; the last column is not padded. */
 export function table(rows: ReadonlyArray<ReadonlyArray<string>>): string {
@@ -44,8 +45,16 @@ export async function scan(client: Client, out: Out, positionals: string[]): Pro
   const progress = io.stderr.isTTY === true && !values.json;
   const answers: ScanAnswer[] = [];
   let failed = 0;
+  let label = '';
+  // On a terminal the line counts what the running scan has walked and found (the server's scan.progress).
+  const unfollow = progress ? await followProgress(client, (p) => {
+    if (label && targets[answers.length]?.id === p.id) {
+      io.stderr.write(`\r\x1b[K${label} ${p.files.toLocaleString('en-US')} files, ${p.tests.toLocaleString('en-US')} tests`);
+    }
+  }) : () => {};
   for (const [i, project] of targets.entries()) {
-    if (progress) io.stderr.write(`\r\x1b[Kscanning ${targets.length > 1 ? `${i + 1}/${targets.length} ` : ''}${project.name} ...`);
+    label = `scanning ${targets.length > 1 ? `${i + 1}/${targets.length} ` : ''}${project.name} ...`;
+    if (progress) io.stderr.write(`\r\x1b[K${label}`);
     const answer = await client.request('POST', `/api/projects/${project.id}/scan${values.full ? '?full=1' : ''}`, undefined, values.all ? [404, 409, 500] : []);
     if (answer.status >= 400) {
       failed++;
@@ -55,6 +64,8 @@ export async function scan(client: Client, out: Out, positionals: string[]): Pro
       answers.push(values.all ? { ...answer.body, error: null } : answer.body);
     }
   }
+  unfollow();
+  label = '';
   if (progress) io.stderr.write('\r\x1b[K');
   if (values.json) return json(out, values.all ? answers : answers[0]), failed > 0 ? 1 : 0;
   for (const a of answers) {
