@@ -1,5 +1,5 @@
 import { httpError } from '../http.ts';
-import { settingProblem } from '../../core/setting-keys.ts';
+import { KNOWN_SETTINGS, settingProblem } from '../../core/setting-keys.ts';
 import type { Events } from '../../core/events.ts';
 import type { Store } from '../../core/store/store.ts';
 import type { Context } from './context.ts';
@@ -14,6 +14,7 @@ export function settingsHandlers(store: Store, events?: Events) {
   const notFound = (): never => { throw httpError(404, 'SETTING_NOT_FOUND', 'Setting not found'); };
   return {
     list: () => store.getSettings(),
+    keys: () => KNOWN_SETTINGS.map(({ key, description, values }) => ({ key, description, values })),
     get(ctx: Context) {
       const key = keyOf(ctx);
       const value = store.getSetting(key);
