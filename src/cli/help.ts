@@ -88,7 +88,10 @@ const COMMAND_HELP: Record<Command, string> = {
   tests: `Usage
     $ projdex tests ID|DIR [--json]`,
   ports: `Usage
-    $ projdex ports [--conflicts] [--json]`,
+    $ projdex ports [--conflicts] [--json]
+
+  --json prints one entry per port: [{ port, conflict, projects: [{ project_id, name, scripts, sources }] }]
+  (conflict: more than one project claims the port; sources: the files that name it).`,
   status: `Usage
     $ projdex status [--json]
 

@@ -183,7 +183,7 @@ suite('start-up errors name the fix', () => {
     const data = ['--data-dir', join(makeTree(t), 'data')];
     const taken = await run(['--port', String(port), ...data]);
     assert.equal(taken.code, 1);
-    assert.equal(taken.stderr, `ERROR: Port ${port} on 127.0.0.1 is in use by another program; choose another with --port N (0 picks any free port).\nRun \`projdex --help\` for more info.\n`);
+    assert.equal(taken.stderr, `ERROR: Port ${port} on 127.0.0.1 is in use by another program; choose another with --port N (0 picks any free port).\n`);
     for (const [env, args] of [[{ PROJDEX_PORT_RANGE: '5-1' }, []], [{}, ['--port-range', 'abc']], [{ PROJDEX_PORT_RANGE: '1-70000' }, []]] as const) {
       const bad = await run([...args, ...data], env);
       assert.equal(bad.code, 2);
