@@ -101,7 +101,9 @@ export async function ports(client: Client, out: Out): Promise<number> {
   const groups = (await client.request('GET', `/api/ports${out.values.conflicts ? '?conflicts=1' : ''}`)).body as PortClaim[];
   if (out.values.json) return json(out, groups), 0;
   if (groups.length === 0) {
-    print(out, out.values.conflicts ? 'no port is claimed by more than one project' : 'no ports found; scan projects with `projdex scan --all`');
+    const scanned = ((await client.request('GET', '/api/projects')).body as Project[]).filter((p) => p.last_scanned !== null).length;
+    print(out, out.values.conflicts ? 'no port is claimed by more than one project'
+      : scanned > 0 ? `no ports found in the ${scanned} scanned project${scanned === 1 ? '' : 's'}` : 'no ports found; scan projects with `projdex scan --all`');
     return 0;
   }
   const rows = [['PORT', 'PROJECT', 'SCRIPT', 'SOURCE']];

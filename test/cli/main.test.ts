@@ -71,6 +71,10 @@ suite('main() in process', () => {
     const ports = terminal();
     assert.equal(await main(['ports', ...data], {}, ports), 0);
     assert.equal(ports.out, 'no ports found; scan projects with `projdex scan --all`\n');
+    await main(['scan', '1', ...data], {}, terminal());
+    const after = terminal();
+    await main(['ports', ...data], {}, after);
+    assert.equal(after.out, 'no ports found in the 1 scanned project\n', 'after a scan, no advice to scan');
     const conflicts = terminal();
     await main(['ports', '--conflicts', ...data], {}, conflicts);
     assert.equal(conflicts.out, 'no port is claimed by more than one project\n');
