@@ -49,7 +49,8 @@ export async function scan(client: Client, out: Out, positionals: string[]): Pro
   // On a terminal the line counts what the running scan has walked and found (the server's scan.progress).
   const unfollow = progress ? await followProgress(client, (p) => {
     if (label && targets[answers.length]?.id === p.id) {
-      io.stderr.write(`\r\x1b[K${label} ${p.files.toLocaleString('en-US')} files, ${p.tests.toLocaleString('en-US')} tests`);
+      const count = (n: number, word: string): string => `${n.toLocaleString('en-US')} ${word}${n === 1 ? '' : 's'}`;
+      io.stderr.write(`\r\x1b[K${label} ${count(p.files, 'file')}, ${count(p.tests, 'test')}`);
     }
   }) : () => {};
   for (const [i, project] of targets.entries()) {
