@@ -5,6 +5,6 @@ const [major = 0, minor = 0] = process.versions.node.split('.').map(Number);
 if (major < 22 || (major === 22 && minor < 13)) {
   process.stderr.write(`projdex's npm scripts need Node.js 22.13 or newer and found Node.js ${process.versions.node}: `
     + 'the pinned Node 24 (the `node` devDependency) was not installed, probably because install scripts are disabled; '
-    + 'run `npm rebuild node --ignore-scripts=false`, or run projdex itself with `npx -p node@24 -p projdex projdex`.\n');
+    + 'run `npm rebuild node --ignore-scripts=false` in this clone, then the same npm command again.\n');
   process.exit(1);
 }

@@ -10,11 +10,19 @@ if (major < 22 || (major === 22 && minor < 13) || !process.getBuiltinModule?.('n
   } else if (args.includes('--version') || args.includes('-v')) {
     process.stdout.write(`${version()}\n`);
   } else {
-    process.stderr.write(`projdex needs Node.js 22.13 or newer (for node:sqlite) and this is Node.js ${process.versions.node}; `
-      + 'run it with a newer Node in one step: npx -p node@24 -p projdex projdex\n');
+    const { oldNodeMessage } = await import('./cli/old-node.ts');
+    process.stderr.write(oldNodeMessage(import.meta.url, process.versions.node));
     process.exitCode = 1;
   }
 } else {
+  // A reader that closed the pipe early (`projdex scan --all --json | head -1`) ends the command quietly,
+  // as it ends `cat`: no EPIPE stack trace.
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code !== 'EPIPE') throw error;
+      process.exit(process.exitCode ?? 0);
+    });
+  }
   const { main } = await import('./cli.ts');
   process.exitCode = await main(process.argv.slice(2), process.env, process);
 }

@@ -3,9 +3,15 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { DataDirError, liveServer, pidAlive, readServerInfo } from './server/datadir.ts';
 import { CliError, connect } from './cli/client.ts';
+import { add } from './cli/add.ts';
 import * as commands from './cli/commands.ts';
+import * as edit from './cli/edit.ts';
+import { open } from './cli/open.ts';
+import * as settings from './cli/settings.ts';
 import { COMMANDS, helpText, version, type Command } from './cli/help.ts';
+import { expandHome } from './cli/project-ref.ts';
 import { serve } from './cli/serve.ts';
+import { parseArgsMessage } from './cli/usage.ts';
 import { OPTIONS, type CliIo, type Env, type Values } from './cli/types.ts';
 
 export type { CliIo } from './cli/types.ts';
@@ -13,24 +19,34 @@ export type { CliIo } from './cli/types.ts';
 /** Options each command accepts besides the shared ones (`--data-dir`, `--token`, `--json`, `--help`). */
 const ACCEPTS: Record<Command, readonly string[]> = {
   serve: ['port', 'port-range', 'host', 'allowed-host', 'allowed-origin', 'log', 'watch', 'keep-running'],
-  add: ['name', 'all', 'depth'],
+  add: ['name', 'all', 'depth', 'force'],
   ls: ['tag', 'framework', 'search'],
   scan: ['all', 'full'],
   tests: [],
   ports: ['conflicts'],
   status: [],
   stop: [],
+  rm: [],
+  edit: ['name', 'description', 'framework'],
+  tag: [],
+  set: [],
+  get: [],
+  open: [],
 };
 const SHARED = ['data-dir', 'token', 'json', 'help', 'version'];
-const MAX_POSITIONALS: Record<Command, number> = { serve: 0, add: 1, ls: 0, scan: 1, tests: 1, ports: 0, status: 0, stop: 0 };
+const MAX_POSITIONALS: Record<Command, number> = {
+  serve: 0, add: 1, ls: 0, scan: 1, tests: 1, ports: 0, status: 0, stop: 0,
+  rm: Infinity, edit: 1, tag: Infinity, set: Infinity, get: 1, open: 1,
+};
 
 /**
  * Runs the CLI: `projdex [command] [options]`. Resolves with the exit code: 0 done (for `serve`, once a
  * signal closed the server), 1 runtime failure, 2 usage error, 3 `status` with no server running.
  */
 export async function main(argv: readonly string[], env: Env, io: CliIo): Promise<number> {
+  // Only a usage error (exit 2) points at --help: for a runtime error the sentence itself says what to do.
   const fail = (message: string, code: number): number => {
-    io.stderr.write(`ERROR: ${message}\nRun \`projdex --help\` for more info.\n`);
+    io.stderr.write(`ERROR: ${message}\n${code === 2 ? 'Run `projdex --help` for more info.\n' : ''}`);
     return code;
   };
   let values: Values;
@@ -38,7 +54,7 @@ export async function main(argv: readonly string[], env: Env, io: CliIo): Promis
   try {
     ({ values, positionals } = parseArgs({ args: [...argv], options: OPTIONS, strict: true, allowPositionals: true }));
   } catch (error) {
-    return fail((error as Error).message, 2);
+    return fail(parseArgsMessage(error as Error, Object.keys(OPTIONS)), 2);
   }
   const named = (COMMANDS as readonly string[]).includes(positionals[0] ?? '');
   const command: Command = named ? positionals.shift() as Command : 'serve';
@@ -55,7 +71,8 @@ export async function main(argv: readonly string[], env: Env, io: CliIo): Promis
   if (positionals.length > MAX_POSITIONALS[command]) {
     return fail(`Unexpected argument "${positionals[MAX_POSITIONALS[command]]}"${command === 'serve' ? `; commands are ${COMMANDS.join(', ')}` : ''}`, 2);
   }
-  const dataDir = resolve(values['data-dir'] || env.PROJDEX_HOME || join(homedir(), '.projdex'));
+  // `~` expanded as the API does: a quoted '~/x' (or one in PROJDEX_HOME) is no folder named "~".
+  const dataDir = resolve(expandHome(values['data-dir'] || env.PROJDEX_HOME || join(homedir(), '.projdex')));
   const token = values.token || env.PROJDEX_TOKEN || undefined;
   const out = { io, values };
   try {
@@ -64,10 +81,16 @@ export async function main(argv: readonly string[], env: Env, io: CliIo): Promis
     if (command === 'stop') return await stop(out, dataDir);
     const client = await connect(dataDir, token);
     try {
-      if (command === 'add') return await commands.add(client, out, positionals);
+      if (command === 'add') return await add(client, out, positionals);
       if (command === 'ls') return await commands.ls(client, out);
       if (command === 'scan') return await commands.scan(client, out, positionals);
       if (command === 'tests') return await commands.tests(client, out, positionals);
+      if (command === 'rm') return await edit.rm(client, out, positionals);
+      if (command === 'edit') return await edit.edit(client, out, positionals);
+      if (command === 'tag') return await edit.tag(client, out, positionals);
+      if (command === 'set') return await settings.set(client, out, positionals);
+      if (command === 'get') return await settings.get(client, out, positionals);
+      if (command === 'open') return await open(client, out, positionals, { dataDir, env, tty: io.stdout.isTTY === true });
       return await commands.ports(client, out);
     } finally {
       await client.close();

@@ -8,6 +8,7 @@
  * presets and `vitest/config` imports resolve. Nothing here is part of projdex itself.
  */
 import { execFile } from 'node:child_process';
+import { RunnerFailed } from './failed.ts';
 import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
@@ -62,8 +63,9 @@ function run(file: string, args: string[], cwd: string): Promise<string> {
     // No CI variable: projdex reads configs as a plain `npm test` runs them, with the environment unset.
     const env: NodeJS.ProcessEnv = { ...process.env, FORCE_COLOR: '0' };
     delete env.CI;
+    // stderr joins stdout after it: when the list is missing, the failure's own words are in the text.
     execFile(process.execPath, [file, ...args], { cwd, maxBuffer: 64 << 20, env },
-      (_err, stdout) => resolve(String(stdout)));
+      (err, stdout, stderr) => resolve(err && !String(stdout).trim() ? `${stdout}\n${stderr}` : String(stdout)));
   });
 }
 
@@ -100,7 +102,13 @@ function toRel(base: string, files: string[]): string[] {
 
 function json(text: string): unknown {
   const start = text.search(/[[{]/);
-  try { return JSON.parse(text.slice(start)); } catch { return undefined; }
+  if (start === -1 && /No test files found/i.test(text)) return []; // vitest's empty list, with exit code 1
+  try {
+    return JSON.parse(text.slice(start));
+  } catch {
+    // No JSON list: the runner failed before listing (a config or import error); its output says why.
+    throw new RunnerFailed('the runner printed no file list', text);
+  }
 }
 
 export const runners: Adapter[] = [

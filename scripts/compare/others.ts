@@ -10,6 +10,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, 
 import { tmpdir } from 'node:os';
 import { isAbsolute, join, relative } from 'node:path';
 import { promisify } from 'node:util';
+import { RunnerFailed } from './failed.ts';
 
 const run = promisify(execFile);
 
@@ -23,13 +24,18 @@ interface CopyOptions {
   readonly cwd?: string;
   /** Pass stderr to `reduce` too (Django's runner reports there). */
   readonly stderr?: boolean;
+  /**
+   * Exit codes that still mean "this is the list" (pytest's 5: none collected); any other is a failed run.
+   * `'any'` for runners that run the tests to list them (a failing test exits non-zero).
+   */
+  readonly okCodes?: readonly number[] | 'any';
 }
 
 /**
  * Runs `cmd` in a throwaway copy of `dir` (runners write caches and build output there), passing its
  * stdout and the copy's path to `reduce` before the copy is removed. Null when `cmd` is not installed.
  */
-async function inCopy<T>(dir: string, cmd: string, args: string[], reduce: (out: string, copy: string) => T, { env = {}, prepare, cwd = '', stderr = false }: CopyOptions = {}): Promise<T | null> {
+async function inCopy<T>(dir: string, cmd: string, args: string[], reduce: (out: string, copy: string) => T, { env = {}, prepare, cwd = '', stderr = false, okCodes = [0] }: CopyOptions = {}): Promise<T | null> {
   const copy = realpathSync(mkdtempSync(join(tmpdir(), 'projdex-cmp-')));
   try {
     cpSync(dir, copy, { recursive: true });
@@ -37,6 +43,7 @@ async function inCopy<T>(dir: string, cmd: string, args: string[], reduce: (out:
     const result = await run(cmd, args, { cwd: join(copy, cwd), env: { ...process.env, ...env }, maxBuffer: 64 << 20 })
       .catch((e: { code?: unknown; stdout?: string; stderr?: string }) => {
         if (e.code === 'ENOENT') return null;
+        if (okCodes !== 'any' && !okCodes.includes(Number(e.code))) throw new RunnerFailed(`${cmd} exited ${String(e.code)}`, e.stderr || e.stdout);
         return { stdout: e.stdout ?? '', stderr: e.stderr ?? '' };
       });
     return result && reduce(stderr ? `${result.stdout}\n${result.stderr}` : result.stdout, copy);
@@ -85,7 +92,7 @@ export const runners: Runner[] = [
         const args = ['--collect-only', '-q', '-p', 'no:cacheprovider', ...cmd.args.filter((a) => !a.includes('{') && !a.startsWith('--cov') && !/^(?:-v+|-q+|--verbose|--quiet)$/.test(a))];
         const got = await inCopy(dir, 'pytest', args, (stdout, copy) => stdout.split('\n')
           .map((l) => /^([^\s:]+\.\w+)(?:::|: \d+$)/.exec(l.trim())?.[1]).filter((f): f is string => !!f)
-          .map((f) => resolveId(copy, join(copy, cmd.cwd ?? ''), f)), { env: { PYTHONDONTWRITEBYTECODE: '1' }, cwd: cmd.cwd ?? '' });
+          .map((f) => resolveId(copy, join(copy, cmd.cwd ?? ''), f)), { env: { PYTHONDONTWRITEBYTECODE: '1' }, cwd: cmd.cwd ?? '', okCodes: [0, 5] });
         if (got === null) return null;
         out.push(...got);
       }
@@ -104,7 +111,7 @@ export const runners: Runner[] = [
         if (!python) return null;
         const args = ['manage.py', 'test', ...cmd.args.filter((a) => !a.includes('{') && !/^--parallel/.test(a)), '-v', '2'];
         return inCopy(dir, python, args, (stdout, copy) => uniqSorted([...stdout.matchAll(/^\w+ \(([\w.]+)\.\w+\.\w+\) \.\.\./gm)]
-          .map((m) => m[1]!.replace(/\./g, '/') + '.py').map((f) => relative(copy, join(copy, cmd.cwd ?? '', f)))), { cwd: cmd.cwd ?? '', stderr: true });
+          .map((m) => m[1]!.replace(/\./g, '/') + '.py').map((f) => relative(copy, join(copy, cmd.cwd ?? '', f)))), { cwd: cmd.cwd ?? '', stderr: true, okCodes: 'any' });
       }
       // unittest has no list mode: load the suite the declared `discover` args name and print each test's module file.
       const script = [
@@ -144,8 +151,12 @@ export const runners: Runner[] = [
       const out: string[] = [];
       for (const mod of mods) {
         const r = await run('go', ['list', '-e', '-f', '{{.Dir}}|{{join .TestGoFiles ","}}|{{join .XTestGoFiles ","}}', './...'], { cwd: mod, env: { ...process.env, GOFLAGS: '-mod=mod', GOPROXY: 'off', GOTOOLCHAIN: 'local' } })
-          .catch((e: { code?: unknown; stdout?: string }) => { if (e.code === 'ENOENT') throw e; return { stdout: e.stdout ?? '' }; })
-          .catch(() => null);
+          .catch((e: { code?: unknown; stdout?: string; stderr?: string }) => {
+            if (e.code === 'ENOENT') return null;
+            // `-e` reports per-package errors in the output; a non-zero exit is the module itself failing
+            // (a dependency it cannot fetch with GOPROXY=off, a broken go.mod).
+            throw new RunnerFailed(`go list exited ${String(e.code)}`, e.stderr || e.stdout);
+          });
         if (!r) return null;
         for (const line of r.stdout.split('\n')) {
           const [pkgDir, a, b] = line.split('|');
@@ -247,7 +258,7 @@ export const runners: Runner[] = [
           if (file) files.push(prefix + file);
         }
         return uniqSorted(files);
-      }, { env: { MIX_ENV: 'test' }, prepare: (copy) => rmSync(join(copy, 'deps'), { recursive: true, force: true }) });
+      }, { env: { MIX_ENV: 'test' }, prepare: (copy) => rmSync(join(copy, 'deps'), { recursive: true, force: true }), okCodes: 'any' });
     },
   },
   {
@@ -264,6 +275,7 @@ export const runners: Runner[] = [
         const files = [...log.matchAll(/<testcase [^>]*?(?:file="([^"]+)"|name="([^"]+\.phpt)")/g)].map((m) => relative(copy, m[1] ?? m[2]!));
         return uniqSorted(files);
       }, {
+        okCodes: 'any', // it runs the suites: a failing test exits non-zero
         prepare: (copy) => {
           // Fixtures ship no Composer install; an empty autoloader satisfies `bootstrap="vendor/autoload.php"`.
           mkdirSync(join(copy, 'vendor'), { recursive: true });

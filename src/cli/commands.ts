@@ -1,57 +1,15 @@
-import { realpathSync } from 'node:fs';
-import { basename, resolve } from 'node:path';
+import { existsSync } from 'node:fs';
 import type { PortClaim } from '../server/api/ports.ts';
 import type { Project, ProjectPort, Test } from '../core/types.ts';
 import { CliError, type Client } from './client.ts';
-import type { CliIo, Values } from './types.ts';
-
-interface Out { readonly io: CliIo; readonly values: Values }
-
-const print = ({ io }: Out, line = ''): void => { io.stdout.write(`${line}\n`); };
-const json = ({ io }: Out, value: unknown): void => { io.stdout.write(`${JSON.stringify(value, null, 2)}\n`); };
+import { json, print, type Out } from './output.ts';
+import { findProject } from './project-ref.ts';
+import { followProgress } from './progress.ts';
 
 /** Columns padded to their widest cell; the last column is not padded. */
 export function table(rows: ReadonlyArray<ReadonlyArray<string>>): string {
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
   return rows.map((r) => r.map((cell, i) => (i === r.length - 1 ? cell : cell.padEnd(widths[i]!))).join('  ')).join('\n');
-}
-
-/** A project named by id (digits) or by a directory registered as one. */
-async function findProject(client: Client, ref: string | undefined): Promise<Project> {
-  const arg = ref ?? '.';
-  if (/^\d+$/.test(arg)) return (await client.request('GET', `/api/projects/${arg}`)).body as Project;
-  let path: string;
-  try {
-    path = realpathSync(resolve(arg));
-  } catch {
-    throw new CliError(`${arg} is neither a project id nor an existing directory`);
-  }
-  const projects = (await client.request('GET', '/api/projects')).body as Project[];
-  const found = projects.find((p) => p.path === path);
-  if (!found) throw new CliError(`${path} is not registered; add it with \`projdex add ${arg}\``);
-  return found;
-}
-
-export async function add(client: Client, out: Out, positionals: string[]): Promise<number> {
-  const { values } = out;
-  if (values.all) {
-    const root = positionals[0];
-    if (!root) throw new CliError('add --all needs a folder: projdex add --all DIR', 2);
-    if (values.depth !== undefined && !/^\d{1,2}$/.test(values.depth)) throw new CliError(`--depth must be an integer from 0 to 99, got "${values.depth}"`, 2);
-    const body = { root: resolve(root), ...(values.depth === undefined ? {} : { depth: Number(values.depth) }) };
-    const found = (await client.request('POST', '/api/projects/discover', body)).body as { added: Project[]; existing: Project[] };
-    if (values.json) return json(out, found), 0;
-    for (const p of found.added) print(out, `added #${p.id} ${p.name}  ${p.path}`);
-    print(out, `${found.added.length} added, ${found.existing.length} already registered`);
-    return 0;
-  }
-  const path = resolve(positionals[0] ?? '.');
-  const name = values.name ?? basename(path);
-  const answer = await client.request('POST', '/api/projects', { name, path }, [409]);
-  const project = (answer.status === 409 ? answer.body.project : answer.body) as Project;
-  if (values.json) return json(out, { added: answer.status === 201, project }), 0;
-  print(out, `${answer.status === 201 ? 'added' : 'already registered:'} #${project.id} ${project.name}  ${project.path}`);
-  return 0;
 }
 
 export async function ls(client: Client, out: Out): Promise<number> {
@@ -64,8 +22,16 @@ export async function ls(client: Client, out: Out): Promise<number> {
     return 0;
   }
   const when = (s: number | null): string => (s === null ? 'never' : new Date(s * 1000).toISOString().slice(0, 16).replace('T', ' '));
-  print(out, table([['ID', 'NAME', 'FRAMEWORK', 'TAGS', 'SCANNED', 'PATH'],
-    ...projects.map((p) => [String(p.id), p.name, p.framework ?? '-', p.tags.join(',') || '-', when(p.last_scanned), p.path])]));
+  const counts = new Map(((await client.request('GET', '/api/projects/overview')).body as Array<{ project_id: number; tests: number }>)
+    .map((o) => [o.project_id, o.tests]));
+  // The CLI runs beside the server (it found it through the data dir), so the directory is checked here.
+  const gone = new Set(projects.filter((p) => !existsSync(p.path)).map((p) => p.id));
+  print(out, table([['ID', 'NAME', 'FRAMEWORK', 'TESTS', 'TAGS', 'SCANNED', 'PATH'],
+    ...projects.map((p) => [String(p.id), p.name, p.framework ?? '-', p.last_scanned === null ? '-' : String(counts.get(p.id) ?? 0),
+      p.tags.join(',') || '-', when(p.last_scanned), `${p.path}${gone.has(p.id) ? '  (gone)' : ''}`])]));
+  if (gone.size > 0) {
+    print(out, `${gone.size} project director${gone.size === 1 ? 'y is' : 'ies are'} gone (marked); \`projdex rm ID\` forgets a project`);
+  }
   return 0;
 }
 
@@ -79,8 +45,17 @@ export async function scan(client: Client, out: Out, positionals: string[]): Pro
   const progress = io.stderr.isTTY === true && !values.json;
   const answers: ScanAnswer[] = [];
   let failed = 0;
+  let label = '';
+  // On a terminal the line counts what the running scan has walked and found (the server's scan.progress).
+  const unfollow = progress ? await followProgress(client, (p) => {
+    if (label && targets[answers.length]?.id === p.id) {
+      const count = (n: number, word: string): string => `${n.toLocaleString('en-US')} ${word}${n === 1 ? '' : 's'}`;
+      io.stderr.write(`\r\x1b[K${label} ${count(p.files, 'file')}, ${count(p.tests, 'test')}`);
+    }
+  }) : () => {};
   for (const [i, project] of targets.entries()) {
-    if (progress) io.stderr.write(`\r\x1b[Kscanning ${targets.length > 1 ? `${i + 1}/${targets.length} ` : ''}${project.name} ...`);
+    label = `scanning ${targets.length > 1 ? `${i + 1}/${targets.length} ` : ''}${project.name} ...`;
+    if (progress) io.stderr.write(`\r\x1b[K${label}`);
     const answer = await client.request('POST', `/api/projects/${project.id}/scan${values.full ? '?full=1' : ''}`, undefined, values.all ? [404, 409, 500] : []);
     if (answer.status >= 400) {
       failed++;
@@ -90,6 +65,8 @@ export async function scan(client: Client, out: Out, positionals: string[]): Pro
       answers.push(values.all ? { ...answer.body, error: null } : answer.body);
     }
   }
+  unfollow();
+  label = '';
   if (progress) io.stderr.write('\r\x1b[K');
   if (values.json) return json(out, values.all ? answers : answers[0]), failed > 0 ? 1 : 0;
   for (const a of answers) {
@@ -125,7 +102,9 @@ export async function ports(client: Client, out: Out): Promise<number> {
   const groups = (await client.request('GET', `/api/ports${out.values.conflicts ? '?conflicts=1' : ''}`)).body as PortClaim[];
   if (out.values.json) return json(out, groups), 0;
   if (groups.length === 0) {
-    print(out, out.values.conflicts ? 'no port is claimed by more than one project' : 'no ports found; scan projects with `projdex scan --all`');
+    const scanned = ((await client.request('GET', '/api/projects')).body as Project[]).filter((p) => p.last_scanned !== null).length;
+    print(out, out.values.conflicts ? 'no port is claimed by more than one project'
+      : scanned > 0 ? `no ports found in the ${scanned} scanned project${scanned === 1 ? '' : 's'}` : 'no ports found; scan projects with `projdex scan --all`');
     return 0;
   }
   const rows = [['PORT', 'PROJECT', 'SCRIPT', 'SOURCE']];

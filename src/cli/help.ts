@@ -2,7 +2,7 @@
 // this file imports nothing of projdex and uses only what Node 18 has.
 import { readFileSync } from 'node:fs';
 
-export const COMMANDS = ['serve', 'add', 'ls', 'scan', 'tests', 'ports', 'status', 'stop'] as const;
+export const COMMANDS = ['serve', 'add', 'ls', 'scan', 'tests', 'ports', 'status', 'stop', 'rm', 'edit', 'tag', 'set', 'get', 'open'] as const;
 export type Command = typeof COMMANDS[number];
 
 const MAIN = `
@@ -23,6 +23,14 @@ const MAIN = `
     ports                   List the ports the projects' files name  (--conflicts: only shared ones)
     status                  Say whether a server runs for the data dir
     stop                    Stop that server
+    rm PROJECT...           Forget projects (the directories stay)
+    edit PROJECT --name N   Change a project's --name, --description, --framework
+    tag PROJECT add|rm T... Add or remove a project's tags
+    set KEY VALUE           Store a setting  (\`projdex get\` lists the keys projdex reads)
+    get [KEY]               Print a setting, or all of them
+    open [PROJECT]          Open the dashboard (or print its URL where no browser can open)
+
+    PROJECT is an id, a name, or a directory (a folder inside a project means that project).
 
   Options
     -p, --port N            Port to listen on; 0 picks any free port  (default first free of 38124..38133)
@@ -34,7 +42,7 @@ const MAIN = `
     --allowed-origin URL    Also allow this browser origin, exactly (repeatable)
     --log                   Print one line per request to stderr
     --watch                 Rescan projects when their files change
-    --keep-running          Keep serving after the process that started projdex exits
+    --keep-running          Keep serving after the npm or npx that started projdex exits
     --json                  Print the answer as JSON (every command but serve)
     -v, --version           Print the version and exit
     -h, --help              Print this help and exit  (\`projdex COMMAND --help\` for one command)
@@ -56,13 +64,19 @@ const COMMAND_HELP: Record<Command, string> = {
     $ projdex serve [--port N | --port-range A-B] [--host ADDR] [--data-dir DIR] [--token T] [--log] [--watch]
 
   One server per data dir: if one already runs, this prints its URL and exits 0. Started from a wrapper
-  (npx, npm start), the server stops when that wrapper exits; --keep-running turns that off.`,
+  (npx, npm start), the server stops when that wrapper exits; --keep-running turns that off. Started
+  any other way (a shell, \`projdex serve > projdex.log 2>&1 &\` in a script, nohup, setsid, a process
+  manager), it runs until a signal or \`projdex stop\`.`,
   add: `Usage
-    $ projdex add [DIR] [--name NAME] [--json]
+    $ projdex add [DIR] [--name NAME] [--force] [--json]
     $ projdex add --all DIR [--depth N] [--json]
 
-  --all registers every git repository and package root (package.json, pyproject.toml, go.mod, Cargo.toml)
-  under DIR, down to --depth levels (default 4), skipping dependency folders and registered projects.`,
+  add refuses your home directory and a folder that holds registered projects; --force registers it anyway.
+
+  --all registers every git repository and project root under DIR (package.json, pyproject.toml,
+  requirements.txt, setup.py, setup.cfg, Pipfile, go.mod, Cargo.toml, Gemfile, composer.json, mix.exs,
+  pom.xml, build.gradle(.kts), *.csproj, *.sln, deno.json), down to --depth levels (default 4, at most
+  16), skipping dependency folders and registered projects; it does not look inside a root.`,
   ls: `Usage
     $ projdex ls [--tag T] [--framework F] [--search TEXT] [--json]`,
   scan: `Usage
@@ -74,13 +88,40 @@ const COMMAND_HELP: Record<Command, string> = {
   tests: `Usage
     $ projdex tests ID|DIR [--json]`,
   ports: `Usage
-    $ projdex ports [--conflicts] [--json]`,
+    $ projdex ports [--conflicts] [--json]
+
+  --json prints one entry per port: [{ port, conflict, projects: [{ project_id, name, scripts, sources }] }]
+  (conflict: more than one project claims the port; sources: the files that name it).`,
   status: `Usage
     $ projdex status [--json]
 
   Exits 0 when a server runs for the data dir, 3 when none does.`,
   stop: `Usage
     $ projdex stop [--json]`,
+  rm: `Usage
+    $ projdex rm PROJECT... [--json]
+
+  Forgets the projects and what their scans found; their directories are not touched.`,
+  edit: `Usage
+    $ projdex edit PROJECT [--name N] [--description D] [--framework F] [--json]
+
+  An empty --description or --framework clears it (a cleared framework is filled by the next scan).`,
+  tag: `Usage
+    $ projdex tag PROJECT                 print its tags
+    $ projdex tag PROJECT add TAG...      add tags
+    $ projdex tag PROJECT rm TAG...       remove tags`,
+  set: `Usage
+    $ projdex set KEY VALUE [--json]
+
+  Keys projdex reads: watch (on or off: rescan projects when their files change). Any other key is
+  stored as given, for your own tools.`,
+  get: `Usage
+    $ projdex get [KEY] [--json]`,
+  open: `Usage
+    $ projdex open [PROJECT]
+
+  Opens the dashboard of the server that runs for the data dir in a browser when run on a terminal with
+  a display; otherwise prints its URL.`,
 };
 
 /** The help text: the whole CLI's, or one command's. */

@@ -74,13 +74,13 @@ export async function serve(values: Values, env: Env, io: CliIo, dataDir: string
     stop = (why) => {
       if (stopping) return;
       stopping = true;
-      if (why) io.stderr.write(`projdex: ${why}; shutting down\n`);
+      if (why) io.stderr.write(`projdex: ${why}; shutting down (start it with --keep-running to keep serving after that)\n`);
       running.close().then(done, (error: unknown) => { io.stderr.write(`ERROR: while closing: ${String(error)}\n`); done(); });
     };
     io.once('SIGINT', () => stop());
     io.once('SIGTERM', () => stop());
   });
-  const unwatch = values['keep-running'] ? () => {} : watchParent(io, stop);
+  const unwatch = values['keep-running'] || !startedByWrapper(env) ? () => {} : watchParent(io, stop);
   io.stdout.write(`projdex listening on ${running.url}\n`);
   if (WILDCARD.includes(host)) {
     const local = `http://${host === '::' ? '[::1]' : '127.0.0.1'}:${running.port}`;
@@ -92,6 +92,16 @@ export async function serve(values: Values, env: Env, io: CliIo, dataDir: string
   await stopped;
   unwatch();
   return 0;
+}
+
+/**
+ * True when a package manager's wrapper started us (npx, npm start, yarn, pnpm: they all set
+ * npm_lifecycle_event for the command they run). Only such a wrapper is followed: a shell script that
+ * runs `projdex serve > log 2>&1 &` and exits, nohup, setsid or a process manager all mean to leave the
+ * server running, and their signals reach it directly.
+ */
+export function startedByWrapper(env: Env): boolean {
+  return Boolean(env.npm_lifecycle_event);
 }
 
 /**

@@ -1,6 +1,6 @@
 /** What `main` may touch of the process: streams, signals and the parent pid (tests pass their own). */
 export interface CliIo {
-  readonly stdout: { write(text: string): unknown };
+  readonly stdout: { write(text: string): unknown; readonly isTTY?: boolean };
   readonly stderr: { write(text: string): unknown; readonly isTTY?: boolean };
   once(signal: 'SIGINT' | 'SIGTERM', listener: () => void): unknown;
   /** The parent's pid, read again on each check (a getter on `process`). */
@@ -25,6 +25,8 @@ export const OPTIONS = {
   'keep-running': { type: 'boolean' },
   json: { type: 'boolean' },
   name: { type: 'string' },
+  description: { type: 'string' },
+  force: { type: 'boolean' },
   all: { type: 'boolean' },
   full: { type: 'boolean' },
   depth: { type: 'string' },
@@ -49,6 +51,8 @@ export interface Values {
   'keep-running'?: boolean;
   json?: boolean;
   name?: string;
+  description?: string;
+  force?: boolean;
   all?: boolean;
   full?: boolean;
   depth?: string;

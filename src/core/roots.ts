@@ -1,12 +1,25 @@
 import { promises as fsp } from 'node:fs';
 import { join } from 'node:path';
 
-/** A file or folder whose presence makes a directory a project root. */
-const MARKERS = ['.git', 'package.json', 'pyproject.toml', 'go.mod', 'Cargo.toml'];
+/**
+ * A file or folder whose presence makes a directory a project root: a repository, or the manifest of an
+ * ecosystem the scanner reads (a Python project without pyproject.toml, a Ruby, PHP, Elixir, JVM, .NET
+ * or Deno one), so a folder of such projects is not registered as nothing.
+ */
+const MARKERS = new Set(['.git', 'package.json', 'pyproject.toml', 'go.mod', 'Cargo.toml', 'requirements.txt',
+  'setup.py', 'setup.cfg', 'Pipfile', 'Gemfile', 'composer.json', 'mix.exs', 'pom.xml', 'build.gradle',
+  'build.gradle.kts', 'deno.json', 'deno.jsonc']);
+/** Markers named by their extension: a .NET project or solution file. */
+const MARKER_EXTENSIONS = ['.csproj', '.fsproj', '.vbproj', '.sln'];
+
+const isMarker = (name: string): boolean => MARKERS.has(name) || MARKER_EXTENSIONS.some((ext) => name.endsWith(ext));
 
 /** Folders that hold installs, builds or caches: never a project of the user's own. */
 const SKIP = new Set(['node_modules', 'bower_components', 'vendor', 'venv', '.venv', 'env', 'site-packages',
   '__pycache__', 'dist', 'build', 'target', 'out', '.next', '.nuxt', '.cache', '.tox', '.gradle', 'Pods', '.git']);
+
+/** Levels below a folder that `add --all` (and the dashboard's "Add all") look in by default, and at most. */
+export const DISCOVER_DEPTH = { default: 4, max: 16 } as const;
 
 export interface FindRootsOptions {
   /** Levels below `root` to look in (0: `root` only). @default 4 */
@@ -16,8 +29,8 @@ export interface FindRootsOptions {
 }
 
 /**
- * Project roots under `root`: directories holding a git repository or a package manifest. A root's own
- * subfolders are not searched (a monorepo is one project; its packages are scanned as part of it);
+ * Project roots under `root`: directories holding a git repository or a package manifest (MARKERS).
+ * A root's own subfolders are not searched (a monorepo is one project; its packages are scanned as part of it);
  * hidden folders, installs and build output are skipped; symlinks are not followed. Sorted by path.
  *
  * @example
@@ -36,7 +49,7 @@ export async function findRoots(root: string, { maxDepth = 4, maxDirs = 20_000 }
         break;
       }
       const entries = await fsp.readdir(dir, { withFileTypes: true }).catch(() => []);
-      if (entries.some((e) => MARKERS.includes(e.name) && (e.isFile() || e.isDirectory()))) {
+      if (entries.some((e) => isMarker(e.name) && (e.isFile() || e.isDirectory()))) {
         roots.push(dir);
         continue;
       }

@@ -2,11 +2,9 @@
  * Watch mode as the server runs it (watch.ts does the watching): forced on or off by the server
  * option, or following the `watch` setting while the server runs.
  */
+import { WATCH_ON as ON } from './setting-keys.ts';
 import { survive } from './survive.ts';
 import { startWatching, type WatchOptions, type Watching } from './watch.ts';
-
-/** Setting values that turn watch mode on (key `watch`). */
-const ON = /^(?:on|true|1|yes)$/i;
 
 /**
  * Watch mode as the server runs it: on when `force` is true; when `force` is undefined, on while the

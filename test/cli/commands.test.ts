@@ -33,7 +33,7 @@ suite('CLI commands on the data dir directly (no server running)', () => {
     assert.equal(existsSync(join(root, 'data', 'server.json')), false, 'a direct command publishes no server.json');
 
     const ls = await run(['ls', ...data]);
-    assert.match(ls.stdout, /^ID +NAME +FRAMEWORK +TAGS +SCANNED +PATH\n1 +admin +- +- +never +\S+\/code\/admin\n/);
+    assert.match(ls.stdout, /^ID +NAME +FRAMEWORK +TESTS +TAGS +SCANNED +PATH\n1 +admin +- +- +- +never +\S+\/code\/admin\n/);
     const lsJson = JSON.parse((await run(['ls', '--json', ...data])).stdout);
     assert.deepEqual(lsJson.map((p: { name: string }) => p.name), ['admin', 'api', 'web']);
 
@@ -86,20 +86,25 @@ suite('CLI commands on the data dir directly (no server running)', () => {
     const data = ['--data-dir', join(root, 'data')];
     const cases: Array<[string[], number, RegExp]> = [
       [['scan', '7'], 1, /^ERROR: Project not found\n/],
-      [['tests', join(root, 'code', 'web')], 1, /is not registered; add it with `projdex add /],
-      [['tests', join(root, 'missing')], 1, /is neither a project id nor an existing directory/],
+      [['tests', join(root, 'code', 'web')], 1, /code\/web is not in a registered project; add it with `projdex add /],
+      [['tests', join(root, 'missing')], 1, /^ERROR: No project has the id, name or directory "\S+missing"; `projdex ls` lists them\n$/],
       [['tests'], 2, /^ERROR: tests needs a project/],
       [['add', '--all'], 2, /^ERROR: add --all needs a folder/],
       [['add', '--all', root, '--depth', 'x'], 2, /--depth must be an integer/],
       [['ls', '--port', '1'], 2, /^ERROR: --port is not an option of `projdex ls`\n/],
       [['add', 'a', 'b'], 2, /^ERROR: Unexpected argument "b"\n/],
-      [['add', join(root, 'missing')], 1, /^ERROR: Path does not exist\n/],
+      [['add', join(root, 'missing')], 1, /^ERROR: Path does not exist: \S+missing\n$/],
+      [['add', join(root, 'code', 'notes', 'readme.txt')], 1, /^ERROR: Path must be a directory: \S+readme\.txt\n$/],
+      [['add', '--all', root, '--depth', '99'], 2, /^ERROR: --depth must be an integer from 0 to 16, got "99"\n/],
+      [['add', root, '--depth', '2'], 2, /^ERROR: --depth goes with --all/],
     ];
     for (const [args, code, pattern] of cases) {
       const result = await run([...args, ...data]);
       assert.equal(result.code, code, `${args.join(' ')}: ${result.stderr}`);
       assert.match(result.stderr, pattern, args.join(' '));
-      assert.match(result.stderr, /Run `projdex --help` for more info\.\n$/);
+      // Only a usage error points at --help; a runtime error's sentence says what to do itself.
+      if (code === 2) assert.match(result.stderr, /\nRun `projdex --help` for more info\.\n$/);
+      else assert.doesNotMatch(result.stderr, /--help/);
     }
   });
 

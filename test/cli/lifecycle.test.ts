@@ -71,19 +71,23 @@ suite('no orphans', () => {
   const serverOutlives = async (t: TestContext, wrapper: (serve: string) => [string, string[]], what: string) => {
     const dataDir = join(makeTree(t), 'data');
     const [command, args] = wrapper(`"${process.execPath}" "${BIN}" --data-dir "${dataDir}"; :`);
+    // npm and npx set npm_lifecycle_event for the command they run ("npx" for npx): the wrapper projdex follows.
     const child = spawn(command, args, {
-      env: { ...process.env, PROJDEX_PORT_RANGE: portRange() }, stdio: ['ignore', 'pipe', 'pipe'], timeout: DEADLINE_MS,
+      env: { ...process.env, PROJDEX_PORT_RANGE: portRange(), npm_lifecycle_event: 'npx' }, stdio: ['ignore', 'pipe', 'pipe'], timeout: DEADLINE_MS,
     });
     t.after(() => { try { process.kill(serverJson(dataDir).pid, 'SIGKILL'); } catch { /* gone */ } });
     let stdout = '';
+    let stderr = '';
     child.stdout!.on('data', (d) => (stdout += d));
+    child.stderr!.on('data', (d) => (stderr += d));
     const [, url] = await waitFor(() => stdout, /projdex listening on (\S+)\n/);
     child.kill('SIGKILL');
     await eventually(() => !existsSync(join(dataDir, 'server.json')), `server.json removed after ${what} died`);
     await down(url!);
+    assert.match(stderr, /exited; shutting down \(start it with --keep-running to keep serving after that\)\n$/);
   };
 
-  test('the server stops when its parent is killed (re-parented), and removes server.json', async (t) => {
+  test('started by npx, the server stops when its parent is killed (re-parented), and removes server.json', async (t) => {
     // A wrapper that stays the parent, as `sh -c` under npm does, then dies by SIGKILL.
     await serverOutlives(t, (serve) => ['sh', ['-c', serve]], 'the parent');
   });
@@ -96,7 +100,7 @@ suite('no orphans', () => {
   test('--keep-running keeps serving after the parent dies', async (t) => {
     const dataDir = join(makeTree(t), 'data');
     const wrapper = spawn('sh', ['-c', `"${process.execPath}" "${BIN}" --keep-running --data-dir "${dataDir}"; :`], {
-      env: { ...process.env, PROJDEX_PORT_RANGE: portRange() }, stdio: ['ignore', 'pipe', 'pipe'], timeout: DEADLINE_MS,
+      env: { ...process.env, PROJDEX_PORT_RANGE: portRange(), npm_lifecycle_event: 'npx' }, stdio: ['ignore', 'pipe', 'pipe'], timeout: DEADLINE_MS,
     });
     let stdout = '';
     wrapper.stdout!.on('data', (d) => (stdout += d));
@@ -109,6 +113,40 @@ suite('no orphans', () => {
     const stopped = await run(['stop', '--data-dir', dataDir]);
     assert.equal(stopped.stdout, `stopped projdex at ${url} (pid ${pid})\n`);
   });
+});
+
+suite('background starts keep running', () => {
+  // A shell script that starts the server in the background and exits, as users write one; no npm
+  // variables, so nothing says a wrapper started it (the suite itself may run under `npm test`).
+  const starts: Array<[string, (serve: string) => string]> = [
+    ['`projdex serve > log 2>&1 &` in a script', (serve) => `${serve} > "$LOG" 2>&1 &`],
+    ['nohup', (serve) => `nohup ${serve} > "$LOG" 2>&1 &`],
+    ['setsid', (serve) => `setsid ${serve} > "$LOG" 2>&1 < /dev/null &`],
+  ];
+  for (const [what, line] of starts) {
+    test(`${what}: the server still answers after the script exited`, async (t) => {
+      const dataDir = join(makeTree(t), 'data');
+      const log = join(dataDir, '..', 'log');
+      const serve = `"${process.execPath}" "${BIN}" serve --port 0 --data-dir "${dataDir}"`;
+      const env: Record<string, string | undefined> = { ...process.env, LOG: log };
+      for (const key of Object.keys(env)) if (key.startsWith('npm_')) delete env[key];
+      // The script goes on until the server is up (as one that then uses it would), so the server has a live
+      // parent to watch when the script exits.
+      const wait = 'n=0; until grep -q "listening on" "$LOG" 2>/dev/null || [ $n -gt 300 ]; do sleep 0.1; n=$((n+1)); done';
+      const script = spawnSync('sh', ['-c', `${line(serve)}\n${wait}\nexit 0`], { env, timeout: DEADLINE_MS, stdio: 'ignore' });
+      assert.equal(script.status, 0);
+      await eventually(() => existsSync(log) && /projdex listening on \S+\n/.test(readFileSync(log, 'utf8')), 'the URL in the log');
+      const [, url] = /projdex listening on (\S+)\n/.exec(readFileSync(log, 'utf8'))!;
+      const { pid } = serverJson(dataDir);
+      t.after(() => { try { process.kill(pid, 'SIGKILL'); } catch { /* gone */ } });
+      // The guard checks every 500 ms: three checks after the script's exit.
+      await new Promise((done) => setTimeout(done, 1600));
+      assert.equal((await call(`${url}/health`)).body.status, 'ok', readFileSync(log, 'utf8'));
+      const stopped = await run(['stop', '--data-dir', dataDir]);
+      assert.equal(stopped.code, 0, stopped.stderr);
+      await down(url!);
+    });
+  }
 });
 
 suite('start-up errors name the fix', () => {
@@ -145,7 +183,7 @@ suite('start-up errors name the fix', () => {
     const data = ['--data-dir', join(makeTree(t), 'data')];
     const taken = await run(['--port', String(port), ...data]);
     assert.equal(taken.code, 1);
-    assert.equal(taken.stderr, `ERROR: Port ${port} on 127.0.0.1 is in use by another program; choose another with --port N (0 picks any free port).\nRun \`projdex --help\` for more info.\n`);
+    assert.equal(taken.stderr, `ERROR: Port ${port} on 127.0.0.1 is in use by another program; choose another with --port N (0 picks any free port).\n`);
     for (const [env, args] of [[{ PROJDEX_PORT_RANGE: '5-1' }, []], [{}, ['--port-range', 'abc']], [{ PROJDEX_PORT_RANGE: '1-70000' }, []]] as const) {
       const bad = await run([...args, ...data], env);
       assert.equal(bad.code, 2);
@@ -191,7 +229,7 @@ suite('old Node', () => {
     const result = spawnSync(oldNode!, [script], { encoding: 'utf8', timeout: 10_000 });
     assert.equal(result.status, 1);
     assert.equal(result.stdout, '');
-    assert.match(result.stderr, /^projdex's npm scripts need Node\.js 22\.13 or newer and found Node\.js [\d.]+: .+`npm rebuild node --ignore-scripts=false`.+`npx -p node@24 -p projdex projdex`\.\n$/);
+    assert.match(result.stderr, /^projdex's npm scripts need Node\.js 22\.13 or newer and found Node\.js [\d.]+: .+`npm rebuild node --ignore-scripts=false` in this clone, then the same npm command again\.\n$/);
     assert.equal(spawnSync(process.execPath, [script], { timeout: 10_000 }).status, 0);
   });
 });

@@ -62,6 +62,8 @@ suite('GET /api/openapi.json', () => {
       ['PUT', '/api/settings/theme', { value: 'dark' }],
       ['PUT', '/api/settings/theme', {}],
       ['GET', '/api/settings'],
+      ['GET', '/api/setting-keys'],
+      ['PUT', '/api/settings/watch', { value: 'maybe' }],
       ['GET', '/api/settings/theme'],
       ['GET', '/api/settings/none'],
       ['DELETE', '/api/settings/theme'],

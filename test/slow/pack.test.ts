@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync, readFileSync } from 'node:fs';
 import { basename, delimiter, dirname, join } from 'node:path';
@@ -157,6 +157,24 @@ suite('the published package', { timeout: 120_000 }, () => {
     }
     assert.equal(result.status, 1);
     assert.equal(result.stdout, '');
-    assert.match(result.stderr, /^projdex needs Node\.js 22\.13 or newer \(for node:sqlite\) and this is Node\.js \d+\.\d+\.\d+; run it with a newer Node in one step: npx -p node@24 -p projdex projdex\n$/);
+    assert.match(result.stderr, /^projdex needs Node\.js 22\.13 or newer \(for node:sqlite\) and this is Node\.js \d+\.\d+\.\d+; run it with a newer Node in one step: `npx -p node@24 -p projdex projdex`\n$/);
+  });
+
+  // The forms the README gives for a tarball, run by the npx of the machine's old Node (so npm itself runs
+  // on it, as it does for a user on Node 20): no EBADENGINE warning, and the advice names the tarball.
+  test('old Node\'s npx: the tarball alone says which command to run, and the documented form runs it', { skip: oldNode ? false : 'no Node older than 22.13 on this machine' }, () => {
+    const oldPath = `${dirname(oldNode!)}${delimiter}${process.env.PATH ?? ''}`;
+    const oldEnv = { ...env, PATH: oldPath };
+    const npx = join(dirname(oldNode!), 'npx');
+    const spec = `./${basename(tarball)}`;
+    const alone = spawnSync(npx, ['--yes', spec, '--port', '0'], { cwd: workDir, env: oldEnv, encoding: 'utf8', timeout: 120_000, killSignal: 'SIGKILL' });
+    assert.equal(alone.status, 1, alone.stderr);
+    assert.equal(alone.stderr, `projdex needs Node.js 22.13 or newer (for node:sqlite) and this is Node.js ${execFileSync(oldNode!, ['-p', 'process.versions.node'], { encoding: 'utf8' }).trim()}; `
+      + `run it with a newer Node in one step: \`npx -p node@24 -p ${spec} projdex\` (from the folder you ran it in)\n`);
+    // `status` needs node:sqlite: it answers only if the bin ran on the Node 24 that npx added to PATH.
+    const dataDir = join(workDir, 'old-npx-data');
+    const documented = spawnSync(npx, ['--yes', '-p', 'node@24', '-p', spec, 'projdex', 'status', '--data-dir', dataDir], { cwd: workDir, env: oldEnv, encoding: 'utf8', timeout: 180_000, killSignal: 'SIGKILL' });
+    assert.deepEqual([documented.status, documented.stdout], [3, `projdex is not running; data: ${dataDir}\n`], documented.stderr);
+    assert.doesNotMatch(documented.stderr, /EBADENGINE|npm (warn|error)/);
   });
 });

@@ -1,6 +1,6 @@
 import { basename } from 'node:path';
 import { httpError } from '../http.ts';
-import { findRoots } from '../../core/roots.ts';
+import { DISCOVER_DEPTH, findRoots } from '../../core/roots.ts';
 import type { Events } from '../../core/events.ts';
 import type { Store } from '../../core/store/store.ts';
 import type { Project } from '../../core/types.ts';
@@ -8,7 +8,7 @@ import { resolveProjectPath } from '../validate.ts';
 import type { Context } from './context.ts';
 
 /** Deepest `depth` accepted: deeper folders of folders are a walk of the whole disk. */
-const MAX_DEPTH = 16;
+const MAX_DEPTH = DISCOVER_DEPTH.max;
 
 /**
  * `POST /api/projects/discover { root, depth }`: registers every repository or package root under
@@ -16,7 +16,7 @@ const MAX_DEPTH = 16;
  */
 export function discoverHandler(store: Store, events?: Events) {
   return async ({ body }: Context) => {
-    const { root, depth = 4 } = await body();
+    const { root, depth = DISCOVER_DEPTH.default } = await body();
     if (typeof root !== 'string' || root === '') throw httpError(400, 'ROOT_REQUIRED', 'root must be a non-empty string');
     if (!Number.isInteger(depth) || (depth as number) < 0 || (depth as number) > MAX_DEPTH) {
       throw httpError(400, 'INVALID_FIELD', `depth must be an integer from 0 to ${MAX_DEPTH}`);

@@ -87,11 +87,13 @@ export const ROUTE_DOCS: Readonly<Record<string, RouteDoc>> = {
     },
   },
   'GET /api/settings': { summary: 'Every setting', responses: { 200: ok('key -> value', 'Settings') } },
+  'GET /api/setting-keys': { summary: 'The keys projdex reads, what each does and the values it can use', responses: { 200: ok('The keys', 'KnownSetting[]') } },
   'GET /api/settings/:key': { summary: 'One setting', responses: { 200: ok('The setting', 'Setting'), 400: err('Bad key', 'Setting key must be 1 to 1024 characters of well-formed Unicode'), 404: err('No such key', 'Setting not found') } },
   'PUT /api/settings/:key': {
     summary: 'Store a setting',
     body: 'SettingInput',
-    responses: { 200: ok('As stored', 'Setting'), 400: err('Bad input', 'Value is required', 'value must be a string, number or boolean', 'Setting key must be 1 to 1024 characters of well-formed Unicode') },
+    description: 'A key projdex reads (GET /api/setting-keys) takes only a value projdex can use; any other key stores any string.',
+    responses: { 200: ok('As stored', 'Setting'), 400: err('Bad input', 'Value is required', 'value must be a string, number or boolean', 'Setting key must be 1 to 1024 characters of well-formed Unicode', 'watch must be on or off (also true/false, yes/no, 1/0), got "maybe"') },
   },
   'DELETE /api/settings/:key': { summary: 'Remove a setting', responses: { 204: ok('Removed'), 400: err('Bad key', 'Setting key must be 1 to 1024 characters of well-formed Unicode'), 404: err('No such key', 'Setting not found') } },
   'GET /api/ports': {

@@ -35,6 +35,7 @@ export function createRoutes(store: Store, scanner: Scanner, { now = Date.now, e
     route('GET', '/api/ports', portHandlers(store).all),
     route('GET', '/api/projects/:id/scan', projects.lastScan),
     route('GET', '/api/settings', settings.list),
+    route('GET', '/api/setting-keys', settings.keys),
     route('GET', '/api/settings/:key', settings.get),
     route('PUT', '/api/settings/:key', settings.put),
     route('DELETE', '/api/settings/:key', settings.remove),

@@ -64,6 +64,9 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = {
   },
   Settings: { type: 'object', additionalProperties: { type: 'string' }, description: 'Every setting: key -> value, both strings.' },
   Setting: object({ key: str('The setting\'s name (from the path, percent-decoded).'), value: str('Its value, always a string.') }, 'One setting.'),
+  KnownSetting: object({
+    key: str('A key projdex itself reads.'), description: str('What it does.'), values: str('The values projdex can use, as shown to users.'),
+  }, 'A setting projdex reads; PUT refuses a value it cannot use (400).'),
   RunInfo: {
     type: 'object',
     description: 'What discovery followed for one package of the project.',

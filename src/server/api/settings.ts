@@ -1,4 +1,5 @@
 import { httpError } from '../http.ts';
+import { KNOWN_SETTINGS, settingProblem } from '../../core/setting-keys.ts';
 import type { Events } from '../../core/events.ts';
 import type { Store } from '../../core/store/store.ts';
 import type { Context } from './context.ts';
@@ -13,6 +14,7 @@ export function settingsHandlers(store: Store, events?: Events) {
   const notFound = (): never => { throw httpError(404, 'SETTING_NOT_FOUND', 'Setting not found'); };
   return {
     list: () => store.getSettings(),
+    keys: () => KNOWN_SETTINGS.map(({ key, description, values }) => ({ key, description, values })),
     get(ctx: Context) {
       const key = keyOf(ctx);
       const value = store.getSetting(key);
@@ -34,6 +36,8 @@ export function settingsHandlers(store: Store, events?: Events) {
       }
       if (typeof value === 'string' && !value.isWellFormed()) throw httpError(400, 'INVALID_VALUE', 'value must be well-formed Unicode');
       const text = String(value);
+      const problem = settingProblem(key, text);
+      if (problem) throw httpError(400, 'INVALID_VALUE', problem);
       store.putSetting(key, text);
       events?.emit('settings.changed', { key, value: text });
       return { key, value: text };

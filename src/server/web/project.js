@@ -83,9 +83,12 @@ export function projectView(main, id) {
         t.cases === null ? null : h('span', { class: 'muted', text: ` ${t.cases}` })))))));
   };
 
+  // One row per port (and kind), with every script and file that names it: a port read from package.json,
+  // .env and vite.config.ts is one port, not three rows.
   const renderPorts = () => fill(portsBox, ports.length === 0 ? h('p', { class: 'muted', text: 'No ports found.' })
-    : table(['Port', 'Kind', 'Script', 'Source'],
-      ports.map((p) => [String(p.port), p.kind ?? '—', p.script_name ?? '', { code: p.config_source }])));
+    : table(['Port', 'Kind', 'Scripts', 'Sources'], groupPorts(ports).map((g) => [String(g.port), g.kind ?? '—', g.scripts.join(', '),
+      h('span', { class: 'sources' }, g.sources.flatMap((src, i) => [i ? ', ' : null, h('code', { text: src })]))]),
+    { id: 'project-ports-table' }));
 
   const renderScan = () => {
     if (!summary) return;
@@ -124,4 +127,17 @@ export function projectView(main, id) {
     const exists = renderHead();
     if (exists && what === 'scan' && !state.scanning.has(id)) load();
   });
+}
+
+/** Ports rows (sorted by port) grouped by port and kind, scripts and sources unique in first-seen order. */
+function groupPorts(rows) {
+  const groups = new Map();
+  for (const r of rows) {
+    const key = `${r.port} ${r.kind ?? ''}`;
+    let g = groups.get(key);
+    if (!g) groups.set(key, g = { port: r.port, kind: r.kind, scripts: [], sources: [] });
+    if (r.script_name && !g.scripts.includes(r.script_name)) g.scripts.push(r.script_name);
+    if (!g.sources.includes(r.config_source)) g.sources.push(r.config_source);
+  }
+  return [...groups.values()];
 }

@@ -55,11 +55,14 @@ export function projectsView(main) {
     fill(headRow, cells, h('th', { scope: 'col' }, h('span', { class: 'sr-only', text: 'Actions' })));
   };
 
+  let shared = new Set(); // ports more than one project listens on, recounted on each render
   const rowFor = (p) => {
     const o = state.overview.get(p.id);
     const scanning = state.scanning.get(p.id);
     const known = rows.get(p.id);
-    if (known && !dirty.has(p.id)) return known.tr;
+    // A port another project starts or stops claiming changes this row's marks too.
+    const marks = o ? o.ports.filter((port) => shared.has(port)).join(',') : '';
+    if (known && !dirty.has(p.id) && known.marks === marks) return known.tr;
     dirty.delete(p.id);
     const tr = h('tr', { 'data-id': p.id, class: scanning ? 'scanning' : '' },
       h('td', { 'data-label': 'Name' }, h('a', { href: `#/project/${p.id}`, class: 'name', text: p.name })),
@@ -67,10 +70,10 @@ export function projectsView(main) {
       h('td', { 'data-label': 'Framework', text: p.framework ?? '' }),
       h('td', { 'data-label': 'Tags' }, p.tags.map((t) => h('span', { class: 'tag', text: t }))),
       h('td', { class: 'num tests', 'data-label': 'Tests', text: o ? String(o.tests) : '' }),
-      h('td', { class: 'num ports', 'data-label': 'Listen ports', title: o ? o.ports.join(', ') : '',
-        text: o ? o.ports.slice(0, 5).join(', ') + (o.ports.length > 5 ? ` +${o.ports.length - 5}` : '') : '' }),
+      h('td', { class: 'num ports', 'data-label': 'Listen ports', title: o ? o.ports.join(', ') : '' }, o ? portCells(o.ports, shared) : null),
       h('td', { class: 'scanned', 'data-label': 'Last scanned' }, scanning
-        ? h('span', { class: 'progress', role: 'status', text: `scanning… ${scanning.files} files` })
+        ? h('span', { class: 'progress', role: 'status', text: scanning.files || scanning.tests
+          ? `scanning… ${scanning.files.toLocaleString()} files, ${scanning.tests.toLocaleString()} tests` : 'scanning…' })
         : h('time', { text: ago(p.last_scanned), title: p.last_scanned ? new Date(p.last_scanned * 1000).toISOString() : '' })),
       h('td', { class: 'actions' },
         // aria-disabled, not disabled: a disabled button drops the keyboard's focus while its scan runs.
@@ -78,7 +81,7 @@ export function projectsView(main) {
           onClick: () => { if (!state.scanning.has(p.id)) scanOne(p); } }),
         h('button', { 'data-action': 'edit', 'aria-label': `Edit ${p.name}`, text: 'Edit', onClick: () => editProject(p) }),
         h('button', { 'data-action': 'delete', class: 'danger', 'aria-label': `Delete ${p.name}`, text: 'Delete', onClick: () => remove(p) })));
-    rows.set(p.id, { tr, text: searchText(p) });
+    rows.set(p.id, { tr, text: searchText(p), marks });
     return tr;
   };
 
@@ -92,6 +95,7 @@ export function projectsView(main) {
     const words = view.filter.toLowerCase().split(/\s+/).filter(Boolean);
     const col = COLUMNS.find((c) => c.key === view.sort);
     const all = [...state.projects.values()];
+    shared = sharedPorts(all);
     all.sort((a, b) => {
       const x = col.value(a);
       const y = col.value(b);
@@ -116,15 +120,18 @@ export function projectsView(main) {
       (target ?? row?.querySelector('[data-action="edit"]'))?.focus();
     }
     count.textContent = `${shown} of ${state.projects.size} projects`;
+    summary.textContent = summaryLine(all, shared);
     empty.hidden = state.projects.size > 0;
   };
 
   const empty = h('p', { class: 'muted empty', text: 'No projects yet: add one by its path above.', hidden: true });
+  const summary = h('p', { class: 'muted', id: 'projects-summary', 'aria-live': 'polite' });
   fill(main,
     h('h1', { text: 'Projects' }),
     addForms(),
     h('div', { class: 'toolbar' }, filter, sortSelect, count,
       h('button', { id: 'scan-all', text: 'Scan all', onClick: () => scanAll() })),
+    summary,
     h('div', { class: 'table-wrap' }, table),
     empty);
   render();
@@ -134,6 +141,34 @@ export function projectsView(main) {
     else dirty.add(id);
     render();
   });
+}
+
+/** Ports that more than one of `projects` listens on (from the overview). */
+function sharedPorts(projects) {
+  const claims = new Map();
+  for (const p of projects) for (const port of state.overview.get(p.id)?.ports ?? []) claims.set(port, (claims.get(port) ?? 0) + 1);
+  return new Set([...claims].filter(([, n]) => n > 1).map(([port]) => port));
+}
+
+/** "3 projects · 41 test files · 212 cases · 1 port collision": the registry at a glance. */
+function summaryLine(projects, shared) {
+  let tests = 0;
+  let cases = 0;
+  for (const p of projects) {
+    const o = state.overview.get(p.id);
+    tests += o?.tests ?? 0;
+    cases += o?.cases ?? 0;
+  }
+  const n = (count, word) => `${count.toLocaleString()} ${word}${count === 1 ? '' : 's'}`;
+  return `${n(projects.length, 'project')} · ${n(tests, 'test file')} · ${n(cases, 'case')} · ${n(shared.size, 'port collision')}`;
+}
+
+/** A row's listen ports (five at most), a port another project also claims marked with a badge. */
+function portCells(ports, shared) {
+  const cells = ports.slice(0, 5).flatMap((port, i) => [i ? ', ' : null, shared.has(port)
+    ? h('span', { class: 'collision', title: `Port ${port} is claimed by more than one project (see Ports)`, text: `${port}!` })
+    : String(port)]);
+  return [cells, ports.length > 5 ? ` +${ports.length - 5}` : null];
 }
 
 function searchText(p) {
@@ -156,7 +191,8 @@ function addForms() {
   const path = h('input', { id: 'add-path', required: true, placeholder: '/home/me/app', 'aria-label': 'Project path', autocomplete: 'off' });
   const name = h('input', { id: 'add-name', placeholder: 'name (default: folder name)', 'aria-label': 'Project name', autocomplete: 'off' });
   const root = h('input', { id: 'discover-root', required: true, placeholder: '/home/me/code', 'aria-label': 'Folder to search', autocomplete: 'off' });
-  const depth = h('input', { id: 'discover-depth', type: 'number', min: '1', max: '6', value: '2', 'aria-label': 'Depth' });
+  // The CLI's `add --all` default and limit (core/roots.ts DISCOVER_DEPTH), so both find the same roots.
+  const depth = h('input', { id: 'discover-depth', type: 'number', min: '0', max: '16', value: '4', 'aria-label': 'Depth' });
   const add = h('form', { class: 'inline-form', id: 'add-form', onSubmit: async (e) => {
     e.preventDefault();
     const value = path.value.trim();
@@ -176,11 +212,13 @@ function addForms() {
   const discover = h('form', { class: 'inline-form', id: 'discover-form', onSubmit: async (e) => {
     e.preventDefault();
     try {
-      const found = await api('POST', '/api/projects/discover', { root: root.value.trim(), depth: Number(depth.value) || 2 });
-      const added = Array.isArray(found) ? found : found?.added ?? found?.projects ?? [];
+      const found = await api('POST', '/api/projects/discover', { root: root.value.trim(), depth: depth.value === '' ? 4 : Number(depth.value) });
+      const added = found?.added ?? [];
       for (const p of added) if (p?.id) state.projects.set(p.id, p);
       changed('projects');
-      toast(`Added ${added.length} repositor${added.length === 1 ? 'y' : 'ies'} under ${root.value.trim()}`);
+      // The CLI's sentence: what was added and what was already there, so a second click does not read as a failure.
+      toast(`${added.length} added, ${found?.existing?.length ?? 0} already registered under ${root.value.trim()}`
+        + (found?.truncated ? ' (stopped early: the folder has too many folders; choose a smaller one or a lower depth)' : ''));
     } catch (error) {
       toast(missingRoute(error)
         ? 'This server cannot add a folder\'s repositories (POST /api/projects/discover is missing): update projdex, or add them one by one.'

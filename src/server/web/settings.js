@@ -68,6 +68,12 @@ export function settingsView(main) {
         h('tbody', {}, keys.map((k) => row(k, state.settings.get(k)))))));
   };
 
+  // The keys projdex itself reads (GET /api/setting-keys), with what each does; any other key is the user's own.
+  const known = h('section', { id: 'known-settings', 'aria-labelledby': 'known-title' });
+  api('GET', '/api/setting-keys').then((keys) => fill(known, h('h2', { id: 'known-title', text: 'Keys projdex reads' }),
+    h('dl', {}, keys.flatMap((k) => [h('dt', {}, h('code', { text: k.key })), h('dd', { text: `${k.description}. Values: ${k.values}.` })])),
+    h('p', { class: 'muted', text: 'A value projdex cannot use for one of these is refused; any other key stores any text, for your own tools.' })),
+  (error) => { if (!missingRoute(error)) toast(`Could not load the keys projdex reads: ${error.message}`, 'error'); });
   const key = h('input', { id: 'setting-key', required: true, 'aria-label': 'New setting key', placeholder: 'key' });
   const value = h('input', { id: 'setting-value', 'aria-label': 'New setting value', placeholder: 'value' });
   fill(main, h('h1', { text: 'Settings' }),
@@ -75,7 +81,7 @@ export function settingsView(main) {
       e.preventDefault();
       if (await save(key.value.trim(), value.value)) { key.value = ''; value.value = ''; }
     } }, key, value, h('button', { type: 'submit', class: 'primary', text: 'Add setting' })),
-    body);
+    body, known);
   loadSettings().catch((error) => toast(`Could not load settings: ${error.message}`, 'error'));
   render();
   return watch((what) => { if (what === 'settings' || what === 'reset') render(); });
