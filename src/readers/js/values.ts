@@ -109,6 +109,39 @@ export function step(b: Budget): void {
   if (++b.steps > b.maxSteps) throw new BudgetError('the config needs more steps than projdex allows');
 }
 
+/** Characters or elements one step may build: past it a doubling string or list stops at once. */
+const MAX_VALUE_SIZE = 64 * 1024;
+/** Characters or elements that count as one step, so building big values spends the step budget. */
+const SIZE_PER_STEP = 32;
+
+/**
+ * Charges what a step built (a string's length, a list's elements, counted deep up to the cap) to the
+ * budget and returns it: `a = a + a` or `list.push(...list)` thirty times would otherwise build gigabytes
+ * in thirty steps. Throws `BudgetError` past the per-value cap or the step budget.
+ */
+export function grow<T extends Val>(b: Budget, v: T): T {
+  const size = sizeOf(v, MAX_VALUE_SIZE + 1);
+  if (size > MAX_VALUE_SIZE) throw new BudgetError(`the config builds a value of more than ${MAX_VALUE_SIZE} characters or elements`);
+  b.steps += Math.floor(size / SIZE_PER_STEP);
+  if (b.steps > b.maxSteps) throw new BudgetError('the config needs more steps than projdex allows');
+  return v;
+}
+
+/** Characters plus elements plus keys of `v`, counted deep; stops counting once past `cap`. */
+function sizeOf(v: Val, cap: number): number {
+  let size = 0;
+  const stack: unknown[] = [v];
+  while (stack.length > 0 && size <= cap) {
+    const x = stack.pop();
+    if (typeof x === 'string') size += x.length;
+    else if (Array.isArray(x)) { size += x.length; for (const y of x) if (typeof y === 'object' || typeof y === 'string') stack.push(y); }
+    else if (x !== null && typeof x === 'object' && !isFn(x as Val)) {
+      for (const k in x) { size++; const y = (x as Record<string, unknown>)[k]; if (typeof y === 'object' || typeof y === 'string') stack.push(y); }
+    }
+  }
+  return size;
+}
+
 /** Runs `f` one nesting level deeper; throws `BudgetError` past the cap. */
 export function deeper<T>(b: Budget, f: () => T): T {
   if (++b.depth > b.maxDepth) { b.depth--; throw new BudgetError('the config nests deeper than projdex allows'); }
