@@ -113,6 +113,8 @@ export function step(b: Budget): void {
 const MAX_VALUE_SIZE = 64 * 1024;
 /** Characters or elements that count as one step, so building big values spends the step budget. */
 const SIZE_PER_STEP = 32;
+/** Deepest value the evaluator builds (literals stop at 256 brackets already). */
+const MAX_VALUE_DEPTH = 256;
 
 /**
  * Charges what a step built (a string's length, a list's elements, counted deep up to the cap) to the
@@ -127,18 +129,27 @@ export function grow<T extends Val>(b: Budget, v: T): T {
   return v;
 }
 
-/** Characters plus elements plus keys of `v`, counted deep; stops counting once past `cap`. */
+/**
+ * Characters plus elements plus keys of `v`, counted deep as a copy would see it (a list holding the same
+ * list twice counts it twice), stopping once past `cap`. A cycle (`path.posix` is `path`) is counted once.
+ */
 function sizeOf(v: Val, cap: number): number {
   let size = 0;
-  const stack: unknown[] = [v];
-  while (stack.length > 0 && size <= cap) {
-    const x = stack.pop();
-    if (typeof x === 'string') size += x.length;
-    else if (Array.isArray(x)) { size += x.length; for (const y of x) if (typeof y === 'object' || typeof y === 'string') stack.push(y); }
-    else if (x !== null && typeof x === 'object' && !isFn(x as Val)) {
-      for (const k in x) { size++; const y = (x as Record<string, unknown>)[k]; if (typeof y === 'object' || typeof y === 'string') stack.push(y); }
-    }
-  }
+  const path = new Set<object>();
+  const visit = (x: unknown, depth: number): void => {
+    if (size > cap) return;
+    if (typeof x === 'string') { size += x.length; return; }
+    if (typeof x !== 'object' || x === null) return;
+    // Unknowns and functions are markers (a function's closure holds its module's tokens): one each.
+    if (isComputed(x as Val)) { size++; return; }
+    if (path.has(x)) return;
+    if (depth > MAX_VALUE_DEPTH) throw new BudgetError('the config builds a value nested deeper than projdex allows');
+    path.add(x);
+    if (Array.isArray(x)) { size += x.length; for (const y of x) visit(y, depth + 1); }
+    else for (const k in x) { size++; visit((x as Record<string, unknown>)[k], depth + 1); }
+    path.delete(x);
+  };
+  visit(v, 0);
   return size;
 }
 
