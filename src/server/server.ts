@@ -9,6 +9,7 @@ import type { SseOptions } from './api/events.ts';
 import { createEvents, type Events } from '../core/events.ts';
 import type { GuardOptions } from './guard.ts';
 import { BASE_HEADERS } from './http.ts';
+import { limitConnections } from './connections.ts';
 import { listen } from './listen.ts';
 import type { ScanWorkerOptions, WorkerScanOptions } from '../scan/process/pool.ts';
 import { createScanner } from '../core/scanner.ts';
@@ -38,7 +39,11 @@ export interface ServerOptions extends GuardOptions {
   readonly scanWorker?: ScanWorkerOptions;
   /** Largest request body, in bytes. @default 1_048_576 */
   readonly bodyLimit?: number;
-  /** Open connections accepted at once; more are closed at once, so descriptors cannot run out. @default 256 */
+  /**
+   * Open connections kept at once, so descriptors cannot run out: past it a new connection takes the place
+   * of the oldest one with no request in flight, and is closed only when all are busy. A connection that
+   * sends no request within 10 s is closed. @default 256
+   */
   readonly maxConnections?: number;
   /** Largest database size in bytes (see `openStore`). @default no limit */
   readonly maxDbBytes?: number;
@@ -111,7 +116,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     connectionsCheckingInterval: 1_000,
   }, createHandler({ ...options, store, scanner, events, logger, now, getPort: () => actualPort, ...(bodyLimit === undefined ? {} : { bodyLimit }) }));
   server.on('clientError', answerClientError);
-  server.maxConnections = options.maxConnections ?? 256;
+  limitConnections(server, { max: options.maxConnections ?? 256 });
 
   try {
     actualPort = await listen(server, { ports, host });
