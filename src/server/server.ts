@@ -108,13 +108,15 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const events = createEvents();
   const scanner = createScanner(store, options.scan, options.scanWorker, { events });
   let actualPort = 0;
+  // Secret to server.json's readers: /health proves it without sending it (identity.ts).
+  const instance = randomUUID();
   const server = createHttpServer({
     // Slow clients are cut off: headers within 10 s, the whole request within 30 s.
     headersTimeout: 10_000,
     requestTimeout: 30_000,
     keepAliveTimeout: 5_000,
     connectionsCheckingInterval: 1_000,
-  }, createHandler({ ...options, store, scanner, events, logger, now, getPort: () => actualPort, ...(bodyLimit === undefined ? {} : { bodyLimit }) }));
+  }, createHandler({ ...options, instance, store, scanner, events, logger, now, getPort: () => actualPort, ...(bodyLimit === undefined ? {} : { bodyLimit }) }));
   server.on('clientError', answerClientError);
   limitConnections(server, { max: options.maxConnections ?? 256 });
 
@@ -126,7 +128,6 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   }
   const watching = watchController({ store, scanner, events, ...(options.watch === undefined ? {} : { force: options.watch }) });
   const url = `http://${isIP(host) === 6 ? `[${host}]` : host}:${actualPort}`;
-  const instance = randomUUID();
   const shutdown = async (): Promise<void> => {
     await watching.close(); // No rescan starts once the shutdown has begun.
     events.close(); // Ends the event streams, which would otherwise hold server.close open forever.
