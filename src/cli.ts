@@ -6,6 +6,7 @@ import { CliError, connect } from './cli/client.ts';
 import * as commands from './cli/commands.ts';
 import { COMMANDS, helpText, version, type Command } from './cli/help.ts';
 import { serve } from './cli/serve.ts';
+import { tokenOf } from './cli/token.ts';
 import { OPTIONS, type CliIo, type Env, type Values } from './cli/types.ts';
 
 export type { CliIo } from './cli/types.ts';
@@ -21,7 +22,7 @@ const ACCEPTS: Record<Command, readonly string[]> = {
   status: [],
   stop: [],
 };
-const SHARED = ['data-dir', 'token', 'json', 'help', 'version'];
+const SHARED = ['data-dir', 'token', 'token-file', 'json', 'help', 'version'];
 const MAX_POSITIONALS: Record<Command, number> = { serve: 0, add: 1, ls: 0, scan: 1, tests: 1, ports: 0, status: 0, stop: 0 };
 
 /**
@@ -56,9 +57,9 @@ export async function main(argv: readonly string[], env: Env, io: CliIo): Promis
     return fail(`Unexpected argument "${positionals[MAX_POSITIONALS[command]]}"${command === 'serve' ? `; commands are ${COMMANDS.join(', ')}` : ''}`, 2);
   }
   const dataDir = resolve(values['data-dir'] || env.PROJDEX_HOME || join(homedir(), '.projdex'));
-  const token = values.token || env.PROJDEX_TOKEN || undefined;
   const out = { io, values };
   try {
+    const token = tokenOf(values, env);
     if (command === 'serve') return await serve(values, env, io, dataDir);
     if (command === 'status') return await status(out, dataDir);
     if (command === 'stop') return await stop(out, dataDir);

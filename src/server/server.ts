@@ -92,6 +92,10 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     if (!Number.isInteger(p) || p < 0 || p > 65535) throw new RangeError('The `port` option must be an integer between 0 and 65535');
   }
   if (typeof host !== 'string' || host === '') throw new TypeError('The `host` option must be a non-empty string');
+  // RFC 6750's token characters: a token with a space (or any other) could never be sent in a header.
+  if (options.token !== undefined && (typeof options.token !== 'string' || !/^[A-Za-z0-9\-._~+/]{1,512}=*$/.test(options.token))) {
+    throw new TypeError('The `token` option must be 1 to 512 characters of A-Z a-z 0-9 - . _ ~ + / (then any =), as a Bearer token is');
+  }
   if (!LOOPBACK.has(host) && !options.token) {
     throw new TypeError(`Binding ${host} exposes projdex beyond this machine: the \`token\` option is required for a non-loopback host`);
   }

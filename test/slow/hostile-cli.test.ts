@@ -1,6 +1,7 @@
 /**
- * A stale server.json whose pid was reused (here: the test's own pid, certainly alive) and whose port is
- * answered by another program: the CLI must not send that program its token, nor signal the pid.
+ * The CLI against a hostile or careless setting: a stale server.json whose pid was reused (here: the
+ * test's own pid, certainly alive) and whose port another program answers; a token that could never be
+ * sent; a token kept out of `ps`.
  */
 import assert from 'node:assert/strict';
 import { once } from 'node:events';
@@ -9,7 +10,7 @@ import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { makeTree, runBin } from '../helpers/index.ts';
+import { call, makeTree, runBin, spawnBin } from '../helpers/index.ts';
 
 test('the CLI checks the answering server holds server.json\'s instance before it sends the token', { timeout: 60_000 }, async (t) => {
   const seen: Array<{ url: string | undefined; headers: IncomingHttpHeaders }> = [];
@@ -38,4 +39,22 @@ test('the CLI checks the answering server holds server.json\'s instance before i
   assert.ok(seen.length > 0, 'server.json was read');
   assert.deepEqual(seen.map((r) => r.url), seen.map(() => '/health'));
   assert.ok(seen.every((r) => r.headers.authorization === undefined));
+});
+
+test('a token that no client could send is refused at start, in one line; --token-file keeps it out of ps', { timeout: 60_000 }, async (t) => {
+  const dataDir = join(makeTree(t), 'data');
+  const spaced = await runBin(t, ['serve', '--port', '0', '--token', 'two words', '--data-dir', dataDir]);
+  assert.equal(spaced.code, 1);
+  assert.match(spaced.stderr, /^ERROR: The `token` option must be 1 to 512 characters/);
+  assert.doesNotMatch(spaced.stderr, /\n\s+at /, 'no stack trace');
+
+  const file = join(makeTree(t, { token: 'from-a-file-0123456789\n' }), 'token');
+  const server = spawnBin(t, ['serve', '--port', '0', '--token-file', file, '--data-dir', dataDir]);
+  const [url] = await server.waitFor(/http:\/\/127\.0\.0\.1:\d+/);
+  assert.doesNotMatch(server.child.spawnargs.join(' '), /from-a-file/);
+  assert.equal((await call(`${url}/api/projects`)).status, 401);
+  assert.equal((await call(`${url}/api/projects`, 'GET', undefined, { authorization: 'Bearer from-a-file-0123456789' })).status, 200);
+  const missing = await runBin(t, ['ls', '--token-file', join(dataDir, 'nope'), '--data-dir', dataDir]);
+  assert.equal(missing.code, 1);
+  assert.match(missing.stderr, /^ERROR: Cannot read the token file .*nope: ENOENT/);
 });
