@@ -11,6 +11,7 @@ import * as settings from './cli/settings.ts';
 import { COMMANDS, helpText, version, type Command } from './cli/help.ts';
 import { expandHome } from './cli/project-ref.ts';
 import { serve } from './cli/serve.ts';
+import { tokenOf } from './cli/token.ts';
 import { parseArgsMessage } from './cli/usage.ts';
 import { OPTIONS, type CliIo, type Env, type Values } from './cli/types.ts';
 
@@ -33,7 +34,7 @@ const ACCEPTS: Record<Command, readonly string[]> = {
   get: [],
   open: [],
 };
-const SHARED = ['data-dir', 'token', 'json', 'help', 'version'];
+const SHARED = ['data-dir', 'token', 'token-file', 'json', 'help', 'version'];
 const MAX_POSITIONALS: Record<Command, number> = {
   serve: 0, add: 1, ls: 0, scan: 1, tests: 1, ports: 0, status: 0, stop: 0,
   rm: Infinity, edit: 1, tag: Infinity, set: Infinity, get: 1, open: 1,
@@ -73,9 +74,9 @@ export async function main(argv: readonly string[], env: Env, io: CliIo): Promis
   }
   // `~` expanded as the API does: a quoted '~/x' (or one in PROJDEX_HOME) is no folder named "~".
   const dataDir = resolve(expandHome(values['data-dir'] || env.PROJDEX_HOME || join(homedir(), '.projdex')));
-  const token = values.token || env.PROJDEX_TOKEN || undefined;
   const out = { io, values };
   try {
+    const token = tokenOf(values, env);
     if (command === 'serve') return await serve(values, env, io, dataDir);
     if (command === 'status') return await status(out, dataDir);
     if (command === 'stop') return await stop(out, dataDir);

@@ -38,6 +38,7 @@ const MAIN = `
     --host ADDR             Interface to bind; non-loopback needs a token  (default 127.0.0.1)
     --data-dir DIR          Where the database and server.json live  (default $PROJDEX_HOME or ~/.projdex)
     --token TOKEN           Require "Authorization: Bearer TOKEN"  (default none on loopback; generated otherwise)
+    --token-file FILE       The token from FILE's first line: unlike --token, not shown by \`ps\`
     --allowed-host NAME     Also accept this Host header (repeatable)
     --allowed-origin URL    Also allow this browser origin, exactly (repeatable)
     --log                   Print one line per request to stderr
@@ -49,7 +50,7 @@ const MAIN = `
 
   Environment
     PROJDEX_HOME            Data directory when --data-dir is absent
-    PROJDEX_HOST, PROJDEX_TOKEN   Defaults of --host and --token
+    PROJDEX_HOST, PROJDEX_TOKEN   Defaults of --host and --token (the variable keeps the token out of \`ps\`)
     PROJDEX_PORT_RANGE=A-B  Candidate ports instead of 38124-38133 (--port-range and --port win)
 
   Examples
@@ -127,7 +128,7 @@ const COMMAND_HELP: Record<Command, string> = {
 /** The help text: the whole CLI's, or one command's. */
 export function helpText(command?: Command): string {
   if (!command || command === undefined) return MAIN.slice(1);
-  return `\n  ${COMMAND_HELP[command]}\n\n  Options shared by every command: --data-dir DIR, --token T, --json, --help. See \`projdex --help\`.\n`.slice(1);
+  return `\n  ${COMMAND_HELP[command]}\n\n  Options shared by every command: --data-dir DIR, --token T, --token-file FILE, --json, --help. See \`projdex --help\`.\n`.slice(1);
 }
 
 /** The package version, read from package.json beside dist/ (or src/). */

@@ -6,6 +6,7 @@ import { DEFAULT_PORTS } from '../server/listen.ts';
 import { startServer } from '../server/server.ts';
 import { CliError } from './client.ts';
 import type { CliIo, Env, Values } from './types.ts';
+import { tokenOf } from './token.ts';
 
 const LOOPBACK = ['127.0.0.1', '::1', 'localhost'];
 const WILDCARD = ['0.0.0.0', '::'];
@@ -34,7 +35,7 @@ export async function serve(values: Values, env: Env, io: CliIo, dataDir: string
   const ports = candidatePorts(values, env);
   // An empty variable counts as unset: `PROJDEX_HOST=` must not mean "every interface".
   const host = values.host || env.PROJDEX_HOST || '127.0.0.1';
-  let token = values.token || env.PROJDEX_TOKEN || undefined;
+  let token = tokenOf(values, env);
   let generated = false;
   if (!LOOPBACK.includes(host) && !token) {
     token = (await import('node:crypto')).randomBytes(32).toString('base64url');

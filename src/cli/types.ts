@@ -18,6 +18,7 @@ export const OPTIONS = {
   host: { type: 'string' },
   'data-dir': { type: 'string' },
   token: { type: 'string' },
+  'token-file': { type: 'string' },
   'allowed-host': { type: 'string', multiple: true },
   'allowed-origin': { type: 'string', multiple: true },
   log: { type: 'boolean' },
@@ -44,6 +45,7 @@ export interface Values {
   host?: string;
   'data-dir'?: string;
   token?: string;
+  'token-file'?: string;
   'allowed-host'?: string[];
   'allowed-origin'?: string[];
   log?: boolean;

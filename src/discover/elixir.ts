@@ -3,6 +3,7 @@ import { withCases } from '../rules/with-cases.ts';
 import { countMatches, nearest, under, type FileIndex } from './files.ts';
 import { rubyGlobRegex } from './patterns.ts';
 import { basename, dirname, joinPath } from '../rules/paths.ts';
+import { notePattern, projectRegExp } from '../readers/safe-regex.ts';
 
 const CASES = /^\s*(?:test|property)\s*\(?\s*["']/gm;
 
@@ -62,7 +63,9 @@ function loadFilters(text: string): Array<(rel: string) => boolean> | undefined 
   for (const m of rest.matchAll(/~r\/((?:\\.|[^/\\])*)\/|&String\.(ends_with|starts_with)\?\(&1,\s*"([^"]*)"\)/g)) {
     rest = rest.replace(m[0], '');
     if (m[1] !== undefined) {
-      try { const re = new RegExp(m[1]); out.push((rel) => re.test(rel)); } catch { return null; }
+      const re = projectRegExp(m[1], '', (why) => notePattern(`mix.exs test_load_filters ~r/${m[1]!.slice(0, 80)}/ is not used: ${why}`));
+      if (!re) return null;
+      out.push((rel) => re.test(rel));
     } else if (m[2] === 'ends_with') out.push((rel) => rel.endsWith(m[3]!));
     else out.push((rel) => rel.startsWith(m[3]!));
   }

@@ -2,6 +2,7 @@ import type { FoundTest, ScanContext } from '../rules/types.ts';
 import { withCases } from '../rules/with-cases.ts';
 import { nearest, type FileIndex } from './files.ts';
 import { basename, dirname } from '../rules/paths.ts';
+import { MAX_DEPTH, noteLimit } from '../readers/budget.ts';
 
 // Filename constraints `_GOOS`, `_GOARCH`, `_GOOS_GOARCH` before `_test.go`; the host is taken as linux/amd64.
 const GOOS = ['aix', 'android', 'darwin', 'dragonfly', 'freebsd', 'hurd', 'illumos', 'ios', 'js', 'linux', 'nacl', 'netbsd', 'openbsd', 'plan9', 'solaris', 'wasip1', 'windows', 'zos'];
@@ -102,13 +103,22 @@ export function buildFitsHost(text: string): boolean {
   if (!line) return true;
   const tokens = line.match(/!|&&|\|\||\(|\)|[\w.]+/g) ?? [];
   let i = 0;
+  let depth = 0;
   const atom = (): boolean => {
     const t = tokens[i++];
+    // Real constraints nest two or three levels; past the cap the rest is not read, and the file is kept.
+    if ((t === '!' || t === '(') && ++depth > MAX_DEPTH) throw new RangeError('deep');
     if (t === '!') return !atom();
     if (t === '(') { const v = or(); i++; return v; }
     return t !== undefined && (HOST_TAGS.has(t) || /^go1\.\d+$/.test(t));
   };
   const and = (): boolean => { let v = atom(); while (tokens[i] === '&&') { i++; v = atom() && v; } return v; };
   const or = (): boolean => { let v = and(); while (tokens[i] === '||') { i++; v = and() || v; } return v; };
-  return or();
+  try {
+    return or();
+  } catch (error) {
+    if (!(error instanceof RangeError)) throw error;
+    noteLimit(`a //go:build line nests deeper than ${MAX_DEPTH} levels; its file was taken as built`);
+    return true;
+  }
 }

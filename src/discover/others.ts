@@ -1,3 +1,4 @@
+import { guarded } from '../rules/guarded.ts';
 import { partLog } from '../rules/part-log.ts';
 import type { Discover, FoundTest } from '../rules/types.ts';
 import { indexFiles } from './files.ts';
@@ -32,7 +33,7 @@ export const discoverOthers: Discover = async (ctx) => {
   // which rule's reads came back first, nor on which rules were answered from their records.
   const logs = rules.map(() => partLog());
   const results = await Promise.all(rules.map((rule, i) => logs[i]!.run(ctx, (view) =>
-    view.unit(`others\0${i}\0${rule.name}`, (unit) => rule(unit, index), { recount }))));
+    view.unit(`others\0${i}\0${rule.name}`, (unit) => guarded(unit, rule.name, () => rule(unit, index)), { recount }))));
   for (const log of logs) log.replay(ctx);
   noteGoLeftOut(ctx, index, results[rules.indexOf(discoverGo)]!);
   const byFile = new Map<string, FoundTest>();

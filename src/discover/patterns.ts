@@ -4,7 +4,7 @@
  * enough) and Ant-style patterns (Maven Surefire includes/excludes).
  */
 import { globRisk } from '../rules/glob.ts';
-import { notePattern, projectRegExp } from '../rules/safe-regex.ts';
+import { notePattern, projectRegExp } from '../readers/safe-regex.ts';
 
 /** Matches nothing: what a pattern over budget compiles to (the scan's notes say so). */
 const NEVER = /[^\s\S]/;

@@ -58,7 +58,10 @@ export async function rowsOfFiles(
 ): Promise<PortRow[]> {
   const perFile = await Promise.all(pick(ctx, name, path).map(async (file) => {
     const text = await ctx.read(file);
-    return text === undefined ? [] : rows(text, file);
+    if (text !== undefined) return rows(text, file);
+    // Listed by the walk but not readable (over 1 MiB, replaced, no permission): its ports are not lost silently.
+    ctx.note(`${file} could not be read (larger than 1 MiB, no longer a plain file, or not permitted): its ports are not listed`);
+    return [];
   }));
   return perFile.flat();
 }

@@ -47,7 +47,24 @@ export const findPorts = async (ctx: ScanContext): Promise<KindedPort[]> => {
     ctx.note(`Reading server entry files failed and was skipped: ${error instanceof Error ? error.message : String(error)}`);
     return [];
   });
-  return settleDefaults([...results.flat(), ...entries]);
+  return capRows(ctx, settleDefaults([...results.flat(), ...entries]));
 };
+
+/**
+ * Most port rows one project keeps. Real projects name a few dozen; a file can name every port there is
+ * (`EXPOSE 1` ... `EXPOSE 65535`), and each row is stored and sent on every listing.
+ */
+export const MAX_PORT_ROWS = 1_000;
+
+/** The first `MAX_PORT_ROWS` rows in port order, with a note saying how many were left out. */
+function capRows(ctx: ScanContext, rows: KindedPort[]): KindedPort[] {
+  if (rows.length <= MAX_PORT_ROWS) return rows;
+  const kept = rows.sort((a, b) => a.port - b.port || (a.config_source < b.config_source ? -1 : a.config_source > b.config_source ? 1 : 0))
+    .slice(0, MAX_PORT_ROWS);
+  const sources = [...new Set(rows.slice(MAX_PORT_ROWS).map((r) => r.config_source))];
+  ctx.note(`The project's files name ${rows.length} ports; only the lowest ${MAX_PORT_ROWS} are listed `
+    + `(the rest come from ${sources.slice(0, 3).join(', ')}${sources.length > 3 ? ', ...' : ''})`);
+  return kept;
+}
 // Still a FindPorts: scan() keeps the rows' `kind` as it sorts them.
 findPorts satisfies FindPorts;

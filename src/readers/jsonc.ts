@@ -1,9 +1,16 @@
+import { MAX_DEPTH, noteLimit, tooDeep } from './budget.ts';
+
 /**
  * Parses JSON that may carry `//` and `/* *\/` comments and trailing commas (tsconfig, .mocharc.jsonc,
  * deno.jsonc, VS Code style). Returns `undefined` instead of throwing: a broken config file is skipped,
  * never fatal to a scan.
  */
 export function parseJsonc(text: string): unknown {
+  // JSON.parse takes any depth, but what walks the value after it (stringify, copies) would overflow.
+  if (tooDeep(text, '[{', ']}')) {
+    noteLimit(`a JSON file nests deeper than ${MAX_DEPTH} brackets; it was not read`);
+    return undefined;
+  }
   try {
     return JSON.parse(text);
   } catch {

@@ -42,12 +42,13 @@ export function parseXml(text: string): XmlElement {
       if (at > 0) stack.length = at;
     } else if (m.kind === 'open') {
       const el: XmlElement = { name: localName(m.name), attrs: readAttrs(m.attrs), children: [], text: '' };
-      top.children.push(el);
+      const full = stack.length > MAX_DEPTH;
+      // Deeper than any real build file: the tree stops growing downwards (the new element becomes the
+      // top's sibling and takes its place, so its text is still read), and the scan says so once.
+      (full ? stack[stack.length - 2]! : top).children.push(el);
       if (m.selfClosing) continue;
-      if (stack.length <= MAX_DEPTH) stack.push(el);
+      if (!full) stack.push(el);
       else {
-        // Deeper than any real build file: the stack stops growing (the new element takes the top's
-        // place, so its text is still read), and the scan says so once.
         stack[stack.length - 1] = el;
         if (!deep) noteLimit(`an XML file nests deeper than ${MAX_DEPTH} elements; the rest was read flat`);
         deep = true;
@@ -62,13 +63,12 @@ export function parseXml(text: string): XmlElement {
 /** All descendants (depth-first, document order) named `name`. */
 export function xmlFind(from: XmlElement, name: string): XmlElement[] {
   const out: XmlElement[] = [];
-  const visit = (el: XmlElement): void => {
-    for (const child of el.children) {
-      if (child.name === name) out.push(child);
-      visit(child);
-    }
-  };
-  visit(from);
+  // An explicit stack (children pushed in reverse) keeps document order without recursion.
+  const pending = [...from.children].reverse();
+  for (let el = pending.pop(); el; el = pending.pop()) {
+    if (el.name === name) out.push(el);
+    for (let i = el.children.length - 1; i >= 0; i--) pending.push(el.children[i]!);
+  }
   return out;
 }
 

@@ -4,7 +4,7 @@
  * braces `{a,b}` (nested) and ranges `{1..3}`, extglobs `?(..)` `*(..)` `+(..)` `@(..)` `!(..)`, and `\` escapes.
  * Leading-`!` negation is a list-level concept, handled by `compileGlobs`.
  */
-import { notePattern } from './safe-regex.ts';
+import { notePattern } from '../readers/safe-regex.ts';
 
 export interface GlobOptions {
   /** Whether `*`, `?`, classes and `**` may match a segment that starts with `.`. @default false */
@@ -109,7 +109,7 @@ function factorAnyDirs(sources: readonly string[], dot: boolean): string {
 }
 
 // No lookaheads: a lookaround-free RegExp that backtracks too much is finished by V8's linear-time engine
-// in scan processes (see safe-regex.ts). With `dot`, any segment but `.` and `..`; without, none starting with `.`.
+// in scan processes (see readers/safe-regex.ts). With `dot`, any segment but `.` and `..`; without, none starting with `.`.
 const segmentSource = (dot: boolean): string => (dot ? '(?:[^/.]|\\.[^/.]|\\.\\.[^/])[^/]*' : '[^/.][^/]*');
 
 /** RegExp source (unanchored) for one glob: braces expanded first, then each alternative translated. */

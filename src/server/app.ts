@@ -17,6 +17,8 @@ export interface Logger {
 }
 
 export interface HandlerOptions extends GuardOptions {
+  /** The server's secret instance id, which `/health` proves to a client sending a challenge. */
+  readonly instance?: string;
   readonly store: Store;
   readonly scanner: Scanner;
   /** Where state changes are published. @default a private hub */
@@ -51,7 +53,7 @@ const CORS_PREFLIGHT = {
 export function createHandler(options: HandlerOptions): (req: IncomingMessage, res: ServerResponse) => void {
   const { store, scanner, getPort, bodyLimit = 1_048_576, logger = console, now = Date.now } = options;
   const events = options.events ?? createEvents();
-  const router = createRouter<Handler>(createRoutes(store, scanner, { now, events, sse: options.sse }));
+  const router = createRouter<Handler>(createRoutes(store, scanner, { now, events, sse: options.sse, instance: options.instance }));
   const guard = createGuard(options, getPort);
   const assets = createStatic();
 

@@ -1,13 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { closeSync, constants, fsyncSync, linkSync, lstatSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
+import { CHALLENGE_HEADER, newChallenge, provesInstance } from './identity.ts';
 
 /** What `server.json` holds while a server runs on a data dir. */
 export interface ServerInfo {
   readonly url: string;
   readonly port: number;
   readonly pid: number;
-  /** Random per start: only the process that wrote the file removes it. */
+  /** Random per start: only the process that wrote the file removes it; /health proves it (identity.ts). */
   readonly instance: string;
   /** The bearer token, when the server requires one (the file is 0600 in a 0700 directory). */
   readonly token?: string;
@@ -111,9 +112,12 @@ export async function liveServer(dir: string): Promise<ServerInfo | undefined> {
   const info = readServerInfo(dir);
   if (!info || !pidAlive(info.pid)) return undefined;
   try {
-    const res = await fetch(`${info.url}/health`, { signal: AbortSignal.timeout(1500) });
-    const body = await res.json() as { status?: string };
-    return body.status === 'ok' ? info : undefined;
+    // Whatever answers on that port must prove it holds this file's instance before it is sent a token
+    // or its pid a signal: the pid may have been reused, the port taken by another program.
+    const challenge = newChallenge();
+    const res = await fetch(`${info.url}/health`, { signal: AbortSignal.timeout(1500), headers: { [CHALLENGE_HEADER]: challenge } });
+    const body = await res.json() as { status?: string; proof?: unknown };
+    return body.status === 'ok' && typeof info.instance === 'string' && provesInstance(info.instance, challenge, body.proof) ? info : undefined;
   } catch {
     return undefined;
   }

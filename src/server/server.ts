@@ -9,6 +9,7 @@ import type { SseOptions } from './api/events.ts';
 import { createEvents, type Events } from '../core/events.ts';
 import type { GuardOptions } from './guard.ts';
 import { BASE_HEADERS } from './http.ts';
+import { limitConnections } from './connections.ts';
 import { listen } from './listen.ts';
 import type { ScanWorkerOptions, WorkerScanOptions } from '../scan/process/pool.ts';
 import { createScanner } from '../core/scanner.ts';
@@ -43,7 +44,11 @@ export interface ServerOptions extends GuardOptions {
    * `headersTimeout` and `requestTimeout`, checked every `checkMs`). @default 10 s, 30 s, checked every 1 s
    */
   readonly timeouts?: { readonly headersMs?: number; readonly requestMs?: number; readonly checkMs?: number };
-  /** Open connections accepted at once; more are closed at once, so descriptors cannot run out. @default 256 */
+  /**
+   * Open connections kept at once, so descriptors cannot run out: past it a new connection takes the place
+   * of the oldest one with no request in flight, and is closed only when all are busy. A connection that
+   * sends no request within 10 s is closed. @default 256
+   */
   readonly maxConnections?: number;
   /** Largest database size in bytes (see `openStore`). @default no limit */
   readonly maxDbBytes?: number;
@@ -92,6 +97,10 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     if (!Number.isInteger(p) || p < 0 || p > 65535) throw new RangeError('The `port` option must be an integer between 0 and 65535');
   }
   if (typeof host !== 'string' || host === '') throw new TypeError('The `host` option must be a non-empty string');
+  // RFC 6750's token characters: a token with a space (or any other) could never be sent in a header.
+  if (options.token !== undefined && (typeof options.token !== 'string' || !/^[A-Za-z0-9\-._~+/]{1,512}=*$/.test(options.token))) {
+    throw new TypeError('The `token` option must be 1 to 512 characters of A-Z a-z 0-9 - . _ ~ + / (then any =), as a Bearer token is');
+  }
   if (!LOOPBACK.has(host) && !options.token) {
     throw new TypeError(`Binding ${host} exposes projdex beyond this machine: the \`token\` option is required for a non-loopback host`);
   }
@@ -109,14 +118,19 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const scanner = createScanner(store, options.scan, options.scanWorker, { events });
   let actualPort = 0;
   const { headersMs = 10_000, requestMs = 30_000, checkMs = 1_000 } = options.timeouts ?? {};
+  // Secret to server.json's readers: /health proves it without sending it (identity.ts).
+  const instance = randomUUID();
   const server = createHttpServer({
     headersTimeout: headersMs,
     requestTimeout: requestMs,
     keepAliveTimeout: 5_000,
     connectionsCheckingInterval: checkMs,
-  }, createHandler({ ...options, store, scanner, events, logger, now, getPort: () => actualPort, ...(bodyLimit === undefined ? {} : { bodyLimit }) }));
+  }, createHandler({
+    ...options, instance, store, scanner, events, logger, now, getPort: () => actualPort,
+    ...(bodyLimit === undefined ? {} : { bodyLimit }),
+  }));
   server.on('clientError', answerClientError);
-  server.maxConnections = options.maxConnections ?? 256;
+  limitConnections(server, { max: options.maxConnections ?? 256 });
 
   try {
     actualPort = await listen(server, { ports, host });
@@ -126,7 +140,6 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   }
   const watching = watchController({ store, scanner, events, logger, ...(options.watch === undefined ? {} : { force: options.watch }) });
   const url = `http://${isIP(host) === 6 ? `[${host}]` : host}:${actualPort}`;
-  const instance = randomUUID();
   const shutdown = async (): Promise<void> => {
     await watching.close(); // No rescan starts once the shutdown has begun.
     events.close(); // Ends the event streams, which would otherwise hold server.close open forever.

@@ -1,9 +1,11 @@
 import assert from 'node:assert/strict';
 import { once } from 'node:events';
 import { writeFileSync } from 'node:fs';
-import { connect, type Socket } from 'node:net';
+import { createServer as createHttpServer } from 'node:http';
+import { connect, type AddressInfo, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { suite, test } from 'node:test';
+import { limitConnections } from '../../src/server/connections.ts';
 import { startServer } from '../../src/server/server.ts';
 import { call, makeTree, serve } from '../helpers/index.ts';
 
@@ -64,27 +66,47 @@ suite('the HTTP side under hostile input', { timeout: 60_000 }, () => {
     });
   });
 
-  test('connections over the cap are closed at once, and the ones inside it are still served', async (t) => {
-    const { port } = await serve(t, { maxConnections: 3 });
+  test('256 silent connections do not lock clients out: a new one takes the place of the oldest silent one', async (t) => {
+    const { port, url } = await serve(t);
     const held: Socket[] = [];
     t.after(() => { for (const s of held) s.destroy(); });
-    for (let i = 0; i < 3; i++) {
+    for (let i = 0; i < 256; i++) {
       const s = connect(port, '127.0.0.1');
+      s.on('error', () => {});
       held.push(s);
       await once(s, 'connect');
     }
-    // Let the server accept the three before the fourth arrives.
-    await new Promise((r) => setTimeout(r, 100));
-    const extra = connect(port, '127.0.0.1');
-    held.push(extra);
-    await once(extra, 'close');
-    const answer = await new Promise<string>((resolve) => {
-      let text = '';
-      held[0]!.setEncoding('utf8').on('data', (d: string) => { text += d; if (text.includes('"status":"ok"')) resolve(text); });
-      held[0]!.write('GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n');
-    });
-    assert.match(answer, /^HTTP\/1\.1 200/);
-    for (const s of held) s.destroy();
+    const res = await fetch(`${url}/health`, { signal: AbortSignal.timeout(10_000) });
+    assert.equal(res.status, 200);
+    await res.arrayBuffer();
+    if (!held[0]!.closed) await once(held[0]!, 'close');
+    assert.equal(held.at(-1)!.closed, false, 'only the oldest silent ones make room');
+  });
+
+  test('when every connection has a request in flight, one over the cap is closed at once', async (t) => {
+    const { port, url } = await serve(t, { maxConnections: 3 });
+    const streams = await Promise.all([0, 1, 2].map(() => new Promise<Socket>((resolve) => {
+      const s = connect(port, '127.0.0.1');
+      s.setEncoding('utf8').once('data', () => resolve(s));
+      s.write('GET /api/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n');
+    })));
+    t.after(() => { for (const s of streams) s.destroy(); });
+    await assert.rejects(fetch(`${url}/health`, { signal: AbortSignal.timeout(10_000) }));
+    assert.ok(streams.every((s) => !s.closed), 'the streams in flight are kept');
+  });
+
+  test('a connection that begins no request in time is closed; one that did is kept', async (t) => {
+    const server = createHttpServer((_req, res) => res.end('ok'));
+    limitConnections(server, { max: 8, firstRequestMs: 200 });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    t.after(() => { server.closeAllConnections(); server.close(); });
+    const { port } = server.address() as AddressInfo;
+    const silent = connect(port, '127.0.0.1');
+    const active = connect(port, '127.0.0.1');
+    t.after(() => { silent.destroy(); active.destroy(); });
+    active.write('GET / HTTP/1.1\r\nHost: x\r\n\r\n');
+    await once(silent, 'close');
+    assert.equal(active.closed, false);
   });
 });
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { suite, test } from 'node:test';
 import { globRisk, globToRegExp } from '../../src/rules/glob.ts';
-import { projectRegExp, regexRisk } from '../../src/rules/safe-regex.ts';
+import { projectRegExp, regexRisk } from '../../src/readers/safe-regex.ts';
 import { parseMakefile } from '../../src/ports/makefile.ts';
 import { parseDockerfile } from '../../src/ports/dockerfile.ts';
 import { parseFlow } from '../../src/readers/yaml-flow.ts';
@@ -57,7 +57,14 @@ suite('budgets, one by one', () => {
     assert.equal(regexRisk('(a+)+$', { linearFallback: true }), null);
     assert.match(regexRisk('(a+)+$', { linearFallback: false }) ?? '', /repeated group/);
     assert.match(regexRisk('(?=a)(a|aa)*b', { linearFallback: true }) ?? '', /repeated group/);
-    assert.match(regexRisk('(x)\\1(a*)*', { linearFallback: true }) ?? '', /repeated group/);
+    assert.match(regexRisk('(x)\\1(a*)*', { linearFallback: true }) ?? '', /backreference/);
+    // Polynomial backtracking beside a lookaround, and backreferences, which no engine runs in linear time.
+    assert.match(regexRisk('^(?=.*.*.*.*x)', { linearFallback: true }) ?? '', /more than 2 open-ended repetitions/);
+    assert.match(regexRisk('(?=.*a.*b)', { linearFallback: true }) ?? '', /more than 1 open-ended repetition .* without a leading \^/);
+    assert.match(regexRisk('(.*)(.*)\\2\\1x', { linearFallback: true }) ?? '', /backreference/);
+    assert.match(regexRisk('(?<q>.*)\\k<q>', { linearFallback: true }) ?? '', /backreference/);
+    assert.equal(regexRisk('^(?!.*node_modules).*\\.test\\.js$', { linearFallback: true }), null);
+    assert.equal(regexRisk('(?<!\\.d)\\.ts$', { linearFallback: true }), null);
     assert.equal(regexRisk('(?<!x)a+\\.test\\.js$', { linearFallback: true }), null);
     // Jest's own default testRegex passes both ways.
     assert.equal(regexRisk('(/__tests__/.*|(\\.|/)(test|spec))\\.[jt]sx?$', { linearFallback: false }), null);

@@ -1,3 +1,4 @@
+import { guarded } from '../../rules/guarded.ts';
 import type { Discover, FoundTest, ScanContext, TestFramework } from '../../rules/types.ts';
 import { withCases } from '../../rules/with-cases.ts';
 import { angular, karma } from './runners/angular.ts';
@@ -143,7 +144,7 @@ async function discoverUnit(ctx: ScanContext, rule: RunnerRule, pkg: Pkg, inv: I
   const members = { files: () => pkg.files, dirs: () => pkg.dirs };
   const found = await ctx.unit(key, async (view) => {
     const own = { config: null as string | null, notes: [] as string[] };
-    const files = await rule.discover(recording(view, own), packageOn(view, pkg), inv);
+    const files = await guarded(view, `${label(pkg)}: ${rule.framework}`, () => rule.discover(recording(view, own), packageOn(view, pkg), inv));
     return { files, config: own.config, notes: own.notes };
   }, { members });
   info.config ??= found.config;

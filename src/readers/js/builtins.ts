@@ -5,6 +5,7 @@
  * and the array/string methods configs use on literal lists (`.filter(Boolean)`, `.map`, `.concat`).
  */
 
+import { notePattern, projectRegExp } from '../safe-regex.ts';
 import { isComputed, isObject, isRegex, type Lit } from './literal.ts';
 import { isFn, mergeDeep, native, truthy, unknown, type FnVal, type Obj, type Val } from './values.ts';
 
@@ -159,7 +160,11 @@ export function method(target: Val, name: string, call: (f: FnVal, args: Val[], 
         const [p, r] = a;
         if (typeof r !== 'string') return unknown(t);
         if (typeof p === 'string') return name === 'replace' ? s.replace(p, () => r) : s.replaceAll(p, () => r);
-        if (isRegex(p)) { try { return s.replace(new RegExp(p.regex, p.flags), r); } catch { return unknown(t); } }
+        if (isRegex(p)) {
+          // A config's regex runs on config strings only, but may backtrack for minutes all the same.
+          const re = projectRegExp(p.regex, p.flags, (why) => notePattern(`regex ${JSON.stringify(p.regex.slice(0, 80))} in a config is not used: ${why}`));
+          return re ? s.replace(re, r) : unknown(t);
+        }
         return unknown(t);
       });
       case 'split': return native('split', (a, t) => (typeof a[0] === 'string' ? s.split(a[0]) : unknown(t)));

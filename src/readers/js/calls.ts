@@ -8,7 +8,7 @@ import { isComputed, isObject, isRegex } from './literal.ts';
 import { method } from './builtins.ts';
 import { ENV_MARK, expr, matchClose, textFrom, type Cur } from './expressions.ts';
 import { callFn } from './functions.ts';
-import { isFn, unknown, type Obj, type Scope, type Val } from './values.ts';
+import { grow, isFn, unknown, type Obj, type Scope, type Val } from './values.ts';
 
 const peek = (c: Cur, k = 0): string | undefined => c.env.toks[c.pos + k]?.t;
 
@@ -37,7 +37,8 @@ export function argList(c: Cur, scope: Scope): Val[] {
     if (peek(c) === '...') {
       c.pos++;
       const v = expr(c, scope);
-      if (Array.isArray(v)) args.push(...v); else args.push(unknown(textFrom(c, at)));
+      if (Array.isArray(v)) for (const x of grow(c.env.budget, v)) args.push(x);
+      else args.push(unknown(textFrom(c, at)));
     } else args.push(expr(c, scope));
     if (peek(c) === ',') c.pos++;
     else if (peek(c) !== ')') c.pos = Math.max(c.pos, at + 1);
@@ -75,12 +76,17 @@ export function member(c: Cur, target: Val, name: string, text: string): Val {
 export function call(c: Cur, callee: Val, self: Val, args: Val[], text: string): Val {
   if (c.env.dry) return undefined;
   if (isFn(callee)) {
-    if (callee.native) return callee.native(args, text);
+    if (callee.native) return grow(c.env.budget, callee.native(args, text));
     if (callee.fn) return callFn(callee.fn, args);
   }
   const m = typeof (callee as { computed?: unknown })?.computed === 'string' ? /\.(\w+)$/.exec((callee as { computed: string }).computed) : null;
   const viaMethod = m && !isComputed(self) ? method(self, m[1]!, (f, a) => (f.native ? f.native(a, text) : f.fn ? callFn(f.fn, a) : unknown(text))) : undefined;
-  if (viaMethod?.native) return viaMethod.native(args, text);
+  // A method may grow its target in place (`list.push(...)`): the target is charged too.
+  if (viaMethod?.native) {
+    const out = grow(c.env.budget, viaMethod.native(args, text));
+    grow(c.env.budget, self);
+    return out;
+  }
   return unknown(text);
 }
 

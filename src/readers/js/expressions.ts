@@ -8,7 +8,7 @@
 import { isComputed } from './literal.ts';
 import { argList, call, member, skipType } from './calls.ts';
 import { arrayLit, importMeta, objectLit, template } from './literals.ts';
-import { deeper, lookup, step, strictEquals, toText, truthy, unknown, type Env, type Param, type Scope, type Val } from './values.ts';
+import { deeper, grow, lookup, step, strictEquals, toText, truthy, unknown, type Env, type Param, type Scope, type Val } from './values.ts';
 import { parseArrowOrFunction } from './functions.ts';
 
 /** A position in one module's tokens. */
@@ -77,7 +77,7 @@ function binary(c: Cur, scope: Scope, level: number): Val {
     const skip = (op === '||' && lt === true) || (op === '&&' && lt === false) || (op === '??' && !isComputed(left) && left !== null && left !== undefined);
     if (skip) { c.env.dry++; try { binary(c, scope, level + 1); } finally { c.env.dry--; } continue; }
     const right = binary(c, scope, level + 1);
-    left = apply(op, left, right, textFrom(c, from));
+    left = grow(c.env.budget, apply(op, left, right, textFrom(c, from)));
   }
   return left;
 }
@@ -114,7 +114,8 @@ function unary(c: Cur, scope: Scope): Val {
   const t = peek(c);
   if (t === '!' || t === '-' || t === '+' || t === 'typeof' || t === 'void' || t === 'await') {
     c.pos++;
-    const v = unary(c, scope);
+    // A chain of a million `-` would otherwise overflow the stack.
+    const v = deeper(c.env.budget, () => unary(c, scope));
     if (t === 'await') return v;
     if (t === 'void') return undefined;
     if (t === '!') { const b = truthy(v); return b === undefined ? unknown(textFrom(c, from)) : !b; }

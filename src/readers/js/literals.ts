@@ -9,7 +9,7 @@ import { tokenize } from './tokens.ts';
 import { dirOf } from './builtins.ts';
 import { expr, matchClose, textFrom, type Cur } from './expressions.ts';
 import { parseArrowOrFunction } from './functions.ts';
-import { isFn, lookup, toText, unknown, type Env, type FnVal, type Obj, type Scope, type Val } from './values.ts';
+import { grow, isFn, lookup, toText, unknown, type Env, type FnVal, type Obj, type Scope, type Val } from './values.ts';
 
 const peek = (c: Cur, k = 0): string | undefined => c.env.toks[c.pos + k]?.t;
 
@@ -38,6 +38,7 @@ export function template(c: Cur, scope: Scope, raw: string): Val {
     const s = toText(v);
     if (s === undefined) return unknown('`' + raw + '`');
     out += s;
+    grow(c.env.budget, out);
     i = j;
   }
   return out;
@@ -51,14 +52,14 @@ export function arrayLit(c: Cur, scope: Scope): Val {
     if (peek(c) === '...') {
       c.pos++;
       const v = expr(c, scope);
-      if (Array.isArray(v)) out.push(...v);
+      if (Array.isArray(v)) for (const x of grow(c.env.budget, v)) out.push(x);
       else out.push({ computed: isComputed(v) ? v.computed : textFrom(c, at + 1), spread: true });
     } else out.push((expr(c, scope) ?? null) as Lit);
     if (peek(c) === ',') c.pos++;
     else if (peek(c) !== ']') c.pos = Math.max(c.pos, at + 1);
   }
   c.pos++;
-  return out;
+  return grow(c.env.budget, out);
 }
 
 export function objectLit(c: Cur, scope: Scope): Val {
@@ -70,7 +71,7 @@ export function objectLit(c: Cur, scope: Scope): Val {
     if (tok.t === '...') {
       c.pos++;
       const v = expr(c, scope);
-      if (isObject(v)) Object.assign(out, v);
+      if (isObject(v)) Object.assign(out, grow(c.env.budget, v));
       else if (isComputed(v)) out[`...${unknowns++}`] = unknown(v.computed);
     } else if (tok.t === '[') {
       c.pos++;

@@ -109,6 +109,50 @@ export function step(b: Budget): void {
   if (++b.steps > b.maxSteps) throw new BudgetError('the config needs more steps than projdex allows');
 }
 
+/** Characters or elements one step may build: past it a doubling string or list stops at once. */
+const MAX_VALUE_SIZE = 64 * 1024;
+/** Characters or elements that count as one step, so building big values spends the step budget. */
+const SIZE_PER_STEP = 32;
+/** Deepest value the evaluator builds (literals stop at 256 brackets already). */
+const MAX_VALUE_DEPTH = 256;
+
+/**
+ * Charges what a step built (a string's length, a list's elements, counted deep up to the cap) to the
+ * budget and returns it: `a = a + a` or `list.push(...list)` thirty times would otherwise build gigabytes
+ * in thirty steps. Throws `BudgetError` past the per-value cap or the step budget.
+ */
+export function grow<T extends Val>(b: Budget, v: T): T {
+  const size = sizeOf(v, MAX_VALUE_SIZE + 1);
+  if (size > MAX_VALUE_SIZE) throw new BudgetError(`the config builds a value of more than ${MAX_VALUE_SIZE} characters or elements`);
+  b.steps += Math.floor(size / SIZE_PER_STEP);
+  if (b.steps > b.maxSteps) throw new BudgetError('the config needs more steps than projdex allows');
+  return v;
+}
+
+/**
+ * Characters plus elements plus keys of `v`, counted deep as a copy would see it (a list holding the same
+ * list twice counts it twice), stopping once past `cap`. A cycle (`path.posix` is `path`) is counted once.
+ */
+function sizeOf(v: Val, cap: number): number {
+  let size = 0;
+  const path = new Set<object>();
+  const visit = (x: unknown, depth: number): void => {
+    if (size > cap) return;
+    if (typeof x === 'string') { size += x.length; return; }
+    if (typeof x !== 'object' || x === null) return;
+    // Unknowns and functions are markers (a function's closure holds its module's tokens): one each.
+    if (isComputed(x as Val)) { size++; return; }
+    if (path.has(x)) return;
+    if (depth > MAX_VALUE_DEPTH) throw new BudgetError('the config builds a value nested deeper than projdex allows');
+    path.add(x);
+    if (Array.isArray(x)) { size += x.length; for (const y of x) visit(y, depth + 1); }
+    else for (const k in x) { size++; visit((x as Record<string, unknown>)[k], depth + 1); }
+    path.delete(x);
+  };
+  visit(v, 0);
+  return size;
+}
+
 /** Runs `f` one nesting level deeper; throws `BudgetError` past the cap. */
 export function deeper<T>(b: Budget, f: () => T): T {
   if (++b.depth > b.maxDepth) { b.depth--; throw new BudgetError('the config nests deeper than projdex allows'); }

@@ -4,6 +4,7 @@
  */
 
 import { parseShell } from './parse.ts';
+import { notePattern, projectRegExp } from '../safe-regex.ts';
 
 /**
  * A word (quotes removed) or an operator (`op` set). `dollars`: offsets of the `$` that `sh` expands
@@ -46,7 +47,7 @@ export function joinDir(from: string, to: string): string {
 
 export function globMatch(pattern: string, text: string): boolean {
   const re = '^' + pattern.replace(/[.+^${}()|\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.') + '$';
-  try { return new RegExp(re).test(text); } catch { return false; }
+  return projectRegExp(re, '', (why) => notePattern(`shell pattern ${JSON.stringify(pattern.slice(0, 80))} is not used: ${why}`))?.test(text) ?? false;
 }
 
 /** Words and operators of a script (quotes removed, `$` left for expansion); null past `maxWords`. */

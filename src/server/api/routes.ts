@@ -4,6 +4,7 @@ import type { Store } from '../../core/store/store.ts';
 import type { Events } from '../../core/events.ts';
 import type { Handler } from './context.ts';
 import { readFileSync } from 'node:fs';
+import { CHALLENGE_HEADER, isChallenge, proofOf } from '../identity.ts';
 import { discoverHandler } from './discover.ts';
 import { eventsHandler, type SseOptions } from './events.ts';
 import { openApiDocument } from './openapi.ts';
@@ -12,14 +13,19 @@ import { projectHandlers } from './projects.ts';
 import { settingsHandlers } from './settings.ts';
 
 /** The route table: the spec's routes and ours, each described in ROUTE_DOCS (openapi.ts). Order matters only where literals and `:id` share a prefix (tags, overview, discover, scan/all). */
-export function createRoutes(store: Store, scanner: Scanner, { now = Date.now, events, sse }: { now?: () => number; events: Events; sse?: SseOptions | undefined }): Array<Route<Handler>> {
+export function createRoutes(store: Store, scanner: Scanner, { now = Date.now, events, sse, instance }: { now?: () => number; events: Events; sse?: SseOptions | undefined; instance?: string | undefined }): Array<Route<Handler>> {
   const projects = projectHandlers(store, scanner, events);
   const settings = settingsHandlers(store, events);
   let document: Record<string, unknown> | undefined;
   const routes: Array<Route<Handler>> = [
     // Built from this very table on first request: a route without a doc entry fails here, and in its test.
     route('GET', '/api/openapi.json', () => (document ??= openApiDocument(routes, packageVersion()))),
-    route('GET', '/health', () => ({ status: 'ok', timestamp: new Date(now()).toISOString() })),
+    route('GET', '/health', ({ req }) => {
+      // A client that read server.json asks for proof that this is the server that wrote it (identity.ts).
+      const challenge = req.headers[CHALLENGE_HEADER];
+      const proof = instance !== undefined && isChallenge(challenge) ? { proof: proofOf(instance, challenge) } : {};
+      return { status: 'ok', timestamp: new Date(now()).toISOString(), ...proof };
+    }),
     route('GET', '/api/projects', projects.list),
     route('POST', '/api/projects', projects.create),
     route('GET', '/api/projects/tags', projects.tags),

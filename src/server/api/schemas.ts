@@ -51,7 +51,8 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = {
   Health: object({
     status: { type: 'string', enum: ['ok'], description: 'Always `ok` while the server runs.' },
     timestamp: { type: 'string', format: 'date-time', description: 'Server time, ISO 8601 with milliseconds, UTC (unlike the records\' Unix seconds).' },
-  }, 'Liveness answer.'),
+    proof: { type: 'string', description: 'Only with an `X-Projdex-Challenge` header: proof that this server wrote server.json (base64url HMAC-SHA256 of the challenge keyed with its instance).' },
+  }, 'Liveness answer.', ['status', 'timestamp']),
   Error: {
     type: 'object',
     description: 'Every error answer.',

@@ -5,7 +5,7 @@ import { parseJsonc } from '../../../readers/jsonc.ts';
 import { parseYaml } from '../../../readers/yaml.ts';
 import type { Pkg } from '../types.ts';
 import { dirname, joinPath } from '../../../rules/paths.ts';
-import { projectRegExp } from '../../../rules/safe-regex.ts';
+import { projectRegExp } from '../../../readers/safe-regex.ts';
 import { KNOWN_MODULES } from './presets.ts';
 import { resolvePackage, splitSpecifier } from '../packages/resolve.ts';
 import { resolveWorkspace } from '../packages/workspace.ts';

@@ -44,7 +44,10 @@ export async function findPackages(ctx: ScanContext, nx?: NxWorkspace): Promise<
 
 async function readPkgJson(ctx: ScanContext, file: string): Promise<Record<string, unknown> | undefined> {
   const json = await ctx.readJson(file);
-  return json && typeof json === 'object' && !Array.isArray(json) ? json as Record<string, unknown> : undefined;
+  if (json && typeof json === 'object' && !Array.isArray(json)) return json as Record<string, unknown>;
+  // Present but unreadable (over 1 MiB, not valid JSON, too deep, no permission): never silently absent.
+  if (ctx.has(file)) ctx.note(`${file} could not be read as a JSON object: its package's tests are not listed`);
+  return undefined;
 }
 
 async function workspacePatterns(ctx: ScanContext, json: Record<string, unknown>): Promise<string[]> {

@@ -5,7 +5,7 @@ import { argvOf, firstExisting, KCD_JEST, patternList, readConfigFile, stringKey
 import { isObject, type Lit } from '../../../readers/js/literal.ts';
 import { depsOf, majorOf, type Invocation, type Pkg, type RunnerRule } from '../types.ts';
 import { dirname, joinPath } from '../../../rules/paths.ts';
-import { projectRegExp } from '../../../rules/safe-regex.ts';
+import { projectRegExp } from '../../../readers/safe-regex.ts';
 import { withPreset } from './jest-preset.ts';
 
 const CONFIG_NAMES = ['js', 'ts', 'mjs', 'cjs', 'mts', 'cts', 'json'].map((e) => `jest.config.${e}`);

@@ -5,7 +5,7 @@ import { argvOf, firstExisting, patternList, readConfigFile, stringKey, where } 
 import { isObject, type Lit } from '../../../readers/js/literal.ts';
 import type { RunnerRule } from '../types.ts';
 import { dirname, joinPath } from '../../../rules/paths.ts';
-import { projectRegExp } from '../../../rules/safe-regex.ts';
+import { projectRegExp } from '../../../readers/safe-regex.ts';
 
 const CONFIG_NAMES = ['ts', 'js', 'mts', 'mjs', 'cts', 'cjs'].map((e) => `playwright.config.${e}`);
 const TEST_MATCH = '**/*.@(spec|test).?(c|m)[jt]s?(x)';

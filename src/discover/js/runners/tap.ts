@@ -5,7 +5,7 @@ import { depsOf, majorOf, type Pkg, type RunnerRule } from '../types.ts';
 import { joinPath } from '../../../rules/paths.ts';
 import type { Lit } from '../../../readers/js/literal.ts';
 import { parseYaml } from '../../../readers/yaml.ts';
-import { projectRegExp } from '../../../rules/safe-regex.ts';
+import { projectRegExp } from '../../../readers/safe-regex.ts';
 
 const TAP_EXT = '{js,cjs,mjs,jsx,ts,cts,mts,tsx}';
 const TAP_INCLUDE = `**/{@(test?(s)|__test?(s)__)/**/*,*.@(test?(s)|spec),test?(s)}.${TAP_EXT}`;
@@ -79,8 +79,11 @@ export const uvu: RunnerRule = {
     const cwd = joinPath(flagValues(inv, '-c', '--cwd')[0] ?? '');
     const dir = joinPath(cwd, dirArg ?? '');
     let pattern = dirArg ? UVU_IN_DIR : UVU_DEFAULT;
-    if (patternArg) { try { pattern = new RegExp(patternArg, 'i'); } catch { ctx.note(`uvu: pattern ${patternArg} is not a valid regex; used the default`); } }
-    const ignores = ['^.git', 'node_modules', ...flagValues(inv, '-i', '--ignore')].flatMap((s) => { try { return [new RegExp(s, 'i')]; } catch { return []; } });
+    if (patternArg) pattern = projectRegExp(patternArg, 'i', (why) => ctx.note(`uvu: pattern ${JSON.stringify(patternArg.slice(0, 80))} is not used (${why}); used the default`)) ?? pattern;
+    const ignores = ['^.git', 'node_modules', ...flagValues(inv, '-i', '--ignore')].flatMap((s) => {
+      const re = projectRegExp(s, 'i', (why) => ctx.note(`uvu: --ignore ${JSON.stringify(s.slice(0, 80))} is not used: ${why}`));
+      return re ? [re] : [];
+    });
     const prefix = dir === '' ? '' : dir + '/';
     return pkg.files.filter((f) => {
       if (!f.startsWith(prefix)) return false;

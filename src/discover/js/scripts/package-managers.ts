@@ -5,6 +5,7 @@
  */
 
 import type { Step } from './commands.ts';
+import { notePattern, projectRegExp } from '../../../readers/safe-regex.ts';
 
 /** The filter of `nx <target>` without a project: the workspace's default project (reach.ts). */
 export const NX_DEFAULT_PROJECT = '\0nx-default-project';
@@ -47,7 +48,10 @@ export function packageManager(name: string, rest: string[], restQ: boolean[], h
   if (all || filters.length > 0) return { kind: 'delegate', tool: `${name} ${all ? '--recursive' : '--filter'}`, scripts: [cmd], filters: filters.length > 0 ? filters : null, args: argv };
   const re = /^\/(.+)\/$/.exec(cmd);
   if (dir !== undefined) return { kind: 'script', names: [cmd], args: argv, quoted: argq, dir };
-  if (re && name === 'pnpm') { try { return { kind: 'script', names: new RegExp(re[1]!), args: argv, quoted: argq }; } catch { return { kind: 'unknown', name: cmd }; } }
+  if (re && name === 'pnpm') {
+    const names = projectRegExp(re[1]!, '', (why) => notePattern(`\`pnpm run ${cmd.slice(0, 80)}\` is not followed: ${why}`));
+    return names ? { kind: 'script', names, args: argv, quoted: argq } : { kind: 'unknown', name: cmd };
+  }
   if (name === 'npm' && !hasScript(cmd) && cmd !== 'test') return { kind: 'quiet' };
   // `yarn jest` runs the script `jest` if there is one, else the binary.
   if (hasScript(cmd) || cmd === 'test') return { kind: 'script', names: [cmd], args: argv, quoted: argq };
