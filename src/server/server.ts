@@ -12,6 +12,7 @@ import { BASE_HEADERS } from './http.ts';
 import { listen } from './listen.ts';
 import type { ScanWorkerOptions, WorkerScanOptions } from '../scan/process/pool.ts';
 import { createScanner } from '../core/scanner.ts';
+import { createRuns, type RunsOptions } from '../core/runs/engine.ts';
 import { openStore, type Store } from '../core/store/store.ts';
 import { watchController } from '../core/watch-setting.ts';
 
@@ -53,6 +54,8 @@ export interface ServerOptions extends GuardOptions {
    * events on `events`. Undefined follows the `watch` setting (`on` / `off`), checked while the server runs.
    */
   readonly watch?: boolean;
+  /** Test runs: the environment steps start from, a deadline or concurrency overriding the settings. */
+  readonly runs?: Pick<RunsOptions, 'env' | 'deadlineMs' | 'concurrency'>;
 }
 
 export interface RunningServer {
@@ -102,6 +105,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const store = openStore(dbFile, { now, ...(options.maxDbBytes === undefined ? {} : { maxBytes: options.maxDbBytes }) });
   const events = createEvents();
   const scanner = createScanner(store, options.scan, options.scanWorker, { events });
+  const runs = createRuns({ ...options.runs, store, scanner, events, now, secrets: options.token ? [options.token] : [] });
   let actualPort = 0;
   const server = createHttpServer({
     // Slow clients are cut off: headers within 10 s, the whole request within 30 s.
@@ -109,13 +113,14 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     requestTimeout: 30_000,
     keepAliveTimeout: 5_000,
     connectionsCheckingInterval: 1_000,
-  }, createHandler({ ...options, store, scanner, events, logger, now, getPort: () => actualPort, ...(bodyLimit === undefined ? {} : { bodyLimit }) }));
+  }, createHandler({ ...options, store, scanner, runs, events, logger, now, getPort: () => actualPort, ...(bodyLimit === undefined ? {} : { bodyLimit }) }));
   server.on('clientError', answerClientError);
   server.maxConnections = options.maxConnections ?? 256;
 
   try {
     actualPort = await listen(server, { ports, host });
   } catch (error) {
+    await runs.close();
     store.close();
     throw error;
   }
@@ -124,6 +129,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const instance = randomUUID();
   const shutdown = async (): Promise<void> => {
     await watching.close(); // No rescan starts once the shutdown has begun.
+    await runs.close(); // Every run's process group is gone before the server says it stopped.
     events.close(); // Ends the event streams, which would otherwise hold server.close open forever.
     const drained = new Promise<void>((resolve) => server.close(() => resolve()));
     server.closeIdleConnections();
