@@ -11,6 +11,12 @@ const seconds = (what: string): Schema => int(`${what}, in Unix seconds (whole s
 const object = (properties: Record<string, Schema>, description: string, required = Object.keys(properties)): Schema =>
   ({ type: 'object', description, properties, required, additionalProperties: false });
 
+const LAST_RUN = object({
+    id: int('The run (`GET /api/runs/:id`).', { minimum: 1 }),
+    status: { type: 'string', enum: ['passed', 'failed', 'error', 'canceled'], description: 'How it ended.' },
+    finished_at: { type: ['integer', 'null'], description: 'When it ended, in Unix seconds.' },
+  }, 'A project\'s newest finished run, in brief.');
+
 export const SCHEMAS: Readonly<Record<string, Schema>> = {
   Project: object({
     id: int('Identifier, positive; never reused after a delete.', { minimum: 1 }),
@@ -21,7 +27,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = {
     tags: { type: 'array', items: { type: 'string' }, description: 'Labels without duplicates, in the order given; `[]` until set.' },
     last_scanned: { ...seconds('When the last scan finished'), type: ['integer', 'null'], description: 'When the last scan finished, in Unix seconds; null if never scanned.' },
     created_at: seconds('When the project was registered'),
-    last_run: { ...ref('LastRun'), type: ['object', 'null'], description: 'The newest finished test run (`POST /api/projects/:id/runs`); null if never run.' },
+    last_run: { ...LAST_RUN, type: ['object', 'null'], description: 'The newest finished test run (`POST /api/projects/:id/runs`): its `id`, `status` (`passed`, `failed`, `error`, `canceled`) and `finished_at` (Unix seconds); null if never run.' },
   }, 'A registered project directory.'),
   Test: object({
     id: int('Identifier; stays the same across rescans while the file is still found.', { minimum: 1 }),
@@ -123,11 +129,6 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = {
       }, 'One project\'s claim on the port.'),
     },
   }, 'A port and every project that names it.'),
-  LastRun: object({
-    id: int('The run (`GET /api/runs/:id`).', { minimum: 1 }),
-    status: { type: 'string', enum: ['passed', 'failed', 'error', 'canceled'], description: 'How it ended.' },
-    finished_at: { type: ['integer', 'null'], description: 'When it ended, in Unix seconds.' },
-  }, 'A project\'s newest finished run, in brief.'),
   Run: object({
     id: int('Identifier of the run.', { minimum: 1 }),
     project_id: int('The project whose tests ran.', { minimum: 1 }),
