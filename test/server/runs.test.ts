@@ -3,6 +3,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { suite, test } from 'node:test';
 import { call, makeTree, serve } from '../helpers/index.ts';
+import { openStore } from '../../src/core/store/store.ts';
+import { openRunsStore } from '../../src/core/store/runs.ts';
 import { NODE_PROJECT, processesMentioning, running, waitRun } from '../helpers/runs.ts';
 import { ofType, openStream } from '../helpers/sse.ts';
 
@@ -198,5 +200,64 @@ test('loud', async () => {
     latencies.sort((a, b) => a - b);
     // A wide bound: the figure measured on an idle machine is in the note; this only catches a stalled server.
     assert.ok(latencies.at(-1)! < 2_000, `slowest /health: ${latencies.at(-1)} ms`);
+  });
+
+  test('a chain gets the reporter on its last command; a piped command runs as written, its exit code deciding', async (t) => {
+    const root = makeTree(t, {
+      'chain/package.json': JSON.stringify({ scripts: { test: 'echo building && node --test' } }),
+      'chain/test/a.test.mjs': "import test from 'node:test';\ntest('ok', () => {});\n",
+      'piped/package.json': JSON.stringify({ scripts: { test: 'node --test | cat' } }),
+      'piped/test/a.test.mjs': "import test from 'node:test';\ntest('bad', () => { throw new Error('no'); });\n",
+    });
+    const { url } = await serve(t);
+    const chain = await project(url, join(root, 'chain'));
+    const first = await waitRun(url, (await call(`${url}/api/projects/${chain}/runs`, 'POST')).body.id);
+    assert.equal(first.status, 'passed');
+    assert.match(first.output, /^\$ echo building && node --test --test-reporter=spec/);
+    assert.match(first.output, /\nbuilding\n/);
+    assert.deepEqual(first.files.map((f: any) => [f.file_path, f.status]), [['test/a.test.mjs', 'passed']]);
+    const piped = await project(url, join(root, 'piped'));
+    const second = await waitRun(url, (await call(`${url}/api/projects/${piped}/runs`, 'POST')).body.id);
+    // `| cat` hides node's exit code from the shell: the command as written passes, and no file is reported.
+    assert.equal(second.status, 'passed');
+    assert.deepEqual(second.files, []);
+    assert.match(second.steps[0].notes[0], /^no per-file result: `node --test \| cat` does not start node-test as its last command/);
+    assert.deepEqual((await call(`${url}/api/projects/${piped}/tests`)).body.map((x: any) => x.status), [null]);
+  });
+
+  test('a run the server left in progress is recorded as error when it starts again', async (t) => {
+    const root = makeTree(t, NODE_PROJECT);
+    const file = join(root, 'projdex.db');
+    const store = openStore(file);
+    const id = store.insertProject({ name: 'fx', path: root })!.id;
+    const left = openRunsStore(store).createRun(id, 'running');
+    store.close();
+    const { url } = await serve(t, { db: file });
+    const run = (await call(`${url}/api/runs/${left.id}`)).body;
+    assert.equal(run.status, 'error');
+    assert.equal(run.reason, 'the server stopped while this run was in progress');
+    assert.equal((await call(`${url}/api/projects/${id}`)).body.last_run.status, 'error');
+  });
+
+  test('runs past the concurrency setting queue, and a queued run can be canceled', async (t) => {
+    const slow = "import test from 'node:test';\ntest('waits', () => new Promise((r) => setTimeout(r, 1500)));\n";
+    const root = makeTree(t, {
+      'a/package.json': JSON.stringify({ scripts: { test: 'node --test' } }), 'a/test/a.test.mjs': slow,
+      'b/package.json': JSON.stringify({ scripts: { test: 'node --test' } }), 'b/test/b.test.mjs': slow,
+      'c/package.json': JSON.stringify({ scripts: { test: 'node --test' } }), 'c/test/c.test.mjs': slow,
+    });
+    const { url } = await serve(t);
+    assert.equal((await call(`${url}/api/settings/run_concurrency`, 'PUT', { value: '1' })).status, 200);
+    const [a, b, c] = [await project(url, join(root, 'a')), await project(url, join(root, 'b')), await project(url, join(root, 'c'))];
+    const first = (await call(`${url}/api/projects/${a}/runs`, 'POST')).body;
+    const second = (await call(`${url}/api/projects/${b}/runs`, 'POST')).body;
+    const third = (await call(`${url}/api/projects/${c}/runs`, 'POST')).body;
+    assert.deepEqual([first.status, second.status, third.status], ['running', 'queued', 'queued']);
+    const canceled = await call(`${url}/api/runs/${third.id}`, 'DELETE');
+    assert.deepEqual([canceled.status, canceled.body.status], [200, 'canceled']);
+    const done = [await waitRun(url, first.id), await waitRun(url, second.id)];
+    assert.deepEqual(done.map((r) => r.status), ['passed', 'passed']);
+    // One at a time: the queued run started once the first had finished.
+    assert.ok(done[1].started_at >= done[0].finished_at);
   });
 });

@@ -56,14 +56,21 @@ export function readCommand(command: string): Invocation | undefined {
   if (!words || words.length === 0) return undefined;
   if (!SHELL_SYNTAX.test(unquoted) && !ASSIGNMENT.test(words[0]!)) {
     const argv = LOCATORS.has(words[0]!) && words.length > 1 ? words.slice(1) : words;
-    return { argv, last: argv };
+    return { argv, last: withoutEnvSetters(argv) };
   }
   // The last simple command of an `a && b` chain receives appended arguments ("$@").
   const tail = text.split(/&&|\|\||;/).at(-1) ?? '';
   const lastWords = /[|<>`$()]/.test(tail) ? [] : (splitWords(tail.trim()) ?? []);
-  while (lastWords.length > 0 && ASSIGNMENT.test(lastWords[0]!)) lastWords.shift();
-  if (LOCATORS.has(lastWords[0] ?? '')) lastWords.shift();
-  return { script: text, last: lastWords };
+  return { script: text, last: withoutEnvSetters(lastWords) };
+}
+
+/** `cross-env A=1 jest` and `A=1 jest` start jest: the words from the program on. */
+function withoutEnvSetters(words: readonly string[]): string[] {
+  let at = 0;
+  if (words[at] === 'cross-env' || words[at] === 'env') at++;
+  while (at < words.length && ASSIGNMENT.test(words[at]!)) at++;
+  if (LOCATORS.has(words[at] ?? '')) at++;
+  return words.slice(at);
 }
 
 /** The argv that runs `invocation` with `extra` appended to its last command. */
