@@ -18,6 +18,8 @@ export interface Client {
   /** The server's URL; `remote` is false when the CLI runs a private one on the data dir itself. */
   readonly url: string;
   readonly remote: boolean;
+  /** Headers every request carries (the token), for a caller that reads the event stream itself. */
+  readonly headers: Readonly<Record<string, string>>;
   /** Sends a request; an error status becomes a CliError with the server's `error` text, unless `accept` lists it. */
   request(method: string, path: string, body?: unknown, accept?: readonly number[]): Promise<Answer>;
   close(): Promise<void>;
@@ -47,6 +49,7 @@ export async function connect(dataDir: string, token: string | undefined): Promi
   return {
     url,
     remote: live !== undefined,
+    headers,
     async request(method, path, body, accept = []) {
       const init: RequestInit = { method, headers: { ...headers } };
       if (body !== undefined) {

@@ -64,8 +64,10 @@ export async function ls(client: Client, out: Out): Promise<number> {
     return 0;
   }
   const when = (s: number | null): string => (s === null ? 'never' : new Date(s * 1000).toISOString().slice(0, 16).replace('T', ' '));
-  print(out, table([['ID', 'NAME', 'FRAMEWORK', 'TAGS', 'SCANNED', 'PATH'],
-    ...projects.map((p) => [String(p.id), p.name, p.framework ?? '-', p.tags.join(',') || '-', when(p.last_scanned), p.path])]));
+  // The last test run: ✓ passed, ✗ anything else (failed, error, canceled), and when.
+  const lastRun = ({ last_run: r }: Project): string => (r ? `${r.status === 'passed' ? '✓' : '✗'} ${when(r.finished_at)}` : 'never');
+  print(out, table([['ID', 'NAME', 'FRAMEWORK', 'TAGS', 'SCANNED', 'LAST RUN', 'PATH'],
+    ...projects.map((p) => [String(p.id), p.name, p.framework ?? '-', p.tags.join(',') || '-', when(p.last_scanned), lastRun(p), p.path])]));
   return 0;
 }
 
