@@ -31,14 +31,14 @@ suite('runs: planning steps from the last scan', () => {
   const tests = [
     { file_path: 'test/a.test.mjs', framework: 'node-test' },
     { file_path: 'packages/ui/src/b.test.ts', framework: 'vitest' },
-    { file_path: 'spec/c.spec.js', framework: 'mocha' },
+    { file_path: 'spec/c.spec.js', framework: 'ava' },
   ];
   test('one step per command, in its package, with a reporter where projdex reads one and a note where not', () => {
-    const plan = planRun('/p', [run('node --test', 'node-test'), run('vitest run', 'vitest', 'packages/ui'), run('mocha', 'mocha')], tests);
+    const plan = planRun('/p', [run('node --test', 'node-test'), run('vitest run', 'vitest', 'packages/ui'), run('ava', 'ava')], tests);
     assert.ok('steps' in plan);
     assert.deepEqual(plan.steps.map((s) => [s.package, s.cwd, s.reporter?.runner ?? null]), [
       ['', '/p', 'node-test'], ['packages/ui', '/p/packages/ui', 'vitest'], ['', '/p', null]]);
-    assert.match(plan.steps[2]!.notes[0]!, /^no per-file result: projdex reads no report of mocha; so the exit code decides/);
+    assert.match(plan.steps[2]!.notes[0]!, /^no per-file result: projdex reads no report of ava; so the exit code decides/);
     assert.deepEqual(plan.steps[1]!.known, ['/p/packages/ui/src/b.test.ts']);
   });
   test('files asked for pick the steps that run them; nothing runnable is a sentence', () => {

@@ -99,4 +99,20 @@ suite('test runs with real runners', { concurrency: 1 }, () => {
     assert.match(run.files[0].failures[0].message, /expected 2 to be 3/);
     assert.deepEqual(statuses(tests), statuses(run.files));
   });
+
+  test('mocha: per file through the json reporter\'s output file', { skip: jsRunner('mocha') }, async (t) => {
+    const root = makeTree(t, {
+      'package.json': JSON.stringify({ name: 'fx', scripts: { test: 'mocha' }, devDependencies: { mocha: '11' } }),
+      'test/pass.spec.js': "const assert = require('node:assert');\nit('ok', () => { assert.equal(1 + 1, 2); });\n",
+      'test/fail.spec.js': "const assert = require('node:assert');\nit('adds', () => { assert.equal(1 + 1, 3); });\nit('fine', () => {});\n",
+      'test/skip.spec.js': "it.skip('later', () => {});\n",
+    });
+    symlinkSync(join(RUNNERS!, 'node_modules'), join(root, 'node_modules'));
+    const { run, tests } = await runAll(t, root);
+    assert.equal(run.status, 'failed', run.output);
+    assert.equal(run.exit_code, 1, 'mocha exits with the number of failures');
+    assert.deepEqual(statuses(run.files), [['test/fail.spec.js', 'failed'], ['test/pass.spec.js', 'passed'], ['test/skip.spec.js', 'skipped']]);
+    assert.match(run.files[0].failures[0].message, /2 == 3|2 !== 3/);
+    assert.deepEqual(statuses(tests), statuses(run.files));
+  });
 });
