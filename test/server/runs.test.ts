@@ -87,6 +87,23 @@ suite('test runs: node --test', () => {
     assert.equal((await call(`${url}/api/projects/${id}/runs`)).body.total, 0);
   });
 
+  test('two requests while a never-scanned project is scanned start one run; a missing program is an error with a note', async (t) => {
+    const root = makeTree(t, {
+      ...NODE_PROJECT,
+      'nojest/package.json': JSON.stringify({ scripts: { test: 'jest' }, devDependencies: { jest: '30' } }),
+      'nojest/a.test.js': "test('a', () => {});\n",
+    });
+    const { url } = await serve(t, { runs: { env: { PATH: '/nonexistent' } } });
+    const id = await project(url, root);
+    const answers = await Promise.all([call(`${url}/api/projects/${id}/runs`, 'POST'), call(`${url}/api/projects/${id}/runs`, 'POST')]);
+    assert.deepEqual(answers.map((a) => a.status).sort(), [202, 409]);
+    const nojest = await project(url, join(root, 'nojest'));
+    const run = await waitRun(url, (await call(`${url}/api/projects/${nojest}/runs`, 'POST')).body.id);
+    assert.equal(run.status, 'error');
+    assert.equal(run.reason, 'a step could not start (see its notes)');
+    assert.deepEqual(run.steps[0].notes, ['could not start: jest is not installed (not found on PATH)']);
+  });
+
   test('cancel ends the whole process group, a grandchild included; one run per project', async (t) => {
     const root = makeTree(t, {
       'package.json': JSON.stringify({ scripts: { test: 'node --test' } }),

@@ -50,7 +50,8 @@ interface Active {
   readonly id: number;
   readonly project: Project;
   readonly steps: Step[];
-  canceled: string | null;
+  /** Set when the run is stopped before its end: the status it ends with, and why. */
+  end: { status: 'canceled' | 'error'; reason: string } | null;
   processes: Set<StepProcess>;
   done: Promise<void>;
   release?: () => void;
@@ -89,7 +90,7 @@ export function createRuns(options: RunsOptions) {
 
   const execute = async (run: Active): Promise<void> => {
     await new Promise<void>((resolve) => { run.release = resolve; pump(); });
-    if (run.canceled) return finish(run, 'canceled', null, [], [], '', run.canceled);
+    if (run.end) return finish(run, run.end.status, null, [], [], '', run.end.reason);
     runs.startRun(run.id);
     events?.emit('run.started', { id: run.id, project_id: run.project.id, name: run.project.name });
     const tail = createTail();
@@ -107,17 +108,17 @@ export function createRuns(options: RunsOptions) {
       // resuming clients, so each stays small); the record keeps the last 1 MiB.
       if (pending.length > MAX_EVENT_TEXT) pending = pending.slice(-MAX_EVENT_TEXT);
     };
-    const timer = setTimeout(() => cancel(run, `the run passed its deadline of ${Math.round(deadline() / 1000)} s and was stopped`), deadline());
+    const timer = setTimeout(() => stop(run, 'error', `the run passed its deadline of ${Math.round(deadline() / 1000)} s and was stopped`), deadline());
     const files = new Map<string, FileResult>();
     const steps: StepRecord[] = [];
     let exitCode: number | null = 0;
     let startFailed = false;
     try {
       for (const step of run.steps) {
-        if (run.canceled) break;
+        if (run.end) break;
         const result = await runStep(step, {
           root: run.project.path, env, secrets, onOutput,
-          onProcess: (p) => { run.processes.add(p); if (run.canceled) p.kill(); void p.done.then(() => run.processes.delete(p)); },
+          onProcess: (p) => { run.processes.add(p); if (run.end) p.kill(); void p.done.then(() => run.processes.delete(p)); },
         });
         steps.push(result.record);
         startFailed ||= result.failedToStart;
@@ -128,17 +129,18 @@ export function createRuns(options: RunsOptions) {
         }
       }
     } catch (error) {
-      run.canceled ??= `the run failed: ${(error as Error).message}`;
-      startFailed = true;
+      run.end ??= { status: 'error', reason: `the run failed: ${(error as Error).message}` };
     } finally {
       clearTimeout(timer);
       clearInterval(ticker);
       flush();
     }
     const list = [...files.values()].sort((a, b) => a.file_path.localeCompare(b.file_path));
-    const status: RunStatus = run.canceled ? (run.canceled.startsWith('canceled') ? 'canceled' : 'error')
+    const status: RunStatus = run.end ? run.end.status
       : startFailed ? 'error' : exitCode !== 0 || list.some((f) => f.status === 'failed') ? 'failed' : 'passed';
-    finish(run, status, run.canceled ? null : exitCode, list, steps, tail.text(), run.canceled);
+    const reason = run.end?.reason ?? (startFailed ? 'a step could not start (see its notes)' : null);
+    // Files a stopped run reported before it stopped are kept: their results are real.
+    finish(run, status, run.end ? null : exitCode, list, steps, tail.text(), reason);
   };
 
   const finish = (run: Active, status: RunStatus, exitCode: number | null, files: FileResult[], steps: StepRecord[],
@@ -152,9 +154,9 @@ export function createRuns(options: RunsOptions) {
     });
   };
 
-  const cancel = (run: Active, reason: string): void => {
-    if (run.canceled) return;
-    run.canceled = reason;
+  const stop = (run: Active, status: 'canceled' | 'error', reason: string): void => {
+    if (run.end) return;
+    run.end = { status, reason };
     for (const p of run.processes) p.kill();
     // A queued run leaves the queue at once.
     const at = waiting.indexOf(run);
@@ -170,18 +172,27 @@ export function createRuns(options: RunsOptions) {
     async start(project: Project, request: RunRequest = {}): Promise<RunRecord> {
       if (closed) throw httpError(503, 'SHUTTING_DOWN', 'The server is shutting down');
       if (byProject.has(project.id)) throw httpError(409, 'RUN_IN_PROGRESS', 'A run is already in progress for this project');
-      const scanned = project.last_scanned === null ? (await scanner.scanProject(project)).project : project;
-      if (byProject.has(project.id)) throw httpError(409, 'RUN_IN_PROGRESS', 'A run is already in progress for this project');
-      const tests = store.listTests(project.id);
-      let files = request.files;
-      if (request.failed) {
-        files = tests.filter((t) => t.status === 'failed').map((t) => t.file_path);
-        if (files.length === 0) throw httpError(409, 'NOTHING_FAILED', 'No test file of this project failed in its last run: nothing to re-run');
+      // Held while the project is scanned and planned, so a second request meanwhile is refused too.
+      byProject.set(project.id, 0);
+      let run: Active;
+      let record: RunRecord;
+      try {
+        const scanned = project.last_scanned === null ? (await scanner.scanProject(project)).project : project;
+        const tests = store.listTests(project.id);
+        let files = request.files;
+        if (request.failed) {
+          files = tests.filter((t) => t.status === 'failed').map((t) => t.file_path);
+          if (files.length === 0) throw httpError(409, 'NOTHING_FAILED', 'No test file of this project failed in its last run: nothing to re-run');
+        }
+        const plan = planRun(scanned.path, store.getScanSummary(project.id).runs, tests, files ? { files } : {});
+        if ('error' in plan) throw httpError(409, 'NOT_RUNNABLE', plan.error);
+        if (closed) throw httpError(503, 'SHUTTING_DOWN', 'The server is shutting down');
+        record = runs.createRun(project.id, running < limit() && waiting.length === 0 ? 'running' : 'queued');
+        run = { id: record.id, project: scanned, steps: plan.steps, end: null, processes: new Set(), done: Promise.resolve() };
+      } catch (error) {
+        byProject.delete(project.id);
+        throw error;
       }
-      const plan = planRun(scanned.path, store.getScanSummary(project.id).runs, tests, files ? { files } : {});
-      if ('error' in plan) throw httpError(409, 'NOT_RUNNABLE', plan.error);
-      const record = runs.createRun(project.id, running < limit() && waiting.length === 0 ? 'running' : 'queued');
-      const run: Active = { id: record.id, project: scanned, steps: plan.steps, canceled: null, processes: new Set(), done: Promise.resolve() };
       active.set(run.id, run);
       byProject.set(project.id, run.id);
       waiting.push(run);
@@ -194,7 +205,7 @@ export function createRuns(options: RunsOptions) {
     async cancel(id: number): Promise<RunRecord | undefined> {
       const run = active.get(id);
       if (!run) return undefined;
-      cancel(run, 'canceled on request');
+      stop(run, 'canceled', 'canceled on request');
       await run.done;
       return runs.getRun(id);
     },
@@ -204,7 +215,7 @@ export function createRuns(options: RunsOptions) {
     async close(): Promise<void> {
       closed = true;
       const all = [...active.values()];
-      for (const run of all) cancel(run, 'the server stopped while this run was in progress');
+      for (const run of all) stop(run, 'error', 'the server stopped while this run was in progress');
       await Promise.all(all.map((r) => r.done));
       process.off('exit', killAll);
     },
