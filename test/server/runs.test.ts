@@ -225,6 +225,8 @@ test('loud', async () => {
       'chain/test/a.test.mjs': "import test from 'node:test';\ntest('ok', () => {});\n",
       'piped/package.json': JSON.stringify({ scripts: { test: 'node --test | cat' } }),
       'piped/test/a.test.mjs': "import test from 'node:test';\ntest('bad', () => { throw new Error('no'); });\n",
+      'spec/package.json': JSON.stringify({ scripts: { test: 'node --test --test-reporter=spec' } }),
+      'spec/test/a.test.mjs': "import test from 'node:test';\ntest('bad', () => { throw new Error('no'); });\n",
     });
     const { url } = await serve(t);
     const chain = await project(url, join(root, 'chain'));
@@ -240,6 +242,13 @@ test('loud', async () => {
     assert.deepEqual(second.files, []);
     assert.match(second.steps[0].notes[0], /^no per-file result: `node --test \| cat` does not start node-test as its last command/);
     assert.deepEqual((await call(`${url}/api/projects/${piped}/tests`)).body.map((x: any) => x.status), [null]);
+    // The command's own reporter (a common script) keeps writing to stdout beside projdex's.
+    const spec = await project(url, join(root, 'spec'));
+    const third = await waitRun(url, (await call(`${url}/api/projects/${spec}/runs`, 'POST')).body.id);
+    assert.equal(third.status, 'failed');
+    assert.match(third.steps[0].command, /^node --test --test-reporter=spec --test-reporter-destination=stdout --test-reporter=\//);
+    assert.deepEqual(third.files.map((f: any) => [f.file_path, f.status]), [['test/a.test.mjs', 'failed']]);
+    assert.match(third.output, /✖ bad/);
   });
 
   test('a run the server left in progress is recorded as error when it starts again', async (t) => {

@@ -100,9 +100,9 @@ suite('test runs with real runners', { concurrency: 1 }, () => {
     assert.deepEqual(statuses(tests), statuses(run.files));
   });
 
-  test('mocha: per file through the json reporter\'s output file', { skip: jsRunner('mocha') }, async (t) => {
+  test('mocha: per file through the json reporter\'s output file, replacing the command\'s own reporter', { skip: jsRunner('mocha') }, async (t) => {
     const root = makeTree(t, {
-      'package.json': JSON.stringify({ name: 'fx', scripts: { test: 'mocha' }, devDependencies: { mocha: '11' } }),
+      'package.json': JSON.stringify({ name: 'fx', scripts: { test: 'mocha --reporter spec' }, devDependencies: { mocha: '11' } }),
       'test/pass.spec.js': "const assert = require('node:assert');\nit('ok', () => { assert.equal(1 + 1, 2); });\n",
       'test/fail.spec.js': "const assert = require('node:assert');\nit('adds', () => { assert.equal(1 + 1, 3); });\nit('fine', () => {});\n",
       'test/skip.spec.js': "it.skip('later', () => {});\n",

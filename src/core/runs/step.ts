@@ -36,7 +36,7 @@ export interface StepResult {
 export async function runStep(step: Step, { root, env, secrets, onOutput, onProcess }: StepOptions): Promise<StepResult> {
   const reportDir = await mkdtemp(join(tmpdir(), 'projdex-run-'));
   try {
-    const ctx: ReportContext = { cwd: step.cwd, reportDir, known: step.known, ...(step.files ? { files: step.files } : {}) };
+    const ctx: ReportContext = { cwd: step.cwd, reportDir, known: step.known, words: step.base.last, ...(step.files ? { files: step.files } : {}) };
     const reporter = step.reporter;
     await reporter?.prepare?.(ctx);
     const { argv, shown } = stepArgv(step, reporter ? reporter.args(ctx) : []);

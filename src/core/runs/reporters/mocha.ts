@@ -1,7 +1,8 @@
 /**
  * Mocha (https://mochajs.org/#json): the `json` reporter writes `{ tests, passes, failures, pending }` to
  * the file `--reporter-option output=` names (Mocha 9.1 and later); a test's status is the list that holds
- * it. With that reporter the terminal shows only what the tests print.
+ * it. With that reporter the terminal shows only what the tests print; a reporter the command names is
+ * replaced (Mocha takes the last `--reporter`).
  */
 import { promises as fsp } from 'node:fs';
 import { bin, cleanMessage, MAX_REPORT_BYTES, type Reporter, type ReportContext, type TestOutcome } from './reporter.ts';
@@ -14,8 +15,8 @@ const file = (ctx: ReportContext): string => `${ctx.reportDir}/mocha.json`;
 export const mocha: Reporter = {
   runner: 'mocha',
   accepts: (words) => ['mocha', '_mocha'].includes(bin(words[0])),
-  refuse: (invocation) => (invocation.last.some((w) => /^(--reporter\b|-R$|--watch\b|-w$|--parallel\b)/.test(w))
-    ? 'the command sets its own --reporter or runs in watch or parallel mode' : undefined),
+  // A reporter the command names (`--reporter spec`, common) is replaced: Mocha takes the last one given.
+  refuse: (invocation) => (invocation.last.some((w) => /^(--watch\b|-w$)/.test(w)) ? 'the command runs Mocha in watch mode' : undefined),
   args: (ctx) => ['--reporter', 'json', '--reporter-option', `output=${file(ctx)}`, ...(ctx.files ?? [])],
   async read(ctx) {
     const info = await fsp.stat(file(ctx)).catch(() => undefined);

@@ -22,17 +22,30 @@ const REPORTER_SOURCE = `export default async function* pjxReporter(source) {
 }
 `;
 
+/** How many reporters and destinations the command names itself (`--test-reporter=x` or `--test-reporter x`). */
+function ownReporters(words: readonly string[]): { reporters: number; destinations: number } {
+  const count = (flag: string): number => words.filter((w) => w === flag || w.startsWith(`${flag}=`)).length;
+  return { reporters: count('--test-reporter'), destinations: count('--test-reporter-destination') };
+}
+
 const file = (ctx: ReportContext): string => `${ctx.reportDir}/node-test.jsonl`;
 const reporterFile = (ctx: ReportContext): string => `${ctx.reportDir}/pjx-reporter.mjs`;
 
 export const nodeTest: Reporter = {
   runner: 'node-test',
   accepts: (words) => /^node(?:js)?\d*$/.test(words[0]?.slice(words[0].lastIndexOf('/') + 1) ?? '') && words.includes('--test'),
-  refuse: (invocation: Invocation) => (invocation.last.some((w) => w.startsWith('--test-reporter'))
-    ? 'the command chooses its own --test-reporter' : undefined),
+  refuse: (invocation: Invocation) => {
+    const { reporters, destinations } = ownReporters(invocation.last);
+    return destinations === 0 || destinations === reporters ? undefined
+      : 'the command gives its --test-reporter flags a number of destinations projdex cannot pair its own with';
+  },
   args(ctx) {
-    return ['--test-reporter=spec', '--test-reporter-destination=stdout',
-      `--test-reporter=${reporterFile(ctx)}`, `--test-reporter-destination=${file(ctx)}`, ...(ctx.files ?? [])];
+    // Reporters and destinations pair by order, and with two or more every reporter needs one: the
+    // command's own reporters (`--test-reporter=spec` is common) keep writing to stdout.
+    const { reporters, destinations } = ownReporters(ctx.words);
+    const human = reporters === 0 ? ['--test-reporter=spec', '--test-reporter-destination=stdout']
+      : destinations === 0 ? Array.from({ length: reporters }, () => '--test-reporter-destination=stdout') : [];
+    return [...human, `--test-reporter=${reporterFile(ctx)}`, `--test-reporter-destination=${file(ctx)}`, ...(ctx.files ?? [])];
   },
   async prepare(ctx: ReportContext): Promise<void> {
     await fsp.writeFile(reporterFile(ctx), REPORTER_SOURCE, { mode: 0o600 });

@@ -20,6 +20,8 @@ export interface ReportContext {
   readonly files?: readonly string[];
   /** Absolute paths of the project's known test files of this runner (go maps tests to files with them). */
   readonly known: readonly string[];
+  /** The words of the command's last simple command, which the arguments are appended to. */
+  readonly words: readonly string[];
 }
 
 /** Reads a step's stdout line by line (streaming reporters); returns the text to show for the line. */
