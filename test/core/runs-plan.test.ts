@@ -14,6 +14,8 @@ suite('runs: reading a recorded command', () => {
     assert.deepEqual(readCommand('npx vitest run')?.argv, ['vitest', 'run']);
     assert.deepEqual(readCommand("node --test 'test/a b.mjs'")?.argv, ['node', '--test', 'test/a b.mjs']);
     assert.deepEqual(readCommand('cross-env TZ=UTC jest')?.last, ['jest']);
+    assert.deepEqual(readCommand('poetry run pytest -q')?.last, ['pytest', '-q']);
+    assert.deepEqual(readCommand('uv run python -m pytest')?.argv, ['uv', 'run', 'python', '-m', 'pytest']);
   });
   test('a command that needs a shell gets one, and appended words reach its last command unparsed', () => {
     const chain = readCommand('tsc -p . && jest')!;

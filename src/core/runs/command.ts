@@ -64,9 +64,16 @@ export function readCommand(command: string): Invocation | undefined {
   return { script: text, last: withoutEnvSetters(lastWords) };
 }
 
-/** `cross-env A=1 jest` and `A=1 jest` start jest: the words from the program on. */
+/** Python tools that run the rest of the line in the project's environment, passing arguments through. */
+const PY_RUNNERS = new Set(['poetry', 'uv', 'pipenv', 'pdm']);
+
+/**
+ * `cross-env A=1 jest`, `A=1 jest` and `poetry run pytest` start the program after the prefix: the
+ * words from the program on.
+ */
 function withoutEnvSetters(words: readonly string[]): string[] {
   let at = 0;
+  if (PY_RUNNERS.has(words[0] ?? '') && words[1] === 'run') at = 2;
   if (words[at] === 'cross-env' || words[at] === 'env') at++;
   while (at < words.length && ASSIGNMENT.test(words[at]!)) at++;
   if (LOCATORS.has(words[at] ?? '')) at++;
