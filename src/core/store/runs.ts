@@ -45,7 +45,9 @@ export function openRunsStore(store: Store, { now = Date.now }: { now?: () => nu
       insert: db.prepare('INSERT INTO runs (project_id, status, started_at) VALUES (?, ?, ?) RETURNING *'),
       get: db.prepare('SELECT * FROM runs WHERE id = ?'),
       setStatus: db.prepare('UPDATE runs SET status = ?, started_at = ? WHERE id = ?'),
-      page: db.prepare('SELECT * FROM runs WHERE project_id = ? AND id < ? ORDER BY id DESC LIMIT ?'),
+      // A page leaves out each run's output (up to 1 MiB each): `getRun` has it.
+      page: db.prepare(`SELECT id, project_id, status, started_at, finished_at, exit_code, passed, failed, skipped, files, steps, reason
+        FROM runs WHERE project_id = ? AND id < ? ORDER BY id DESC LIMIT ?`),
       count: db.prepare('SELECT count(*) AS n FROM runs WHERE project_id = ?'),
       finish: db.prepare(`UPDATE runs SET status = ?, finished_at = ?, exit_code = ?, passed = ?, failed = ?, skipped = ?, files = ?,
         steps = ?, output = ?, reason = ? WHERE id = ? RETURNING *`),
@@ -77,8 +79,12 @@ export function openRunsStore(store: Store, { now = Date.now }: { now?: () => nu
       startRun(id: number): void { q.setStatus.run('running', seconds(), id); },
       getRun: (id: number): RunRecord | undefined => { const row = q.get.get(id); return row ? toRun(row) : undefined; },
       /** Newest first; `before` is an id (runs older than it), for the next page. */
-      listRuns(projectId: number, { limit = 20, before = Number.MAX_SAFE_INTEGER }: { limit?: number; before?: number } = {}): { runs: RunRecord[]; total: number } {
-        const runs = q.page.all(projectId, before, Math.min(limit, MAX_RUNS_PAGE)).map(toRun);
+      listRuns(projectId: number, { limit = 20, before = Number.MAX_SAFE_INTEGER }: { limit?: number; before?: number } = {}):
+        { runs: Array<Omit<RunRecord, 'output'>>; total: number } {
+        const runs = q.page.all(projectId, before, Math.min(limit, MAX_RUNS_PAGE)).map((row) => {
+          const { output: _, ...rest } = toRun({ ...row, output: '' });
+          return rest;
+        });
         return { runs, total: Number(q.count.get(projectId)?.n ?? 0) };
       },
       finishRun,

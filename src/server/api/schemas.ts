@@ -11,6 +11,22 @@ const seconds = (what: string): Schema => int(`${what}, in Unix seconds (whole s
 const object = (properties: Record<string, Schema>, description: string, required = Object.keys(properties)): Schema =>
   ({ type: 'object', description, properties, required, additionalProperties: false });
 
+const RUN_FIELDS: Record<string, Schema> = {
+    id: int('Identifier of the run.', { minimum: 1 }),
+    project_id: int('The project whose tests ran.', { minimum: 1 }),
+    status: { type: 'string', enum: ['queued', 'running', 'passed', 'failed', 'error', 'canceled'], description: '`queued` while other runs hold every slot (setting `run_concurrency`), `running`, then `passed` (every step exited 0 and no file failed), `failed`, `error` (a step could not start, the deadline passed, the server stopped) or `canceled`.' },
+    started_at: seconds('When it was requested, then when it started'),
+    finished_at: { type: ['integer', 'null'], description: 'When it ended, in Unix seconds; null while queued or running.' },
+    exit_code: { type: ['integer', 'null'], description: 'The first non-zero exit code of its steps, 0 if all exited 0; null while running or when it was stopped.' },
+    counts: object({
+      passed: int('Files that passed.', { minimum: 0 }), failed: int('Files with a failing test.', { minimum: 0 }), skipped: int('Files whose tests were all skipped.', { minimum: 0 }),
+    }, 'Files per status, as reported.'),
+    files: { type: 'array', items: ref('RunFile'), description: 'Per test file the runners reported, by path. Steps without a per-file report add none (see `steps[].notes`).' },
+    steps: { type: 'array', items: ref('RunStep'), description: 'Each test command run, in order.' },
+    output: str('The last 1 MiB of the combined stdout and stderr of every step (starting at a line when cut).'),
+    reason: nullable('string', 'Why it ended `error` or `canceled`; null otherwise.'),
+  };
+
 const LAST_RUN = object({
     id: int('The run (`GET /api/runs/:id`).', { minimum: 1 }),
     status: { type: 'string', enum: ['passed', 'failed', 'error', 'canceled'], description: 'How it ended.' },
@@ -129,21 +145,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = {
       }, 'One project\'s claim on the port.'),
     },
   }, 'A port and every project that names it.'),
-  Run: object({
-    id: int('Identifier of the run.', { minimum: 1 }),
-    project_id: int('The project whose tests ran.', { minimum: 1 }),
-    status: { type: 'string', enum: ['queued', 'running', 'passed', 'failed', 'error', 'canceled'], description: '`queued` while other runs hold every slot (setting `run_concurrency`), `running`, then `passed` (every step exited 0 and no file failed), `failed`, `error` (a step could not start, the deadline passed, the server stopped) or `canceled`.' },
-    started_at: seconds('When it was requested, then when it started'),
-    finished_at: { type: ['integer', 'null'], description: 'When it ended, in Unix seconds; null while queued or running.' },
-    exit_code: { type: ['integer', 'null'], description: 'The first non-zero exit code of its steps, 0 if all exited 0; null while running or when it was stopped.' },
-    counts: object({
-      passed: int('Files that passed.', { minimum: 0 }), failed: int('Files with a failing test.', { minimum: 0 }), skipped: int('Files whose tests were all skipped.', { minimum: 0 }),
-    }, 'Files per status, as reported.'),
-    files: { type: 'array', items: ref('RunFile'), description: 'Per test file the runners reported, by path. Steps without a per-file report add none (see `steps[].notes`).' },
-    steps: { type: 'array', items: ref('RunStep'), description: 'Each test command run, in order.' },
-    output: str('The last 1 MiB of the combined stdout and stderr of every step (starting at a line when cut).'),
-    reason: nullable('string', 'Why it ended `error` or `canceled`; null otherwise.'),
-  }, 'One run of a project\'s own tests.'),
+  Run: object(RUN_FIELDS, 'One run of a project\'s own tests.'),
   RunFile: object({
     file_path: str('The test file, relative to the project (as Test.file_path).'),
     status: { type: 'string', enum: ['passed', 'failed', 'skipped'], description: 'Failed if any of its tests failed, passed if any passed, else skipped.' },
@@ -160,8 +162,11 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = {
     exit_code: { type: ['integer', 'null'], description: 'Its exit code; null when a signal ended it or it could not start.' },
     notes: { type: 'array', items: { type: 'string' }, description: 'Why no per-file result was read, a missing program, a signal: never silent.' },
   }, 'One test command of a run.'),
+  RunListed: { type: 'object', description: 'A run as a page lists it: every field of Run but `output` (read one run for it).',
+    properties: Object.fromEntries(Object.entries(RUN_FIELDS).filter(([k]) => k !== 'output')),
+    required: Object.keys(RUN_FIELDS).filter((k) => k !== 'output'), additionalProperties: false },
   RunPage: object({
-    runs: { type: 'array', items: ref('Run'), description: 'Newest first.' },
+    runs: { type: 'array', items: ref('RunListed'), description: 'Newest first.' },
     total: int('Runs the project has.', { minimum: 0 }),
     next: { type: ['integer', 'null'], description: 'Pass as `before` for the next page; null on the last one.' },
   }, 'A page of a project\'s runs.'),
