@@ -137,6 +137,14 @@ test('hangs', async () => {
     assert.deepEqual(processesMentioning(root), []);
     assert.equal((await call(`${url}/api/runs/${started.id}`, 'DELETE')).status, 409);
     assert.equal((await call(`${url}/api/projects/${id}`)).body.last_run.status, 'canceled');
+
+    // Unregistering the project stops its run too.
+    const again = (await call(`${url}/api/projects/${id}/runs`, 'POST')).body;
+    for (let i = 0; i < 600 && processesMentioning(root).length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 50));
+    assert.equal((await call(`${url}/api/projects/${id}`, 'DELETE')).status, 204);
+    for (let i = 0; i < 200 && processesMentioning(root).length > 0; i++) await new Promise((resolve) => setTimeout(resolve, 50));
+    assert.deepEqual(processesMentioning(root), []);
+    assert.equal((await call(`${url}/api/runs/${again.id}`)).status, 404, 'its runs went with it');
   });
 
   test('a run past its deadline is stopped and recorded as error', async (t) => {

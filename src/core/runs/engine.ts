@@ -163,6 +163,13 @@ export function createRuns(options: RunsOptions) {
     if (at !== -1) { waiting.splice(at, 1); run.release?.(); }
   };
 
+  // A project unregistered while its tests run: its run stops (nothing would record its results).
+  const offDeleted = events?.subscribe((event) => {
+    if (event.type !== 'project.deleted') return;
+    const run = active.get(byProject.get(Number(event.data.id)) ?? 0);
+    if (run) stop(run, 'canceled', 'the project was deleted');
+  });
+
   return {
     /**
      * Starts a run of the project's tests (scanning it first if it was never scanned) and answers its
@@ -214,6 +221,7 @@ export function createRuns(options: RunsOptions) {
     /** Ends every run (recorded `error`: the server stopped) and waits for their processes to be gone. */
     async close(): Promise<void> {
       closed = true;
+      offDeleted?.();
       const all = [...active.values()];
       for (const run of all) stop(run, 'error', 'the server stopped while this run was in progress');
       await Promise.all(all.map((r) => r.done));
