@@ -12,14 +12,11 @@ import { planRun, type Step } from './plan.ts';
 import type { StepProcess } from './process.ts';
 import { fileResults } from './results.ts';
 import { runStep } from './step.ts';
-import { createTail } from './tail.ts';
+import { createRunOutput } from './output.ts';
 import type { FileResult, RunRecord, RunStatus, StepRecord } from './types.ts';
 
 /** Settings read when a run starts (`PUT /api/settings/:key`). */
 export const RUN_SETTINGS = { concurrency: 'run_concurrency', deadline: 'run_deadline_seconds' } as const;
-
-/** Characters of output one `run.output` event carries at most. */
-const MAX_EVENT_TEXT = 16 * 1024;
 
 export interface RunsOptions {
   readonly store: Store;
@@ -93,21 +90,8 @@ export function createRuns(options: RunsOptions) {
     if (run.end) return finish(run, run.end.status, null, [], [], '', run.end.reason);
     runs.startRun(run.id);
     events?.emit('run.started', { id: run.id, project_id: run.project.id, name: run.project.name });
-    const tail = createTail();
-    let pending = '';
-    const flush = (): void => {
-      if (pending === '') return;
-      events?.emit('run.output', { id: run.id, project_id: run.project.id, text: pending });
-      pending = '';
-    };
-    const ticker = setInterval(flush, outputEveryMs);
-    const onOutput = (text: string): void => {
-      tail.push(Buffer.from(text));
-      pending += text;
-      // A flood between two ticks keeps only its end in the event (the hub keeps recent events for
-      // resuming clients, so each stays small); the record keeps the last 1 MiB.
-      if (pending.length > MAX_EVENT_TEXT) pending = pending.slice(-MAX_EVENT_TEXT);
-    };
+    const output = createRunOutput({ events, id: run.id, projectId: run.project.id, everyMs: outputEveryMs });
+    const onOutput = output.write;
     const timer = setTimeout(() => stop(run, 'error', `the run passed its deadline of ${Math.round(deadline() / 1000)} s and was stopped`), deadline());
     const files = new Map<string, FileResult>();
     const steps: StepRecord[] = [];
@@ -132,15 +116,14 @@ export function createRuns(options: RunsOptions) {
       run.end ??= { status: 'error', reason: `the run failed: ${(error as Error).message}` };
     } finally {
       clearTimeout(timer);
-      clearInterval(ticker);
-      flush();
     }
+    const text = output.end();
     const list = [...files.values()].sort((a, b) => a.file_path.localeCompare(b.file_path));
     const status: RunStatus = run.end ? run.end.status
       : startFailed ? 'error' : exitCode !== 0 || list.some((f) => f.status === 'failed') ? 'failed' : 'passed';
     const reason = run.end?.reason ?? (startFailed ? 'a step could not start (see its notes)' : null);
     // Files a stopped run reported before it stopped are kept: their results are real.
-    finish(run, status, run.end ? null : exitCode, list, steps, tail.text(), reason);
+    finish(run, status, run.end ? null : exitCode, list, steps, text, reason);
   };
 
   const finish = (run: Active, status: RunStatus, exitCode: number | null, files: FileResult[], steps: StepRecord[],
