@@ -186,7 +186,15 @@ export function createRuns(options: RunsOptions) {
       active.set(run.id, run);
       byProject.set(project.id, run.id);
       waiting.push(run);
-      run.done = execute(run).catch(() => {}).finally(() => { if (run.slot) running--; pump(); });
+      run.done = execute(run).catch((error: unknown) => {
+        // A failure outside the steps (the database refused a write): the run still ends, as an error.
+        try {
+          finish(run, 'error', null, [], [], '', `the run failed: ${(error as Error).message}`);
+        } catch {
+          active.delete(run.id);
+          if (byProject.get(run.project.id) === run.id) byProject.delete(run.project.id);
+        }
+      }).finally(() => { if (run.slot) running--; pump(); });
       return record;
     },
     get: (id: number): RunRecord | undefined => runs.getRun(id),
