@@ -115,4 +115,21 @@ suite('test runs with real runners', { concurrency: 1 }, () => {
     assert.match(run.files[0].failures[0].message, /2 == 3|2 !== 3/);
     assert.deepEqual(statuses(tests), statuses(run.files));
   });
+
+  test('playwright: per file through the json reporter (browser-less tests)', { skip: jsRunner('playwright') }, async (t) => {
+    const root = makeTree(t, {
+      'package.json': JSON.stringify({ name: 'fx', scripts: { test: 'playwright test' }, devDependencies: { '@playwright/test': '1' } }),
+      'playwright.config.js': "module.exports = { testDir: 'e2e', reporter: 'html' };\n",
+      'e2e/pass.spec.js': "const { test, expect } = require('@playwright/test');\ntest('ok', () => { expect(1 + 1).toBe(2); });\n",
+      'e2e/fail.spec.js': "const { test, expect } = require('@playwright/test');\ntest('adds', () => { expect(1 + 1).toBe(3); });\ntest('fine', () => {});\n",
+      'e2e/skip.spec.js': "const { test } = require('@playwright/test');\ntest.skip('later', () => {});\n",
+    });
+    symlinkSync(join(RUNNERS!, 'node_modules'), join(root, 'node_modules'));
+    const { run, tests } = await runAll(t, root);
+    assert.equal(run.status, 'failed', run.output);
+    assert.deepEqual(statuses(run.files), [['e2e/fail.spec.js', 'failed'], ['e2e/pass.spec.js', 'passed'], ['e2e/skip.spec.js', 'skipped']]);
+    assert.match(run.files[0].failures[0].message, /Expected: 3/);
+    assert.doesNotMatch(run.files[0].failures[0].message, /\x1b\[/);
+    assert.deepEqual(statuses(tests), statuses(run.files));
+  });
 });

@@ -46,7 +46,7 @@ export async function runStep(step: Step, { root, env, secrets, onOutput, onProc
     const [outText, errText] = [new StringDecoder('utf8'), new StringDecoder('utf8')];
     const stdout = reader ? lineSplitter(reader, onOutput) : { push: (b: Buffer) => onOutput(outText.write(b)), end: () => {} };
     const child = startStep({
-      argv, cwd: step.cwd, env: stepEnv(env, { secrets, binDirs: binDirs(root, step.cwd) }),
+      argv, cwd: step.cwd, env: { ...stepEnv(env, { secrets, binDirs: binDirs(root, step.cwd) }), ...reporter?.env?.(ctx) },
       onStdout: (chunk) => stdout.push(chunk), onStderr: (chunk) => onOutput(errText.write(chunk)),
     });
     onProcess(child);

@@ -43,6 +43,8 @@ export interface Reporter {
   prepare?(ctx: ReportContext): Promise<void>;
   /** Arguments appended to the command: the reporter's flags, then the files asked for. */
   args(ctx: ReportContext): string[];
+  /** Variables added to the step's environment (where a runner takes its report path from one). */
+  env?(ctx: ReportContext): Record<string, string>;
   /** A reader of stdout for a streaming format (go), created per step. */
   stdout?(ctx: ReportContext): LineReader;
   /** Reads the report written into `reportDir`; throws (a sentence) when it is missing or unreadable. */
