@@ -8,6 +8,7 @@ import * as commands from './cli/commands.ts';
 import * as edit from './cli/edit.ts';
 import { open } from './cli/open.ts';
 import * as settings from './cli/settings.ts';
+import { test as runTests } from './cli/test.ts';
 import { COMMANDS, helpText, version, type Command } from './cli/help.ts';
 import { expandHome } from './cli/project-ref.ts';
 import { serve } from './cli/serve.ts';
@@ -24,6 +25,7 @@ const ACCEPTS: Record<Command, readonly string[]> = {
   ls: ['tag', 'framework', 'search'],
   scan: ['all', 'full'],
   tests: [],
+  test: ['failed'],
   ports: ['conflicts'],
   status: [],
   stop: [],
@@ -37,7 +39,7 @@ const ACCEPTS: Record<Command, readonly string[]> = {
 const SHARED = ['data-dir', 'token', 'token-file', 'json', 'help', 'version'];
 const MAX_POSITIONALS: Record<Command, number> = {
   serve: 0, add: 1, ls: 0, scan: 1, tests: 1, ports: 0, status: 0, stop: 0,
-  rm: Infinity, edit: 1, tag: Infinity, set: Infinity, get: 1, open: 1,
+  rm: Infinity, edit: 1, tag: Infinity, set: Infinity, get: 1, open: 1, test: Infinity,
 };
 
 /**
@@ -92,6 +94,7 @@ export async function main(argv: readonly string[], env: Env, io: CliIo): Promis
       if (command === 'set') return await settings.set(client, out, positionals);
       if (command === 'get') return await settings.get(client, out, positionals);
       if (command === 'open') return await open(client, out, positionals, { dataDir, env, tty: io.stdout.isTTY === true });
+      if (command === 'test') return await runTests(client, out, positionals);
       return await commands.ports(client, out);
     } finally {
       await client.close();

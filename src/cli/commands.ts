@@ -26,9 +26,11 @@ export async function ls(client: Client, out: Out): Promise<number> {
     .map((o) => [o.project_id, o.tests]));
   // The CLI runs beside the server (it found it through the data dir), so the directory is checked here.
   const gone = new Set(projects.filter((p) => !existsSync(p.path)).map((p) => p.id));
-  print(out, table([['ID', 'NAME', 'FRAMEWORK', 'TESTS', 'TAGS', 'SCANNED', 'PATH'],
+  // The last test run: ✓ passed, ✗ anything else (failed, error, canceled), and when.
+  const lastRun = ({ last_run: r }: Project): string => (r ? `${r.status === 'passed' ? '✓' : '✗'} ${when(r.finished_at)}` : 'never');
+  print(out, table([['ID', 'NAME', 'FRAMEWORK', 'TESTS', 'TAGS', 'SCANNED', 'LAST RUN', 'PATH'],
     ...projects.map((p) => [String(p.id), p.name, p.framework ?? '-', p.last_scanned === null ? '-' : String(counts.get(p.id) ?? 0),
-      p.tags.join(',') || '-', when(p.last_scanned), `${p.path}${gone.has(p.id) ? '  (gone)' : ''}`])]));
+      p.tags.join(',') || '-', when(p.last_scanned), lastRun(p), `${p.path}${gone.has(p.id) ? '  (gone)' : ''}`])]));
   if (gone.size > 0) {
     print(out, `${gone.size} project director${gone.size === 1 ? 'y is' : 'ies are'} gone (marked); \`projdex rm ID\` forgets a project`);
   }

@@ -2,7 +2,9 @@
 // this file imports nothing of projdex and uses only what Node 18 has.
 import { readFileSync } from 'node:fs';
 
-export const COMMANDS = ['serve', 'add', 'ls', 'scan', 'tests', 'ports', 'status', 'stop', 'rm', 'edit', 'tag', 'set', 'get', 'open'] as const;
+export const COMMANDS = [
+  'serve', 'add', 'ls', 'scan', 'tests', 'test', 'ports', 'status', 'stop', 'rm', 'edit', 'tag', 'set', 'get', 'open',
+] as const;
 export type Command = typeof COMMANDS[number];
 
 const MAIN = `
@@ -20,6 +22,7 @@ const MAIN = `
     ls                      List the registered projects
     scan [ID|DIR]           Scan a project for its test files and ports  (default .; --all for every project)
     tests ID|DIR            List a project's test files
+    test [ID|DIR|NAME] [FILE...]  Run a project's own tests, streaming the output  (default .; --failed)
     ports                   List the ports the projects' files name  (--conflicts: only shared ones)
     status                  Say whether a server runs for the data dir
     stop                    Stop that server
@@ -88,6 +91,12 @@ const COMMAND_HELP: Record<Command, string> = {
   the whole tree (the same findings, slower).`,
   tests: `Usage
     $ projdex tests ID|DIR [--json]`,
+  test: `Usage
+    $ projdex test [ID|DIR|NAME] [FILE...] [--failed] [--json]
+
+  Runs each test command the last scan recorded, in its package's directory, and ends with a summary per
+  test file (failed first). FILE... runs only those files; --failed only the files that failed last time.
+  Exits 0 when every test passed, 1 otherwise, 130 on Ctrl-C (the run is canceled).`,
   ports: `Usage
     $ projdex ports [--conflicts] [--json]
 

@@ -35,6 +35,7 @@ export const OPTIONS = {
   framework: { type: 'string' },
   search: { type: 'string' },
   conflicts: { type: 'boolean' },
+  failed: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
 } as const;
@@ -62,6 +63,7 @@ export interface Values {
   framework?: string;
   search?: string;
   conflicts?: boolean;
+  failed?: boolean;
   help?: boolean;
   version?: boolean;
 }

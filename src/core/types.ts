@@ -1,3 +1,4 @@
+import type { LastRun } from './runs/types.ts';
 /** Records as the API returns them: the contract's field names, plain objects. */
 
 export interface Project {
@@ -12,6 +13,8 @@ export interface Project {
   readonly last_scanned: number | null;
   /** Unix seconds. */
   readonly created_at: number;
+  /** The newest finished test run, or null when the project's tests were never run by projdex. */
+  readonly last_run: LastRun | null;
 }
 
 export interface Test {
@@ -20,8 +23,9 @@ export interface Test {
   /** POSIX path relative to the project's path. */
   readonly file_path: string;
   readonly framework: string | null;
-  /** Always null: projdex discovers tests, it does not run them. */
+  /** `passed`, `failed` or `skipped` as the newest run that reported the file said; null if never run. */
   readonly status: string | null;
+  /** Unix seconds of that run's end. */
   readonly last_run: number | null;
   /** Static estimate of the test cases the file declares, or null when not counted. */
   readonly cases: number | null;

@@ -10,6 +10,7 @@ import { createRouter } from './router.ts';
 import { sqliteFailure } from '../core/store/store.ts';
 import type { Scanner } from '../core/scanner.ts';
 import type { Store } from '../core/store/store.ts';
+import { createRuns, type Runs } from '../core/runs/engine.ts';
 
 /** Where unexpected errors go. `console` fits; tests inject a collector. */
 export interface Logger {
@@ -21,6 +22,8 @@ export interface HandlerOptions extends GuardOptions {
   readonly instance?: string;
   readonly store: Store;
   readonly scanner: Scanner;
+  /** Test runs (the `runs` routes). @default a runner of its own, never closed (startServer passes its own) */
+  readonly runs?: Runs;
   /** Where state changes are published. @default a private hub */
   readonly events?: Events;
   /** Limits of `GET /api/events` streams (heartbeat interval, listener cap). */
@@ -53,7 +56,8 @@ const CORS_PREFLIGHT = {
 export function createHandler(options: HandlerOptions): (req: IncomingMessage, res: ServerResponse) => void {
   const { store, scanner, getPort, bodyLimit = 1_048_576, logger = console, now = Date.now } = options;
   const events = options.events ?? createEvents();
-  const router = createRouter<Handler>(createRoutes(store, scanner, { now, events, sse: options.sse, instance: options.instance }));
+  const runs = options.runs ?? createRuns({ store, scanner, events, now, secrets: options.token ? [options.token] : [] });
+  const router = createRouter<Handler>(createRoutes(store, scanner, { now, events, sse: options.sse, instance: options.instance, runs }));
   const guard = createGuard(options, getPort);
   const assets = createStatic();
 

@@ -13,6 +13,7 @@ import { limitConnections } from './connections.ts';
 import { listen } from './listen.ts';
 import type { ScanWorkerOptions, WorkerScanOptions } from '../scan/process/pool.ts';
 import { createScanner } from '../core/scanner.ts';
+import { createRuns, type RunsOptions } from '../core/runs/engine.ts';
 import { openStore, type Store } from '../core/store/store.ts';
 import { watchController } from '../core/watch-setting.ts';
 
@@ -63,6 +64,8 @@ export interface ServerOptions extends GuardOptions {
    * events on `events`. Undefined follows the `watch` setting (`on` / `off`), checked while the server runs.
    */
   readonly watch?: boolean;
+  /** Test runs: the environment steps start from, a deadline or concurrency overriding the settings. */
+  readonly runs?: Pick<RunsOptions, 'env' | 'deadlineMs' | 'concurrency'>;
 }
 
 export interface RunningServer {
@@ -116,6 +119,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const store = openStore(dbFile, { now, ...(options.maxDbBytes === undefined ? {} : { maxBytes: options.maxDbBytes }) });
   const events = createEvents();
   const scanner = createScanner(store, options.scan, options.scanWorker, { events });
+  const runs = createRuns({ ...options.runs, store, scanner, events, now, secrets: options.token ? [options.token] : [] });
   let actualPort = 0;
   const { headersMs = 10_000, requestMs = 30_000, checkMs = 1_000 } = options.timeouts ?? {};
   // Secret to server.json's readers: /health proves it without sending it (identity.ts).
@@ -126,7 +130,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     keepAliveTimeout: 5_000,
     connectionsCheckingInterval: checkMs,
   }, createHandler({
-    ...options, instance, store, scanner, events, logger, now, getPort: () => actualPort,
+    ...options, instance, store, scanner, runs, events, logger, now, getPort: () => actualPort,
     ...(bodyLimit === undefined ? {} : { bodyLimit }),
   }));
   server.on('clientError', answerClientError);
@@ -135,6 +139,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   try {
     actualPort = await listen(server, { ports, host });
   } catch (error) {
+    await runs.close();
     store.close();
     throw error;
   }
@@ -142,6 +147,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const url = `http://${isIP(host) === 6 ? `[${host}]` : host}:${actualPort}`;
   const shutdown = async (): Promise<void> => {
     await watching.close(); // No rescan starts once the shutdown has begun.
+    await runs.close(); // Every run's process group is gone before the server says it stopped.
     events.close(); // Ends the event streams, which would otherwise hold server.close open forever.
     const drained = new Promise<void>((resolve) => server.close(() => resolve()));
     server.closeIdleConnections();

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { after, before, suite, test } from 'node:test';
 import { CHROMIUM, haveChromium, launch, type Browser, type Page } from '../helpers/cdp.ts';
 import { call, makeTree, serve } from '../helpers/index.ts';
+import { NODE_PROJECT } from '../helpers/runs.ts';
 
 const SHOTS = join(import.meta.dirname, '..', '..', 'test-output', 'browser');
 const missing = haveChromium() ? false : 'Chromium is not installed (apt-get install chromium); browser tests skipped';
@@ -250,6 +251,46 @@ suite('the dashboard in Chromium', { skip: missing, timeout: 180_000 }, () => {
     await page.waitFor('document.querySelector("#project-description")?.textContent === "edited elsewhere"', 'the new description');
     await call(`${server.url}/api/projects/${project.id}`, 'DELETE');
     await page.waitFor('document.querySelector("h1")?.textContent === "Project not found"', 'the deleted state');
+    assert.deepEqual(problems(page), []);
+  });
+
+  test('a test run: Run, live output, a mark per file, re-run failed, one file, the last-run column and the failing filter', async (t) => {
+    const server = await serve(t);
+    const dir = makeTree(t, NODE_PROJECT, 'projdex-ui-');
+    const project = (await call(`${server.url}/api/projects`, 'POST', { name: 'runner', path: dir })).body;
+    await call(`${server.url}/api/projects/${project.id}/scan`, 'POST');
+    const page = await open(`${server.url}/#/project/${project.id}`);
+    await page.waitFor('document.body.dataset.live === "live"', 'the live stream');
+    await page.waitFor('document.querySelector("#run-status")?.textContent === "Never run."', 'the never-run state');
+    const fileStatus = (file: string): string => `document.querySelector('li[data-file="${file}"]')?.dataset.status`;
+    assert.equal(await page.eval(fileStatus('test/fail.test.mjs')), 'never');
+    await page.click('[data-action=run]');
+    await page.waitFor('document.querySelector("#run-output")?.textContent.includes("✖ adds")', 'the live output');
+    await page.waitFor('document.querySelector("#run-status")?.textContent.startsWith("Last run #1 failed")', 'the run to end');
+    await page.waitFor(`${fileStatus('test/fail.test.mjs')} === "failed"`, 'the marks');
+    assert.deepEqual(await page.eval(`[${fileStatus('test/pass.test.mjs')}, ${fileStatus('test/skip.test.mjs')}]`), ['passed', 'skipped']);
+    await shoot(page, 'project-run');
+
+    await page.click('[data-action=run-failed]');
+    await page.waitFor('document.querySelector("#run-status")?.textContent.startsWith("Last run #2 failed")', 'the re-run of the failed file');
+    assert.deepEqual((await call(`${server.url}/api/runs/2`)).body.files.map((f: any) => f.file_path), ['test/fail.test.mjs']);
+
+    // The projects page: the last run's mark, and the failing filter.
+    await page.goto(`${server.url}/#/`);
+    await page.waitFor(`document.querySelector('tr[data-id="${project.id}"] td.last-run .mark.failed')`, 'a failed mark in the list');
+    await page.click('#failing-filter');
+    assert.deepEqual(await rowNames(page), ['runner']);
+    await shoot(page, 'projects-run');
+
+    await page.goto(`${server.url}/#/project/${project.id}`);
+    await page.waitFor('document.querySelector(\'li[data-file="test/pass.test.mjs"] [data-action=run-file]\')', 'the file list');
+    await page.click('li[data-file="test/pass.test.mjs"] [data-action=run-file]');
+    await page.waitFor('document.querySelector("#run-status")?.textContent.startsWith("Last run #3 passed")', 'the one-file run');
+    await page.goto(`${server.url}/#/`);
+    await page.waitFor(`document.querySelector('tr[data-id="${project.id}"] td.last-run .mark.passed')`, 'a passed mark');
+    assert.deepEqual(await rowNames(page), [], 'the failing filter hides a project whose last run passed');
+    await page.click('#failing-filter');
+    assert.deepEqual(await rowNames(page), ['runner']);
     assert.deepEqual(problems(page), []);
   });
 

@@ -28,6 +28,8 @@ suite('GET /api/openapi.json', () => {
       'app/src/a.test.ts': "it('a', () => {}); it('b', () => {});",
       'gone/': '',
       'repos/one/go.mod': 'module one\n',
+      'hang/package.json': JSON.stringify({ scripts: { test: 'node --test' } }),
+      'hang/test/hang.test.mjs': "import test from 'node:test';\ntest('hangs', () => new Promise(() => {}));\n",
     });
     const running = await serve(t);
     const doc = (await call(`${running.url}/api/openapi.json`)).body as Doc;
@@ -69,6 +71,13 @@ suite('GET /api/openapi.json', () => {
       ['DELETE', '/api/settings/theme'],
       ['DELETE', '/api/settings/theme'],
       ['DELETE', '/api/projects/3'],
+      ['POST', '/api/projects', { name: 'hang', path: join(root, 'hang') }],
+      ['POST', '/api/projects/4/runs'],
+      ['POST', '/api/projects/4/runs', { failed: 'yes' }],
+      ['GET', '/api/projects/4/runs?limit=5'],
+      ['GET', '/api/runs/1'],
+      ['DELETE', '/api/runs/1'],
+      ['GET', '/api/runs/99'],
       ['PATCH', '/api/projects'],
     ];
     const answered = new Set<string>();

@@ -1,8 +1,10 @@
 import { chmodSync, closeSync, openSync } from 'node:fs';
-import type { StatementSync } from 'node:sqlite';
+import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import { loadSqlite } from './sqlite.ts';
 import type { Project, ProjectPort, ProjectUpdate, Test } from '../types.ts';
+import type { LastRun } from '../runs/types.ts';
 import type { FoundPort, FoundTest, RunInfo } from '../../rules/types.ts';
+import { RUNS_MIGRATION } from './runs.ts';
 import { arrayCursor, DELTA_ROWS, packedCount, packedCursor, packedOf } from '../../scan/process/packed.ts';
 
 /** Schema migrations, applied in order; `PRAGMA user_version` records how many have run. */
@@ -62,6 +64,7 @@ const MIGRATIONS: readonly string[] = [
      generation INTEGER NOT NULL,
      data BLOB NOT NULL
    );`,
+  RUNS_MIGRATION,
 ];
 
 /** Which port rows a listing shows: the ones a project listens on (default), connects to, or both. */
@@ -82,7 +85,8 @@ export const STREAMED_LIST = 10_000;
 const MAX_CACHED_BODY = 4 * 1024 * 1024;
 
 const PROJECTS_JSON = `SELECT json_group_array(json_object('id', id, 'name', name, 'path', path, 'description', description,
-  'framework', framework, 'tags', json(tags), 'last_scanned', last_scanned, 'created_at', created_at) ORDER BY id) AS body FROM projects`;
+  'framework', framework, 'tags', json(tags), 'last_scanned', last_scanned, 'created_at', created_at,
+  'last_run', json(last_run)) ORDER BY id) AS body FROM projects`;
 
 /** Narrows `GET /api/projects`; absent fields do not filter. */
 export interface ProjectFilter {
@@ -572,6 +576,9 @@ export function openStore(file: string, { now = Date.now, maxBytes }: StoreOptio
     }),
 
     /** Checks the database file; 'ok' when intact. */
+    /** For the store's sibling modules (runs.ts) only: the connection, the cache reset, a transaction. */
+    extend: <T>(build: (db: DatabaseSync, changed: () => void, inTransaction: <R>(fn: () => R) => R) => T): T =>
+      build(db, changed, transaction),
     integrityCheck: (): string => String(db.prepare('PRAGMA integrity_check').get()?.integrity_check),
     close(): void {
       if (db.isOpen) db.close();
@@ -615,6 +622,7 @@ function toProject(row: Row): Project {
     tags: JSON.parse(String(row.tags)) as string[],
     last_scanned: orNull(row.last_scanned, Number),
     created_at: Number(row.created_at),
+    last_run: row.last_run == null ? null : JSON.parse(String(row.last_run)) as LastRun,
   };
 }
 

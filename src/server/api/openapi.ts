@@ -103,7 +103,7 @@ export const ROUTE_DOCS: Readonly<Record<string, RouteDoc>> = {
   },
   'GET /api/events': {
     summary: 'Live changes, as server-sent events',
-    description: 'Event names: `project.created`, `project.updated`, `project.deleted`, `scan.started`, `scan.progress`, `scan.finished`, `scan.failed`, `settings.changed`, each with one line of JSON `data`. Every event has an `id:` increasing within one server\'s life; reconnect with `Last-Event-ID` to receive what was missed (the last 1000 are kept). A `: heartbeat` comment every 15 s. See "Live events in detail" below.',
+    description: 'Event names: `project.created`, `project.updated`, `project.deleted`, `scan.started`, `scan.progress`, `scan.finished`, `scan.failed`, `settings.changed`, `run.started`, `run.output` (batched, at most 10 a second), `run.file` (one file\'s result), `run.finished`, each with one line of JSON `data`. Every event has an `id:` increasing within one server\'s life; reconnect with `Last-Event-ID` to receive what was missed (the last 1000 are kept). A `: heartbeat` comment every 15 s. See "Live events in detail" below.',
     responses: {
       200: { description: 'The stream (never ends on its own)', type: 'text/event-stream' },
       503: err('Too many streams open', 'Too many event streams open (limit 32)'),
@@ -116,6 +116,31 @@ export const ROUTE_DOCS: Readonly<Record<string, RouteDoc>> = {
   'GET /api/projects/:id/scan': {
     summary: 'What the last scan of a project noticed: its notes, runs and truncation',
     responses: { 200: ok('The summary (empty lists and null times before the first scan)', 'ScanSummary'), ...idErrors },
+  },
+  'POST /api/projects/:id/runs': {
+    summary: 'Run the project\'s own tests',
+    description: 'Each test command the last scan recorded (`runs`) is a step, run in its package\'s directory with a reporter added where projdex reads that runner\'s report (node --test, Jest, Vitest, Mocha, Playwright, pytest, Go); other commands run as written and their exit code decides. A project never scanned is scanned first. The answer comes at once; follow the run on `/api/events` or `GET /api/runs/:id`. At most `run_concurrency` runs at once (setting, default 1; the rest queue), each stopped after `run_deadline_seconds` (setting, default 900).',
+    body: 'RunInput',
+    responses: {
+      202: ok('Started (or queued)', 'Run'),
+      400: err('Bad input', 'Give either files or failed, not both', 'failed must be a boolean', 'files must be a non-empty array of at most 10000 file paths (strings)', 'Not a test file of this project (as the last scan listed them): ...', INVALID_ID),
+      404: err('No such project', NOT_FOUND),
+      409: err('Cannot run now or at all', 'A run is already in progress for this project', 'No runnable test command: ...', 'No test file of this project failed in its last run: nothing to re-run', 'None of the files asked for is a test file of a runnable test command of this project'),
+    },
+  },
+  'GET /api/projects/:id/runs': {
+    summary: 'A project\'s runs, newest first, paged',
+    query: { limit: 'Runs per page, 1 to 100 (default 20).', before: 'A run id: only older runs (the `next` of the previous page).' },
+    responses: { 200: ok('One page', 'RunPage'), 400: err('Bad input', 'limit must be an integer from 1 to 100', 'Invalid run ID', INVALID_ID), 404: err('No such project', NOT_FOUND) },
+  },
+  'GET /api/runs/:id': {
+    summary: 'One run, with its files, steps and output',
+    responses: { 200: ok('The run', 'Run'), 400: err('Bad id', 'Invalid run ID'), 404: err('No such run', 'Run not found') },
+  },
+  'DELETE /api/runs/:id': {
+    summary: 'Cancel a queued or running run',
+    description: 'Its process groups get SIGTERM, then SIGKILL after 2 s; the answer comes once they are gone.',
+    responses: { 200: ok('The run, `canceled`', 'Run'), 400: err('Bad id', 'Invalid run ID'), 404: err('No such run', 'Run not found'), 409: err('Already over', 'This run has already finished') },
   },
 };
 
@@ -159,7 +184,7 @@ export function openApiDocument(routes: ReadonlyArray<Pick<Route<unknown>, 'meth
       summary: doc.summary,
       ...(doc.description ? { description: doc.description } : {}),
       ...(params.length ? { parameters: params } : {}),
-      ...(doc.body ? { requestBody: { required: doc.body !== 'ProjectUpdate', content: { 'application/json': { schema: BODIES[doc.body] } } } } : {}),
+      ...(doc.body ? { requestBody: { required: doc.body !== 'ProjectUpdate' && doc.body !== 'RunInput', content: { 'application/json': { schema: BODIES[doc.body] } } } } : {}),
       responses,
     };
   }

@@ -10,12 +10,17 @@ import { eventsHandler, type SseOptions } from './events.ts';
 import { openApiDocument } from './openapi.ts';
 import { portHandlers } from './ports.ts';
 import { projectHandlers } from './projects.ts';
+import { runHandlers } from './runs.ts';
+import { createRuns, type Runs } from '../../core/runs/engine.ts';
 import { settingsHandlers } from './settings.ts';
 
 /** The route table: the spec's routes and ours, each described in ROUTE_DOCS (openapi.ts). Order matters only where literals and `:id` share a prefix (tags, overview, discover, scan/all). */
-export function createRoutes(store: Store, scanner: Scanner, { now = Date.now, events, sse, instance }: { now?: () => number; events: Events; sse?: SseOptions | undefined; instance?: string | undefined }): Array<Route<Handler>> {
+export function createRoutes(store: Store, scanner: Scanner, { now = Date.now, events, sse, instance, runs }: {
+  now?: () => number; events: Events; sse?: SseOptions | undefined; instance?: string | undefined; runs?: Runs | undefined;
+}): Array<Route<Handler>> {
   const projects = projectHandlers(store, scanner, events);
   const settings = settingsHandlers(store, events);
+  const run = runHandlers(store, runs ?? createRuns({ store, scanner, events, now }));
   let document: Record<string, unknown> | undefined;
   const routes: Array<Route<Handler>> = [
     // Built from this very table on first request: a route without a doc entry fails here, and in its test.
@@ -46,6 +51,10 @@ export function createRoutes(store: Store, scanner: Scanner, { now = Date.now, e
     route('PUT', '/api/settings/:key', settings.put),
     route('DELETE', '/api/settings/:key', settings.remove),
     route('GET', '/api/events', eventsHandler(events, sse)),
+    route('POST', '/api/projects/:id/runs', run.start),
+    route('GET', '/api/projects/:id/runs', run.list),
+    route('GET', '/api/runs/:id', run.get),
+    route('DELETE', '/api/runs/:id', run.cancel),
   ];
   return routes;
 }

@@ -11,6 +11,28 @@ const seconds = (what: string): Schema => int(`${what}, in Unix seconds (whole s
 const object = (properties: Record<string, Schema>, description: string, required = Object.keys(properties)): Schema =>
   ({ type: 'object', description, properties, required, additionalProperties: false });
 
+const RUN_FIELDS: Record<string, Schema> = {
+    id: int('Identifier of the run.', { minimum: 1 }),
+    project_id: int('The project whose tests ran.', { minimum: 1 }),
+    status: { type: 'string', enum: ['queued', 'running', 'passed', 'failed', 'error', 'canceled'], description: '`queued` while other runs hold every slot (setting `run_concurrency`), `running`, then `passed` (every step exited 0 and no file failed), `failed`, `error` (a step could not start, the deadline passed, the server stopped) or `canceled`.' },
+    started_at: seconds('When it was requested, then when it started'),
+    finished_at: { type: ['integer', 'null'], description: 'When it ended, in Unix seconds; null while queued or running.' },
+    exit_code: { type: ['integer', 'null'], description: 'The first non-zero exit code of its steps, 0 if all exited 0; null while running or when it was stopped.' },
+    counts: object({
+      passed: int('Files that passed.', { minimum: 0 }), failed: int('Files with a failing test.', { minimum: 0 }), skipped: int('Files whose tests were all skipped.', { minimum: 0 }),
+    }, 'Files per status, as reported.'),
+    files: { type: 'array', items: ref('RunFile'), description: 'Per test file the runners reported, by path. Steps without a per-file report add none (see `steps[].notes`).' },
+    steps: { type: 'array', items: ref('RunStep'), description: 'Each test command run, in order.' },
+    output: str('The last 1 MiB of the combined stdout and stderr of every step (starting at a line when cut).'),
+    reason: nullable('string', 'Why it ended `error` or `canceled`; null otherwise.'),
+  };
+
+const LAST_RUN = object({
+    id: int('The run (`GET /api/runs/:id`).', { minimum: 1 }),
+    status: { type: 'string', enum: ['passed', 'failed', 'error', 'canceled'], description: 'How it ended.' },
+    finished_at: { type: ['integer', 'null'], description: 'When it ended, in Unix seconds.' },
+  }, 'A project\'s newest finished run, in brief.');
+
 export const SCHEMAS: Readonly<Record<string, Schema>> = {
   Project: object({
     id: int('Identifier, positive; never reused after a delete.', { minimum: 1 }),
@@ -21,14 +43,15 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = {
     tags: { type: 'array', items: { type: 'string' }, description: 'Labels without duplicates, in the order given; `[]` until set.' },
     last_scanned: { ...seconds('When the last scan finished'), type: ['integer', 'null'], description: 'When the last scan finished, in Unix seconds; null if never scanned.' },
     created_at: seconds('When the project was registered'),
+    last_run: { ...LAST_RUN, type: ['object', 'null'], description: 'The newest finished test run (`POST /api/projects/:id/runs`): its `id`, `status` (`passed`, `failed`, `error`, `canceled`) and `finished_at` (Unix seconds); null if never run.' },
   }, 'A registered project directory.'),
   Test: object({
     id: int('Identifier; stays the same across rescans while the file is still found.', { minimum: 1 }),
     project_id: int('The project the file belongs to.', { minimum: 1 }),
     file_path: str('POSIX path of the test file, relative to the project\'s path.'),
     framework: nullable('string', 'The runner that would run the file: `jest`, `vitest`, `mocha`, `node-test`, `playwright`, `cypress`, `ava`, `jasmine`, `pytest`, `unittest`, `go`, `cargo`, `rspec`, `minitest`, `phpunit`, `junit`, `exunit`, ...'),
-    status: nullable('string', 'Always null: projdex finds tests, it does not run them (the field is kept for compatibility).'),
-    last_run: nullable('integer', 'Always null, for the same reason.'),
+    status: { type: ['string', 'null'], enum: ['passed', 'failed', 'skipped', null], description: 'The file\'s result in the newest run that reported it; null if no run reported it yet.' },
+    last_run: nullable('integer', 'When that run finished, in Unix seconds; null if never run.'),
     cases: nullable('integer', 'Static estimate of the test cases the file declares (a count of `test(`/`it(`/`def test_`... calls); null when not counted.'),
     created_at: seconds('When the file was first found'),
   }, 'One test file found by a scan, as the project\'s own test command would run it.'),
@@ -132,6 +155,31 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = {
       }, 'One project\'s claim on the port.'),
     },
   }, 'A port and every project that names it.'),
+  Run: object(RUN_FIELDS, 'One run of a project\'s own tests.'),
+  RunFile: object({
+    file_path: str('The test file, relative to the project (as Test.file_path).'),
+    status: { type: 'string', enum: ['passed', 'failed', 'skipped'], description: 'Failed if any of its tests failed, passed if any passed, else skipped.' },
+    duration_ms: { type: ['integer', 'null'], description: 'Sum of its tests\' durations in milliseconds, as the runner measured them; null when it gave none.' },
+    failures: {
+      type: 'array', description: 'Its failing tests (at most 20), with the runner\'s message (ANSI escapes removed, at most 2000 characters).',
+      items: object({ name: str('The test\'s name, as the runner gave it.'), message: str('The failure message.') }, 'One failing test.'),
+    },
+  }, 'One test file\'s result in a run.'),
+  RunStep: object({
+    package: str('The package directory, relative to the project (`\'\'` for its root); the step ran there.'),
+    command: str('The command as run, with projdex\'s reporter flags.'),
+    runner: nullable('string', 'The runner (a Test `framework` value), or null when unknown.'),
+    exit_code: { type: ['integer', 'null'], description: 'Its exit code; null when a signal ended it or it could not start.' },
+    notes: { type: 'array', items: { type: 'string' }, description: 'Why no per-file result was read, a missing program, a signal: never silent.' },
+  }, 'One test command of a run.'),
+  RunListed: { type: 'object', description: 'A run as a page lists it: every field of Run but `output` (read one run for it).',
+    properties: Object.fromEntries(Object.entries(RUN_FIELDS).filter(([k]) => k !== 'output')),
+    required: Object.keys(RUN_FIELDS).filter((k) => k !== 'output'), additionalProperties: false },
+  RunPage: object({
+    runs: { type: 'array', items: ref('RunListed'), description: 'Newest first.' },
+    total: int('Runs the project has.', { minimum: 0 }),
+    next: { type: ['integer', 'null'], description: 'Pass as `before` for the next page; null on the last one.' },
+  }, 'A page of a project\'s runs.'),
 };
 
 /** Request bodies. */
@@ -155,6 +203,14 @@ export const BODIES: Readonly<Record<string, Schema>> = {
     description: 'The value to store.',
     properties: { value: { type: ['string', 'number', 'boolean'], description: 'Required; a number or boolean is stored as its string form.' } },
     required: ['value'],
+  },
+  RunInput: {
+    type: 'object',
+    description: 'Optional: without a body every test command runs whole.',
+    properties: {
+      files: { type: 'array', items: { type: 'string' }, description: 'Only these test files (as Test.file_path); a runner that cannot take single files runs its whole command.' },
+      failed: { type: 'boolean', description: '`true`: only the files whose last status is `failed`.' },
+    },
   },
   DiscoverInput: {
     type: 'object',

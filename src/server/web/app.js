@@ -5,6 +5,7 @@ import { apply, loadProjects } from './state.js';
 import { portsView } from './ports.js';
 import { projectView } from './project.js';
 import { projectsView } from './projects.js';
+import { applyRun } from './runs.js';
 import { settingsView } from './settings.js';
 
 const main = document.getElementById('main');
@@ -42,6 +43,7 @@ connectLive({
       instance = event.data.instance;
     }
     apply(event);
+    if (event.type.startsWith('run.')) applyRun(event);
     document.body.dataset.lastEvent = String(event.id);
   },
   onState: (s) => {

@@ -4,6 +4,7 @@ import { ago, confirmDialog, fill, h, plural, table, toast } from './dom.js';
 import { editProject } from './edit.js';
 import { scanOne } from './scan.js';
 import { changed, state, watch } from './state.js';
+import { mark, runPanel, startRun } from './runs.js';
 
 export function projectView(main, id) {
   let tests = [];
@@ -15,6 +16,7 @@ export function projectView(main, id) {
   const portsBox = h('div', { id: 'project-ports' });
   const scanBox = h('div', { id: 'project-scan' });
   const progress = h('p', { class: 'progress', id: 'project-progress', role: 'status' });
+  const runs = runPanel(id);
 
   let headKey = '';
   const renderHead = () => {
@@ -79,8 +81,11 @@ export function projectView(main, id) {
     fill(testsBox, byCount.map(([runner, g]) => h('details', { open: true, class: 'group', 'data-runner': runner },
       h('summary', {}, h('strong', { text: runner }), ` ${plural(g.files, 'file')}, ${plural(g.cases, 'case')}`,
         words ? h('span', { class: 'muted', text: ` (${g.shown.length} shown)` }) : null),
-      h('ul', { class: 'files' }, g.shown.slice(0, 2000).map((t) => h('li', {}, h('code', { text: t.file_path }),
-        t.cases === null ? null : h('span', { class: 'muted', text: ` ${t.cases}` })))))));
+      h('ul', { class: 'files' }, g.shown.slice(0, 2000).map((t) => h('li', { 'data-file': t.file_path, 'data-status': t.status ?? 'never' },
+        mark(t.status), ' ', h('code', { text: t.file_path }),
+        t.cases === null ? null : h('span', { class: 'muted', text: ` ${t.cases}` }),
+        h('button', { class: 'small', 'data-action': 'run-file', 'aria-label': `Run ${t.file_path}`, text: 'Run',
+          onClick: () => { const p = state.projects.get(id); if (p) startRun(p, { files: [t.file_path] }); } })))))));
   };
 
   // One row per port (and kind), with every script and file that names it: a port read from package.json,
@@ -119,11 +124,16 @@ export function projectView(main, id) {
     h('section', { 'aria-labelledby': 'tests-title' }, h('h2', { id: 'tests-title', text: 'Tests' }),
       h('input', { type: 'search', id: 'tests-filter', placeholder: 'Filter test files…', 'aria-label': 'Filter test files',
         onInput: (e) => { testFilter = e.target.value; renderTests(); } }), testsBox),
+    h('section', { 'aria-labelledby': 'runs-title' }, h('h2', { id: 'runs-title', text: 'Test runs' }), runs.element),
     h('section', { 'aria-labelledby': 'ports-title' }, h('h2', { id: 'ports-title', text: 'Ports' }), portsBox),
     h('section', { 'aria-labelledby': 'scan-title' }, h('h2', { id: 'scan-title', text: 'What the scan followed' }), scanBox));
-  if (renderHead()) load();
+  if (renderHead()) { load(); runs.update(); }
   return watch((what, changedId) => {
     if (changedId !== undefined && changedId !== id && what !== 'projects') return;
+    if (what === 'run-output') return runs.update(what);
+    runs.update(what);
+    // A finished run changed the files' marks: read them again.
+    if (what === 'run' && state.runs.get(id)?.status !== 'running') load();
     const exists = renderHead();
     if (exists && what === 'scan' && !state.scanning.has(id)) load();
   });

@@ -4,6 +4,7 @@ import { ago, confirmDialog, fill, h, toast } from './dom.js';
 import { editProject } from './edit.js';
 import { scanAll, scanOne } from './scan.js';
 import { changed, state, watch } from './state.js';
+import { lastRunCell } from './runs.js';
 
 const COLUMNS = [
   { key: 'name', label: 'Name', value: (p) => p.name.toLowerCase() },
@@ -13,10 +14,13 @@ const COLUMNS = [
   { key: 'tests', label: 'Tests', value: (p) => state.overview.get(p.id)?.tests ?? 0, numeric: true },
   { key: 'ports', label: 'Listen ports', value: (p) => state.overview.get(p.id)?.ports[0] ?? Infinity, numeric: true },
   { key: 'scanned', label: 'Last scanned', value: (p) => p.last_scanned ?? -1, numeric: true },
+  { key: 'run', label: 'Last run', value: (p) => p.last_run?.finished_at ?? -1, numeric: true },
 ];
+/** A project whose last run did not pass (`failing` filter). */
+const failing = (p) => p.last_run !== null && p.last_run !== undefined && p.last_run.status !== 'passed';
 
 // Kept across visits of the view, like a user expects of a table's sort and filter.
-const view = { sort: 'name', dir: 1, filter: '' };
+const view = { sort: 'name', dir: 1, filter: '', failing: false };
 
 export function projectsView(main) {
   // Perf: a row is built once and reused until its project, counts or scan state change (`dirty`), so a
@@ -75,6 +79,7 @@ export function projectsView(main) {
         ? h('span', { class: 'progress', role: 'status', text: scanning.files || scanning.tests
           ? `scanning… ${scanning.files.toLocaleString()} files, ${scanning.tests.toLocaleString()} tests` : 'scanning…' })
         : h('time', { text: ago(p.last_scanned), title: p.last_scanned ? new Date(p.last_scanned * 1000).toISOString() : '' })),
+      h('td', { class: 'last-run', 'data-label': 'Last run' }, lastRunCell(p)),
       h('td', { class: 'actions' },
         // aria-disabled, not disabled: a disabled button drops the keyboard's focus while its scan runs.
         h('button', { 'data-action': 'scan', 'aria-disabled': scanning ? 'true' : undefined, 'aria-label': `Scan ${p.name}`, text: 'Scan',
@@ -110,7 +115,7 @@ export function projectsView(main) {
     else trs.forEach((tr, i) => { if (attached[i] !== tr) attached[i].replaceWith(tr); }); // a changed row, in place
     let shown = 0;
     all.forEach((p, i) => {
-      const match = words.length === 0 || words.every((w) => rows.get(p.id).text.includes(w));
+      const match = (words.length === 0 || words.every((w) => rows.get(p.id).text.includes(w))) && (!view.failing || failing(p));
       if (trs[i].hidden === match) trs[i].hidden = !match;
       if (match) shown++;
     });
@@ -129,7 +134,9 @@ export function projectsView(main) {
   fill(main,
     h('h1', { text: 'Projects' }),
     addForms(),
-    h('div', { class: 'toolbar' }, filter, sortSelect, count,
+    h('div', { class: 'toolbar' }, filter,
+      h('label', {}, h('input', { type: 'checkbox', id: 'failing-filter', checked: view.failing,
+        onChange: (e) => { view.failing = e.target.checked; render(); } }), ' failing'), sortSelect, count,
       h('button', { id: 'scan-all', text: 'Scan all', onClick: () => scanAll() })),
     summary,
     h('div', { class: 'table-wrap' }, table),

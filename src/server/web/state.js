@@ -8,6 +8,8 @@ export const state = {
   overview: new Map(),
   /** id -> { files, tests } while a scan runs */
   scanning: new Map(),
+  /** project id -> { id, output, status } of its newest run seen on this page (runs.js) */
+  runs: new Map(),
   /** key -> value, or null until loaded */
   settings: null,
   loaded: false,

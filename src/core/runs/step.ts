@@ -1,0 +1,102 @@
+/**
+ * Runs one step: a fresh report directory outside the project, the process in its own group, output
+ * kept and streamed, and the runner's report read back per test once the process has ended.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { StringDecoder } from 'node:string_decoder';
+import { dirname, join } from 'node:path';
+import { stepEnv } from './env.ts';
+import { stepArgv, type Step } from './plan.ts';
+import { startStep, type StepProcess } from './process.ts';
+import type { LineReader, ReportContext, TestOutcome } from './reporters/reporter.ts';
+import type { StepRecord } from './types.ts';
+
+/** A line of a streamed report longer than this is cut (a hostile runner cannot grow a line forever). */
+const MAX_LINE = 1024 * 1024;
+
+export interface StepOptions {
+  /** The project's root: `node_modules/.bin` directories from the step's up to it go first on PATH. */
+  readonly root: string;
+  readonly env: NodeJS.ProcessEnv;
+  readonly secrets: readonly string[];
+  /** Every piece of output for people (combined stdout and stderr, as it comes). */
+  readonly onOutput: (text: string) => void;
+  /** Called with the step's process once it started, so the run can end it. */
+  readonly onProcess: (process: StepProcess) => void;
+}
+
+export interface StepResult {
+  readonly record: StepRecord;
+  readonly outcomes: TestOutcome[];
+  /** True when the step could not start at all (the program is missing). */
+  readonly failedToStart: boolean;
+}
+
+export async function runStep(step: Step, { root, env, secrets, onOutput, onProcess }: StepOptions): Promise<StepResult> {
+  const reportDir = await mkdtemp(join(tmpdir(), 'projdex-run-'));
+  try {
+    const ctx: ReportContext = { cwd: step.cwd, reportDir, known: step.known, words: step.base.last, ...(step.files ? { files: step.files } : {}) };
+    const reporter = step.reporter;
+    await reporter?.prepare?.(ctx);
+    const { argv, shown } = stepArgv(step, reporter ? reporter.args(ctx) : []);
+    onOutput(`$ ${shown}${step.package ? `   (in ${step.package})` : ''}\n`);
+    const reader = reporter?.stdout?.(ctx);
+    // Decoders keep a character cut between two chunks whole.
+    const [outText, errText] = [new StringDecoder('utf8'), new StringDecoder('utf8')];
+    const stdout = reader ? lineSplitter(reader, onOutput) : { push: (b: Buffer) => onOutput(outText.write(b)), end: () => {} };
+    const child = startStep({
+      argv, cwd: step.cwd, env: { ...stepEnv(env, { secrets, binDirs: binDirs(root, step.cwd) }), ...reporter?.env?.(ctx) },
+      onStdout: (chunk) => stdout.push(chunk), onStderr: (chunk) => onOutput(errText.write(chunk)),
+    });
+    onProcess(child);
+    const exit = await child.done;
+    stdout.end();
+    const notes = [...step.notes];
+    if (exit.error) notes.push(`could not start: ${exit.error}`);
+    else if (exit.signal) notes.push(`ended by ${exit.signal}`);
+    let outcomes: TestOutcome[] = [];
+    if (reader) outcomes = reader.outcomes();
+    else if (reporter?.read && !exit.error) {
+      try { outcomes = await reporter.read(ctx); } catch (error) { notes.push(`no per-file result: ${(error as Error).message}`); }
+    }
+    if (reporter && !exit.error && outcomes.length === 0 && !notes.some((n) => n.startsWith('no per-file result'))) {
+      notes.push('no per-file result: the runner reported no test');
+    }
+    return {
+      record: { package: step.package, command: shown, runner: step.runner, exit_code: exit.code, notes },
+      outcomes, failedToStart: exit.error !== undefined,
+    };
+  } finally {
+    await rm(reportDir, { recursive: true, force: true });
+  }
+}
+
+/** `node_modules/.bin` of the step's directory and each parent up to the project root, nearest first. */
+function binDirs(root: string, cwd: string): string[] {
+  const dirs: string[] = [];
+  for (let dir = cwd; ; dir = dirname(dir)) {
+    dirs.push(`${dir}/node_modules/.bin`);
+    if (dir === root || dirname(dir) === dir || !dir.startsWith(root)) break;
+  }
+  return dirs;
+}
+
+/** Feeds stdout to a streaming reader line by line; what it returns is shown. */
+function lineSplitter(reader: LineReader, onOutput: (text: string) => void) {
+  let partial = '';
+  const decoder = new StringDecoder('utf8');
+  const take = (line: string): void => {
+    const shown = reader.line(line);
+    if (shown !== undefined) onOutput(shown + '\n');
+  };
+  return {
+    push(chunk: Buffer): void {
+      const lines = (partial + decoder.write(chunk)).split('\n');
+      partial = lines.pop() ?? '';
+      if (partial.length > MAX_LINE) partial = partial.slice(0, MAX_LINE);
+      for (const line of lines) take(line);
+    },
+    end(): void { if (partial !== '') take(partial); partial = ''; },
+  };
+}

@@ -1,0 +1,85 @@
+import assert from 'node:assert/strict';
+import { suite, test } from 'node:test';
+import { argvOf, readCommand, showArgv } from '../../src/core/runs/command.ts';
+import { stepEnv } from '../../src/core/runs/env.ts';
+import { planRun } from '../../src/core/runs/plan.ts';
+import { createTail } from '../../src/core/runs/tail.ts';
+import { makeTree } from '../helpers/index.ts';
+
+const run = (command: string | null, runner: string | null, pkg = '') => ({ package: pkg, command, runner, config: null, notes: [] });
+
+suite('runs: reading a recorded command', () => {
+  test('a plain invocation runs without a shell; npx and cross-env only locate or set', () => {
+    assert.deepEqual(readCommand('jest --coverage'), { argv: ['jest', '--coverage'], last: ['jest', '--coverage'] });
+    assert.deepEqual(readCommand('npx vitest run')?.argv, ['vitest', 'run']);
+    assert.deepEqual(readCommand("node --test 'test/a b.mjs'")?.argv, ['node', '--test', 'test/a b.mjs']);
+    assert.deepEqual(readCommand('cross-env TZ=UTC jest')?.last, ['jest']);
+    assert.deepEqual(readCommand('poetry run pytest -q')?.last, ['pytest', '-q']);
+    assert.deepEqual(readCommand('uv run python -m pytest')?.argv, ['uv', 'run', 'python', '-m', 'pytest']);
+  });
+  test('a command that needs a shell gets one, and appended words reach its last command unparsed', () => {
+    const chain = readCommand('tsc -p . && jest')!;
+    assert.equal(chain.argv, undefined);
+    assert.deepEqual(chain.last, ['jest']);
+    assert.deepEqual(argvOf(chain, ['--json', '$(rm -rf /)']), ['/bin/sh', '-c', 'tsc -p . && jest "$@"', 'sh', '--json', '$(rm -rf /)']);
+    assert.equal(showArgv(argvOf(chain, ['--json'])), 'tsc -p . && jest --json');
+    assert.deepEqual(readCommand('node --test | tee out.txt')!.last, []);
+    assert.deepEqual(readCommand('NODE_ENV=test jest')!.last, ['jest']);
+    assert.equal(readCommand("jest 'unclosed"), undefined);
+  });
+});
+
+suite('runs: planning steps from the last scan', () => {
+  const tests = [
+    { file_path: 'test/a.test.mjs', framework: 'node-test' },
+    { file_path: 'packages/ui/src/b.test.ts', framework: 'vitest' },
+    { file_path: 'spec/c.spec.js', framework: 'ava' },
+  ];
+  test('one step per command, in its package, with a reporter where projdex reads one and a note where not', () => {
+    const plan = planRun('/p', [run('node --test', 'node-test'), run('vitest run', 'vitest', 'packages/ui'), run('ava', 'ava')], tests);
+    assert.ok('steps' in plan);
+    assert.deepEqual(plan.steps.map((s) => [s.package, s.cwd, s.reporter?.runner ?? null]), [
+      ['', '/p', 'node-test'], ['packages/ui', '/p/packages/ui', 'vitest'], ['', '/p', null]]);
+    assert.match(plan.steps[2]!.notes[0]!, /^no per-file result: projdex reads no report of ava; so the exit code decides/);
+    assert.deepEqual(plan.steps[1]!.known, ['/p/packages/ui/src/b.test.ts']);
+  });
+  test('files asked for pick the steps that run them; nothing runnable is a sentence', () => {
+    const plan = planRun('/p', [run('node --test', 'node-test'), run('vitest run', 'vitest', 'packages/ui')], tests, { files: ['test/a.test.mjs'] });
+    assert.ok('steps' in plan);
+    assert.deepEqual(plan.steps.map((s) => s.files), [['/p/test/a.test.mjs']]);
+    assert.deepEqual(planRun('/p', [], tests), { error: 'No runnable test command: the last scan found no test command (a `test` script, a runner config) in this project' });
+    assert.match((planRun('/p', [run('vitest', 'vitest')], tests, { files: ['spec/c.spec.js'] }) as { error: string }).error, /None of the files/);
+  });
+  test('a runner without a recorded command uses its default (pytest), a command through a pipe runs as written', () => {
+    const plan = planRun('/p', [run(null, 'pytest'), run('node --test | cat', 'node-test')], [{ file_path: 't/test_a.py', framework: 'pytest' }, tests[0]!]);
+    assert.ok('steps' in plan);
+    assert.deepEqual(plan.steps.map((s) => [s.runner, s.reporter?.runner ?? null]), [['pytest', 'pytest'], ['node-test', null]]);
+    assert.match(plan.steps[1]!.notes[0]!, /does not start node-test as its last command/);
+  });
+  test('Go modules get `go test ./...` in their directory though the scan records no command for Go', (t) => {
+    const root = makeTree(t, { 'svc/go.mod': 'module example.com/svc\n', 'svc/a_test.go': 'package svc\n' });
+    const plan = planRun(root, [], [{ file_path: 'svc/a_test.go', framework: 'go' }]);
+    assert.ok('steps' in plan);
+    assert.deepEqual(plan.steps.map((s) => [s.package, s.reporter?.runner]), [['svc', 'go']]);
+  });
+});
+
+suite('runs: environment and output', () => {
+  test('projdex\'s variables and the token are removed; CI, NO_COLOR and the bins are set', () => {
+    const env = stepEnv({ PATH: '/usr/bin', PROJDEX_TOKEN: 'tok-123456', MY_COPY: 'x tok-123456', NODE_TEST_CONTEXT: 'child', HOME: '/h' },
+      { secrets: ['tok-123456'], binDirs: ['/p/node_modules/.bin'] });
+    assert.deepEqual(env, { PATH: '/p/node_modules/.bin:/usr/bin', HOME: '/h', CI: 'true', NO_COLOR: '1', FORCE_COLOR: '0', TERM: 'dumb',
+      PLAYWRIGHT_HTML_OPEN: 'never', GIT_TERMINAL_PROMPT: '0', PYTHONDONTWRITEBYTECODE: '1', CARGO_TERM_COLOR: 'never' });
+  });
+  test('the tail keeps the last bytes, from a line start', () => {
+    const tail = createTail(100);
+    for (let i = 0; i < 50; i++) tail.push(Buffer.from(`line ${i}\n`));
+    const text = tail.text();
+    assert.ok(Buffer.byteLength(text) <= 100);
+    assert.match(text, /^line \d+\n/);
+    assert.match(text, /line 49\n$/);
+    const big = createTail(10);
+    big.push(Buffer.from('a'.repeat(30)));
+    assert.equal(big.text(), 'a'.repeat(10));
+  });
+});

@@ -1,0 +1,135 @@
+// Test runs with the real runners: pytest and Go when installed (CI installs them with apt), Jest and
+// Vitest from the folder PROJDEX_CI_RUNNERS names (.ci/run installs them there once). A runner missing
+// here skips its test with the reason.
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { existsSync, symlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import { suite, test } from 'node:test';
+import { call, makeTree, serve } from '../helpers/index.ts';
+import { processesMentioning, waitRun } from '../helpers/runs.ts';
+
+const RUNNERS = process.env.PROJDEX_CI_RUNNERS;
+
+function missing(program: string, args: string[]): string | false {
+  try {
+    execFileSync(program, args, { stdio: 'ignore', timeout: 60_000 });
+    return false;
+  } catch {
+    return `${program} is not installed here (CI installs it)`;
+  }
+}
+
+function jsRunner(name: string): string | false {
+  if (!RUNNERS) return `${name}: PROJDEX_CI_RUNNERS is not set (.ci/run installs Jest and Vitest into a folder and sets it)`;
+  return existsSync(join(RUNNERS, 'node_modules', '.bin', name)) ? false : `${name} is not installed in ${RUNNERS}`;
+}
+
+/** Registers `root`, runs its tests, and answers the run and the test rows. */
+async function runAll(t: test.TestContext, root: string): Promise<{ run: any; tests: any[] }> {
+  const { url } = await serve(t);
+  const { body: project } = await call(`${url}/api/projects`, 'POST', { name: 'fx', path: root });
+  const started = await call(`${url}/api/projects/${project.id}/runs`, 'POST');
+  assert.equal(started.status, 202, JSON.stringify(started.body));
+  const run = await waitRun(url, started.body.id, 300_000);
+  const tests = (await call(`${url}/api/projects/${project.id}/tests`)).body;
+  assert.deepEqual(processesMentioning(root), [], 'no process of the run is left');
+  return { run, tests };
+}
+
+const statuses = (rows: any[]): Array<[string, string]> => rows.map((r) => [r.file_path, r.status]);
+
+suite('test runs with real runners', { concurrency: 1 }, () => {
+  test('pytest: per file through --junitxml', { skip: missing('pytest', ['--version']) }, async (t) => {
+    const root = makeTree(t, {
+      'pyproject.toml': '[tool.pytest.ini_options]\ntestpaths = ["tests"]\n',
+      'tests/test_pass.py': 'def test_a():\n    assert 1 + 1 == 2\n',
+      'tests/test_fail.py': 'def test_b():\n    assert 1 + 1 == 3, "wrong sum"\n\ndef test_c():\n    pass\n',
+      'tests/test_skip.py': 'import pytest\n\n@pytest.mark.skip(reason="later")\ndef test_s():\n    pass\n',
+    });
+    const { run, tests } = await runAll(t, root);
+    assert.equal(run.status, 'failed', run.output);
+    assert.deepEqual(statuses(run.files), [['tests/test_fail.py', 'failed'], ['tests/test_pass.py', 'passed'], ['tests/test_skip.py', 'skipped']]);
+    assert.match(run.files[0].failures[0].message, /wrong sum/);
+    assert.deepEqual(statuses(tests), statuses(run.files));
+  });
+
+  test('go: per file through -json', { skip: missing('go', ['version']) }, async (t) => {
+    const root = makeTree(t, {
+      'go.mod': 'module example.com/fx\n\ngo 1.19\n',
+      'sum.go': 'package fx\n\nfunc Sum(a, b int) int { return a + b }\n',
+      'pass_test.go': 'package fx\n\nimport "testing"\n\nfunc TestPass(t *testing.T) {\n\tif Sum(1, 1) != 2 {\n\t\tt.Fatal("bad")\n\t}\n}\n',
+      'fail_test.go': 'package fx\n\nimport "testing"\n\nfunc TestFail(t *testing.T) {\n\tt.Fatal("wrong sum")\n}\n\nfunc TestFine(t *testing.T) {}\n',
+      'skip_test.go': 'package fx\n\nimport "testing"\n\nfunc TestSkip(t *testing.T) {\n\tt.Skip("later")\n}\n',
+    });
+    const { run, tests } = await runAll(t, root);
+    assert.equal(run.status, 'failed', run.output);
+    assert.deepEqual(statuses(run.files), [['fail_test.go', 'failed'], ['pass_test.go', 'passed'], ['skip_test.go', 'skipped']]);
+    assert.match(run.files[0].failures[0].message, /wrong sum/);
+    assert.deepEqual(statuses(tests), statuses(run.files));
+  });
+
+  test('jest: per file through --json --outputFile', { skip: jsRunner('jest') }, async (t) => {
+    const root = makeTree(t, {
+      'package.json': JSON.stringify({ name: 'fx', scripts: { test: 'jest' }, devDependencies: { jest: '30' } }),
+      '__tests__/pass.test.js': "test('ok', () => { expect(1 + 1).toBe(2); });\n",
+      '__tests__/fail.test.js': "test('adds', () => { expect(1 + 1).toBe(3); });\ntest('fine', () => {});\n",
+      '__tests__/skip.test.js': "test.skip('later', () => {});\n",
+    });
+    symlinkSync(join(RUNNERS!, 'node_modules'), join(root, 'node_modules'));
+    const { run, tests } = await runAll(t, root);
+    assert.equal(run.status, 'failed', run.output);
+    assert.deepEqual(statuses(run.files), [['__tests__/fail.test.js', 'failed'], ['__tests__/pass.test.js', 'passed'], ['__tests__/skip.test.js', 'skipped']]);
+    assert.match(run.files[0].failures[0].message, /Expected: 3/);
+    assert.doesNotMatch(run.files[0].failures[0].message, /\x1b\[/);
+    assert.deepEqual(statuses(tests), statuses(run.files));
+  });
+
+  test('vitest: per file through the json reporter', { skip: jsRunner('vitest') }, async (t) => {
+    const root = makeTree(t, {
+      'package.json': JSON.stringify({ name: 'fx', type: 'module', scripts: { test: 'vitest run' }, devDependencies: { vitest: '4' } }),
+      'test/pass.test.js': "import { test, expect } from 'vitest';\ntest('ok', () => { expect(1 + 1).toBe(2); });\n",
+      'test/fail.test.js': "import { test, expect } from 'vitest';\ntest('adds', () => { expect(1 + 1).toBe(3); });\ntest('fine', () => {});\n",
+      'test/skip.test.js': "import { test } from 'vitest';\ntest.skip('later', () => {});\n",
+    });
+    symlinkSync(join(RUNNERS!, 'node_modules'), join(root, 'node_modules'));
+    const { run, tests } = await runAll(t, root);
+    assert.equal(run.status, 'failed', run.output);
+    assert.deepEqual(statuses(run.files), [['test/fail.test.js', 'failed'], ['test/pass.test.js', 'passed'], ['test/skip.test.js', 'skipped']]);
+    assert.match(run.files[0].failures[0].message, /expected 2 to be 3/);
+    assert.deepEqual(statuses(tests), statuses(run.files));
+  });
+
+  test('mocha: per file through the json reporter\'s output file, replacing the command\'s own reporter', { skip: jsRunner('mocha') }, async (t) => {
+    const root = makeTree(t, {
+      'package.json': JSON.stringify({ name: 'fx', scripts: { test: 'mocha --reporter spec' }, devDependencies: { mocha: '11' } }),
+      'test/pass.spec.js': "const assert = require('node:assert');\nit('ok', () => { assert.equal(1 + 1, 2); });\n",
+      'test/fail.spec.js': "const assert = require('node:assert');\nit('adds', () => { assert.equal(1 + 1, 3); });\nit('fine', () => {});\n",
+      'test/skip.spec.js': "it.skip('later', () => {});\n",
+    });
+    symlinkSync(join(RUNNERS!, 'node_modules'), join(root, 'node_modules'));
+    const { run, tests } = await runAll(t, root);
+    assert.equal(run.status, 'failed', run.output);
+    assert.equal(run.exit_code, 1, 'mocha exits with the number of failures');
+    assert.deepEqual(statuses(run.files), [['test/fail.spec.js', 'failed'], ['test/pass.spec.js', 'passed'], ['test/skip.spec.js', 'skipped']]);
+    assert.match(run.files[0].failures[0].message, /2 == 3|2 !== 3/);
+    assert.deepEqual(statuses(tests), statuses(run.files));
+  });
+
+  test('playwright: per file through the json reporter (browser-less tests)', { skip: jsRunner('playwright') }, async (t) => {
+    const root = makeTree(t, {
+      'package.json': JSON.stringify({ name: 'fx', scripts: { test: 'playwright test' }, devDependencies: { '@playwright/test': '1' } }),
+      'playwright.config.js': "module.exports = { testDir: 'e2e', reporter: 'html' };\n",
+      'e2e/pass.spec.js': "const { test, expect } = require('@playwright/test');\ntest('ok', () => { expect(1 + 1).toBe(2); });\n",
+      'e2e/fail.spec.js': "const { test, expect } = require('@playwright/test');\ntest('adds', () => { expect(1 + 1).toBe(3); });\ntest('fine', () => {});\n",
+      'e2e/skip.spec.js': "const { test } = require('@playwright/test');\ntest.skip('later', () => {});\n",
+    });
+    symlinkSync(join(RUNNERS!, 'node_modules'), join(root, 'node_modules'));
+    const { run, tests } = await runAll(t, root);
+    assert.equal(run.status, 'failed', run.output);
+    assert.deepEqual(statuses(run.files), [['e2e/fail.spec.js', 'failed'], ['e2e/pass.spec.js', 'passed'], ['e2e/skip.spec.js', 'skipped']]);
+    assert.match(run.files[0].failures[0].message, /Expected: 3/);
+    assert.doesNotMatch(run.files[0].failures[0].message, /\x1b\[/);
+    assert.deepEqual(statuses(tests), statuses(run.files));
+  });
+});
