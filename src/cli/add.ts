@@ -45,7 +45,8 @@ export async function add(client: Client, out: Out, positionals: string[], { hom
       throw new CliError(`--depth must be an integer from 0 to ${max}, got "${values.depth}"`, 2);
     }
     const body = { root: resolve(expandHome(root, home)), ...(values.depth === undefined ? {} : { depth: Number(values.depth) }) };
-    const found = (await client.request('POST', '/api/projects/discover', body)).body as { added: Project[]; existing: Project[]; truncated: boolean };
+    const answer = await client.request('POST', '/api/projects/discover', body);
+    const found = answer.body as { added: Project[]; existing: Project[]; truncated: boolean };
     if (values.json) return json(out, found), 0;
     for (const p of found.added) print(out, `added #${p.id} ${p.name}  ${p.path}`);
     print(out, `${found.added.length} added, ${found.existing.length} already registered`);

@@ -23,7 +23,8 @@ function npxSpec(packageDir: string): string | undefined {
   if (!packageDir.includes(`${join('_npx', '')}`)) return undefined;
   try {
     const record = JSON.parse(readFileSync(join(cache, 'package.json'), 'utf8')) as { _npx?: { packages?: unknown } };
-    const packages = Array.isArray(record._npx?.packages) ? record._npx.packages.filter((p): p is string => typeof p === 'string') : [];
+    const listed = record._npx?.packages;
+    const packages = Array.isArray(listed) ? listed.filter((p): p is string => typeof p === 'string') : [];
     const ours = packages.filter((p) => !/^node(@|$)/.test(p));
     return ours.length === 1 && !/\s/.test(ours[0]!) ? ours[0] : undefined;
   } catch {

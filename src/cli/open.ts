@@ -22,7 +22,8 @@ export function browserCommand(env: Env, platform: NodeJS.Platform = process.pla
  */
 export async function open(client: Client, out: Out, [ref]: string[], options: { dataDir: string; env: Env; tty: boolean }): Promise<number> {
   if (!client.remote) {
-    throw new CliError('projdex is not running for this data dir; start it with `projdex serve` (or `projdex serve --keep-running > projdex.log 2>&1 &`), then run `projdex open` again');
+    throw new CliError('projdex is not running for this data dir; start it with `projdex serve` (or '
+      + '`projdex serve --keep-running > projdex.log 2>&1 &`), then run `projdex open` again');
   }
   const project = ref === undefined ? undefined : await findProject(client, ref);
   const live = await liveServer(options.dataDir);

@@ -13,7 +13,8 @@ export async function followProgress(client: Client, onProgress: (event: ScanPro
   const stop = (): void => controller.abort();
   let res: Response;
   try {
-    res = await fetch(`${client.url}/api/events`, { headers: { ...client.headers, accept: 'text/event-stream' }, signal: controller.signal });
+    const headers = { ...client.headers, accept: 'text/event-stream' };
+    res = await fetch(`${client.url}/api/events`, { headers, signal: controller.signal });
   } catch {
     return stop;
   }
