@@ -127,6 +127,8 @@ test('hangs', async () => {
     for (let i = 0; i < 600 && !existsSync(pidsFile); i++) await new Promise((resolve) => setTimeout(resolve, 50));
     const pids = JSON.parse(readFileSync(pidsFile, 'utf8')) as number[];
     assert.ok(pids.every(running), 'the test file and its grandchild run');
+    // While it runs, its record shows the output so far.
+    assert.match((await call(`${url}/api/runs/${started.id}`)).body.output, /^\$ node --test /);
     assert.ok(processesMentioning(root).length >= 2);
     const t0 = Date.now();
     const canceled = await call(`${url}/api/runs/${started.id}`, 'DELETE');

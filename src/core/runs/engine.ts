@@ -52,6 +52,8 @@ interface Active {
   processes: Set<StepProcess>;
   done: Promise<void>;
   release?: () => void;
+  /** While it runs: what a read of the record shows before it is written at the end. */
+  live?: { output: () => string; files: ReadonlyMap<string, FileResult>; steps: readonly StepRecord[] };
   /** True once it holds one of the `concurrency` slots. */
   slot?: boolean;
 }
@@ -95,6 +97,7 @@ export function createRuns(options: RunsOptions) {
     const timer = setTimeout(() => stop(run, 'error', `the run passed its deadline of ${Math.round(deadline() / 1000)} s and was stopped`), deadline());
     const files = new Map<string, FileResult>();
     const steps: StepRecord[] = [];
+    run.live = { output: output.text, files, steps };
     let exitCode: number | null = 0;
     let startFailed = false;
     try {
@@ -197,7 +200,14 @@ export function createRuns(options: RunsOptions) {
       }).finally(() => { if (run.slot) running--; pump(); });
       return record;
     },
-    get: (id: number): RunRecord | undefined => runs.getRun(id),
+    /** A run; while it runs, with the output, files and steps so far. */
+    get(id: number): RunRecord | undefined {
+      const record = runs.getRun(id);
+      const live = active.get(id)?.live;
+      if (!record || !live) return record;
+      return { ...record, output: live.output(), steps: [...live.steps],
+        files: [...live.files.values()].sort((a, b) => a.file_path.localeCompare(b.file_path)) };
+    },
     list: (projectId: number, page: { limit?: number; before?: number } = {}) => runs.listRuns(projectId, page),
     /** Cancels a queued or running run; its processes get SIGTERM, then SIGKILL. Resolves once it has ended. */
     async cancel(id: number): Promise<RunRecord | undefined> {

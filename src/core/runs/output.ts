@@ -25,6 +25,8 @@ export function createRunOutput({ events, id, projectId, everyMs = 100 }: { even
       // resuming clients, so each stays small); the record keeps the last 1 MiB.
       if (pending.length > MAX_EVENT_TEXT) pending = pending.slice(-MAX_EVENT_TEXT);
     },
+    /** The kept text so far. */
+    text: (): string => tail.text(),
     /** Sends what is pending and stops the ticker; returns the kept text. */
     end(): string {
       clearInterval(ticker);

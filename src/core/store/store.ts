@@ -575,10 +575,10 @@ export function openStore(file: string, { now = Date.now, maxBytes }: StoreOptio
       busy_timeout: Number(db.prepare('PRAGMA busy_timeout').get()?.timeout),
     }),
 
-    /** Checks the database file; 'ok' when intact. */
     /** For the store's sibling modules (runs.ts) only: the connection, the cache reset, a transaction. */
     extend: <T>(build: (db: DatabaseSync, changed: () => void, inTransaction: <R>(fn: () => R) => R) => T): T =>
       build(db, changed, transaction),
+    /** Checks the database file; 'ok' when intact. */
     integrityCheck: (): string => String(db.prepare('PRAGMA integrity_check').get()?.integrity_check),
     close(): void {
       if (db.isOpen) db.close();

@@ -23,7 +23,7 @@ const RUN_FIELDS: Record<string, Schema> = {
     }, 'Files per status, as reported.'),
     files: { type: 'array', items: ref('RunFile'), description: 'Per test file the runners reported, by path. Steps without a per-file report add none (see `steps[].notes`).' },
     steps: { type: 'array', items: ref('RunStep'), description: 'Each test command run, in order.' },
-    output: str('The last 1 MiB of the combined stdout and stderr of every step (starting at a line when cut).'),
+    output: str('The last 1 MiB of the combined stdout and stderr of every step (starting at a line when cut); while the run runs, the output so far, as are `files` and `steps`.'),
     reason: nullable('string', 'Why it ended `error` or `canceled`; null otherwise.'),
   };
 
