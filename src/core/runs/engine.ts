@@ -6,7 +6,7 @@ import type { Events } from '../events.ts';
 import type { Scanner } from '../scanner.ts';
 import type { Store } from '../store/store.ts';
 import { openRunsStore } from '../store/runs.ts';
-import { httpError } from '../../server/http.ts';
+import { httpError } from '../errors.ts';
 import type { Project } from '../types.ts';
 import { planRun, type Step } from './plan.ts';
 import type { StepProcess } from './process.ts';
