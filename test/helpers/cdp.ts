@@ -147,8 +147,11 @@ function createPage(browser: Browser, sessionId: string, targetId: string) {
       if (exceptionDetails) throw new Error(`in page: ${exceptionDetails.exception?.description ?? exceptionDetails.text}`);
       return result.value as T;
     },
-    /** Polls `expression` until it is truthy; returns its value. Fails with `what` at the deadline. */
-    async waitFor<T = any>(expression: string, what: string, deadlineMs = 10_000): Promise<T> {
+    /**
+     * Polls `expression` until it is truthy; returns its value. Fails with `what` at the deadline, which is
+     * far past what a quiet machine needs (a wait ends as soon as its condition holds): a loaded one is slow.
+     */
+    async waitFor<T = any>(expression: string, what: string, deadlineMs = 60_000): Promise<T> {
       const deadline = Date.now() + deadlineMs;
       let last: unknown;
       for (;;) {

@@ -44,8 +44,16 @@ async function shoot(page: Page, name: string): Promise<void> {
 const problems = (page: Page): string[] => page.problems.filter((p) => !/Failed to load resource: the server responded with a status of (400|401|404|405)/.test(p));
 
 const rowNames = (page: Page): Promise<string[]> => page.eval('[...document.querySelectorAll("#projects-table tbody tr:not([hidden]) .name")].map((a) => a.textContent)');
+// Every toast the page showed, kept by an observer `open` installs: a toast lives 4 s, which a poll on a
+// loaded machine can miss.
+const TOAST_LOG = `(() => {
+  window.toastLog = [];
+  new MutationObserver((changes) => {
+    for (const c of changes) for (const n of c.addedNodes) if (n.classList?.contains('toast')) window.toastLog.push(n.textContent);
+  }).observe(document.getElementById('toasts'), { childList: true });
+})()`;
 const toastSeen = (page: Page, pattern: string): Promise<string> =>
-  page.waitFor(`[...document.querySelectorAll('.toast')].map((t) => t.textContent).find((t) => new RegExp(${JSON.stringify(pattern)}).test(t))`, `a toast matching /${pattern}/`);
+  page.waitFor(`(window.toastLog ?? []).find((t) => new RegExp(${JSON.stringify(pattern)}).test(t))`, `a toast matching /${pattern}/`);
 
 suite('the dashboard in Chromium', { skip: missing, timeout: 180_000 }, () => {
   let browser: Browser;
@@ -55,6 +63,7 @@ suite('the dashboard in Chromium', { skip: missing, timeout: 180_000 }, () => {
   async function open(url: string): Promise<Page> {
     const page = await browser.newPage();
     await page.goto(url);
+    await page.eval(TOAST_LOG);
     return page;
   }
 
@@ -263,7 +272,8 @@ suite('the dashboard in Chromium', { skip: missing, timeout: 180_000 }, () => {
     await page.waitFor('document.body.dataset.live === "live"', 'the live stream');
     await page.waitFor('document.querySelector("#run-status")?.textContent === "Never run."', 'the never-run state');
     const fileStatus = (file: string): string => `document.querySelector('li[data-file="${file}"]')?.dataset.status`;
-    assert.equal(await page.eval(fileStatus('test/fail.test.mjs')), 'never');
+    // The file list loads beside the run status: waited for, not assumed.
+    await page.waitFor(`${fileStatus('test/fail.test.mjs')} === "never"`, 'the never-run mark');
     await page.click('[data-action=run]');
     await page.waitFor('document.querySelector("#run-output")?.textContent.includes("✖ adds")', 'the live output');
     await page.waitFor('document.querySelector("#run-status")?.textContent.startsWith("Last run #1 failed")', 'the run to end');
