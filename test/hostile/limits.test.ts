@@ -7,6 +7,7 @@ import { renameSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { suite, test } from 'node:test';
 import { evaluateModule } from '../../src/readers/js/modules.ts';
+import { parseMakefile } from '../../src/ports/makefile.ts';
 import { guarded } from '../../src/rules/guarded.ts';
 import { createContext } from '../../src/scan/context.ts';
 import { scanReport } from '../../src/scan/index.ts';
@@ -122,4 +123,13 @@ test('a folder swapped for a link after the walk: reads below it refuse to cross
   assert.equal(await ctx.read('sub/package.json'), undefined);
   assert.match(ctx.notes.join('\n'), /sub\/package\.json was not read: a folder on its path became a link/);
   assert.equal(await ctx.read('top.json'), '{}', 'files on a clean path are read');
+});
+
+test('a 500 KB Makefile of continuation lines is joined in linear time', () => {
+  const text = 'run: \\\n' + 'x \\\n'.repeat(130_000) + '\tpython -m http.server 8000\n';
+  const started = performance.now();
+  assert.deepEqual(parseMakefile(text), []);
+  // About 0.3 s; joining by growing one string took 25 s (quadratic).
+  assert.ok(performance.now() - started < 5_000, `${(performance.now() - started).toFixed(0)} ms`);
+  assert.deepEqual(parseMakefile('run: \\\n  deps \\\n\n\tnode s.js --port \\\n\t  3000\n'), [['run', 'node s.js --port 3000']]);
 });
