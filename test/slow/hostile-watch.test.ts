@@ -100,3 +100,24 @@ test('a folder of 200k files renamed into a watched project leaves /health answe
   t.diagnostic(`worst /health wait while 4 renames of a 200k-file folder were watched: ${worst.toFixed(1)} ms`);
   assert.ok(worst < 1_000, `/health waited ${worst.toFixed(0)} ms`);
 });
+
+test('registering 500 roots with watch on does not list every project again for each one', { timeout: 120_000 }, async (t) => {
+  const store = openStore(':memory:');
+  const events = createEvents();
+  const scanner = createScanner(store, {}, {}, { events });
+  t.after(async () => { await scanner.close(); store.close(); });
+  // The real store, with its project listings counted: each one reads every row.
+  let listings = 0;
+  const counted = Object.assign(Object.create(store), { listProjects: () => { listings++; return store.listProjects(); } }) as typeof store;
+  const watching = startWatching({ store: counted, scanner, events, recursive: false, syncMs: 60_000 });
+  t.after(() => watching.close());
+  const parent = makeTree(t);
+  for (let i = 0; i < 500; i++) {
+    mkdirSync(join(parent, `p${i}`));
+    const project = store.insertProject({ name: `p${i}`, path: join(parent, `p${i}`) })!;
+    events.emit('project.created', { project });
+  }
+  await watching.ready();
+  assert.equal(watching.status().watched, 500);
+  assert.ok(listings <= 2, `${listings} listings of every project`);
+});
