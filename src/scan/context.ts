@@ -84,7 +84,9 @@ export function createContext(root: string, tree: Tree & { readonly record?: Tre
   const runs: RunInfo[] = [];
   const base = root.endsWith('/') ? root : root + '/';
   // The root as the kernel names it (the library may be given a path through a link, or /tmp on macOS).
-  const realBase = (() => { try { const r = realpathSync(root); return r.endsWith('/') ? r : r + '/'; } catch { return base; } })();
+  const realBase = (() => {
+    try { const real = realpathSync(root); return real.endsWith('/') ? real : real + '/'; } catch { return base; }
+  })();
 
   const readNow = (file: string): string | undefined => {
     let fd = -1;
