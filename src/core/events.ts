@@ -17,6 +17,8 @@ export interface ProjdexEvent {
 export interface EventsOptions {
   /** Events kept for `Last-Event-ID` resume. @default 1000 */
   readonly keep?: number;
+  /** Bytes of event data (as JSON) kept for resume, whatever their count. @default 4 MiB */
+  readonly keepBytes?: number;
 }
 
 /**
@@ -29,18 +31,27 @@ export interface EventsOptions {
  * events.emit('settings.changed', { key: 'a' });
  * off();
  */
-export function createEvents({ keep = 1000 }: EventsOptions = {}) {
+export function createEvents({ keep = 1000, keepBytes = 4 * 1024 * 1024 }: EventsOptions = {}) {
   // Ids restart with each server life; a client holding an id of an earlier life can tell by this.
   const instance = randomUUID();
   const recent: ProjdexEvent[] = [];
+  // Sizes of `recent`'s data as JSON, and their sum: big events are dropped from the buffer sooner.
+  const sizes: number[] = [];
+  let bytes = 0;
   const listeners = new Map<(event: ProjdexEvent) => void, (() => void) | undefined>();
   let lastId = 0;
   let closed = false;
   return {
     emit(type: EventType, data: Record<string, unknown>): ProjdexEvent {
       const event = { id: ++lastId, type, data };
+      const size = JSON.stringify(data).length;
       recent.push(event);
-      if (recent.length > keep) recent.shift();
+      sizes.push(size);
+      bytes += size;
+      while (recent.length > keep || (bytes > keepBytes && recent.length > 1)) {
+        recent.shift();
+        bytes -= sizes.shift()!;
+      }
       for (const listener of [...listeners.keys()]) {
         try { listener(event); } catch { /* a failing listener must not break the publisher */ }
       }

@@ -6,7 +6,8 @@
  * shared by all projects. A project over the budget, or whose watcher fails, is polled instead: an
  * incremental rescan every `pollMs`, which costs one stat per directory and per file read when nothing moved.
  */
-import { watch as fsWatch, lstatSync, readdirSync, readFileSync, type FSWatcher } from 'node:fs';
+import { watch as fsWatch, lstatSync, readFileSync, type FSWatcher } from 'node:fs';
+import { opendir } from 'node:fs/promises';
 import type { Events } from './events.ts';
 import { survive, type SurviveLogger } from './survive.ts';
 import { PRUNED_DIRS } from '../scan/walk/walk.ts';
@@ -38,9 +39,16 @@ export interface WatchOptions {
   readonly logger?: SurviveLogger;
 }
 
+/** Longest stretch of the HTTP thread a tree's listing takes before it yields. */
+const SLICE_MS = 5;
+
 interface Watched {
   readonly project: Project;
   readonly watchers: Map<string, FSWatcher>;
+  /** The inode each watched directory had: a directory deleted and made again is a new one to watch. */
+  readonly inodes: Map<string, number>;
+  /** The root itself went away: it is polled until it is back, then watched again. */
+  rootGone?: boolean;
   poll?: NodeJS.Timeout;
   timer?: NodeJS.Timeout;
   /** A change arrived while a rescan ran: scan again once it ends. */
@@ -93,16 +101,41 @@ export function startWatching({
     return !parts.some((p) => PRUNED_DIRS.has(p)) && !/^projdex\.db(?:-wal|-shm|-journal)?$/.test(parts.at(-1) ?? '');
   };
 
+  const pathOf = (w: Watched, rel: string): string => (rel === '' ? w.project.path : `${w.project.path}/${rel}`);
+
+  /** Closes the watchers of `rel` and of every directory below it. */
+  const unwatchTree = (w: Watched, rel: string): void => {
+    for (const [dir, watcher] of w.watchers) {
+      if (rel !== '' && dir !== rel && !dir.startsWith(`${rel}/`)) continue;
+      watcher.close();
+      w.watchers.delete(dir);
+      w.inodes.delete(dir);
+      used--;
+    }
+  };
+
   const watchDir = (w: Watched, rel: string): boolean => {
     if (w.watchers.has(rel)) return true;
     if (used >= maxWatchers) return false;
     try {
-      const watcher = fsWatch(rel === '' ? w.project.path : `${w.project.path}/${rel}`, { persistent: false, recursive }, (type, name) => {
+      const ino = lstatSync(pathOf(w, rel)).ino;
+      const watcher = fsWatch(pathOf(w, rel), { persistent: false, recursive }, (type, name) => {
         if (!relevant(name)) return;
-        // A directory created (or moved in) here: watch it and what it holds, or poll once over budget.
-        if (type === 'rename' && !recursive && name !== null) {
+        if (type === 'rename' && !recursive) {
+          // This directory itself deleted (or replaced): its watcher is dead. Below the root the parent's
+          // event watches what comes in its place; the root is polled until it is back.
+          if (lstatSync(pathOf(w, rel), { throwIfNoEntry: false })?.ino !== ino) {
+            unwatchTree(w, rel);
+            if (rel === '') { w.rootGone = true; startPolling(w); }
+            schedule(w);
+            return;
+          }
+          // A directory created (or moved in) here: watch it and what it holds, or poll once over budget. One
+          // deleted and made again under the same name is a new directory: its old watchers are dead.
           const child = rel === '' ? String(name) : `${rel}/${String(name)}`;
-          if (lstatSync(`${w.project.path}/${child}`, { throwIfNoEntry: false })?.isDirectory()) {
+          const info = name === null ? undefined : lstatSync(pathOf(w, child), { throwIfNoEntry: false });
+          if (info?.isDirectory()) {
+            if (w.watchers.has(child) && w.inodes.get(child) !== info.ino) unwatchTree(w, child);
             void addTree(w, child).then((ok) => { if (!ok) startPolling(w); });
           }
         }
@@ -111,11 +144,12 @@ export function startWatching({
       watcher.on('error', () => {
         // The directory went away (or the watcher broke): forget it; the parent's event rescans.
         watcher.close();
-        if (w.watchers.delete(rel)) used--;
+        if (w.watchers.get(rel) === watcher) { w.watchers.delete(rel); w.inodes.delete(rel); used--; }
         if (rel === '') startPolling(w);
         else schedule(w);
       });
       w.watchers.set(rel, watcher);
+      w.inodes.set(rel, ino);
       used++;
       return true;
     } catch {
@@ -124,43 +158,59 @@ export function startWatching({
   };
 
   /**
-   * Watches `rel` and every directory below it the scan would enter; false when the budget ran out. Runs
-   * in slices of 256 directories so a big tree's setup does not hold up the HTTP thread.
+   * Watches `rel` and every directory below it the scan would enter; false when the budget ran out. Lists
+   * with `opendir` (read off the thread, handed over a batch at a time, a turn of the event loop every
+   * few milliseconds): a directory renamed in with 300k files must not hold up the HTTP thread.
    */
   const addTree = async (w: Watched, rel: string): Promise<boolean> => {
     const stack = [rel];
-    for (let n = 1; stack.length > 0; n++) {
-      if (n % 256 === 0) await new Promise((r) => setImmediate(r));
-      if (closed || projects.get(w.project.id) !== w || w.poll) return true; // gone or polled meanwhile
+    const gone = (): boolean => closed || projects.get(w.project.id) !== w || w.poll !== undefined;
+    let until = performance.now() + SLICE_MS;
+    const pause = async (): Promise<void> => {
+      if (performance.now() < until) return;
+      await new Promise((r) => setImmediate(r));
+      until = performance.now() + SLICE_MS;
+    };
+    while (stack.length > 0) {
+      if (gone()) return true; // removed or polled meanwhile
       const dir = stack.pop()!;
       if (!watchDir(w, dir)) return false;
-      let entries;
       try {
-        entries = readdirSync(dir === '' ? w.project.path : `${w.project.path}/${dir}`, { withFileTypes: true });
+        const handle = await opendir(dir === '' ? w.project.path : `${w.project.path}/${dir}`, { bufferSize: 256 });
+        for await (const e of handle) {
+          if (e.isDirectory() && !PRUNED_DIRS.has(e.name)) stack.push(dir === '' ? e.name : `${dir}/${e.name}`);
+          await pause();
+          if (gone()) return true; // leaving the loop closes the handle
+        }
       } catch {
-        continue;
+        // Gone or unreadable: its parent's watcher reports what happens to it.
       }
-      for (const e of entries) if (e.isDirectory() && !PRUNED_DIRS.has(e.name)) stack.push(dir === '' ? e.name : `${dir}/${e.name}`);
+      await pause();
     }
     return true;
   };
 
-  const stopWatchers = (w: Watched): void => {
-    for (const watcher of w.watchers.values()) watcher.close();
-    used -= w.watchers.size;
-    w.watchers.clear();
-  };
+  const stopWatchers = (w: Watched): void => unwatchTree(w, '');
 
   const startPolling = (w: Watched): void => {
     stopWatchers(w);
     if (w.poll || closed) return;
-    w.poll = setInterval(() => { void rescan(w); }, pollMs);
+    w.poll = setInterval(() => {
+      // A root deleted and made again is watched again, and rescanned at once.
+      if (w.rootGone && !recursive && lstatSync(w.project.path, { throwIfNoEntry: false })?.isDirectory()) {
+        clearInterval(w.poll);
+        w.poll = undefined;
+        w.rootGone = false;
+        void addTree(w, '').then((ok) => { if (!ok) startPolling(w); });
+      }
+      void rescan(w);
+    }, pollMs);
     w.poll.unref();
   };
 
   const settling = new Set<Promise<unknown>>();
   const add = (project: Project): void => {
-    const w: Watched = { project, watchers: new Map(), again: false, scanning: false };
+    const w: Watched = { project, watchers: new Map(), inodes: new Map(), again: false, scanning: false };
     projects.set(project.id, w);
     if (recursive) { if (!watchDir(w, '')) startPolling(w); return; }
     const setup = addTree(w, '').then((ok) => { if (!ok) startPolling(w); });
@@ -188,7 +238,14 @@ export function startWatching({
   sync();
   const syncTimer = setInterval(sync, syncMs);
   syncTimer.unref();
-  const off = events.subscribe((event) => { if (event.type.startsWith('project.')) sync(); });
+  // Each registration or removal changes one project: listing them all each time made registering
+  // thousands of roots quadratic. The periodic sync still catches anything an event did not say.
+  const off = events.subscribe((event) => {
+    if (closed) return;
+    const { project, id } = event.data as { project?: Project; id?: number };
+    if (event.type === 'project.created' && project && !projects.has(project.id)) add(project);
+    else if (event.type === 'project.deleted' && typeof id === 'number') { const w = projects.get(id); if (w) remove(w); }
+  });
 
   return {
     /** Resolves once every project known so far is watched or polled. */

@@ -59,8 +59,8 @@ export const MAX_PORT_ROWS = 1_000;
 /** The first `MAX_PORT_ROWS` rows in port order, with a note saying how many were left out. */
 function capRows(ctx: ScanContext, rows: KindedPort[]): KindedPort[] {
   if (rows.length <= MAX_PORT_ROWS) return rows;
-  const kept = rows.sort((a, b) => a.port - b.port || (a.config_source < b.config_source ? -1 : a.config_source > b.config_source ? 1 : 0))
-    .slice(0, MAX_PORT_ROWS);
+  const bySource = (a: KindedPort, b: KindedPort): number => (a.config_source < b.config_source ? -1 : a.config_source > b.config_source ? 1 : 0);
+  const kept = rows.sort((a, b) => a.port - b.port || bySource(a, b)).slice(0, MAX_PORT_ROWS);
   const sources = [...new Set(rows.slice(MAX_PORT_ROWS).map((r) => r.config_source))];
   ctx.note(`The project's files name ${rows.length} ports; only the lowest ${MAX_PORT_ROWS} are listed `
     + `(the rest come from ${sources.slice(0, 3).join(', ')}${sources.length > 3 ? ', ...' : ''})`);

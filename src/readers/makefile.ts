@@ -68,20 +68,24 @@ function expandBounded(line: string, vars: ReadonlyMap<string, string>, budget: 
 
 /**
  * Lines with backslash continuations joined: blanks around `\` + newline become one space. A loop rather
- * than a RegExp, which would rescan a long run of blanks once per blank.
+ * than a RegExp, which would rescan a long run of blanks once per blank; the pieces of a joined line are
+ * collected and joined once, since growing one string and looking at its end again is quadratic.
  */
 function joinContinuations(text: string): string[] {
   const out: string[] = [];
-  let pending: string | undefined;
-  for (let line of text.split('\n')) {
-    if (pending !== undefined) line = pending + ' ' + line.slice(blanksAt(line, 0));
+  let parts: string[] | undefined;
+  for (const raw of text.split('\n')) {
+    const line = parts ? raw.slice(blanksAt(raw, 0)) : raw;
     const body = line.endsWith('\\\r') ? line.slice(0, -2) : line.endsWith('\\') ? line.slice(0, -1) : undefined;
-    if (body === undefined) { out.push(line); pending = undefined; continue; }
+    if (body === undefined) {
+      if (parts) { parts.push(line); out.push(parts.join(' ')); parts = undefined; } else out.push(line);
+      continue;
+    }
     let end = body.length;
     while (end > 0 && (body[end - 1] === ' ' || body[end - 1] === '\t')) end--;
-    pending = body.slice(0, end);
+    (parts ??= []).push(body.slice(0, end));
   }
-  if (pending !== undefined) out.push(pending + ' ');
+  if (parts) out.push(parts.join(' ') + ' ');
   return out;
 }
 

@@ -1,4 +1,4 @@
-import { closeSync, constants, fstatSync, openSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readlinkSync, realpathSync } from 'node:fs';
 import { parseJsonc } from '../readers/jsonc.ts';
 import { membership } from './membership.ts';
 import { lstatOrUndefined } from './incremental/stamper.ts';
@@ -87,14 +87,23 @@ export function createContext(root: string, tree: Tree & { readonly record?: Tre
   };
   const texts = new Map<string, Promise<string | undefined>>();
   const notes: string[] = [];
+  const crossed = (file: string): void => {
+    context.note(`${file} was not read: a folder on its path became a link (to outside the project?) during the scan`);
+  };
   const noted = new Set<string>();
   const runs: RunInfo[] = [];
   const base = root.endsWith('/') ? root : root + '/';
+  // The root as the kernel names it (the library may be given a path through a link, or /tmp on macOS).
+  const realBase = (() => {
+    try { const real = realpathSync(root); return real.endsWith('/') ? real : real + '/'; } catch { return base; }
+  })();
 
   const readNow = (file: string): string | undefined => {
     let fd = -1;
     try {
       fd = openSync(base + file, OPEN_FLAGS);
+      // O_NOFOLLOW guards the last name only: a folder swapped for a link since the walk is refused here.
+      if (!openedAt(fd, realBase + file)) { crossed(file); return undefined; }
       const info = fstatSync(fd);
       // The stamp is taken before the bytes are read: a write in between leaves the stamp behind the text.
       if (keep) stampOf(file, info);
@@ -274,4 +283,16 @@ export function createContext(root: string, tree: Tree & { readonly record?: Tre
     ...(keep ? { vouch, stampsOf } : {}),
   };
   return context;
+}
+
+/**
+ * Whether the open file `fd` is the one at `path` with no link crossed on the way: Linux names an open
+ * file's real path at /proc/self/fd. Elsewhere (no /proc) the real path is looked up after the open.
+ */
+function openedAt(fd: number, path: string): boolean {
+  try {
+    return readlinkSync(`/proc/self/fd/${fd}`) === path;
+  } catch {
+    try { return realpathSync(path) === path; } catch { return false; }
+  }
 }

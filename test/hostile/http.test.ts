@@ -6,6 +6,7 @@ import { connect, type AddressInfo, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { suite, test } from 'node:test';
 import { limitConnections } from '../../src/server/connections.ts';
+import type { ProjdexEvent } from '../../src/core/events.ts';
 import { startServer } from '../../src/server/server.ts';
 import { call, makeTree, serve } from '../helpers/index.ts';
 
@@ -131,5 +132,23 @@ suite('big lists are built while they are sent', { timeout: 120_000 }, () => {
     const list = await fetch(`${running.url}/api/projects/${id}/tests`);
     assert.equal(list.headers.get('transfer-encoding'), 'chunked');
     assert.deepEqual(await list.json(), JSON.parse(String(running.store.testsJson(id))));
+  });
+});
+
+suite('the live-event buffer has a byte budget', () => {
+  test('a long setting value is announced by its size, and big events leave the replay buffer sooner', async (t) => {
+    const running = await serve(t);
+    const value = 'v'.repeat(900 * 1024);
+    assert.equal((await call(`${running.url}/api/settings/big`, 'PUT', { value })).status, 200);
+    const [event] = running.events.since(running.events.lastId - 1)!;
+    assert.deepEqual(event!.data, { key: 'big', size: value.length });
+    // Emitted directly: the hub itself keeps at most 4 MiB of event data for replay, whatever the count.
+    for (let i = 0; i < 100; i++) running.events.emit('scan.failed', { id: i, error: 'e'.repeat(256 * 1024) });
+    let kept: ProjdexEvent[] | undefined;
+    for (let from = 0; !(kept = running.events.since(from)); from++); // the oldest id still kept
+    assert.ok(kept.length < 100, 'old big events were dropped');
+    const bytes = kept.reduce((sum, e) => sum + JSON.stringify(e.data).length, 0);
+    assert.ok(bytes <= 4 * 1024 * 1024, `${bytes} bytes kept`);
+    assert.equal(kept.at(-1)!.id, running.events.lastId);
   });
 });

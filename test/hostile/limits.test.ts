@@ -3,10 +3,15 @@
  * its deadline, blew its memory or failed the whole scan: every one here must end fast, with a note.
  */
 import assert from 'node:assert/strict';
+import { renameSync, symlinkSync } from 'node:fs';
+import { join } from 'node:path';
 import { suite, test } from 'node:test';
 import { evaluateModule } from '../../src/readers/js/modules.ts';
+import { parseMakefile } from '../../src/ports/makefile.ts';
 import { guarded } from '../../src/rules/guarded.ts';
+import { createContext } from '../../src/scan/context.ts';
 import { scanReport } from '../../src/scan/index.ts';
+import { walk } from '../../src/scan/walk/walk.ts';
 import { makeTree } from '../helpers/index.ts';
 
 /** Evaluates a config as a scan would, with nothing else to read. */
@@ -106,4 +111,25 @@ test('a rule that throws loses its own rows, with a note; the scan goes on', asy
   assert.deepEqual(rows, []);
   assert.deepEqual(notes, ['Go discovery failed and was skipped (a file nests or repeats past what it can follow): its tests are not listed']);
   assert.deepEqual(await guarded({ note: () => assert.fail() }, 'x', async () => ['a']), ['a']);
+});
+
+test('a folder swapped for a link after the walk: reads below it refuse to cross the link', async (t) => {
+  const root = makeTree(t, { 'sub/package.json': '{"name":"inside"}', 'top.json': '{}' });
+  const outside = makeTree(t, { 'package.json': '{"name":"SECRET"}' });
+  const ctx = createContext(root, await walk(root));
+  // The walk saw sub/ as a folder; now it is a link to a folder outside the project.
+  renameSync(join(root, 'sub'), join(root, 'sub-old'));
+  symlinkSync(outside, join(root, 'sub'));
+  assert.equal(await ctx.read('sub/package.json'), undefined);
+  assert.match(ctx.notes.join('\n'), /sub\/package\.json was not read: a folder on its path became a link/);
+  assert.equal(await ctx.read('top.json'), '{}', 'files on a clean path are read');
+});
+
+test('a 500 KB Makefile of continuation lines is joined in linear time', () => {
+  const text = 'run: \\\n' + 'x \\\n'.repeat(130_000) + '\tpython -m http.server 8000\n';
+  const started = performance.now();
+  assert.deepEqual(parseMakefile(text), []);
+  // About 0.3 s; joining by growing one string took 25 s (quadratic).
+  assert.ok(performance.now() - started < 5_000, `${(performance.now() - started).toFixed(0)} ms`);
+  assert.deepEqual(parseMakefile('run: \\\n  deps \\\n\n\tnode s.js --port \\\n\t  3000\n'), [['run', 'node s.js --port 3000']]);
 });

@@ -162,7 +162,8 @@ export function method(target: Val, name: string, call: (f: FnVal, args: Val[], 
         if (typeof p === 'string') return name === 'replace' ? s.replace(p, () => r) : s.replaceAll(p, () => r);
         if (isRegex(p)) {
           // A config's regex runs on config strings only, but may backtrack for minutes all the same.
-          const re = projectRegExp(p.regex, p.flags, (why) => notePattern(`regex ${JSON.stringify(p.regex.slice(0, 80))} in a config is not used: ${why}`));
+          const refused = (why: string): void => notePattern(`regex ${JSON.stringify(p.regex.slice(0, 80))} in a config is not used: ${why}`);
+          const re = projectRegExp(p.regex, p.flags, refused);
           return re ? s.replace(re, r) : unknown(t);
         }
         return unknown(t);

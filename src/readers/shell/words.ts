@@ -47,7 +47,8 @@ export function joinDir(from: string, to: string): string {
 
 export function globMatch(pattern: string, text: string): boolean {
   const re = '^' + pattern.replace(/[.+^${}()|\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.') + '$';
-  return projectRegExp(re, '', (why) => notePattern(`shell pattern ${JSON.stringify(pattern.slice(0, 80))} is not used: ${why}`))?.test(text) ?? false;
+  const refused = (why: string): void => notePattern(`shell pattern ${JSON.stringify(pattern.slice(0, 80))} is not used: ${why}`);
+  return projectRegExp(re, '', refused)?.test(text) ?? false;
 }
 
 /** Words and operators of a script (quotes removed, `$` left for expansion); null past `maxWords`. */

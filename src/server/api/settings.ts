@@ -4,6 +4,9 @@ import type { Events } from '../../core/events.ts';
 import type { Store } from '../../core/store/store.ts';
 import type { Context } from './context.ts';
 
+/** Longest setting value an event carries; a longer one is announced by its `size` only. */
+const EVENT_VALUE_CHARS = 1024;
+
 /** Handlers of `/api/settings/**`. */
 export function settingsHandlers(store: Store, events?: Events) {
   const keyOf = ({ params }: Context): string => {
@@ -39,7 +42,8 @@ export function settingsHandlers(store: Store, events?: Events) {
       const problem = settingProblem(key, text);
       if (problem) throw httpError(400, 'INVALID_VALUE', problem);
       store.putSetting(key, text);
-      events?.emit('settings.changed', { key, value: text });
+      // A long value is not carried: the event says what to refetch (the replay buffer holds 1000 events).
+      events?.emit('settings.changed', text.length <= EVENT_VALUE_CHARS ? { key, value: text } : { key, size: text.length });
       return { key, value: text };
     },
   };

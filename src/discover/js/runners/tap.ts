@@ -79,7 +79,8 @@ export const uvu: RunnerRule = {
     const cwd = joinPath(flagValues(inv, '-c', '--cwd')[0] ?? '');
     const dir = joinPath(cwd, dirArg ?? '');
     let pattern = dirArg ? UVU_IN_DIR : UVU_DEFAULT;
-    if (patternArg) pattern = projectRegExp(patternArg, 'i', (why) => ctx.note(`uvu: pattern ${JSON.stringify(patternArg.slice(0, 80))} is not used (${why}); used the default`)) ?? pattern;
+    const refused = (why: string): void => ctx.note(`uvu: pattern ${JSON.stringify(patternArg!.slice(0, 80))} is not used (${why}); used the default`);
+    if (patternArg) pattern = projectRegExp(patternArg, 'i', refused) ?? pattern;
     const ignores = ['^.git', 'node_modules', ...flagValues(inv, '-i', '--ignore')].flatMap((s) => {
       const re = projectRegExp(s, 'i', (why) => ctx.note(`uvu: --ignore ${JSON.stringify(s.slice(0, 80))} is not used: ${why}`));
       return re ? [re] : [];
