@@ -10,9 +10,8 @@ import { isComputed, isRegex, type Lit } from './literal.ts';
 import { parseJsonc } from '../jsonc.ts';
 import { tokenize } from './tokens.ts';
 import { builtinModule, dirOf, identityHelper, mergeConfig, normalize, objectStatics, pathModule, urlCtor } from './builtins.ts';
-import { type Cur } from './expressions.ts';
-import { callFn } from './functions.ts';
-import { BudgetError, createBudget, isFn, native, unknown, type Env, type FnVal, type Obj, type Val } from './values.ts';
+import { callFn } from './statements.ts';
+import { BudgetError, createBudget, ENV_MARK, isFn, native, unknown, type Env, type Obj, type Val } from './values.ts';
 import { runTopLevel, type ModuleRecord } from './top.ts';
 
 export interface EvalOptions {
@@ -102,6 +101,7 @@ export async function evaluateModule(src: string, opts: EvalOptions): Promise<Ev
       load: (spec, t) => moduleOf(spec, t, 'value'),
       namespace: (spec, t) => moduleOf(spec, t, 'namespace'),
       resolvePath: (spec) => local.get(spec),
+      invoke: callFn,
     };
   };
   try {
@@ -160,7 +160,7 @@ function globals(env: Env, argv: readonly string[] | undefined): Map<string, Val
     members: { resolve: resolvePath } } as unknown as Val);
   vars.set('__dirname', dirOf(file));
   vars.set('__filename', file);
-  vars.set('process', { env: { computed: 'process.env' }, cwd: native('process.cwd', () => cwd), platform: unknown('process.platform'), argv: argv ? [...argv] : unknown('process.argv') } as unknown as Lit);
+  vars.set('process', { env: { computed: ENV_MARK }, cwd: native('process.cwd', () => cwd), platform: unknown('process.platform'), argv: argv ? [...argv] : unknown('process.argv') } as unknown as Lit);
   vars.set('Object', objectStatics);
   vars.set('URL', urlCtor);
   vars.set('Boolean', native('Boolean', (a) => !(a[0] === undefined || a[0] === null || a[0] === false || a[0] === 0 || a[0] === '')));
@@ -224,5 +224,3 @@ async function resolve(opts: EvalOptions, dir: string, spec: string, local: bool
   }
   return undefined;
 }
-
-export type { Cur, FnVal };

@@ -5,15 +5,15 @@
  */
 
 import { isComputed, isObject, type Lit } from './literal.ts';
-import { dryExpr, expr, matchClose, type Cur } from './expressions.ts';
+import { dry, eat, matchClose, peek, tokAt, type Cur } from './cursor.ts';
+import { expr } from './expressions.ts';
 import { declare, runStatement } from './statements.ts';
 import { step, unknown, type Obj, type Scope, type Val } from './values.ts';
 
 /** What a module exports: ESM named and default exports, and CommonJS `module.exports` once assigned. */
 export interface ModuleRecord { named: Obj; exports: Val; default: Val }
 
-const peek = (c: Cur, k = 0): string | undefined => c.env.toks[c.pos + k]?.t;
-const kindAt = (c: Cur, k = 0): string | undefined => c.env.toks[c.pos + k]?.kind;
+const kindAt = (c: Cur, k = 0): string | undefined => tokAt(c, k)?.kind;
 
 /** Runs a module's top level, filling `rec`. */
 export function runTopLevel(c: Cur, scope: Scope, rec: ModuleRecord): void {
@@ -58,7 +58,7 @@ function importDecl(c: Cur, scope: Scope): void {
     } else if (kindAt(c) === 'id') { binds.push([t!, 'default']); c.pos++; }
     else c.pos++;
   }
-  if (peek(c) === 'from') c.pos++;
+  eat(c, 'from');
   const spec = c.env.toks[c.pos]?.value ?? '';
   c.pos++;
   if (peek(c) === 'with' || peek(c) === 'assert') { c.pos++; if (peek(c) === '{') c.pos = matchClose(c, c.pos) + 1; }
@@ -94,7 +94,7 @@ function exportDecl(c: Cur, scope: Scope, rec: ModuleRecord): void {
       if (name?.kind === 'id' && name.t !== '(') { runStatement(c, scope); rec.default = scope.vars.get(name.t); return; }
     }
     rec.default = expr(c, scope);
-    if (peek(c) === ';') c.pos++;
+    eat(c, ';');
     return;
   }
   if (t === 'const' || t === 'let' || t === 'var') { c.pos++; declare(c, scope, (name, v) => { rec.named[name] = (v ?? null) as Lit; }); return; }
@@ -116,7 +116,7 @@ function exportDecl(c: Cur, scope: Scope, rec: ModuleRecord): void {
     }
     c.pos = close + 1;
     let from: Val;
-    if (peek(c) === 'from') { c.pos++; from = c.env.namespace(c.env.toks[c.pos]?.value ?? '', 'export from'); c.pos++; }
+    if (eat(c, 'from')) { from = c.env.namespace(c.env.toks[c.pos]?.value ?? '', 'export from'); c.pos++; }
     for (const [local, out] of pairs) {
       const v = from !== undefined ? pick(from, local) : scope.vars.has(local) ? scope.vars.get(local) : unknown(local);
       if (out === 'default') rec.default = v; else rec.named[out] = (v ?? null) as Lit;
@@ -163,7 +163,7 @@ function skipTypeScript(c: Cur): boolean {
   if (t === 'type' && next?.kind === 'id') {
     c.pos += 2;
     if (peek(c) === '<') while (c.pos < c.env.toks.length && peek(c) !== '=') c.pos++;
-    if (peek(c) === '=') { c.pos++; dryExpr(c, { vars: new Map() }); }
+    if (eat(c, '=')) dry(c, () => expr(c, { vars: new Map() }));
     return true;
   }
   if ((t === 'interface' || t === 'enum' || t === 'class' || t === 'declare' || t === 'namespace') && next?.kind === 'id') {

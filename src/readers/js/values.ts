@@ -44,9 +44,18 @@ export interface Env {
   namespace(spec: string, text: string): Val;
   /** Absolute path `require.resolve(spec)` gives for a local file, or undefined. */
   resolvePath(spec: string): string | undefined;
+  /**
+   * Calls a function written in a module (its body runs as statements, statements.ts). An expression
+   * calls a function whose body holds expressions: this is the one seam of that recursion, so that no
+   * module below statements.ts imports it.
+   */
+  invoke(fn: FnDef, args: Val[]): Val;
   /** >0 while reading a branch that does not run: calls are not made and nothing is noted. */
   dry: number;
 }
+
+/** The value of `process.env`: reading a member of it gives `undefined` (noted, calls.ts). */
+export const ENV_MARK = 'process.env';
 
 export const unknown = (text: string): Computed => ({ computed: text.length > 200 ? text.slice(0, 200) + '…' : text });
 export const isFn = (v: Val): v is FnVal => isComputed(v) && ('fn' in v || 'native' in v);
