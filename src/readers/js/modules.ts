@@ -33,10 +33,6 @@ export interface EvalOptions {
    * unknown when not given.
    */
   readonly argv?: readonly string[];
-  readonly maxImportDepth?: number;
-  readonly maxModules?: number;
-  readonly maxBytes?: number;
-  readonly maxSteps?: number;
 }
 
 export interface EvalResult {
@@ -47,6 +43,11 @@ export interface EvalResult {
   /** Absolute paths of every module read (the config first). */
   readonly files: string[];
 }
+
+/** How far imports are followed, how many modules and how large one may be: real configs stay well under. */
+const MAX_IMPORT_DEPTH = 4;
+const MAX_MODULES = 24;
+const MAX_BYTES = 256 * 1024;
 
 const EXTS = ['', '.ts', '.js', '.mjs', '.cjs', '.mts', '.cts', '.json', '/index.ts', '/index.js', '/index.mjs', '/index.cjs'];
 const HELPERS: Record<string, 'identity' | 'merge'> = { mergeConfig: 'merge', merge: 'merge' };
@@ -61,7 +62,7 @@ const HELPERS: Record<string, 'identity' | 'merge'> = { mergeConfig: 'merge', me
 export async function evaluateModule(src: string, opts: EvalOptions): Promise<EvalResult> {
   const notes = new Set<string>();
   const note = (m: string): void => { notes.add(m); };
-  const budget = createBudget(opts.maxSteps);
+  const budget = createBudget();
   const sources = new Map<string, string>();
   const links = new Map<string, Map<string, string>>();
   sources.set(opts.file, src);
@@ -174,9 +175,6 @@ function globals(env: Env, argv: readonly string[] | undefined): Map<string, Val
 /** Reads every local module the config reaches (breadth first, capped), keyed by absolute path. */
 async function loadGraph(src: string, opts: EvalOptions, sources: Map<string, string>, links: Map<string, Map<string, string>>,
   note: (m: string) => void): Promise<void> {
-  const maxDepth = opts.maxImportDepth ?? 4;
-  const maxModules = opts.maxModules ?? 24;
-  const maxBytes = opts.maxBytes ?? 256 * 1024;
   let queue: Array<[file: string, text: string]> = [[opts.file, src]];
   const seen = new Set([opts.file]);
   for (let depth = 0; queue.length > 0; depth++) {
@@ -188,13 +186,13 @@ async function loadGraph(src: string, opts: EvalOptions, sources: Map<string, st
       for (const spec of specs) {
         const local = /^\.\.?(\/|$)/.test(spec);
         if (!local && (!opts.resolvePackage || opts.known?.[spec] !== undefined || builtinModule(spec, opts.cwd))) continue;
-        if (depth >= maxDepth) { note(`${short(opts, file)}: imports nested deeper than ${maxDepth} were not followed`); continue; }
+        if (depth >= MAX_IMPORT_DEPTH) { note(`${short(opts, file)}: imports nested deeper than ${MAX_IMPORT_DEPTH} were not followed`); continue; }
         const found = await resolve(opts, dirOf(file), spec, local, sources);
         if (!found) continue;
         map.set(spec, found.path);
         if (seen.has(found.path)) continue;
-        if (seen.size >= maxModules) { note(`${short(opts, file)}: more than ${maxModules} modules; ${spec} was not followed`); map.delete(spec); continue; }
-        if (found.text.length > maxBytes) { note(`${short(opts, found.path)}: larger than ${maxBytes} bytes; not read`); map.delete(spec); continue; }
+        if (seen.size >= MAX_MODULES) { note(`${short(opts, file)}: more than ${MAX_MODULES} modules; ${spec} was not followed`); map.delete(spec); continue; }
+        if (found.text.length > MAX_BYTES) { note(`${short(opts, found.path)}: larger than ${MAX_BYTES} bytes; not read`); map.delete(spec); continue; }
         seen.add(found.path);
         sources.set(found.path, found.text);
         next.push([found.path, found.text]);
