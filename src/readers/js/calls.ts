@@ -5,7 +5,7 @@
  * is unknown; nothing is called in a dry branch.
  */
 
-import { isComputed, isObject, isRegex } from './literal.ts';
+import { isComputed, isObject, isRegex } from './lit.ts';
 import { method } from './builtins.ts';
 import { matchClose, peek, textFrom, type Cur, type ReadExpr } from './cursor.ts';
 import { ENV_MARK, grow, isFn, unknown, type Obj, type Scope, type Val } from './values.ts';

@@ -5,7 +5,7 @@
  * them keep their known parts. A branch that does not run is read dry (cursor.ts).
  */
 
-import { isComputed } from './literal.ts';
+import { isComputed, tokenLiteral } from './lit.ts';
 import { dry, eat, matchClose, peek, textFrom, type Cur } from './cursor.ts';
 import { argList, call, member, skipType } from './calls.ts';
 import { arrayLit, importMeta, objectLit, template } from './literals.ts';
@@ -138,12 +138,9 @@ function primary(c: Cur, scope: Scope): Val {
   const tok = c.env.toks[c.pos];
   if (!tok) return unknown('');
   c.pos++;
-  switch (tok.kind) {
-    case 'str': return tok.value!;
-    case 'num': return Number(tok.t.replace(/_/g, ''));
-    case 'regex': { const [regex, flags] = tok.value!.split('\0'); return { regex: regex!, flags: flags! }; }
-    case 'tmpl': return template(c, scope, tok.value!, expr);
-  }
+  const literal = tokenLiteral(tok);
+  if (literal !== undefined) return literal;
+  if (tok.kind === 'tmpl') return template(c, scope, tok.value!, expr);
   const t = tok.t;
   if (tok.kind === 'id') {
     if (t === 'true' || t === 'false') return t === 'true';

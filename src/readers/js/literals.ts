@@ -4,7 +4,7 @@
  * literals (each `${...}` read as an expression) and `import.meta`.
  */
 
-import { isComputed, isObject, type Lit } from './literal.ts';
+import { isComputed, isObject, type Lit } from './lit.ts';
 import { tokenize } from './tokens.ts';
 import { dirOf } from './builtins.ts';
 import { eat, matchClose, peek, textFrom, type Cur, type ReadExpr } from './cursor.ts';

@@ -4,9 +4,14 @@
  * with a depth cap, a module-count cap and a cycle guard; a package import is unknown except for the
  * config helpers every runner ships (`defineConfig`, `mergeConfig`, ...) and Node's `path`/`url`.
  * Bounded: a source size cap, a step cap and a nesting cap; past them the answer is unknown, with a note.
+ *
+ * Its parts, each importing only parts before it: tokens, lit, values, cursor, builtins, functions,
+ * literals, calls, expressions, statements, top, this file. Parts below expressions are handed the
+ * expression reader as a parameter; the one way back up is `env.invoke` (values.ts): an expression that
+ * calls a function written in the config runs that function's body as statements.
  */
 
-import { isComputed, isRegex, type Lit } from './literal.ts';
+import { isComputed, isRegex, type Lit } from './lit.ts';
 import { parseJsonc } from '../jsonc.ts';
 import { tokenize } from './tokens.ts';
 import { builtinModule, dirOf, identityHelper, mergeConfig, normalize, objectStatics, pathModule, urlCtor } from './builtins.ts';

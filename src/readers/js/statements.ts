@@ -6,7 +6,7 @@
  * cannot be known makes the function's result unknown rather than a guess.
  */
 
-import { isComputed, isObject, type Lit } from './literal.ts';
+import { isComputed, isObject, type Lit } from './lit.ts';
 import { dry, eat, matchClose, peek, type Cur } from './cursor.ts';
 import { expr } from './expressions.ts';
 import { parseArrowOrFunction } from './functions.ts';

@@ -1,10 +1,10 @@
 /**
  * Module-level statements of the static evaluator: `import`/`export` in all their forms,
  * `module.exports = ...`, `module.exports.x = ...`, `exports.x = ...`, TypeScript-only declarations
- * (skipped), and any other statement run as a function body's would be (js-eval-fn.ts).
+ * (skipped), and any other statement run as a function body's would be (statements.ts).
  */
 
-import { isComputed, isObject, type Lit } from './literal.ts';
+import { isComputed, isObject, type Lit } from './lit.ts';
 import { dry, eat, matchClose, peek, tokAt, type Cur } from './cursor.ts';
 import { expr } from './expressions.ts';
 import { declare, runStatement } from './statements.ts';

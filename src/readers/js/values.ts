@@ -1,11 +1,11 @@
 /**
- * Values of the static JS evaluator (js-eval-*.ts). A value is a `Lit` (js-literal.ts) or `undefined`;
+ * Values of the static JS evaluator (this folder). A value is a `Lit` (lit.ts) or `undefined`;
  * a function is a `Computed` carrying its definition, so code that only knows `Lit` treats it as unknown.
  * Also the evaluator's budget: every step, nesting level and module counts against it, so a hostile
  * config ends in an honest "unknown" instead of a stalled scan.
  */
 
-import { isComputed, isObject, isRegex, type Computed, type Lit } from './literal.ts';
+import { isComputed, isObject, isRegex, type Computed, type Lit } from './lit.ts';
 import type { Tok } from './tokens.ts';
 
 export type Val = Lit | undefined;
