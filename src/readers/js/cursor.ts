@@ -28,6 +28,9 @@ export const peek = (c: TokenCursor, k = 0): string | undefined => c.env.toks[c.
 /** The token `k` ahead of the cursor. */
 export const tokAt = (c: TokenCursor, k = 0): Tok | undefined => c.env.toks[c.pos + k];
 
+/** The kind of the token `k` ahead of the cursor. */
+export const kindAt = (c: TokenCursor, k = 0): Tok['kind'] | undefined => c.env.toks[c.pos + k]?.kind;
+
 /** Consumes the next token when its text is `t`; says whether it did. */
 export function eat(c: TokenCursor, t: string): boolean {
   if (c.env.toks[c.pos]?.t !== t) return false;

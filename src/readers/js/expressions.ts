@@ -6,7 +6,7 @@
  */
 
 import { isComputed, tokenLiteral } from './lit.ts';
-import { dry, eat, matchClose, peek, textFrom, type Cur } from './cursor.ts';
+import { dry, eat, matchClose, peek, textFrom, tokAt, type Cur } from './cursor.ts';
 import { argList, call, member, skipType } from './calls.ts';
 import { arrayLit, importMeta, objectLit, template } from './literals.ts';
 import { parseArrowOrFunction } from './functions.ts';
@@ -40,7 +40,7 @@ function binary(c: Cur, scope: Scope, level: number): Val {
   if (level === LEVELS.length) return unary(c, scope);
   const from = c.pos;
   let left = binary(c, scope, level + 1);
-  for (let op = peek(c); op !== undefined && LEVELS[level]!.has(op) && c.env.toks[c.pos]!.kind !== 'str'; op = peek(c)) {
+  for (let op = peek(c); op !== undefined && LEVELS[level]!.has(op) && tokAt(c)!.kind !== 'str'; op = peek(c)) {
     c.pos++;
     if (peek(c) === '=' && (op === '<' || op === '>')) c.pos++;
     const lt = truthy(left);
@@ -123,7 +123,7 @@ function postfix(c: Cur, scope: Scope, from: number): Val {
       const args = argList(c, scope, expr);
       v = call(c, v, self, args, textFrom(c, from));
       self = undefined;
-    } else if (t === '!' && c.env.toks[c.pos + 1]?.t !== '=') {
+    } else if (t === '!' && peek(c, 1) !== '=') {
       c.pos++; // TypeScript non-null assertion
     } else if (t === 'as' || t === 'satisfies') {
       c.pos++;
@@ -135,7 +135,7 @@ function postfix(c: Cur, scope: Scope, from: number): Val {
 function primary(c: Cur, scope: Scope): Val {
   step(c.env.budget);
   const from = c.pos;
-  const tok = c.env.toks[c.pos];
+  const tok = tokAt(c);
   if (!tok) return unknown('');
   c.pos++;
   const literal = tokenLiteral(tok);
@@ -146,7 +146,7 @@ function primary(c: Cur, scope: Scope): Val {
     if (t === 'true' || t === 'false') return t === 'true';
     if (t === 'null') return null;
     if (t === 'undefined') return undefined;
-    if (t === 'function' || t === 'async' || (c.env.toks[c.pos]?.t === '=>')) { c.pos = from; return parseArrowOrFunction(c, scope, expr); }
+    if (t === 'function' || t === 'async' || (peek(c) === '=>')) { c.pos = from; return parseArrowOrFunction(c, scope, expr); }
     if (t === 'import' && peek(c) === '.' && peek(c, 1) === 'meta') { c.pos += 2; return importMeta(c); }
     const found = lookup(scope, t);
     if (found.has) return found.value;

@@ -4,7 +4,7 @@
  * statements.ts). An arrow's expression body is read dry here, only to find where it ends.
  */
 
-import { dry, eat, matchClose, peek, textFrom, type Cur, type ReadExpr } from './cursor.ts';
+import { dry, eat, matchClose, peek, textFrom, tokAt, type Cur, type ReadExpr } from './cursor.ts';
 import { unknown, type FnVal, type Param, type Scope, type Val } from './values.ts';
 
 /**
@@ -14,7 +14,7 @@ import { unknown, type FnVal, type Param, type Scope, type Val } from './values.
 export function parseArrowOrFunction(c: Cur, scope: Scope, expr: ReadExpr, methodForm = false): Val {
   const from = c.pos;
   eat(c, 'async');
-  if (eat(c, 'function')) { eat(c, '*'); if (c.env.toks[c.pos]?.kind === 'id') c.pos++; }
+  if (eat(c, 'function')) { eat(c, '*'); if (tokAt(c)?.kind === 'id') c.pos++; }
   let params: Param[];
   if (peek(c) === '(') {
     const close = matchClose(c, c.pos);

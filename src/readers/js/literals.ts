@@ -7,7 +7,7 @@
 import { isComputed, isObject, type Lit } from './lit.ts';
 import { tokenize } from './tokens.ts';
 import { dirOf } from './builtins.ts';
-import { eat, matchClose, peek, textFrom, type Cur, type ReadExpr } from './cursor.ts';
+import { eat, matchClose, peek, textFrom, tokAt, type Cur, type ReadExpr } from './cursor.ts';
 import { parseArrowOrFunction } from './functions.ts';
 import { grow, isFn, lookup, toText, unknown, type Env, type FnVal, type Obj, type Scope, type Val } from './values.ts';
 
@@ -67,7 +67,7 @@ export function objectLit(c: Cur, scope: Scope, expr: ReadExpr): Val {
   let unknowns = 0;
   while (c.pos < c.env.toks.length && peek(c) !== '}') {
     const at = c.pos;
-    const tok = c.env.toks[c.pos]!;
+    const tok = tokAt(c)!;
     if (tok.t === '...') {
       c.pos++;
       const v = expr(c, scope);

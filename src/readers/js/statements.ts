@@ -7,10 +7,10 @@
  */
 
 import { isComputed, isObject, type Lit } from './lit.ts';
-import { dry, eat, matchClose, peek, type Cur } from './cursor.ts';
+import { dry, eat, kindAt, matchClose, peek, tokAt, type Cur } from './cursor.ts';
 import { expr } from './expressions.ts';
 import { parseArrowOrFunction } from './functions.ts';
-import { deeper, step, strictEquals, truthy, unknown, type FnDef, type Obj, type Scope, type Val } from './values.ts';
+import { deeper, lookup, step, strictEquals, truthy, unknown, type FnDef, type Obj, type Scope, type Val } from './values.ts';
 
 /** Calls a function written in a config, with known or unknown argument values. */
 export function callFn(fn: FnDef, args: Val[]): Val {
@@ -47,12 +47,12 @@ export function runStatement(c: Cur, scope: Scope): Outcome {
   step(c.env.budget);
   const at = c.pos;
   const t = peek(c);
-  const kind = c.env.toks[c.pos]?.kind;
+  const kind = kindAt(c);
   if (t === ';') { c.pos++; return undefined; }
   if (t === '{') { const close = matchClose(c, c.pos); c.pos++; const r = runStatements(c, { vars: new Map(), parent: scope }, close); c.pos = close + 1; return r; }
   if (kind === 'id' && (t === 'const' || t === 'let' || t === 'var')) { c.pos++; declare(c, scope); return undefined; }
   if (kind === 'id' && (t === 'function' || (t === 'async' && peek(c, 1) === 'function'))) {
-    const name = c.env.toks[c.pos + (t === 'async' ? 2 : 1)]?.t ?? '';
+    const name = tokAt(c, t === 'async' ? 2 : 1)?.t ?? '';
     scope.vars.set(name, parseArrowOrFunction(c, scope, expr));
     return undefined;
   }
@@ -210,13 +210,8 @@ function assignment(c: Cur, scope: Scope): boolean {
     for (let s: Scope | undefined = scope; s; s = s.parent) if (s.vars.has(name)) { s.vars.set(name, v); break; }
     return true;
   }
-  let target: Val = name === 'module' || name === 'exports' ? undefined : scopeValue(scope, name);
+  let target: Val = name === 'module' || name === 'exports' ? undefined : lookup(scope, name).value;
   for (const p of path.slice(0, -1)) target = isObject(target) ? target[p] : undefined;
   if (isObject(target)) (target as Obj)[path[path.length - 1]!] = (v ?? null) as Lit;
   return true;
-}
-
-function scopeValue(scope: Scope, name: string): Val {
-  for (let s: Scope | undefined = scope; s; s = s.parent) if (s.vars.has(name)) return s.vars.get(name);
-  return undefined;
 }
