@@ -6,7 +6,7 @@
  */
 
 import { notePattern, projectRegExp } from '../safe-regex.ts';
-import { isComputed, isObject, isRegex, type Lit } from './literal.ts';
+import { isComputed, isObject, isRegex, type Lit } from './lit.ts';
 import { isFn, mergeDeep, native, truthy, unknown, type FnVal, type Obj, type Val } from './values.ts';
 
 /** Absolute POSIX path helpers (the evaluator only ever sees `/`-separated absolute paths). */

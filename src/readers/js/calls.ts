@@ -1,16 +1,14 @@
 /**
  * Member access, calls and argument lists of the static evaluator, and the TypeScript types skipped after
  * `as`/`satisfies`. `process.env.X` reads as unset (noted); a method of a known array or string runs
- * (js-eval-builtins.ts); a call of an unknown function is unknown; nothing is called in a dry branch.
+ * (builtins.ts); a function written in a config runs through `env.invoke`; a call of an unknown function
+ * is unknown; nothing is called in a dry branch.
  */
 
-import { isComputed, isObject, isRegex } from './literal.ts';
+import { isComputed, isObject, isRegex } from './lit.ts';
 import { method } from './builtins.ts';
-import { ENV_MARK, expr, matchClose, textFrom, type Cur } from './expressions.ts';
-import { callFn } from './functions.ts';
-import { grow, isFn, unknown, type Obj, type Scope, type Val } from './values.ts';
-
-const peek = (c: Cur, k = 0): string | undefined => c.env.toks[c.pos + k]?.t;
+import { matchClose, peek, textFrom, type Cur, type ReadExpr } from './cursor.ts';
+import { ENV_MARK, grow, isFn, unknown, type Obj, type Scope, type Val } from './values.ts';
 
 /** Skips a type after `as`/`satisfies`: `const`, `Foo.Bar<Baz>[]`, `{ ... }`. */
 export function skipType(c: Cur): void {
@@ -29,7 +27,8 @@ export function skipType(c: Cur): void {
   while (peek(c) === '[' && peek(c, 1) === ']') c.pos += 2;
 }
 
-export function argList(c: Cur, scope: Scope): Val[] {
+/** The arguments of a call at its `(`, each read by `expr`; `...list` of a known list spreads it. */
+export function argList(c: Cur, scope: Scope, expr: ReadExpr): Val[] {
   c.pos++;
   const args: Val[] = [];
   while (c.pos < c.env.toks.length && peek(c) !== ')') {
@@ -77,10 +76,10 @@ export function call(c: Cur, callee: Val, self: Val, args: Val[], text: string):
   if (c.env.dry) return undefined;
   if (isFn(callee)) {
     if (callee.native) return grow(c.env.budget, callee.native(args, text));
-    if (callee.fn) return callFn(callee.fn, args);
+    if (callee.fn) return c.env.invoke(callee.fn, args);
   }
   const m = typeof (callee as { computed?: unknown })?.computed === 'string' ? /\.(\w+)$/.exec((callee as { computed: string }).computed) : null;
-  const viaMethod = m && !isComputed(self) ? method(self, m[1]!, (f, a) => (f.native ? f.native(a, text) : f.fn ? callFn(f.fn, a) : unknown(text))) : undefined;
+  const viaMethod = m && !isComputed(self) ? method(self, m[1]!, (f, a) => (f.native ? f.native(a, text) : f.fn ? c.env.invoke(f.fn, a) : unknown(text))) : undefined;
   // A method may grow its target in place (`list.push(...)`): the target is charged too.
   if (viaMethod?.native) {
     const out = grow(c.env.budget, viaMethod.native(args, text));

@@ -2,48 +2,19 @@
  * Expressions of the static evaluator: parsed from tokens and evaluated in one pass, over a scope of
  * known values. Anything it cannot know (a package's export, a computed key, an unknown call) becomes an
  * unknown carrying its source text; operators on unknowns stay unknown, while objects and arrays around
- * them keep their known parts. A branch that does not run is read "dry": skipped, no calls, no notes.
+ * them keep their known parts. A branch that does not run is read dry (cursor.ts).
  */
 
-import { isComputed } from './literal.ts';
+import { isComputed, tokenLiteral } from './lit.ts';
+import { dry, eat, matchClose, peek, textFrom, tokAt, type Cur } from './cursor.ts';
 import { argList, call, member, skipType } from './calls.ts';
 import { arrayLit, importMeta, objectLit, template } from './literals.ts';
-import { deeper, grow, lookup, step, strictEquals, toText, truthy, unknown, type Env, type Param, type Scope, type Val } from './values.ts';
 import { parseArrowOrFunction } from './functions.ts';
-
-/** A position in one module's tokens. */
-export interface Cur { readonly env: Env; pos: number }
-
-export const ENV_MARK = 'process.env';
-const peek = (c: Cur, k = 0): string | undefined => c.env.toks[c.pos + k]?.t;
-export const textFrom = (c: Cur, from: number): string => {
-  const a = c.env.toks[from]; const b = c.env.toks[Math.max(from, c.pos - 1)];
-  return a && b ? c.env.src.slice(a.start, b.end) : '';
-};
-
-/** Index of the token closing the bracket at `i` (or the last token when unbalanced). */
-export function matchClose(c: Cur, i: number): number {
-  let depth = 0;
-  const toks = c.env.toks;
-  for (let j = i; j < toks.length; j++) {
-    step(c.env.budget);
-    const t = toks[j]!;
-    if (t.kind !== 'punct') continue;
-    if (t.t === '(' || t.t === '[' || t.t === '{') depth++;
-    else if (t.t === ')' || t.t === ']' || t.t === '}') { if (--depth === 0) return j; }
-  }
-  return toks.length - 1;
-}
+import { deeper, grow, lookup, step, strictEquals, toText, truthy, unknown, type Scope, type Val } from './values.ts';
 
 /** Parses one expression (no comma operator) at `c.pos` and evaluates it in `scope`. */
 export function expr(c: Cur, scope: Scope): Val {
   return deeper(c.env.budget, () => conditional(c, scope));
-}
-
-/** Parses an expression without evaluating it (a branch that does not run). */
-export function dryExpr(c: Cur, scope: Scope): void {
-  c.env.dry++;
-  try { expr(c, scope); } finally { c.env.dry--; }
 }
 
 function conditional(c: Cur, scope: Scope): Val {
@@ -52,9 +23,9 @@ function conditional(c: Cur, scope: Scope): Val {
   if (peek(c) !== '?') return test;
   c.pos++;
   const t = truthy(test);
-  const pick = (run: boolean | undefined): Val => (run ? expr(c, scope) : (dryExpr(c, scope), undefined));
+  const pick = (run: boolean | undefined): Val => (run ? expr(c, scope) : (dry(c, () => expr(c, scope)), undefined));
   const a = pick(t === true);
-  if (peek(c) === ':') c.pos++;
+  eat(c, ':');
   const b = pick(t === false);
   if (t === undefined) return unknown(textFrom(c, from));
   return t ? a : b;
@@ -69,13 +40,13 @@ function binary(c: Cur, scope: Scope, level: number): Val {
   if (level === LEVELS.length) return unary(c, scope);
   const from = c.pos;
   let left = binary(c, scope, level + 1);
-  for (let op = peek(c); op !== undefined && LEVELS[level]!.has(op) && c.env.toks[c.pos]!.kind !== 'str'; op = peek(c)) {
+  for (let op = peek(c); op !== undefined && LEVELS[level]!.has(op) && tokAt(c)!.kind !== 'str'; op = peek(c)) {
     c.pos++;
     if (peek(c) === '=' && (op === '<' || op === '>')) c.pos++;
     const lt = truthy(left);
     // Short circuit: the right side of `a || b` does not run when `a` is truthy.
     const skip = (op === '||' && lt === true) || (op === '&&' && lt === false) || (op === '??' && !isComputed(left) && left !== null && left !== undefined);
-    if (skip) { c.env.dry++; try { binary(c, scope, level + 1); } finally { c.env.dry--; } continue; }
+    if (skip) { dry(c, () => binary(c, scope, level + 1)); continue; }
     const right = binary(c, scope, level + 1);
     left = grow(c.env.budget, apply(op, left, right, textFrom(c, from)));
   }
@@ -145,14 +116,14 @@ function postfix(c: Cur, scope: Scope, from: number): Val {
     } else if (t === '[') {
       c.pos++;
       const key = expr(c, scope);
-      if (peek(c) === ']') c.pos++;
+      eat(c, ']');
       self = v;
       v = typeof key === 'string' || typeof key === 'number' ? member(c, v, String(key), textFrom(c, from)) : unknown(textFrom(c, from));
     } else if (t === '(') {
-      const args = argList(c, scope);
+      const args = argList(c, scope, expr);
       v = call(c, v, self, args, textFrom(c, from));
       self = undefined;
-    } else if (t === '!' && c.env.toks[c.pos + 1]?.t !== '=') {
+    } else if (t === '!' && peek(c, 1) !== '=') {
       c.pos++; // TypeScript non-null assertion
     } else if (t === 'as' || t === 'satisfies') {
       c.pos++;
@@ -164,21 +135,18 @@ function postfix(c: Cur, scope: Scope, from: number): Val {
 function primary(c: Cur, scope: Scope): Val {
   step(c.env.budget);
   const from = c.pos;
-  const tok = c.env.toks[c.pos];
+  const tok = tokAt(c);
   if (!tok) return unknown('');
   c.pos++;
-  switch (tok.kind) {
-    case 'str': return tok.value!;
-    case 'num': return Number(tok.t.replace(/_/g, ''));
-    case 'regex': { const [regex, flags] = tok.value!.split('\0'); return { regex: regex!, flags: flags! }; }
-    case 'tmpl': return template(c, scope, tok.value!);
-  }
+  const literal = tokenLiteral(tok);
+  if (literal !== undefined) return literal;
+  if (tok.kind === 'tmpl') return template(c, scope, tok.value!, expr);
   const t = tok.t;
   if (tok.kind === 'id') {
     if (t === 'true' || t === 'false') return t === 'true';
     if (t === 'null') return null;
     if (t === 'undefined') return undefined;
-    if (t === 'function' || t === 'async' || (c.env.toks[c.pos]?.t === '=>')) { c.pos = from; return parseArrowOrFunction(c, scope); }
+    if (t === 'function' || t === 'async' || (peek(c) === '=>')) { c.pos = from; return parseArrowOrFunction(c, scope, expr); }
     if (t === 'import' && peek(c) === '.' && peek(c, 1) === 'meta') { c.pos += 2; return importMeta(c); }
     const found = lookup(scope, t);
     if (found.has) return found.value;
@@ -186,15 +154,13 @@ function primary(c: Cur, scope: Scope): Val {
   }
   if (t === '(') {
     const close = matchClose(c, from);
-    if (c.env.toks[close + 1]?.t === '=>') { c.pos = from; return parseArrowOrFunction(c, scope); }
+    if (c.env.toks[close + 1]?.t === '=>') { c.pos = from; return parseArrowOrFunction(c, scope, expr); }
     const v = expr(c, scope);
-    while (peek(c) === ',') { c.pos++; expr(c, scope); }
-    if (peek(c) === ')') c.pos++;
+    while (eat(c, ',')) expr(c, scope);
+    eat(c, ')');
     return v;
   }
-  if (t === '[') return arrayLit(c, scope);
-  if (t === '{') return objectLit(c, scope);
+  if (t === '[') return arrayLit(c, scope, expr);
+  if (t === '{') return objectLit(c, scope, expr);
   return unknown(t);
 }
-
-export type { Param };

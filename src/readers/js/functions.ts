@@ -1,21 +1,20 @@
 /**
- * Functions of the static evaluator: arrow/function definitions become values that can be called, their
- * bodies run over the argument values (statements in js-eval-stmt.ts). A condition that cannot be known
- * makes the function's result unknown rather than a guess.
+ * Function definitions of the static evaluator: `function f(a) {...}`, arrows and methods become values
+ * holding their parameters and where their body lies; calling one runs that body (`callFn`,
+ * statements.ts). An arrow's expression body is read dry here, only to find where it ends.
  */
 
-import { isComputed, isObject } from './literal.ts';
-import { dryExpr, expr, matchClose, textFrom, type Cur } from './expressions.ts';
-import { runStatements } from './statements.ts';
-import { deeper, unknown, type FnVal, type Param, type Scope, type Val } from './values.ts';
+import { dry, eat, matchClose, peek, textFrom, tokAt, type Cur, type ReadExpr } from './cursor.ts';
+import { unknown, type FnVal, type Param, type Scope, type Val } from './values.ts';
 
-const peek = (c: Cur, k = 0): string | undefined => c.env.toks[c.pos + k]?.t;
-
-/** Reads `function f(a) {...}`, `async (a, b) => ...`, `x => ...` or a method's `(a) {...}` as a value. */
-export function parseArrowOrFunction(c: Cur, scope: Scope, methodForm = false): Val {
+/**
+ * Reads `function f(a) {...}`, `async (a, b) => ...`, `x => ...` or a method's `(a) {...}` as a value;
+ * `expr` reads an expression body (dry).
+ */
+export function parseArrowOrFunction(c: Cur, scope: Scope, expr: ReadExpr, methodForm = false): Val {
   const from = c.pos;
-  if (peek(c) === 'async') c.pos++;
-  if (peek(c) === 'function') { c.pos++; if (peek(c) === '*') c.pos++; if (c.env.toks[c.pos]?.kind === 'id') c.pos++; }
+  eat(c, 'async');
+  if (eat(c, 'function')) { eat(c, '*'); if (tokAt(c)?.kind === 'id') c.pos++; }
   let params: Param[];
   if (peek(c) === '(') {
     const close = matchClose(c, c.pos);
@@ -38,7 +37,7 @@ export function parseArrowOrFunction(c: Cur, scope: Scope, methodForm = false): 
     c.pos = bodyEnd + 1;
   } else {
     body = c.pos;
-    dryExpr(c, scope);
+    dry(c, () => expr(c, scope));
     bodyEnd = c.pos;
   }
   const fn: FnVal = { computed: textFrom(c, from), fn: { params, env: c.env, body, bodyEnd, block, scope } };
@@ -68,21 +67,3 @@ function readParams(c: Cur, from: number, to: number): Param[] {
   push(start, to);
   return out;
 }
-
-/** Calls a function written in a config, with known or unknown argument values. */
-export function callFn(fn: NonNullable<FnVal['fn']>, args: Val[]): Val {
-  return deeper(fn.env.budget, () => {
-    const vars = new Map<string, Val>();
-    fn.params.forEach((p, i) => {
-      const a = args[i];
-      if ('name' in p) vars.set(p.name, a);
-      else for (const n of p.names) vars.set(n, isObject(a) ? a[n] : isComputed(a) ? unknown(n) : undefined);
-    });
-    const scope: Scope = { vars, parent: fn.scope };
-    const c: Cur = { env: fn.env, pos: fn.body };
-    if (!fn.block) return expr(c, scope);
-    const r = runStatements(c, scope, fn.bodyEnd);
-    return r ? r.value : undefined;
-  });
-}
-

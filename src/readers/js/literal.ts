@@ -1,129 +1,116 @@
 /**
- * Static reading of JS/TS config files as text: finds the exported config object (`module.exports =`,
- * `export default`, `defineConfig({...})`, a `const config = {...}` exported by name) and parses its
- * literal parts. Anything that is not a literal (calls, identifiers, templates with `${}`, spreads of
- * unknown values) becomes a `Computed` node carrying its source text, so callers can fall back to a
- * default and say why. Nothing is executed. Shared by test discovery (runner configs) and ports
- * (dev-server `port` keys); the tokenizer is in js-tokens.ts.
+ * The static JS reader: reads JS/TS config text without running anything. It finds the exported config
+ * object (`module.exports =`, `export default`, `defineConfig({...})`, a `const config = {...}` exported
+ * by name), a declaration's value, or every object under given keys anywhere in the file, and parses
+ * their literal parts. Anything that is not a literal (calls, identifiers, templates with `${}`, spreads
+ * of unknown values) becomes a `Computed` node carrying its source text, so callers can fall back to a
+ * default and say why. Ports use it for dev-server `port` keys.
+ *
+ * Why it stands beside the evaluator (modules.ts) instead of over it: a different contract, which its
+ * callers rely on. It is synchronous and never follows a name, an import or a call: `port: PORT` stays
+ * `{ computed: 'PORT' }` for the caller to look up with `declared`, where the evaluator would resolve,
+ * read imported files (async) and run functions. `objectsUnder` finds `server: {...}` in code that may
+ * never run (a function body, a branch), which evaluation by design does not visit. Its merge of
+ * `defineConfig`/`mergeConfig` arguments replaces arrays where Vite's (the evaluator's) concatenates.
+ * What the two share is below the contract: the tokens (tokens.ts), the cursor (cursor.ts: peek, eat,
+ * skipping code) and the values they give (lit.ts: `Lit`, `getKey`, which callers import from here).
  */
 
 import { MAX_DEPTH, noteLimit } from '../budget.ts';
 import { tokenize, type Tok } from './tokens.ts';
+import { eat, peek, skipExpr, tokAt, type TokenCursor } from './cursor.ts';
+import { isComputed, isObject, tokenLiteral, type Computed, type Lit } from './lit.ts';
 
-/** A value that could not be read statically; `text` is its source, `spread` marks `...x` in arrays. */
-export interface Computed { readonly computed: string; readonly spread?: boolean }
-export interface RegexLit { readonly regex: string; readonly flags: string }
-export type Lit = string | number | boolean | null | RegexLit | Computed | Lit[] | { [key: string]: Lit };
-
-export const isComputed = (v: unknown): v is Computed => typeof v === 'object' && v !== null && 'computed' in v;
-export const isRegex = (v: unknown): v is RegexLit => typeof v === 'object' && v !== null && 'regex' in v;
-export const isObject = (v: unknown): v is { [key: string]: Lit } =>
-  typeof v === 'object' && v !== null && !Array.isArray(v) && !isComputed(v) && !isRegex(v);
+export { getKey, isComputed, isObject, isRegex, type Computed, type Lit, type RegexLit } from './lit.ts';
 
 const CLOSERS = new Set([',', '}', ']', ')', ';']);
 
-/** A recursive-descent reader over the token list; `pos` advances past what it parsed. */
+/** A recursive-descent reader over the token list; the cursor advances past what it parsed. */
 function createParser(src: string, toks: Tok[]) {
-  let pos = 0;
-  const peek = (k = 0): Tok | undefined => toks[pos + k];
-
-  /** Skips one balanced expression, stopping before a top-level closer. */
-  const skipExpr = (): void => {
-    let depth = 0;
-    for (; pos < toks.length; pos++) {
-      const t = toks[pos]!.t;
-      if (toks[pos]!.kind !== 'punct') continue;
-      if (t === '(' || t === '[' || t === '{') depth++;
-      else if (t === ')' || t === ']' || t === '}') { if (depth === 0) return; depth--; }
-      else if ((t === ',' || t === ';') && depth === 0) return;
-    }
-  };
+  const c: TokenCursor = { env: { toks, src }, pos: 0 };
 
   const computedFrom = (from: number): Computed => {
-    skipExpr();
+    skipExpr(c);
     const a = toks[from]?.start ?? 0;
-    const b = toks[pos - 1]?.end ?? a;
+    const b = toks[c.pos - 1]?.end ?? a;
     return { computed: src.slice(a, b).trim() };
   };
 
   const parseValue = (): Lit => {
-    const from = pos;
-    const tok = peek();
+    const from = c.pos;
+    const tok = tokAt(c);
     if (!tok) return { computed: '' };
-    let value: Lit | undefined;
-    if (tok.kind === 'str') { pos++; value = tok.value!; }
-    else if (tok.kind === 'num') { pos++; value = Number(tok.t.replace(/_/g, '')); }
-    else if (tok.kind === 'regex') { pos++; const [regex, flags] = tok.value!.split('\0'); value = { regex: regex!, flags: flags! }; }
-    else if (tok.t === 'true' || tok.t === 'false') { pos++; value = tok.t === 'true'; }
-    else if (tok.t === 'null' || tok.t === 'undefined') { pos++; value = null; }
+    let value: Lit | undefined = tokenLiteral(tok);
+    if (value !== undefined) c.pos++;
+    else if (tok.t === 'true' || tok.t === 'false') { c.pos++; value = tok.t === 'true'; }
+    else if (tok.t === 'null' || tok.t === 'undefined') { c.pos++; value = null; }
     else if (tok.t === '[' ) value = parseArray();
     else if (tok.t === '{') value = parseObject();
-    else if (tok.kind === 'id' && peek(1)?.t === '(' && /^define[A-Z]\w*$|^mergeConfig$/.test(tok.t)) value = parseCall();
-    else if (tok.t === '(' ) { pos++; const inner = parseValue(); if (peek()?.t === ')') { pos++; value = inner; } else { pos = from; } }
+    else if (tok.kind === 'id' && peek(c, 1) === '(' && /^define[A-Z]\w*$|^mergeConfig$/.test(tok.t)) value = parseCall();
+    else if (eat(c, '(')) { const inner = parseValue(); if (eat(c, ')')) value = inner; else c.pos = from; }
     if (value === undefined) return computedFrom(from);
     // `[...] as const` and `{...} satisfies Config` keep their value; any other continuation is computed.
-    const next = peek();
-    if (next && (next.t === 'as' || next.t === 'satisfies')) { skipExpr(); return value; }
-    if (next && !CLOSERS.has(next.t)) { pos = from; return computedFrom(from); }
+    const next = peek(c);
+    if (next === 'as' || next === 'satisfies') { skipExpr(c); return value; }
+    if (next !== undefined && !CLOSERS.has(next)) { c.pos = from; return computedFrom(from); }
     return value;
   };
 
   const parseArray = (): Lit[] => {
     const out: Lit[] = [];
-    pos++;
-    while (pos < toks.length && peek()!.t !== ']') {
-      const at = pos;
-      if (peek()!.t === '...') { pos++; const v = parseValue(); out.push(isComputed(v) ? { computed: v.computed, spread: true } : v); }
+    c.pos++;
+    while (c.pos < toks.length && peek(c) !== ']') {
+      const at = c.pos;
+      if (eat(c, '...')) { const v = parseValue(); out.push(isComputed(v) ? { computed: v.computed, spread: true } : v); }
       else out.push(parseValue());
       endItem(']', at);
     }
-    pos++;
+    c.pos++;
     return out;
   };
 
   /** Consumes the `,` after a list item; guarantees progress on malformed input. */
   const endItem = (close: string, at: number): void => {
-    if (peek()?.t !== ',' && peek()?.t !== close) skipExpr();
-    if (peek()?.t === ',') pos++;
-    else if (pos === at || (peek() && peek()!.t !== close)) pos++;
+    if (peek(c) !== ',' && peek(c) !== close) skipExpr(c);
+    if (!eat(c, ',') && (c.pos === at || (peek(c) !== undefined && peek(c) !== close))) c.pos++;
   };
 
   const parseObject = (): { [key: string]: Lit } => {
     const out: { [key: string]: Lit } = Object.create(null);
-    pos++;
-    while (pos < toks.length && peek()!.t !== '}') {
-      const at = pos;
-      const tok = peek()!;
-      if (tok.t === '...') { pos++; const v = parseValue(); out[`...${spreadCount(out)}`] = isComputed(v) ? v : { computed: 'spread' }; }
+    c.pos++;
+    while (c.pos < toks.length && peek(c) !== '}') {
+      const at = c.pos;
+      const tok = tokAt(c)!;
+      if (eat(c, '...')) { const v = parseValue(); out[`...${spreadCount(out)}`] = isComputed(v) ? v : { computed: 'spread' }; }
       else if (tok.kind === 'id' || tok.kind === 'str' || tok.kind === 'num') {
-        pos++;
+        c.pos++;
         const key = tok.kind === 'str' ? tok.value! : tok.t;
-        if (peek()?.t === ':') { pos++; out[key] = parseValue(); }
-        else if (peek()?.t === '(') { skipExpr(); out[key] = { computed: `${key}()` }; }
+        if (eat(c, ':')) out[key] = parseValue();
+        else if (peek(c) === '(') { skipExpr(c); out[key] = { computed: `${key}()` }; }
         else out[key] = { computed: key };
-      } else if (tok.t === '[') { const from = pos; out[`[computed${pos}]`] = computedFrom(from); }
-      else { skipExpr(); }
+      } else if (tok.t === '[') { const from = c.pos; out[`[computed${c.pos}]`] = computedFrom(from); }
+      else skipExpr(c);
       endItem('}', at);
     }
-    pos++;
+    c.pos++;
     return out;
   };
 
   /** `defineConfig({...})`, `mergeConfig(base, {...})`: object arguments merged left to right. */
   const parseCall = (): Lit => {
-    pos += 2;
+    c.pos += 2;
     let merged: { [key: string]: Lit } | undefined;
     let computedArgs = false;
     let array: Lit[] | undefined;
-    while (pos < toks.length && peek()!.t !== ')') {
-      const at = pos;
+    while (c.pos < toks.length && peek(c) !== ')') {
+      const at = c.pos;
       const v = parseValue();
       if (isObject(v)) merged = merged ? mergeDeep(merged, v) : v;
       else if (Array.isArray(v)) array = v;
       else computedArgs = true;
       endItem(')', at);
     }
-    pos++;
+    c.pos++;
     // `defineWorkspace([...])` wraps a list.
     if (!merged) return array ?? { computed: 'call' };
     if (computedArgs) merged['...base'] = { computed: 'merged with a computed config' };
@@ -133,11 +120,11 @@ function createParser(src: string, toks: Tok[]) {
   return {
     parseValue,
     /** Moves to the first token at or after a source offset. */
-    seek: (offset: number) => { pos = toks.findIndex((t) => t.start >= offset); if (pos === -1) pos = toks.length; },
+    seek: (offset: number) => { c.pos = toks.findIndex((t) => t.start >= offset); if (c.pos === -1) c.pos = toks.length; },
     /** Moves to a token index. */
-    at: (index: number) => { pos = index; },
+    at: (index: number) => { c.pos = index; },
     /** The object literal whose `{` is the token at `index`. */
-    objectAt: (index: number) => { pos = index; return parseObject(); },
+    objectAt: (index: number) => { c.pos = index; return parseObject(); },
   };
 }
 
@@ -244,19 +231,4 @@ function tokensTooDeep(toks: readonly Tok[]): boolean {
  */
 export function readConfigText(src: string): Lit | undefined {
   return createLiteralReader(src).exported();
-}
-
-/**
- * Looks a dotted key up in a read config: `found` is false when absent, `value` may be `Computed`.
- * A computed spread or merge in any object on the way makes an absent key "maybe present": reported computed.
- */
-export function getKey(root: Lit | undefined, path: string): { found: boolean; value?: Lit } {
-  let cur: Lit | undefined = root;
-  for (const part of path.split('.')) {
-    if (!isObject(cur)) return isComputed(cur) ? { found: true, value: cur } : { found: false };
-    if (part in cur) { cur = cur[part]; continue; }
-    const spread = Object.keys(cur).find((k) => k.startsWith('...'));
-    return spread ? { found: true, value: cur[spread]! } : { found: false };
-  }
-  return { found: true, value: cur };
 }

@@ -4,14 +4,12 @@
  * literals (each `${...}` read as an expression) and `import.meta`.
  */
 
-import { isComputed, isObject, type Lit } from './literal.ts';
+import { isComputed, isObject, type Lit } from './lit.ts';
 import { tokenize } from './tokens.ts';
 import { dirOf } from './builtins.ts';
-import { expr, matchClose, textFrom, type Cur } from './expressions.ts';
+import { eat, matchClose, peek, textFrom, tokAt, type Cur, type ReadExpr } from './cursor.ts';
 import { parseArrowOrFunction } from './functions.ts';
 import { grow, isFn, lookup, toText, unknown, type Env, type FnVal, type Obj, type Scope, type Val } from './values.ts';
-
-const peek = (c: Cur, k = 0): string | undefined => c.env.toks[c.pos + k]?.t;
 
 export function importMeta(c: Cur): Val {
   if (peek(c) !== '.') return unknown('import.meta');
@@ -25,7 +23,7 @@ export function importMeta(c: Cur): Val {
 }
 
 /** A template literal: each `${...}` is read as an expression of its own. */
-export function template(c: Cur, scope: Scope, raw: string): Val {
+export function template(c: Cur, scope: Scope, raw: string, expr: ReadExpr): Val {
   let out = '';
   for (let i = 0; i < raw.length; i++) {
     if (raw[i] !== '$' || raw[i + 1] !== '{') { out += raw[i]; continue; }
@@ -44,11 +42,12 @@ export function template(c: Cur, scope: Scope, raw: string): Val {
   return out;
 }
 
-export function arrayLit(c: Cur, scope: Scope): Val {
+/** An array literal after its `[`; `expr` reads each element. */
+export function arrayLit(c: Cur, scope: Scope, expr: ReadExpr): Val {
   const out: Lit[] = [];
   while (c.pos < c.env.toks.length && peek(c) !== ']') {
     const at = c.pos;
-    if (peek(c) === ',') { c.pos++; out.push(null); continue; }
+    if (eat(c, ',')) { out.push(null); continue; }
     if (peek(c) === '...') {
       c.pos++;
       const v = expr(c, scope);
@@ -62,12 +61,13 @@ export function arrayLit(c: Cur, scope: Scope): Val {
   return grow(c.env.budget, out);
 }
 
-export function objectLit(c: Cur, scope: Scope): Val {
+/** An object literal after its `{`; `expr` reads each value. */
+export function objectLit(c: Cur, scope: Scope, expr: ReadExpr): Val {
   const out: Obj = Object.create(null);
   let unknowns = 0;
   while (c.pos < c.env.toks.length && peek(c) !== '}') {
     const at = c.pos;
-    const tok = c.env.toks[c.pos]!;
+    const tok = tokAt(c)!;
     if (tok.t === '...') {
       c.pos++;
       const v = expr(c, scope);
@@ -77,7 +77,7 @@ export function objectLit(c: Cur, scope: Scope): Val {
       c.pos++;
       const key = expr(c, scope);
       c.pos = matchClose(c, at) + 1;
-      if (peek(c) === ':') c.pos++;
+      eat(c, ':');
       const v = expr(c, scope);
       if (typeof key === 'string' || typeof key === 'number') out[String(key)] = (v ?? null) as Lit;
       else out[`...${unknowns++}`] = unknown(textFrom(c, at));
@@ -86,7 +86,7 @@ export function objectLit(c: Cur, scope: Scope): Val {
       const next = peek(c, 1);
       if ((key === 'async' || key === 'get' || key === 'set') && next !== ':' && next !== ',' && next !== '}' && next !== '(') { c.pos++; continue; }
       if (next === ':') { c.pos += 2; const v = expr(c, scope); if (v !== undefined) out[key] = v; }
-      else if (next === '(') { c.pos++; out[key] = parseMethod(c, scope, key) as Lit; }
+      else if (next === '(') { c.pos++; out[key] = parseMethod(c, scope, key, expr) as Lit; }
       else { c.pos++; const f = lookup(scope, key); const v = f.has ? f.value : unknown(key); if (v !== undefined) out[key] = v; }
     } else c.pos++;
     if (peek(c) === ',') c.pos++;
@@ -97,8 +97,8 @@ export function objectLit(c: Cur, scope: Scope): Val {
 }
 
 /** `key(params) { body }` inside an object literal. */
-function parseMethod(c: Cur, scope: Scope, name: string): Val {
-  const fn = parseArrowOrFunction(c, scope, true);
+function parseMethod(c: Cur, scope: Scope, name: string, expr: ReadExpr): Val {
+  const fn = parseArrowOrFunction(c, scope, expr, true);
   return isFn(fn) ? ({ ...fn, computed: `${name}()` } as FnVal) : unknown(`${name}()`);
 }
 

@@ -4,15 +4,19 @@
  * with a depth cap, a module-count cap and a cycle guard; a package import is unknown except for the
  * config helpers every runner ships (`defineConfig`, `mergeConfig`, ...) and Node's `path`/`url`.
  * Bounded: a source size cap, a step cap and a nesting cap; past them the answer is unknown, with a note.
+ *
+ * Its parts, each importing only parts before it: tokens, lit, values, cursor, builtins, functions,
+ * literals, calls, expressions, statements, top, this file. Parts below expressions are handed the
+ * expression reader as a parameter; the one way back up is `env.invoke` (values.ts): an expression that
+ * calls a function written in the config runs that function's body as statements.
  */
 
-import { isComputed, isRegex, type Lit } from './literal.ts';
+import { isComputed, isRegex, type Lit } from './lit.ts';
 import { parseJsonc } from '../jsonc.ts';
 import { tokenize } from './tokens.ts';
 import { builtinModule, dirOf, identityHelper, mergeConfig, normalize, objectStatics, pathModule, urlCtor } from './builtins.ts';
-import { type Cur } from './expressions.ts';
-import { callFn } from './functions.ts';
-import { BudgetError, createBudget, isFn, native, unknown, type Env, type FnVal, type Obj, type Val } from './values.ts';
+import { callFn } from './statements.ts';
+import { BudgetError, createBudget, ENV_MARK, isFn, native, unknown, type Env, type Obj, type Val } from './values.ts';
 import { runTopLevel, type ModuleRecord } from './top.ts';
 
 export interface EvalOptions {
@@ -34,10 +38,6 @@ export interface EvalOptions {
    * unknown when not given.
    */
   readonly argv?: readonly string[];
-  readonly maxImportDepth?: number;
-  readonly maxModules?: number;
-  readonly maxBytes?: number;
-  readonly maxSteps?: number;
 }
 
 export interface EvalResult {
@@ -48,6 +48,11 @@ export interface EvalResult {
   /** Absolute paths of every module read (the config first). */
   readonly files: string[];
 }
+
+/** How far imports are followed, how many modules and how large one may be: real configs stay well under. */
+const MAX_IMPORT_DEPTH = 4;
+const MAX_MODULES = 24;
+const MAX_BYTES = 256 * 1024;
 
 const EXTS = ['', '.ts', '.js', '.mjs', '.cjs', '.mts', '.cts', '.json', '/index.ts', '/index.js', '/index.mjs', '/index.cjs'];
 const HELPERS: Record<string, 'identity' | 'merge'> = { mergeConfig: 'merge', merge: 'merge' };
@@ -62,7 +67,7 @@ const HELPERS: Record<string, 'identity' | 'merge'> = { mergeConfig: 'merge', me
 export async function evaluateModule(src: string, opts: EvalOptions): Promise<EvalResult> {
   const notes = new Set<string>();
   const note = (m: string): void => { notes.add(m); };
-  const budget = createBudget(opts.maxSteps);
+  const budget = createBudget();
   const sources = new Map<string, string>();
   const links = new Map<string, Map<string, string>>();
   sources.set(opts.file, src);
@@ -102,6 +107,7 @@ export async function evaluateModule(src: string, opts: EvalOptions): Promise<Ev
       load: (spec, t) => moduleOf(spec, t, 'value'),
       namespace: (spec, t) => moduleOf(spec, t, 'namespace'),
       resolvePath: (spec) => local.get(spec),
+      invoke: callFn,
     };
   };
   try {
@@ -160,7 +166,7 @@ function globals(env: Env, argv: readonly string[] | undefined): Map<string, Val
     members: { resolve: resolvePath } } as unknown as Val);
   vars.set('__dirname', dirOf(file));
   vars.set('__filename', file);
-  vars.set('process', { env: { computed: 'process.env' }, cwd: native('process.cwd', () => cwd), platform: unknown('process.platform'), argv: argv ? [...argv] : unknown('process.argv') } as unknown as Lit);
+  vars.set('process', { env: { computed: ENV_MARK }, cwd: native('process.cwd', () => cwd), platform: unknown('process.platform'), argv: argv ? [...argv] : unknown('process.argv') } as unknown as Lit);
   vars.set('Object', objectStatics);
   vars.set('URL', urlCtor);
   vars.set('Boolean', native('Boolean', (a) => !(a[0] === undefined || a[0] === null || a[0] === false || a[0] === 0 || a[0] === '')));
@@ -174,9 +180,6 @@ function globals(env: Env, argv: readonly string[] | undefined): Map<string, Val
 /** Reads every local module the config reaches (breadth first, capped), keyed by absolute path. */
 async function loadGraph(src: string, opts: EvalOptions, sources: Map<string, string>, links: Map<string, Map<string, string>>,
   note: (m: string) => void): Promise<void> {
-  const maxDepth = opts.maxImportDepth ?? 4;
-  const maxModules = opts.maxModules ?? 24;
-  const maxBytes = opts.maxBytes ?? 256 * 1024;
   let queue: Array<[file: string, text: string]> = [[opts.file, src]];
   const seen = new Set([opts.file]);
   for (let depth = 0; queue.length > 0; depth++) {
@@ -188,13 +191,13 @@ async function loadGraph(src: string, opts: EvalOptions, sources: Map<string, st
       for (const spec of specs) {
         const local = /^\.\.?(\/|$)/.test(spec);
         if (!local && (!opts.resolvePackage || opts.known?.[spec] !== undefined || builtinModule(spec, opts.cwd))) continue;
-        if (depth >= maxDepth) { note(`${short(opts, file)}: imports nested deeper than ${maxDepth} were not followed`); continue; }
+        if (depth >= MAX_IMPORT_DEPTH) { note(`${short(opts, file)}: imports nested deeper than ${MAX_IMPORT_DEPTH} were not followed`); continue; }
         const found = await resolve(opts, dirOf(file), spec, local, sources);
         if (!found) continue;
         map.set(spec, found.path);
         if (seen.has(found.path)) continue;
-        if (seen.size >= maxModules) { note(`${short(opts, file)}: more than ${maxModules} modules; ${spec} was not followed`); map.delete(spec); continue; }
-        if (found.text.length > maxBytes) { note(`${short(opts, found.path)}: larger than ${maxBytes} bytes; not read`); map.delete(spec); continue; }
+        if (seen.size >= MAX_MODULES) { note(`${short(opts, file)}: more than ${MAX_MODULES} modules; ${spec} was not followed`); map.delete(spec); continue; }
+        if (found.text.length > MAX_BYTES) { note(`${short(opts, found.path)}: larger than ${MAX_BYTES} bytes; not read`); map.delete(spec); continue; }
         seen.add(found.path);
         sources.set(found.path, found.text);
         next.push([found.path, found.text]);
@@ -224,5 +227,3 @@ async function resolve(opts: EvalOptions, dir: string, spec: string, local: bool
   }
   return undefined;
 }
-
-export type { Cur, FnVal };

@@ -1,15 +1,34 @@
 /**
  * Statements of the static evaluator, as a function body or a module's top level runs them:
  * declarations (with destructuring), `if`/`else`, `switch`, `return`, `throw`, `try`, blocks and
- * assignments into known objects (`config.testMatch = [...]`). A statement that does not run is read dry.
+ * assignments into known objects (`config.testMatch = [...]`), and calling a function written in a
+ * config (`callFn`: its body runs here). A statement that does not run is read dry. A condition that
+ * cannot be known makes the function's result unknown rather than a guess.
  */
 
-import { isComputed, isObject, type Lit } from './literal.ts';
-import { dryExpr, expr, matchClose, type Cur } from './expressions.ts';
+import { isComputed, isObject, type Lit } from './lit.ts';
+import { dry, eat, kindAt, matchClose, peek, tokAt, type Cur } from './cursor.ts';
+import { expr } from './expressions.ts';
 import { parseArrowOrFunction } from './functions.ts';
-import { step, strictEquals, truthy, unknown, type Obj, type Scope, type Val } from './values.ts';
+import { deeper, lookup, step, strictEquals, truthy, unknown, type FnDef, type Obj, type Scope, type Val } from './values.ts';
 
-const peek = (c: Cur, k = 0): string | undefined => c.env.toks[c.pos + k]?.t;
+/** Calls a function written in a config, with known or unknown argument values. */
+export function callFn(fn: FnDef, args: Val[]): Val {
+  return deeper(fn.env.budget, () => {
+    const vars = new Map<string, Val>();
+    fn.params.forEach((p, i) => {
+      const a = args[i];
+      if ('name' in p) vars.set(p.name, a);
+      else for (const n of p.names) vars.set(n, isObject(a) ? a[n] : isComputed(a) ? unknown(n) : undefined);
+    });
+    const scope: Scope = { vars, parent: fn.scope };
+    const c: Cur = { env: fn.env, pos: fn.body };
+    if (!fn.block) return expr(c, scope);
+    const r = runStatements(c, scope, fn.bodyEnd);
+    return r ? r.value : undefined;
+  });
+}
+
 
 /** What a statement list ended with: a `return` (its value), or nothing. */
 export type Outcome = { value: Val } | undefined;
@@ -28,13 +47,13 @@ export function runStatement(c: Cur, scope: Scope): Outcome {
   step(c.env.budget);
   const at = c.pos;
   const t = peek(c);
-  const kind = c.env.toks[c.pos]?.kind;
+  const kind = kindAt(c);
   if (t === ';') { c.pos++; return undefined; }
   if (t === '{') { const close = matchClose(c, c.pos); c.pos++; const r = runStatements(c, { vars: new Map(), parent: scope }, close); c.pos = close + 1; return r; }
   if (kind === 'id' && (t === 'const' || t === 'let' || t === 'var')) { c.pos++; declare(c, scope); return undefined; }
   if (kind === 'id' && (t === 'function' || (t === 'async' && peek(c, 1) === 'function'))) {
-    const name = c.env.toks[c.pos + (t === 'async' ? 2 : 1)]?.t ?? '';
-    scope.vars.set(name, parseArrowOrFunction(c, scope));
+    const name = tokAt(c, t === 'async' ? 2 : 1)?.t ?? '';
+    scope.vars.set(name, parseArrowOrFunction(c, scope, expr));
     return undefined;
   }
   if (t === 'return') {
@@ -45,7 +64,7 @@ export function runStatement(c: Cur, scope: Scope): Outcome {
   if (t === 'if') return runIf(c, scope);
   if (kind === 'id' && (t === 'for' || t === 'while' || t === 'do')) return skipLoop(c, scope);
   if (t === 'switch') return runSwitch(c, scope);
-  if (t === 'throw') { c.pos++; dryExpr(c, scope); return c.env.dry ? undefined : { value: unknown('throw') }; }
+  if (t === 'throw') { c.pos++; dry(c, () => expr(c, scope)); return c.env.dry ? undefined : { value: unknown('throw') }; }
   if (t === 'try') {
     c.pos++;
     const r = runStatement(c, scope);
@@ -73,11 +92,6 @@ function skipLoop(c: Cur, scope: Scope): Outcome {
   return undefined;
 }
 
-function dry<T>(c: Cur, f: () => T): T {
-  c.env.dry++;
-  try { return f(); } finally { c.env.dry--; }
-}
-
 function condition(c: Cur, scope: Scope): { value: Val; text: string } {
   c.pos++;
   const open = c.pos;
@@ -95,7 +109,7 @@ function runIf(c: Cur, scope: Scope): Outcome {
   const t = truthy(value);
   const a = t === true ? runStatement(c, scope) : dry(c, () => runStatement(c, scope));
   let b: Outcome;
-  if (peek(c) === 'else') { c.pos++; b = t === false ? runStatement(c, scope) : dry(c, () => runStatement(c, scope)); }
+  if (eat(c, 'else')) { b = t === false ? runStatement(c, scope) : dry(c, () => runStatement(c, scope)); }
   if (t === undefined) return c.env.dry ? undefined : { value: unknown(`if (${text.trim()})`) };
   if (!c.env.dry && /process\.env/.test(text)) c.env.note(`took the branch of \`if (${text.trim()})\` that runs with the variable unset`);
   return t ? a : b;
@@ -115,7 +129,7 @@ function runSwitch(c: Cur, scope: Scope): Outcome {
       c.pos++;
       let eq: boolean | undefined = false;
       if (isDefault) defaultAt = c.pos; else { const v = expr(c, scope); eq = strictEquals(value, v); }
-      if (peek(c) === ':') c.pos++;
+      eat(c, ':');
       if (eq === undefined && !done && !running) { done = true; result = c.env.dry ? undefined : { value: unknown('switch') }; }
       if (eq === true && !done) running = true;
       continue;
@@ -146,10 +160,10 @@ export function declare(c: Cur, scope: Scope, onBind?: (name: string, v: Val) =>
     } else { names = [[first ?? '', (v) => v]]; c.pos++; }
     if (peek(c) === ':') while (c.pos < c.env.toks.length && peek(c) !== '=' && peek(c) !== ';' && peek(c) !== ',') { if (peek(c) === '{' || peek(c) === '(' || peek(c) === '[') c.pos = matchClose(c, c.pos); c.pos++; }
     let v: Val = undefined;
-    if (peek(c) === '=') { c.pos++; v = expr(c, scope); }
+    if (eat(c, '=')) v = expr(c, scope);
     for (const [n, pick] of names) { const x = pick(v); scope.vars.set(n, x); onBind?.(n, x); }
-    if (peek(c) === ',') { c.pos++; continue; }
-    if (peek(c) === ';') c.pos++;
+    if (eat(c, ',')) continue;
+    eat(c, ';');
     if (c.pos === at) c.pos++;
     return;
   }
@@ -196,13 +210,8 @@ function assignment(c: Cur, scope: Scope): boolean {
     for (let s: Scope | undefined = scope; s; s = s.parent) if (s.vars.has(name)) { s.vars.set(name, v); break; }
     return true;
   }
-  let target: Val = name === 'module' || name === 'exports' ? undefined : scopeValue(scope, name);
+  let target: Val = name === 'module' || name === 'exports' ? undefined : lookup(scope, name).value;
   for (const p of path.slice(0, -1)) target = isObject(target) ? target[p] : undefined;
   if (isObject(target)) (target as Obj)[path[path.length - 1]!] = (v ?? null) as Lit;
   return true;
-}
-
-function scopeValue(scope: Scope, name: string): Val {
-  for (let s: Scope | undefined = scope; s; s = s.parent) if (s.vars.has(name)) return s.vars.get(name);
-  return undefined;
 }

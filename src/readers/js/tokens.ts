@@ -1,7 +1,7 @@
 /**
- * The tokenizer under js-literal.ts: enough of JS/TS lexing to find literals in config files
- * (strings, templates, numbers, identifiers, regex literals, punctuation), with comments skipped,
- * so commented-out code is never read.
+ * The tokenizer under both JS readers (the static reader, literal.ts, and the evaluator): enough of
+ * JS/TS lexing to read config files (strings, templates, numbers, identifiers, regex literals,
+ * punctuation), with comments skipped, so commented-out code is never read.
  */
 
 /** One token: `t` is its text (the quote for strings), `value` the unescaped string or regex body. */

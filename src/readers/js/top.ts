@@ -1,19 +1,17 @@
 /**
  * Module-level statements of the static evaluator: `import`/`export` in all their forms,
  * `module.exports = ...`, `module.exports.x = ...`, `exports.x = ...`, TypeScript-only declarations
- * (skipped), and any other statement run as a function body's would be (js-eval-fn.ts).
+ * (skipped), and any other statement run as a function body's would be (statements.ts).
  */
 
-import { isComputed, isObject, type Lit } from './literal.ts';
-import { dryExpr, expr, matchClose, type Cur } from './expressions.ts';
+import { isComputed, isObject, type Lit } from './lit.ts';
+import { dry, eat, kindAt, matchClose, peek, tokAt, type Cur } from './cursor.ts';
+import { expr } from './expressions.ts';
 import { declare, runStatement } from './statements.ts';
 import { step, unknown, type Obj, type Scope, type Val } from './values.ts';
 
 /** What a module exports: ESM named and default exports, and CommonJS `module.exports` once assigned. */
 export interface ModuleRecord { named: Obj; exports: Val; default: Val }
-
-const peek = (c: Cur, k = 0): string | undefined => c.env.toks[c.pos + k]?.t;
-const kindAt = (c: Cur, k = 0): string | undefined => c.env.toks[c.pos + k]?.kind;
 
 /** Runs a module's top level, filling `rec`. */
 export function runTopLevel(c: Cur, scope: Scope, rec: ModuleRecord): void {
@@ -58,8 +56,8 @@ function importDecl(c: Cur, scope: Scope): void {
     } else if (kindAt(c) === 'id') { binds.push([t!, 'default']); c.pos++; }
     else c.pos++;
   }
-  if (peek(c) === 'from') c.pos++;
-  const spec = c.env.toks[c.pos]?.value ?? '';
+  eat(c, 'from');
+  const spec = tokAt(c)?.value ?? '';
   c.pos++;
   if (peek(c) === 'with' || peek(c) === 'assert') { c.pos++; if (peek(c) === '{') c.pos = matchClose(c, c.pos) + 1; }
   if (binds.length === 0) return;
@@ -90,16 +88,16 @@ function exportDecl(c: Cur, scope: Scope, rec: ModuleRecord): void {
   if (t === 'default') {
     c.pos++;
     if (peek(c) === 'function' || (peek(c) === 'async' && peek(c, 1) === 'function')) {
-      const name = c.env.toks[c.pos + (peek(c) === 'async' ? 2 : 1)];
+      const name = tokAt(c, peek(c) === 'async' ? 2 : 1);
       if (name?.kind === 'id' && name.t !== '(') { runStatement(c, scope); rec.default = scope.vars.get(name.t); return; }
     }
     rec.default = expr(c, scope);
-    if (peek(c) === ';') c.pos++;
+    eat(c, ';');
     return;
   }
   if (t === 'const' || t === 'let' || t === 'var') { c.pos++; declare(c, scope, (name, v) => { rec.named[name] = (v ?? null) as Lit; }); return; }
   if (t === 'function' || t === 'async') {
-    const name = c.env.toks[c.pos + (t === 'async' ? 2 : 1)]?.t ?? '';
+    const name = tokAt(c, t === 'async' ? 2 : 1)?.t ?? '';
     runStatement(c, scope);
     rec.named[name] = (scope.vars.get(name) ?? null) as Lit;
     return;
@@ -116,7 +114,7 @@ function exportDecl(c: Cur, scope: Scope, rec: ModuleRecord): void {
     }
     c.pos = close + 1;
     let from: Val;
-    if (peek(c) === 'from') { c.pos++; from = c.env.namespace(c.env.toks[c.pos]?.value ?? '', 'export from'); c.pos++; }
+    if (eat(c, 'from')) { from = c.env.namespace(tokAt(c)?.value ?? '', 'export from'); c.pos++; }
     for (const [local, out] of pairs) {
       const v = from !== undefined ? pick(from, local) : scope.vars.has(local) ? scope.vars.get(local) : unknown(local);
       if (out === 'default') rec.default = v; else rec.named[out] = (v ?? null) as Lit;
@@ -125,9 +123,9 @@ function exportDecl(c: Cur, scope: Scope, rec: ModuleRecord): void {
   }
   if (t === '*') {
     // `export * from 'x'` re-exports x's named exports (never its default); `export * as ns from 'x'` one namespace.
-    const alias = peek(c, 1) === 'as' ? c.env.toks[c.pos + 2]?.t : undefined;
+    const alias = peek(c, 1) === 'as' ? peek(c, 2) : undefined;
     while (c.pos < c.env.toks.length && peek(c) !== 'from') c.pos++;
-    const spec = c.env.toks[c.pos + 1]?.value ?? '';
+    const spec = tokAt(c, 1)?.value ?? '';
     c.pos += 2;
     const ns = c.env.namespace(spec, 'export *');
     if (alias) { rec.named[alias] = (ns ?? null) as Lit; return; }
@@ -159,11 +157,11 @@ function commonJs(c: Cur, scope: Scope, rec: ModuleRecord): boolean {
 /** Skips `type X = ...`, `interface X {...}`, `declare ...`, `enum X {...}`, `class X {...}`. */
 function skipTypeScript(c: Cur): boolean {
   const t = peek(c);
-  const next = c.env.toks[c.pos + 1];
+  const next = tokAt(c, 1);
   if (t === 'type' && next?.kind === 'id') {
     c.pos += 2;
     if (peek(c) === '<') while (c.pos < c.env.toks.length && peek(c) !== '=') c.pos++;
-    if (peek(c) === '=') { c.pos++; dryExpr(c, { vars: new Map() }); }
+    if (eat(c, '=')) dry(c, () => expr(c, { vars: new Map() }));
     return true;
   }
   if ((t === 'interface' || t === 'enum' || t === 'class' || t === 'declare' || t === 'namespace') && next?.kind === 'id') {

@@ -1,11 +1,11 @@
 /**
- * Values of the static JS evaluator (js-eval-*.ts). A value is a `Lit` (js-literal.ts) or `undefined`;
+ * Values of the static JS evaluator (this folder). A value is a `Lit` (lit.ts) or `undefined`;
  * a function is a `Computed` carrying its definition, so code that only knows `Lit` treats it as unknown.
  * Also the evaluator's budget: every step, nesting level and module counts against it, so a hostile
  * config ends in an honest "unknown" instead of a stalled scan.
  */
 
-import { isComputed, isObject, isRegex, type Computed, type Lit } from './literal.ts';
+import { isComputed, isObject, isRegex, type Computed, type Lit } from './lit.ts';
 import type { Tok } from './tokens.ts';
 
 export type Val = Lit | undefined;
@@ -44,14 +44,22 @@ export interface Env {
   namespace(spec: string, text: string): Val;
   /** Absolute path `require.resolve(spec)` gives for a local file, or undefined. */
   resolvePath(spec: string): string | undefined;
+  /**
+   * Calls a function written in a module (its body runs as statements, statements.ts). An expression
+   * calls a function whose body holds expressions: this is the one seam of that recursion, so that no
+   * module below statements.ts imports it.
+   */
+  invoke(fn: FnDef, args: Val[]): Val;
   /** >0 while reading a branch that does not run: calls are not made and nothing is noted. */
   dry: number;
 }
 
+/** The value of `process.env`: reading a member of it gives `undefined` (noted, calls.ts). */
+export const ENV_MARK = 'process.env';
+
 export const unknown = (text: string): Computed => ({ computed: text.length > 200 ? text.slice(0, 200) + '…' : text });
 export const isFn = (v: Val): v is FnVal => isComputed(v) && ('fn' in v || 'native' in v);
 export const native = (name: string, f: Native): FnVal => ({ computed: name, native: f });
-export const isKnown = (v: Val): boolean => !isComputed(v);
 
 /** Looks a name up through the scope chain; `has` tells a binding to `undefined` from no binding. */
 export function lookup(scope: Scope | undefined, name: string): { has: boolean; value?: Val } {
@@ -96,17 +104,21 @@ export function toText(v: Val): string | undefined {
 }
 
 /** Limits on one evaluation (a config plus what it imports). */
-export interface Budget { steps: number; readonly maxSteps: number; readonly maxDepth: number; depth: number }
+export interface Budget { steps: number; depth: number }
 
 export class BudgetError extends Error {}
 
-export function createBudget(maxSteps = 200_000, maxDepth = 120): Budget {
-  return { steps: 0, maxSteps, maxDepth, depth: 0 };
+/** Steps and nesting one evaluation may take: a real config needs a few thousand steps and 20 levels. */
+const MAX_STEPS = 200_000;
+const MAX_NESTING = 120;
+
+export function createBudget(): Budget {
+  return { steps: 0, depth: 0 };
 }
 
 /** Counts one step; throws `BudgetError` past the cap. */
 export function step(b: Budget): void {
-  if (++b.steps > b.maxSteps) throw new BudgetError('the config needs more steps than projdex allows');
+  if (++b.steps > MAX_STEPS) throw new BudgetError('the config needs more steps than projdex allows');
 }
 
 /** Characters or elements one step may build: past it a doubling string or list stops at once. */
@@ -125,7 +137,7 @@ export function grow<T extends Val>(b: Budget, v: T): T {
   const size = sizeOf(v, MAX_VALUE_SIZE + 1);
   if (size > MAX_VALUE_SIZE) throw new BudgetError(`the config builds a value of more than ${MAX_VALUE_SIZE} characters or elements`);
   b.steps += Math.floor(size / SIZE_PER_STEP);
-  if (b.steps > b.maxSteps) throw new BudgetError('the config needs more steps than projdex allows');
+  if (b.steps > MAX_STEPS) throw new BudgetError('the config needs more steps than projdex allows');
   return v;
 }
 
@@ -155,6 +167,6 @@ function sizeOf(v: Val, cap: number): number {
 
 /** Runs `f` one nesting level deeper; throws `BudgetError` past the cap. */
 export function deeper<T>(b: Budget, f: () => T): T {
-  if (++b.depth > b.maxDepth) { b.depth--; throw new BudgetError('the config nests deeper than projdex allows'); }
+  if (++b.depth > MAX_NESTING) { b.depth--; throw new BudgetError('the config nests deeper than projdex allows'); }
   try { return f(); } finally { b.depth--; }
 }

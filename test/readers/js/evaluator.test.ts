@@ -112,13 +112,21 @@ suite('static evaluator of config modules', () => {
     assert.match(cycle.notes.join('\n'), /cycle/);
     const chain: Record<string, string> = {};
     for (let i = 0; i < 10; i++) chain[`/p/m${i}.js`] = `module.exports = require('./m${i + 1}.js');`;
-    const deep = await run("module.exports = require('./m0.js')", chain, { maxImportDepth: 3 });
-    assert.match(deep.notes.join('\n'), /imports nested deeper than 3 were not followed/);
+    const deep = await run("module.exports = require('./m0.js')", chain);
+    assert.match(deep.notes.join('\n'), /imports nested deeper than 4 were not followed/);
+    assert.deepEqual(deep.files, ['/p/cfg.ts', '/p/m0.js', '/p/m1.js', '/p/m2.js', '/p/m3.js']);
+    const many: Record<string, string> = {};
+    for (let i = 0; i < 30; i++) many[`/p/w${i}.js`] = `module.exports = ${i};`;
+    const wide = await run(`module.exports = [${Object.keys(many).map((f) => `require('.${f.slice(2)}')`).join(', ')}]`, many);
+    assert.match(wide.notes.join('\n'), /more than 24 modules; \.\/w23\.js was not followed/);
+    assert.equal(wide.files.length, 24);
+    assert.deepEqual((wide.value as unknown[]).slice(22, 24), [22, { computed: "require('./w23.js')" }]);
     const big = await run("module.exports = require('./big.js')", { '/p/big.js': 'x'.repeat(300_000) });
     assert.match(big.notes.join('\n'), /larger than/);
     const loop = await run(`export default [${'[1,'.repeat(5000)}]`);
     assert.equal(loop.value, undefined);
-    const steps = await run(`export default [${Array.from({ length: 3000 }, (_, i) => `'${i}'`).join(',')}]`, {}, { maxSteps: 1000 });
+    // Each term of a sum is two steps: a hundred thousand and one terms pass the 200 000 allowed.
+    const steps = await run(`export default ${'1 + '.repeat(100_001)}1`);
     assert.equal(steps.value, undefined);
     assert.match(steps.notes[0]!, /more steps than projdex allows/);
   });
