@@ -64,9 +64,17 @@ export async function ls(client: Client, out: Out): Promise<number> {
     return 0;
   }
   const when = (s: number | null): string => (s === null ? 'never' : new Date(s * 1000).toISOString().slice(0, 16).replace('T', ' '));
-  print(out, table([['ID', 'NAME', 'FRAMEWORK', 'TAGS', 'SCANNED', 'PATH'],
-    ...projects.map((p) => [String(p.id), p.name, p.framework ?? '-', p.tags.join(',') || '-', when(p.last_scanned), p.path])]));
+  print(out, table([['ID', 'NAME', 'FRAMEWORK', 'TAGS', 'SCANNED', 'GIT', 'PATH'],
+    ...projects.map((p) => [String(p.id), p.name, p.framework ?? '-', p.tags.join(',') || '-', when(p.last_scanned), gitCell(p.git), p.path])]));
   return 0;
+}
+
+/** `main*` (dirty), `+1 -2` against the upstream, `@abc1234` on a detached HEAD; `-` without git state. */
+function gitCell(git: Project['git']): string {
+  if (!git) return '-';
+  const name = git.branch ?? (git.head ? `@${git.head.slice(0, 7)}` : '(no commits)');
+  const distance = git.ahead === null ? '' : ` +${git.ahead} -${git.behind}`;
+  return `${name}${git.dirty ? '*' : ''}${distance}`;
 }
 
 interface ScanAnswer {

@@ -1,4 +1,5 @@
 /** Records as the API returns them: the contract's field names, plain objects. */
+import type { GitState } from './git.ts';
 
 export interface Project {
   readonly id: number;
@@ -12,6 +13,8 @@ export interface Project {
   readonly last_scanned: number | null;
   /** Unix seconds. */
   readonly created_at: number;
+  /** The git state the last scan read (core/git.ts); null before a scan, or without a repository or git. */
+  readonly git: GitState | null;
 }
 
 export interface Test {

@@ -11,6 +11,15 @@ const seconds = (what: string): Schema => int(`${what}, in Unix seconds (whole s
 const object = (properties: Record<string, Schema>, description: string, required = Object.keys(properties)): Schema =>
   ({ type: 'object', description, properties, required, additionalProperties: false });
 
+const gitState = object({
+  branch: nullable('string', 'The checked-out branch; null on a detached HEAD.'),
+  head: nullable('string', 'The full hash of the commit HEAD names; null in a repository without commits.'),
+  dirty: { type: 'boolean', description: 'True when a tracked file differs from HEAD or an untracked (not ignored) file exists.' },
+  ahead: nullable('integer', 'Commits on the branch that its upstream lacks; null without an upstream.'),
+  behind: nullable('integer', 'Commits on the upstream that the branch lacks; null without an upstream.'),
+  last_commit_at: { type: ['integer', 'null'], description: 'When HEAD\'s commit was made (committer date), in Unix seconds; null without commits.' },
+}, 'What `git status` and `git log` say about the working tree holding the project.');
+
 export const SCHEMAS: Readonly<Record<string, Schema>> = {
   Project: object({
     id: int('Identifier, positive; never reused after a delete.', { minimum: 1 }),
@@ -21,7 +30,13 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = {
     tags: { type: 'array', items: { type: 'string' }, description: 'Labels without duplicates, in the order given; `[]` until set.' },
     last_scanned: { ...seconds('When the last scan finished'), type: ['integer', 'null'], description: 'When the last scan finished, in Unix seconds; null if never scanned.' },
     created_at: seconds('When the project was registered'),
+    git: {
+      ...gitState,
+      type: ['object', 'null'],
+      description: 'The git state the last scan read; null before the first scan, and where there is no repository or no git (the scan\'s notes say which).',
+    },
   }, 'A registered project directory.'),
+  GitState: gitState,
   Test: object({
     id: int('Identifier; stays the same across rescans while the file is still found.', { minimum: 1 }),
     project_id: int('The project the file belongs to.', { minimum: 1 }),
