@@ -4,6 +4,7 @@ import { parseArgs } from 'node:util';
 import { DataDirError, liveServer, pidAlive, readServerInfo } from './server/datadir.ts';
 import { CliError, connect } from './cli/client.ts';
 import * as commands from './cli/commands.ts';
+import * as registry from './cli/registry.ts';
 import { COMMANDS, helpText, version, type Command } from './cli/help.ts';
 import { serve } from './cli/serve.ts';
 import { OPTIONS, type CliIo, type Env, type Values } from './cli/types.ts';
@@ -20,9 +21,11 @@ const ACCEPTS: Record<Command, readonly string[]> = {
   ports: ['conflicts'],
   status: [],
   stop: [],
+  export: [],
+  import: [],
 };
 const SHARED = ['data-dir', 'token', 'json', 'help', 'version'];
-const MAX_POSITIONALS: Record<Command, number> = { serve: 0, add: 1, ls: 0, scan: 1, tests: 1, ports: 0, status: 0, stop: 0 };
+const MAX_POSITIONALS: Record<Command, number> = { serve: 0, add: 1, ls: 0, scan: 1, tests: 1, ports: 0, status: 0, stop: 0, export: 0, import: 1 };
 
 /**
  * Runs the CLI: `projdex [command] [options]`. Resolves with the exit code: 0 done (for `serve`, once a
@@ -68,6 +71,8 @@ export async function main(argv: readonly string[], env: Env, io: CliIo): Promis
       if (command === 'ls') return await commands.ls(client, out);
       if (command === 'scan') return await commands.scan(client, out, positionals);
       if (command === 'tests') return await commands.tests(client, out, positionals);
+      if (command === 'export') return await registry.exportRegistry(client, out);
+      if (command === 'import') return await registry.importRegistry(client, out, positionals);
       return await commands.ports(client, out);
     } finally {
       await client.close();

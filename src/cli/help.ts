@@ -2,7 +2,7 @@
 // this file imports nothing of projdex and uses only what Node 18 has.
 import { readFileSync } from 'node:fs';
 
-export const COMMANDS = ['serve', 'add', 'ls', 'scan', 'tests', 'ports', 'status', 'stop'] as const;
+export const COMMANDS = ['serve', 'add', 'ls', 'scan', 'tests', 'ports', 'status', 'stop', 'export', 'import'] as const;
 export type Command = typeof COMMANDS[number];
 
 const MAIN = `
@@ -23,6 +23,8 @@ const MAIN = `
     ports                   List the ports the projects' files name  (--conflicts: only shared ones)
     status                  Say whether a server runs for the data dir
     stop                    Stop that server
+    export                  Print the registry (projects, settings) as JSON  (projdex export > file.json)
+    import FILE             Merge a registry that export wrote, by path
 
   Options
     -p, --port N            Port to listen on; 0 picks any free port  (default first free of 38124..38133)
@@ -81,6 +83,17 @@ const COMMAND_HELP: Record<Command, string> = {
   Exits 0 when a server runs for the data dir, 3 when none does.`,
   stop: `Usage
     $ projdex stop [--json]`,
+  export: `Usage
+    $ projdex export > registry.json
+
+  Prints every project's name, path, description, framework and tags, and every setting, as JSON.
+  Ids, scans and git state are left out.`,
+  import: `Usage
+    $ projdex import registry.json [--json]
+
+  Merges by path: a path registered here takes the file's name, description, framework and tags; a new
+  one is registered; a path that is not a directory on this machine is reported and left out. Settings
+  in the file are written over settings of the same name. Nothing is scanned.`,
 };
 
 /** The help text: the whole CLI's, or one command's. */

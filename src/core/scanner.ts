@@ -84,9 +84,7 @@ export function createScanner(store: Store, options: WorkerScanOptions = {}, wor
     // A big scan is saved in slices, so the HTTP thread answers in between (see `saveScanSliced`).
     // Not a spread: `result` keeps its tests in columns (see `withPackedTests`), which a spread would unpack.
     const record = previous ? Object.assign(result, { base: previous.generation }) : result;
-    const { state, note } = await git;
-    if (note !== null) result.notes.push(note);
-    store.setGitState(project.id, state);
+    store.setGitState(project.id, await git);
     if (!await store.saveScanSliced(project.id, record)) throw httpError(404, 'PROJECT_NOT_FOUND', 'Project not found');
     return {
       project: store.getProject(project.id)!, testsFound: testCountOf(result), notes: result.notes, runs: result.runs,

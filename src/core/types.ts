@@ -15,6 +15,8 @@ export interface Project {
   readonly created_at: number;
   /** The git state the last scan read (core/git.ts); null before a scan, or without a repository or git. */
   readonly git: GitState | null;
+  /** Why `git` is null after a scan (no repository, no git executable, a refused or slow one); else null. */
+  readonly git_note: string | null;
 }
 
 export interface Test {

@@ -80,12 +80,13 @@ suite('git state', () => {
     const { work, head } = repoAheadAndDirty(t);
     const { url } = await serve(t);
     const created = await call(`${url}/api/projects`, 'POST', { name: 'repo', path: work });
-    assert.equal(created.body.git, null, 'not read before a scan');
+    assert.deepEqual([created.body.git, created.body.git_note], [null, null], 'not read before a scan');
     assert.equal((await call(`${url}/api/projects/1/scan`, 'POST')).status, 200);
     const expected = { branch: 'main', head, dirty: true, ahead: 1, behind: 0 };
     const [listed] = (await call(`${url}/api/projects`)).body;
     assert.deepEqual({ ...listed.git, last_commit_at: undefined }, { ...expected, last_commit_at: undefined });
     assert.equal(typeof listed.git.last_commit_at, 'number');
+    assert.equal(listed.git_note, null);
     // Stored: a commit made now shows only after the next scan.
     git(work, 'commit', '-am', 'three');
     assert.equal((await call(`${url}/api/projects/1`)).body.git.dirty, true);
@@ -93,17 +94,18 @@ suite('git state', () => {
     assert.deepEqual((await call(`${url}/api/projects/1`)).body.git.dirty, false);
   });
 
-  test('a project outside any repository: git null and a note in the scan answer', async (t) => {
+  test('a project outside any repository: git null and git_note saying why', async (t) => {
     const plain = makeTree(t, { 'package.json': '{}' });
     const { url } = await serve(t);
     await call(`${url}/api/projects`, 'POST', { name: 'plain', path: plain });
+    assert.equal((await call(`${url}/api/projects/1`)).body.git_note, null, 'no note before a scan');
     const scanned = await call(`${url}/api/projects/1/scan`, 'POST');
     // The machine's temp dir may itself sit in a repository; then the state is that repository's.
     if (scanned.body.project.git === null) {
-      assert.ok(scanned.body.notes.some((n: string) => /^(no git|git state unknown)/.test(n)), JSON.stringify(scanned.body.notes));
-      assert.deepEqual((await call(`${url}/api/projects/1/scan`)).body.notes, scanned.body.notes);
+      assert.match(scanned.body.project.git_note, /^(no git|git state unknown)/);
+      assert.equal((await call(`${url}/api/projects`)).body[0].git_note, scanned.body.project.git_note);
     } else {
-      assert.equal(typeof scanned.body.project.git.dirty, 'boolean');
+      assert.equal(scanned.body.project.git_note, null);
     }
   });
 });

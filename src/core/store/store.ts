@@ -2,7 +2,7 @@ import { chmodSync, closeSync, openSync } from 'node:fs';
 import type { StatementSync } from 'node:sqlite';
 import { loadSqlite } from './sqlite.ts';
 import type { Project, ProjectPort, ProjectUpdate, Test } from '../types.ts';
-import type { GitState } from '../git.ts';
+import type { GitReading, GitState } from '../git.ts';
 import type { FoundPort, FoundTest, RunInfo } from '../../rules/types.ts';
 import { arrayCursor, DELTA_ROWS, packedCount, packedCursor, packedOf } from '../../scan/process/packed.ts';
 
@@ -63,8 +63,8 @@ const MIGRATIONS: readonly string[] = [
      generation INTEGER NOT NULL,
      data BLOB NOT NULL
    );`,
-  // Each project's git state as the last scan read it (core/git.ts): JSON, or NULL when there is none.
-  'ALTER TABLE projects ADD COLUMN git TEXT;',
+  // Each project's git state as the last scan read it (core/git.ts): JSON, or NULL with the reason in git_note.
+  'ALTER TABLE projects ADD COLUMN git TEXT; ALTER TABLE projects ADD COLUMN git_note TEXT;',
 ];
 
 /** Which port rows a listing shows: the ones a project listens on (default), connects to, or both. */
@@ -85,7 +85,7 @@ export const STREAMED_LIST = 10_000;
 const MAX_CACHED_BODY = 4 * 1024 * 1024;
 
 const PROJECTS_JSON = `SELECT json_group_array(json_object('id', id, 'name', name, 'path', path, 'description', description,
-  'framework', framework, 'tags', json(tags), 'last_scanned', last_scanned, 'created_at', created_at, 'git', json(git)) ORDER BY id) AS body FROM projects`;
+  'framework', framework, 'tags', json(tags), 'last_scanned', last_scanned, 'created_at', created_at, 'git', json(git), 'git_note', git_note) ORDER BY id) AS body FROM projects`;
 
 /** Narrows `GET /api/projects`; absent fields do not filter. */
 export interface ProjectFilter {
@@ -260,7 +260,7 @@ export function openStore(file: string, { now = Date.now, maxBytes }: StoreOptio
       ON CONFLICT (project_id) DO UPDATE SET generation = excluded.generation, data = excluded.data`),
     dropSnapshot: sql('DELETE FROM scan_snapshots WHERE project_id = ?'),
     currentGeneration: sql('SELECT scan_generation FROM projects WHERE id = ?'),
-    setGit: sql('UPDATE projects SET git = ? WHERE id = ?'),
+    setGit: sql('UPDATE projects SET git = ?, git_note = ? WHERE id = ?'),
     putSetting: sql('INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value'),
   };
 
@@ -400,9 +400,9 @@ export function openStore(file: string, { now = Date.now, maxBytes }: StoreOptio
       return maybe(db.prepare(`UPDATE projects SET ${sets.join(', ')} WHERE id = ? RETURNING *`).get(...values, id), toProject);
     },
 
-    /** Stores the git state a scan read (null: none); false when the project does not exist. */
-    setGitState: (id: number, git: GitState | null): boolean =>
-      (changed(), Number(q.setGit.run(git === null ? null : JSON.stringify(git), id).changes) > 0),
+    /** Stores the git state a scan read, or null and why; false when the project does not exist. */
+    setGitState: (id: number, { state, note }: GitReading): boolean =>
+      (changed(), Number(q.setGit.run(state === null ? null : JSON.stringify(state), note, id).changes) > 0),
 
     /** Removes a project with its tests and ports; false when it did not exist. */
     deleteProject: (id: number): boolean => (changed(), Number(q.deleteProject.run(id).changes) > 0),
@@ -579,6 +579,9 @@ export function openStore(file: string, { now = Date.now, maxBytes }: StoreOptio
       busy_timeout: Number(db.prepare('PRAGMA busy_timeout').get()?.timeout),
     }),
 
+    /** Runs `fn` (calls of these verbs) in one IMMEDIATE transaction: all of it lands, or none. */
+    atomically: <T>(fn: () => T): T => transaction(fn),
+
     /** Checks the database file; 'ok' when intact. */
     integrityCheck: (): string => String(db.prepare('PRAGMA integrity_check').get()?.integrity_check),
     close(): void {
@@ -624,6 +627,7 @@ function toProject(row: Row): Project {
     last_scanned: orNull(row.last_scanned, Number),
     created_at: Number(row.created_at),
     git: typeof row.git === 'string' ? JSON.parse(row.git) as GitState : null,
+    git_note: orNull(row.git_note, String),
   };
 }
 

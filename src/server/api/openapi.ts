@@ -115,6 +115,20 @@ export const ROUTE_DOCS: Readonly<Record<string, RouteDoc>> = {
     summary: 'What the last scan of a project noticed: its notes, runs and truncation',
     responses: { 200: ok('The summary (empty lists and null times before the first scan)', 'ScanSummary'), ...idErrors },
   },
+  'GET /api/export': {
+    summary: 'The registry as a document another projdex can import: projects (name, path, description, framework, tags) and settings',
+    description: 'Ids, scans and git state are left out: they belong to this machine. `projdex export > file.json` saves it.',
+    responses: { 200: ok('The document', 'RegistryExport') },
+  },
+  'POST /api/import': {
+    summary: 'Merge an exported registry into this one, by path',
+    description: 'Every field is checked before anything is written; then, in one transaction, a path registered here takes the imported name, description, framework and tags, a new path is registered, and settings are written over keys of the same name. A path that is not a directory on this machine is reported in `missing`, not registered. Nothing is scanned.',
+    body: 'RegistryExport',
+    responses: {
+      200: ok('What the import did', 'ImportAnswer'),
+      400: err('Bad document; nothing was changed', 'format must be "projdex-registry" (the output of GET /api/export)', 'version must be 1', 'projects[0].name must be a non-empty string', 'projects[0].tags must be an array of non-empty strings', 'settings must be an object of strings'),
+    },
+  },
 };
 
 /** Shared errors of every route, from the request boundary. */

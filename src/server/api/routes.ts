@@ -9,6 +9,7 @@ import { eventsHandler, type SseOptions } from './events.ts';
 import { openApiDocument } from './openapi.ts';
 import { portHandlers } from './ports.ts';
 import { projectHandlers } from './projects.ts';
+import { registryHandlers } from './registry.ts';
 import { settingsHandlers } from './settings.ts';
 
 /** The route table: the spec's routes and ours, each described in ROUTE_DOCS (openapi.ts). Order matters only where literals and `:id` share a prefix (tags, overview, discover, scan/all). */
@@ -39,6 +40,7 @@ export function createRoutes(store: Store, scanner: Scanner, { now = Date.now, e
     route('PUT', '/api/settings/:key', settings.put),
     route('DELETE', '/api/settings/:key', settings.remove),
     route('GET', '/api/events', eventsHandler(events, sse)),
+    ...((registry) => [route('GET', '/api/export', registry.export), route('POST', '/api/import', registry.import)])(registryHandlers(store, events, now)),
   ];
   return routes;
 }

@@ -20,6 +20,25 @@ const gitState = object({
   last_commit_at: { type: ['integer', 'null'], description: 'When HEAD\'s commit was made (committer date), in Unix seconds; null without commits.' },
 }, 'What `git status` and `git log` say about the working tree holding the project.');
 
+/** The document of GET /api/export and POST /api/import. */
+const registryExport = object({
+  format: { type: 'string', enum: ['projdex-registry'], description: 'Names the format.' },
+  version: { type: 'integer', enum: [1], description: 'Format version.' },
+  exported_at: seconds('When it was exported'),
+  projects: {
+    type: 'array',
+    description: 'The projects, by id (import: at most 10,000).',
+    items: object({
+      name: str('Display name, non-empty.'),
+      path: str('Absolute path of the directory on the exporting machine.'),
+      description: nullable('string', 'As in Project.'),
+      framework: nullable('string', 'As in Project.'),
+      tags: { type: 'array', items: { type: 'string' }, description: 'As in Project.' },
+    }, 'One project (import: `description`, `framework` and `tags` may be absent).', ['name', 'path']),
+  },
+  settings: { type: 'object', additionalProperties: { type: 'string' }, description: 'Every setting: key -> value (import: may be absent).' },
+}, 'A registry you can carry to another data dir or machine.', ['format', 'version', 'projects', 'settings']);
+
 export const SCHEMAS: Readonly<Record<string, Schema>> = {
   Project: object({
     id: int('Identifier, positive; never reused after a delete.', { minimum: 1 }),
@@ -33,8 +52,9 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = {
     git: {
       ...gitState,
       type: ['object', 'null'],
-      description: 'The git state the last scan read; null before the first scan, and where there is no repository or no git (the scan\'s notes say which).',
+      description: 'The git state the last scan read; null before the first scan, and where there is no repository or no git (`git_note` says which).',
     },
+    git_note: nullable('string', 'Why `git` is null after a scan, in words: no repository, no git executable, a repository git refuses (another owner) or one slower than the time budget; null otherwise.'),
   }, 'A registered project directory.'),
   GitState: gitState,
   Test: object({
@@ -137,10 +157,22 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = {
       }, 'One project\'s claim on the port.'),
     },
   }, 'A port and every project that names it.'),
+  RegistryExport: registryExport,
+  ImportAnswer: object({
+    added: { type: 'array', items: ref('Project'), description: 'Projects registered by the import.' },
+    updated: { type: 'array', items: ref('Project'), description: 'Projects already registered at the same real path, with the imported fields set.' },
+    missing: {
+      type: 'array',
+      description: 'Imported projects whose path is not a directory here: not registered.',
+      items: object({ name: str('As imported.'), path: str('As imported.'), error: str('Why, e.g. `Path does not exist`.') }, 'One path left out.'),
+    },
+    settings: int('Settings written.', { minimum: 0 }),
+  }, 'What an import did.'),
 };
 
 /** Request bodies. */
 export const BODIES: Readonly<Record<string, Schema>> = {
+  RegistryExport: registryExport,
   ProjectInput: object({
     name: str('Display name, non-empty.'),
     path: str('Absolute path of an existing directory (`~/` expands to the home directory); stored as its real path.'),
