@@ -18,7 +18,7 @@ const ACCEPTS: Record<Command, readonly string[]> = {
   ls: ['tag', 'framework', 'search'],
   scan: ['all', 'full'],
   tests: [],
-  ports: ['conflicts'],
+  ports: ['conflicts', 'live'],
   status: [],
   stop: [],
   export: [],

@@ -1,6 +1,6 @@
 import { realpathSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
-import type { PortClaim } from '../server/api/ports.ts';
+import type { LivePortClaim } from '../server/api/live-ports.ts';
 import type { Project, ProjectPort, Test } from '../core/types.ts';
 import { CliError, type Client } from './client.ts';
 import type { CliIo, Values } from './types.ts';
@@ -128,21 +128,35 @@ export async function tests(client: Client, out: Out, positionals: string[]): Pr
   return 0;
 }
 
+/** `pid 42 (this project)`, `pid 42 #3` (another project's process), `pid 42 other`, `held` (unknown holder), `-` (free). */
+function liveCell(group: LivePortClaim, projectId: number): string {
+  const holder = group.live;
+  if (!holder) return '-';
+  if (holder.pid === null) return 'held';
+  const owner = holder.project_id === projectId ? '(this project)' : holder.project_id === null ? 'other' : `#${holder.project_id}`;
+  return `pid ${holder.pid} ${owner}`;
+}
+
 /** Ports across projects (`GET /api/ports`), grouped by port; `conflict` when more than one project listens on it. */
 export async function ports(client: Client, out: Out): Promise<number> {
-  const groups = (await client.request('GET', `/api/ports${out.values.conflicts ? '?conflicts=1' : ''}`)).body as PortClaim[];
+  const query = new URLSearchParams({ ...(out.values.conflicts ? { conflicts: '1' } : {}), ...(out.values.live ? { live: '1' } : {}) }).toString();
+  const groups = (await client.request('GET', `/api/ports${query ? `?${query}` : ''}`)).body as LivePortClaim[];
   if (out.values.json) return json(out, groups), 0;
   if (groups.length === 0) {
     print(out, out.values.conflicts ? 'no port is claimed by more than one project' : 'no ports found; scan projects with `projdex scan --all`');
     return 0;
   }
-  const rows = [['PORT', 'PROJECT', 'SCRIPT', 'SOURCE']];
+  const live = out.values.live === true;
+  const rows = [['PORT', 'PROJECT', 'SCRIPT', ...(live ? ['LIVE'] : []), 'SOURCE']];
   for (const g of groups) {
     for (const c of g.projects) {
-      rows.push([`${g.port}${g.conflict ? ' !' : ''}`, `#${c.project_id} ${c.name}`, c.scripts.join(', ') || '-', c.sources.join(', ')]);
+      rows.push([`${g.port}${g.conflict ? ' !' : ''}`, `#${c.project_id} ${c.name}`, c.scripts.join(', ') || '-',
+        ...(live ? [liveCell(g, c.project_id)] : []), c.sources.join(', ')]);
     }
   }
   print(out, table(rows));
+  const unknown = live ? groups.find((g) => g.live === null && g.live_note)?.live_note : undefined;
+  if (unknown) print(out, `live: ${unknown}`);
   const shared = groups.filter((g) => g.conflict).length;
   if (shared > 0) print(out, `${shared} port${shared === 1 ? ' is' : 's are'} claimed by more than one project (marked !)`);
   return 0;

@@ -20,7 +20,8 @@ const MAIN = `
     ls                      List the registered projects
     scan [ID|DIR]           Scan a project for its test files and ports  (default .; --all for every project)
     tests ID|DIR            List a project's test files
-    ports                   List the ports the projects' files name  (--conflicts: only shared ones)
+    ports                   List the ports the projects' files name  (--conflicts: only shared ones;
+                            --live: which process listens on each now)
     status                  Say whether a server runs for the data dir
     stop                    Stop that server
     export                  Print the registry (projects, settings) as JSON  (projdex export > file.json)
@@ -76,7 +77,10 @@ const COMMAND_HELP: Record<Command, string> = {
   tests: `Usage
     $ projdex tests ID|DIR [--json]`,
   ports: `Usage
-    $ projdex ports [--conflicts] [--json]`,
+    $ projdex ports [--conflicts] [--live] [--json]
+
+  --live adds who listens on each port now: \`pid N (this project)\`, \`pid N #ID\` (a process of another
+  registered project), \`pid N other\`, \`held\` (a process this user cannot inspect), or \`-\` (free).`,
   status: `Usage
     $ projdex status [--json]
 

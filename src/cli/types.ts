@@ -32,6 +32,7 @@ export const OPTIONS = {
   framework: { type: 'string' },
   search: { type: 'string' },
   conflicts: { type: 'boolean' },
+  live: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
 } as const;
@@ -56,6 +57,7 @@ export interface Values {
   framework?: string;
   search?: string;
   conflicts?: boolean;
+  live?: boolean;
   help?: boolean;
   version?: boolean;
 }

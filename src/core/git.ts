@@ -6,7 +6,7 @@
  * holding nothing of projdex's (no token, no GIT_* that could point it at another repository), within a time
  * budget and an output cap.
  */
-import { spawn } from 'node:child_process';
+import { runBounded, type BoundedOutput } from './run-bounded.ts';
 
 /** What `git` says about a project's working tree. */
 export interface GitState {
@@ -47,36 +47,11 @@ export function gitEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   return out;
 }
 
-interface Output { readonly code: number | null; readonly stdout: string; readonly stderr: string; readonly capped: boolean }
-
 /** Runs git with `args` in `cwd`; rejects on a missing git (ENOENT) and on the deadline. */
-function runGit(cwd: string, args: readonly string[], { timeoutMs = 5000, maxBytes = 1 << 20, git = 'git', env }: GitOptions): Promise<Output> {
+function runGit(cwd: string, args: readonly string[], { timeoutMs = 5000, maxBytes = 1 << 20, git = 'git', env }: GitOptions): Promise<BoundedOutput> {
   // fsmonitor names a program to run; the -c comes before the repository's config is read, and wins.
-  const child = spawn(git, ['-c', 'core.fsmonitor=false', '--no-optional-locks', ...args], {
-    cwd, env: env ?? gitEnv(process.env), stdio: ['ignore', 'pipe', 'pipe'], shell: false, windowsHide: true,
-  });
-  const out: Buffer[] = [];
-  let size = 0;
-  let err = '';
-  let capped = false;
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(Object.assign(new Error(`git took longer than ${timeoutMs} ms`), { code: 'GIT_TIMEOUT' }));
-    }, timeoutMs);
-    child.stdout.on('data', (chunk: Buffer) => {
-      if (capped) return;
-      out.push(chunk);
-      size += chunk.length;
-      // Enough to know the branch and that something changed; the rest of a huge listing is not needed.
-      if (size >= maxBytes) { capped = true; child.kill('SIGKILL'); }
-    });
-    child.stderr.on('data', (chunk: Buffer) => { if (err.length < 4096) err += chunk.toString('utf8'); });
-    child.once('error', (error) => { clearTimeout(timer); reject(error); });
-    child.once('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout: Buffer.concat(out).toString('utf8'), stderr: err, capped });
-    });
+  return runBounded(git, ['-c', 'core.fsmonitor=false', '--no-optional-locks', ...args], {
+    cwd, env: env ?? gitEnv(process.env), timeoutMs, maxBytes, what: 'git',
   });
 }
 
@@ -116,7 +91,7 @@ export function parseStatus(text: string): Omit<GitState, 'last_commit_at'> {
  * const { state, note } = await readGitState('/home/me/app');
  */
 export async function readGitState(dir: string, options: GitOptions = {}): Promise<GitReading> {
-  let status: Output;
+  let status: BoundedOutput;
   try {
     status = await runGit(dir, ['status', '--porcelain=v2', '--branch', '--untracked-files=normal', '--ignore-submodules=all'], options);
   } catch (error) {
@@ -140,7 +115,7 @@ export async function readGitState(dir: string, options: GitOptions = {}): Promi
 function failure(error: unknown): string {
   const code = (error as NodeJS.ErrnoException).code;
   if (code === 'ENOENT') return 'git state unknown: the git executable was not found on PATH';
-  if (code === 'GIT_TIMEOUT') return `git state unknown: ${(error as Error).message}`;
+  if (code === 'RUN_TIMEOUT') return `git state unknown: ${(error as Error).message}`;
   return `git state unknown: git could not be run (${code ?? 'error'})`;
 }
 

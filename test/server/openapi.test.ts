@@ -57,6 +57,8 @@ suite('GET /api/openapi.json', () => {
       ['GET', '/api/projects/1/scan'],
       ['GET', '/api/projects/overview'],
       ['GET', '/api/ports'],
+      ['GET', '/api/ports?live=1'],
+      ['GET', '/api/ports/live'],
       ['GET', '/api/ports?conflicts=1'],
       ['GET', '/api/export'],
       ['POST', '/api/import', { format: 'projdex-registry', version: 1, projects: [{ name: 'app', path: join(root, 'app') }, { name: 'n', path: join(root, 'nope') }], settings: { a: 'b' } }],

@@ -461,6 +461,8 @@ export function openStore(file: string, { now = Date.now, maxBytes }: StoreOptio
      * A body built by `build` from the listen rows of every project (sorted by port, project id, script
      * name, source), cached under `key` until the data changes.
      */
+    /** The listen rows of every project, in that order, uncached (for answers built per request). */
+    listenRows: (): ListenRow[] => q.listenPorts.all().map(toListenRow),
     listenPortsJson: (key: string, build: (rows: ListenRow[]) => unknown): Buffer =>
       cachedBody(`ports:all:${key}`, () => JSON.stringify(build(q.listenPorts.all().map(toListenRow)))),
     /** Per project: `{ project_id, tests, cases, runners: { jest: n }, ports: [listen ports] }`, in id order. */

@@ -96,8 +96,16 @@ export const ROUTE_DOCS: Readonly<Record<string, RouteDoc>> = {
   'DELETE /api/settings/:key': { summary: 'Remove a setting', responses: { 204: ok('Removed'), 400: err('Bad key', 'Setting key must be 1 to 1024 characters of well-formed Unicode'), 404: err('No such key', 'Setting not found') } },
   'GET /api/ports': {
     summary: 'Every listen port of every project, grouped by port',
-    query: { conflicts: '`1`: only ports claimed by more than one project.' },
-    responses: { 200: ok('The groups, by port', 'PortGroup[]'), 400: err('Bad input', 'Invalid conflicts: use 1 or 0') },
+    query: {
+      conflicts: '`1`: only ports claimed by more than one project.',
+      live: '`1`: add `live` and `live_note` to each port: who listens on it now (read from the machine at this request).',
+    },
+    responses: { 200: ok('The groups, by port', 'PortGroup[]'), 400: err('Bad input', 'Invalid conflicts: use 1 or 0', 'Invalid live: use 1 or 0') },
+  },
+  'GET /api/ports/live': {
+    summary: 'Every TCP socket listening on this machine now, its process and that process\'s registered project',
+    description: 'Linux: read from /proc/net/tcp, /proc/net/tcp6 and the descriptors of the processes this user may inspect (at most 4,096 processes and 100,000 descriptors). Elsewhere: `lsof -nP -iTCP -sTCP:LISTEN` when installed. Read at each request; nothing is stored.',
+    responses: { 200: ok('The sockets', 'LiveSockets') },
   },
   'GET /api/events': {
     summary: 'Live changes, as server-sent events',

@@ -10,6 +10,7 @@ import { openApiDocument } from './openapi.ts';
 import { portHandlers } from './ports.ts';
 import { projectHandlers } from './projects.ts';
 import { registryHandlers } from './registry.ts';
+import { readLivePorts } from '../../core/live/live-ports.ts';
 import { settingsHandlers } from './settings.ts';
 
 /** The route table: the spec's routes and ours, each described in ROUTE_DOCS (openapi.ts). Order matters only where literals and `:id` share a prefix (tags, overview, discover, scan/all). */
@@ -34,6 +35,7 @@ export function createRoutes(store: Store, scanner: Scanner, { now = Date.now, e
     route('GET', '/api/projects/:id/ports', projects.ports),
     route('POST', '/api/projects/:id/scan', projects.scan),
     route('GET', '/api/ports', portHandlers(store).all),
+    route('GET', '/api/ports/live', async () => readLivePorts(store.listProjects())),
     route('GET', '/api/projects/:id/scan', projects.lastScan),
     route('GET', '/api/settings', settings.list),
     route('GET', '/api/settings/:key', settings.get),

@@ -156,7 +156,35 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = {
         sources: { type: 'array', items: { type: 'string' }, description: 'Files the port was read from (as ProjectPort.config_source), sorted, unique.' },
       }, 'One project\'s claim on the port.'),
     },
-  }, 'A port and every project that names it.'),
+    live: {
+      type: ['object', 'null'],
+      description: 'Only with `?live=1`: the process listening on the port now, or null when none is (or when `live_note` says it cannot be told).',
+      properties: {
+        pid: nullable('integer', 'Its process id; null when it belongs to a process this user cannot inspect.'),
+        command: nullable('string', 'Its command line (arguments joined by spaces, at most 4 KiB; on macOS the command name); null when unknown.'),
+        project_id: nullable('integer', 'The registered project its working directory is in (the deepest one); null when none.'),
+      },
+      required: ['pid', 'command', 'project_id'],
+      additionalProperties: false,
+    },
+    live_note: nullable('string', 'Only with `?live=1`: why `live` is null or its holder unknown (no way to list sockets on this platform, another user\'s process); else null.'),
+  }, 'A port and every project that names it.', ['port', 'conflict', 'projects']),
+  LiveSockets: object({
+    available: { type: 'boolean', description: 'False when this platform gives no way to list sockets (not Linux, and no lsof): `sockets` is empty.' },
+    sockets: {
+      type: 'array',
+      description: 'Every TCP socket listening now, by port.',
+      items: object({
+        port: int('TCP port number.', { minimum: 1, maximum: 65535 }),
+        address: str('The local address it is bound to (`0.0.0.0`, `::`, `127.0.0.1`; `*` from lsof).'),
+        pid: nullable('integer', 'The holder; null when this user cannot inspect it.'),
+        command: nullable('string', 'The holder\'s command line (Linux) or name (lsof); null when unknown.'),
+        cwd: nullable('string', 'The holder\'s working directory; null when unknown.'),
+        project_id: nullable('integer', 'The registered project that directory is in (the deepest one); null when none.'),
+      }, 'One listening socket.'),
+    },
+    notes: { type: 'array', items: { type: 'string' }, description: 'What was left out or could not be told.' },
+  }, 'The machine\'s listening TCP sockets and their holders.'),
   RegistryExport: registryExport,
   ImportAnswer: object({
     added: { type: 'array', items: ref('Project'), description: 'Projects registered by the import.' },
