@@ -4,7 +4,8 @@ import { randomUUID } from 'node:crypto';
 export type EventType =
   | 'project.created' | 'project.updated' | 'project.deleted'
   | 'scan.started' | 'scan.progress' | 'scan.finished' | 'scan.failed'
-  | 'settings.changed';
+  | 'settings.changed'
+  | 'process.started' | 'process.output' | 'process.exited';
 
 export interface ProjdexEvent {
   /** Increasing within one server's life, from 1. */

@@ -9,6 +9,7 @@ import { assertJsonBody, HttpError, httpError, readJson, send } from './http.ts'
 import { createRouter } from './router.ts';
 import { sqliteFailure } from '../core/store/store.ts';
 import type { Scanner } from '../core/scanner.ts';
+import type { ProcessManager } from '../core/processes/manager.ts';
 import type { Store } from '../core/store/store.ts';
 
 /** Where unexpected errors go. `console` fits; tests inject a collector. */
@@ -19,6 +20,8 @@ export interface Logger {
 export interface HandlerOptions extends GuardOptions {
   readonly store: Store;
   readonly scanner: Scanner;
+  /** Scripts started in the background; the server closes it. @default one that is never closed */
+  readonly processes?: ProcessManager;
   /** Where state changes are published. @default a private hub */
   readonly events?: Events;
   /** Limits of `GET /api/events` streams (heartbeat interval, listener cap). */
@@ -51,7 +54,7 @@ const CORS_PREFLIGHT = {
 export function createHandler(options: HandlerOptions): (req: IncomingMessage, res: ServerResponse) => void {
   const { store, scanner, getPort, bodyLimit = 1_048_576, logger = console, now = Date.now } = options;
   const events = options.events ?? createEvents();
-  const router = createRouter<Handler>(createRoutes(store, scanner, { now, events, sse: options.sse }));
+  const router = createRouter<Handler>(createRoutes(store, scanner, { now, events, sse: options.sse, processes: options.processes }));
   const guard = createGuard(options, getPort);
   const assets = createStatic();
 

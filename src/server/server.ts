@@ -12,6 +12,7 @@ import { BASE_HEADERS } from './http.ts';
 import { listen } from './listen.ts';
 import type { ScanWorkerOptions, WorkerScanOptions } from '../scan/process/pool.ts';
 import { createScanner } from '../core/scanner.ts';
+import { createProcessManager } from '../core/processes/manager.ts';
 import { openStore, type Store } from '../core/store/store.ts';
 import { watchController } from '../core/watch-setting.ts';
 
@@ -102,6 +103,8 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const store = openStore(dbFile, { now, ...(options.maxDbBytes === undefined ? {} : { maxBytes: options.maxDbBytes }) });
   const events = createEvents();
   const scanner = createScanner(store, options.scan, options.scanWorker, { events });
+  // Kept processes of an earlier server on this data dir are found again here (or marked gone).
+  const processes = createProcessManager({ store, events, now, ...(dataDir === undefined ? {} : { logDir: join(dataDir, 'processes') }) });
   let actualPort = 0;
   const server = createHttpServer({
     // Slow clients are cut off: headers within 10 s, the whole request within 30 s.
@@ -109,13 +112,14 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     requestTimeout: 30_000,
     keepAliveTimeout: 5_000,
     connectionsCheckingInterval: 1_000,
-  }, createHandler({ ...options, store, scanner, events, logger, now, getPort: () => actualPort, ...(bodyLimit === undefined ? {} : { bodyLimit }) }));
+  }, createHandler({ ...options, store, scanner, events, processes, logger, now, getPort: () => actualPort, ...(bodyLimit === undefined ? {} : { bodyLimit }) }));
   server.on('clientError', answerClientError);
   server.maxConnections = options.maxConnections ?? 256;
 
   try {
     actualPort = await listen(server, { ports, host });
   } catch (error) {
+    await processes.close();
     store.close();
     throw error;
   }
@@ -124,6 +128,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const instance = randomUUID();
   const shutdown = async (): Promise<void> => {
     await watching.close(); // No rescan starts once the shutdown has begun.
+    await processes.close(); // Scripts not started with `keep` stop with the server.
     events.close(); // Ends the event streams, which would otherwise hold server.close open forever.
     const drained = new Promise<void>((resolve) => server.close(() => resolve()));
     server.closeIdleConnections();

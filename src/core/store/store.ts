@@ -3,6 +3,7 @@ import type { StatementSync } from 'node:sqlite';
 import { loadSqlite } from './sqlite.ts';
 import type { Project, ProjectPort, ProjectUpdate, Test } from '../types.ts';
 import type { GitReading, GitState } from '../git.ts';
+import { PROCESSES_MIGRATION, processVerbs } from './processes.ts';
 import type { FoundPort, FoundTest, RunInfo } from '../../rules/types.ts';
 import { arrayCursor, DELTA_ROWS, packedCount, packedCursor, packedOf } from '../../scan/process/packed.ts';
 
@@ -65,6 +66,8 @@ const MIGRATIONS: readonly string[] = [
    );`,
   // Each project's git state as the last scan read it (core/git.ts): JSON, or NULL with the reason in git_note.
   'ALTER TABLE projects ADD COLUMN git TEXT; ALTER TABLE projects ADD COLUMN git_note TEXT;',
+  // Scripts started in the background (core/processes/), so a restarted server finds kept ones again.
+  PROCESSES_MIGRATION,
 ];
 
 /** Which port rows a listing shows: the ones a project listens on (default), connects to, or both. */
@@ -580,6 +583,8 @@ export function openStore(file: string, { now = Date.now, maxBytes }: StoreOptio
       foreign_keys: Number(db.prepare('PRAGMA foreign_keys').get()?.foreign_keys),
       busy_timeout: Number(db.prepare('PRAGMA busy_timeout').get()?.timeout),
     }),
+
+    ...processVerbs(db),
 
     /** Runs `fn` (calls of these verbs) in one IMMEDIATE transaction: all of it lands, or none. */
     atomically: <T>(fn: () => T): T => transaction(fn),

@@ -109,7 +109,7 @@ export const ROUTE_DOCS: Readonly<Record<string, RouteDoc>> = {
   },
   'GET /api/events': {
     summary: 'Live changes, as server-sent events',
-    description: 'Event names: `project.created`, `project.updated`, `project.deleted`, `scan.started`, `scan.progress`, `scan.finished`, `scan.failed`, `settings.changed`, each with one line of JSON `data`. Every event has an `id:` increasing within one server\'s life; reconnect with `Last-Event-ID` to receive what was missed (the last 1000 are kept). A `: heartbeat` comment every 15 s. See "Live events in detail" below.',
+    description: 'Event names: `project.created`, `project.updated`, `project.deleted`, `scan.started`, `scan.progress`, `scan.finished`, `scan.failed`, `settings.changed`, `process.started` (`{ process }`), `process.output` (`{ id, text }`, batched about every 250 ms), `process.exited` (`{ process }`), each with one line of JSON `data`. Every event has an `id:` increasing within one server\'s life; reconnect with `Last-Event-ID` to receive what was missed (the last 1000 are kept). A `: heartbeat` comment every 15 s. See "Live events in detail" below.',
     responses: {
       200: { description: 'The stream (never ends on its own)', type: 'text/event-stream' },
       503: err('Too many streams open', 'Too many event streams open (limit 32)'),
@@ -136,6 +136,27 @@ export const ROUTE_DOCS: Readonly<Record<string, RouteDoc>> = {
       200: ok('What the import did', 'ImportAnswer'),
       400: err('Bad document; nothing was changed', 'format must be "projdex-registry" (the output of GET /api/export)', 'version must be 1', 'projects[0].name must be a non-empty string', 'projects[0].tags must be an array of non-empty strings', 'settings must be an object of strings'),
     },
+  },
+  'POST /api/projects/:id/processes': {
+    summary: 'Start one of the project\'s scripts in the background',
+    description: 'Runs a `package.json` script (its text through `/bin/sh -c`, the project\'s `node_modules/.bin` first on PATH), a Procfile process (`/bin/sh -c`) or a Makefile target (`make TARGET`), read from the project\'s files now; without `script`, `dev`, else `start`, else the Procfile\'s `web`. It runs in the project\'s directory, in its own process group, with the server\'s environment minus `PROJDEX_*`; stdout and stderr go to one log. It stops with the server unless `keep`. When a port the script declares (the last scan\'s rows for that script, else the project\'s ports without a script) is held now by any process, the answer is 409 naming it, unless `force`.',
+    body: 'ProcessStart',
+    responses: {
+      202: ok('Started (or `failed` at once: `note` says why)', 'Process'),
+      400: err('Bad input', INVALID_ID, 'script must be a non-empty string of at most 256 characters', 'keep must be a boolean', 'force must be a boolean'),
+      404: err('No such project or script', NOT_FOUND, 'No script "NAME" in the project\'s package.json, Procfile or Makefile', 'The project has no dev or start script and no Procfile web process: name a script'),
+      409: { description: 'A declared port is held now; `holder` names the process: `Port N is already held by pid P (COMMAND), a process of project #ID NAME: stop it first, or start with "force": true`', body: 'PortHeld' },
+    },
+  },
+  'GET /api/processes': { summary: 'Every script started by projdex on this data dir, by id (ended ones included)', responses: { 200: ok('The processes', 'Process[]') } },
+  'GET /api/processes/:id': {
+    summary: 'One started script, with the last 1 MiB of its output',
+    responses: { 200: ok('The process', 'ProcessDetail'), 400: err('Bad id', 'Invalid process ID'), 404: err('No such process', 'Process not found') },
+  },
+  'DELETE /api/processes/:id': {
+    summary: 'Stop a started script and everything it started: SIGTERM to its process group, SIGKILL after 5 s',
+    description: 'Answers once the group is gone. A process that already ended is answered as it is.',
+    responses: { 200: ok('The process, `stopped`', 'Process'), 400: err('Bad id', 'Invalid process ID'), 404: err('No such process', 'Process not found') },
   },
 };
 
@@ -179,7 +200,7 @@ export function openApiDocument(routes: ReadonlyArray<Pick<Route<unknown>, 'meth
       summary: doc.summary,
       ...(doc.description ? { description: doc.description } : {}),
       ...(params.length ? { parameters: params } : {}),
-      ...(doc.body ? { requestBody: { required: doc.body !== 'ProjectUpdate', content: { 'application/json': { schema: BODIES[doc.body] } } } } : {}),
+      ...(doc.body ? { requestBody: { required: doc.body !== 'ProjectUpdate' && doc.body !== 'ProcessStart', content: { 'application/json': { schema: BODIES[doc.body] } } } } : {}),
       responses,
     };
   }

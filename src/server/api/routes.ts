@@ -11,10 +11,12 @@ import { portHandlers } from './ports.ts';
 import { projectHandlers } from './projects.ts';
 import { registryHandlers } from './registry.ts';
 import { readLivePorts } from '../../core/live/live-ports.ts';
+import { createProcessManager, type ProcessManager } from '../../core/processes/manager.ts';
+import { processHandlers } from './processes.ts';
 import { settingsHandlers } from './settings.ts';
 
 /** The route table: the spec's routes and ours, each described in ROUTE_DOCS (openapi.ts). Order matters only where literals and `:id` share a prefix (tags, overview, discover, scan/all). */
-export function createRoutes(store: Store, scanner: Scanner, { now = Date.now, events, sse }: { now?: () => number; events: Events; sse?: SseOptions | undefined }): Array<Route<Handler>> {
+export function createRoutes(store: Store, scanner: Scanner, { now = Date.now, events, sse, processes }: { now?: () => number; events: Events; sse?: SseOptions | undefined; processes?: ProcessManager | undefined }): Array<Route<Handler>> {
   const projects = projectHandlers(store, scanner, events);
   const settings = settingsHandlers(store, events);
   let document: Record<string, unknown> | undefined;
@@ -43,8 +45,14 @@ export function createRoutes(store: Store, scanner: Scanner, { now = Date.now, e
     route('DELETE', '/api/settings/:key', settings.remove),
     route('GET', '/api/events', eventsHandler(events, sse)),
     ...((registry) => [route('GET', '/api/export', registry.export), route('POST', '/api/import', registry.import)])(registryHandlers(store, events, now)),
+    ...processRoutes(processHandlers(store, processes ?? createProcessManager({ store, events }))),
   ];
   return routes;
+}
+
+function processRoutes(p: ReturnType<typeof processHandlers>): Array<Route<Handler>> {
+  return [route('POST', '/api/projects/:id/processes', p.start), route('GET', '/api/processes', p.list),
+    route('GET', '/api/processes/:id', p.get), route('DELETE', '/api/processes/:id', p.stop)];
 }
 
 function packageVersion(): string {

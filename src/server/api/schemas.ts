@@ -39,6 +39,21 @@ const registryExport = object({
   settings: { type: 'object', additionalProperties: { type: 'string' }, description: 'Every setting: key -> value (import: may be absent).' },
 }, 'A registry you can carry to another data dir or machine.', ['format', 'version', 'projects', 'settings']);
 
+const processFields = {
+  id: int('Identifier of the started script.', { minimum: 1 }),
+  project_id: int('Its project.', { minimum: 1 }),
+  script: str('The script, Procfile process or Makefile target.'),
+  command: str('What runs: the script\'s text, or `make TARGET`.'),
+  pid: nullable('integer', 'The process (and process group) id; null when it could not start.'),
+  status: { type: 'string', enum: ['running', 'exited', 'failed', 'stopped'], description: '`exited`: ended with code 0 (or gone, code unknown: see `note`); `failed`: could not start, ended with another code or by a signal it was not sent by projdex; `stopped`: stopped by DELETE or with the server.' },
+  started_at: seconds('When it was started'),
+  exit_code: nullable('integer', 'Its exit code once ended; null while running, when stopped by a signal, or when unknown.'),
+  ports: { type: 'array', items: { type: 'integer' }, description: 'The ports the script declares (from the last scan).' },
+  keep: { type: 'boolean', description: 'True when it outlives the server that started it.' },
+  note: nullable('string', 'Why it failed to start, the signal that ended it, or that its exit code is unknown.'),
+  ended_at: { type: ['integer', 'null'], description: 'When it ended, in Unix seconds; null while running.' },
+};
+
 export const SCHEMAS: Readonly<Record<string, Schema>> = {
   Project: object({
     id: int('Identifier, positive; never reused after a delete.', { minimum: 1 }),
@@ -186,6 +201,17 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = {
     notes: { type: 'array', items: { type: 'string' }, description: 'What was left out or could not be told.' },
   }, 'The machine\'s listening TCP sockets and their holders.'),
   RegistryExport: registryExport,
+  Process: object(processFields, 'A script started in the background.'),
+  ProcessDetail: object({ ...processFields, output: str('The last 1 MiB of its stdout and stderr (one log), from a line start when cut.') }, 'A started script with its output.'),
+  PortHeld: object({
+    error: str('Which port is held, by what, and how to go on.'),
+    holder: object({
+      port: int('The held port.', { minimum: 1, maximum: 65535 }),
+      pid: nullable('integer', 'The holder; null when this user cannot inspect it.'),
+      command: nullable('string', 'Its command line; null when unknown.'),
+      project_id: nullable('integer', 'The registered project it runs in; null when none.'),
+    }, 'The process holding the port.'),
+  }, 'The 409 of a start whose port is taken.'),
   ImportAnswer: object({
     added: { type: 'array', items: ref('Project'), description: 'Projects registered by the import.' },
     updated: { type: 'array', items: ref('Project'), description: 'Projects already registered at the same real path, with the imported fields set.' },
@@ -198,9 +224,19 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = {
   }, 'What an import did.'),
 };
 
+
 /** Request bodies. */
 export const BODIES: Readonly<Record<string, Schema>> = {
   RegistryExport: registryExport,
+  ProcessStart: {
+    type: 'object',
+    description: 'What to start; every field may be absent.',
+    properties: {
+      script: str('A package.json script, Procfile process or Makefile target; absent: `dev`, else `start`, else the Procfile\'s `web`.'),
+      keep: { type: 'boolean', default: false, description: 'Keep it running when the server stops; a restarted server finds it again.' },
+      force: { type: 'boolean', default: false, description: 'Start even when a port the script declares is held now.' },
+    },
+  },
   ProjectInput: object({
     name: str('Display name, non-empty.'),
     path: str('Absolute path of an existing directory (`~/` expands to the home directory); stored as its real path.'),
