@@ -5,6 +5,7 @@ import { DataDirError, liveServer, pidAlive, readServerInfo } from './server/dat
 import { CliError, connect } from './cli/client.ts';
 import * as commands from './cli/commands.ts';
 import * as registry from './cli/registry.ts';
+import * as processes from './cli/processes.ts';
 import { COMMANDS, helpText, version, type Command } from './cli/help.ts';
 import { serve } from './cli/serve.ts';
 import { OPTIONS, type CliIo, type Env, type Values } from './cli/types.ts';
@@ -23,9 +24,12 @@ const ACCEPTS: Record<Command, readonly string[]> = {
   stop: [],
   export: [],
   import: [],
+  run: ['force'],
+  ps: [],
+  kill: [],
 };
 const SHARED = ['data-dir', 'token', 'json', 'help', 'version'];
-const MAX_POSITIONALS: Record<Command, number> = { serve: 0, add: 1, ls: 0, scan: 1, tests: 1, ports: 0, status: 0, stop: 0, export: 0, import: 1 };
+const MAX_POSITIONALS: Record<Command, number> = { serve: 0, add: 1, ls: 0, scan: 1, tests: 1, ports: 0, status: 0, stop: 0, export: 0, import: 1, run: 2, ps: 0, kill: 1 };
 
 /**
  * Runs the CLI: `projdex [command] [options]`. Resolves with the exit code: 0 done (for `serve`, once a
@@ -73,6 +77,9 @@ export async function main(argv: readonly string[], env: Env, io: CliIo): Promis
       if (command === 'tests') return await commands.tests(client, out, positionals);
       if (command === 'export') return await registry.exportRegistry(client, out);
       if (command === 'import') return await registry.importRegistry(client, out, positionals);
+      if (command === 'run') return await processes.run(client, out, positionals);
+      if (command === 'ps') return await processes.ps(client, out);
+      if (command === 'kill') return await processes.kill(client, out, positionals);
       return await commands.ports(client, out);
     } finally {
       await client.close();

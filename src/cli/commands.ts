@@ -17,7 +17,7 @@ export function table(rows: ReadonlyArray<ReadonlyArray<string>>): string {
 }
 
 /** A project named by id (digits) or by a directory registered as one. */
-async function findProject(client: Client, ref: string | undefined): Promise<Project> {
+export async function findProject(client: Client, ref: string | undefined): Promise<Project> {
   const arg = ref ?? '.';
   if (/^\d+$/.test(arg)) return (await client.request('GET', `/api/projects/${arg}`)).body as Project;
   let path: string;

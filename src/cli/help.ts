@@ -2,7 +2,7 @@
 // this file imports nothing of projdex and uses only what Node 18 has.
 import { readFileSync } from 'node:fs';
 
-export const COMMANDS = ['serve', 'add', 'ls', 'scan', 'tests', 'ports', 'status', 'stop', 'export', 'import'] as const;
+export const COMMANDS = ['serve', 'add', 'ls', 'scan', 'tests', 'ports', 'status', 'stop', 'export', 'import', 'run', 'ps', 'kill'] as const;
 export type Command = typeof COMMANDS[number];
 
 const MAIN = `
@@ -26,6 +26,9 @@ const MAIN = `
     stop                    Stop that server
     export                  Print the registry (projects, settings) as JSON  (projdex export > file.json)
     import FILE             Merge a registry that export wrote, by path
+    run ID|DIR [SCRIPT]     Start a script in the background and follow its output  (default dev, start, web)
+    ps                      List the scripts started through projdex
+    kill PROCESS_ID         Stop one of them, with everything it started
 
   Options
     -p, --port N            Port to listen on; 0 picks any free port  (default first free of 38124..38133)
@@ -98,6 +101,20 @@ const COMMAND_HELP: Record<Command, string> = {
   Merges by path: a path registered here takes the file's name, description, framework and tags; a new
   one is registered; a path that is not a directory on this machine is reported and left out. Settings
   in the file are written over settings of the same name. Nothing is scanned.`,
+  run: `Usage
+    $ projdex run ID|DIR [SCRIPT] [--force] [--json]
+
+  Starts a package.json script, Procfile process or Makefile target (default: dev, else start, else the
+  Procfile's web) in the project's directory, in its own process group, prints the URL of each port the
+  project's processes open, and follows the output. Ctrl-C stops following; the script keeps running
+  (\`projdex kill ID\` stops it). When a port the script declares is already held, it is not started
+  unless --force. Started by a server that runs, it stops with that server; otherwise it is kept.`,
+  ps: `Usage
+    $ projdex ps [--json]`,
+  kill: `Usage
+    $ projdex kill PROCESS_ID [--json]
+
+  SIGTERM to the process group, SIGKILL after 5 s.`,
 };
 
 /** The help text: the whole CLI's, or one command's. */

@@ -33,6 +33,7 @@ export const OPTIONS = {
   search: { type: 'string' },
   conflicts: { type: 'boolean' },
   live: { type: 'boolean' },
+  force: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
 } as const;
@@ -58,6 +59,7 @@ export interface Values {
   search?: string;
   conflicts?: boolean;
   live?: boolean;
+  force?: boolean;
   help?: boolean;
   version?: boolean;
 }
