@@ -62,6 +62,6 @@ export async function readLivePorts(projects: ReadonlyArray<Pick<Project, 'id' |
   const sockets = found.sockets.map((s) => ({ ...s, project_id: projectOf(s.cwd, projects) }));
   const hidden = sockets.filter((s) => s.pid === null).length;
   const notes = [...found.notes];
-  if (hidden > 0) notes.push(`${hidden} listening socket${hidden === 1 ? ' is' : 's are'} held by processes this user cannot inspect (another user's)`);
+  if (hidden > 0) notes.push(`${hidden} listening socket${hidden === 1 ? ' is' : 's are'} held by processes projdex cannot see (another user's, ones outside this process namespace, or past the look-up budget)`);
   return { available: true, sockets, notes };
 }

@@ -30,7 +30,7 @@ export function withLive(claims: readonly PortClaim[], reading: LiveReading): Li
     const known = held.find((s) => s.pid !== null) ?? held[0];
     const live = known ? { pid: known.pid, command: known.command, project_id: known.project_id } : null;
     const note = unavailable
-      ?? (known && known.pid === null ? 'held by a process this user cannot inspect (another user\'s)' : null);
+      ?? (known && known.pid === null ? 'held by a process projdex cannot see (another user\'s, one outside this process namespace, or past the look-up budget)' : null);
     return { ...claim, live, live_note: note };
   });
 }
