@@ -41,7 +41,8 @@ export async function run(client: Client, { io, values }: Out, positionals: stri
       io.stdout.write(`${socket.port}: http://${socket.address.includes(':') ? 'localhost' : '127.0.0.1'}:${socket.port}/\n`);
     }
     if (now.status !== 'running') {
-      io.stdout.write(`#${now.id} ${now.status}${now.exit_code === null ? '' : ` with code ${now.exit_code}`}${now.note ? ` (${now.note})` : ''}\n`);
+      const code = now.exit_code === null ? '' : ` with code ${now.exit_code}`;
+      io.stdout.write(`#${now.id} ${now.status}${code}${now.note ? ` (${now.note})` : ''}\n`);
       return now.status === 'exited' ? 0 : 1;
     }
     if (interrupted) {
@@ -65,7 +66,8 @@ export async function ps(client: Client, { io, values }: Out): Promise<number> {
   }
   const when = (s: number): string => new Date(s * 1000).toISOString().slice(0, 16).replace('T', ' ');
   io.stdout.write(`${table([['ID', 'PROJECT', 'SCRIPT', 'STATUS', 'PID', 'STARTED', 'COMMAND'],
-    ...list.map((p) => [String(p.id), `#${p.project_id}`, p.script, `${p.status}${p.exit_code === null ? '' : ` (${p.exit_code})`}${p.keep ? ', kept' : ''}`,
+    ...list.map((p) => [String(p.id), `#${p.project_id}`, p.script,
+      `${p.status}${p.exit_code === null ? '' : ` (${p.exit_code})`}${p.keep ? ', kept' : ''}`,
       p.pid === null ? '-' : String(p.pid), when(p.started_at), p.command.slice(0, 200)])])}\n`);
   return 0;
 }

@@ -48,7 +48,8 @@ export function gitEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
 }
 
 /** Runs git with `args` in `cwd`; rejects on a missing git (ENOENT) and on the deadline. */
-function runGit(cwd: string, args: readonly string[], { timeoutMs = 5000, maxBytes = 1 << 20, git = 'git', env }: GitOptions): Promise<BoundedOutput> {
+function runGit(cwd: string, args: readonly string[], options: GitOptions): Promise<BoundedOutput> {
+  const { timeoutMs = 5000, maxBytes = 1 << 20, git = 'git', env } = options;
   // fsmonitor names a program to run; the -c comes before the repository's config is read, and wins.
   return runBounded(git, ['-c', 'core.fsmonitor=false', '--no-optional-locks', ...args], {
     cwd, env: env ?? gitEnv(process.env), timeoutMs, maxBytes, what: 'git',

@@ -47,7 +47,9 @@ export function projectOf(cwd: string | null, projects: ReadonlyArray<Pick<Proje
  * const { sockets } = await readLivePorts(store.listProjects());
  * sockets.find((s) => s.port === 5173); // { port: 5173, address: '127.0.0.1', pid: 4242, command: 'node vite', cwd, project_id: 3 }
  */
-export async function readLivePorts(projects: ReadonlyArray<Pick<Project, 'id' | 'path'>>, options: LiveOptions = {}): Promise<LiveReading> {
+export async function readLivePorts(
+  projects: ReadonlyArray<Pick<Project, 'id' | 'path'>>, options: LiveOptions = {},
+): Promise<LiveReading> {
   const { platform = process.platform, ...limits } = options;
   let found: { sockets: ListeningSocket[]; notes: string[] };
   try {
@@ -62,6 +64,9 @@ export async function readLivePorts(projects: ReadonlyArray<Pick<Project, 'id' |
   const sockets = found.sockets.map((s) => ({ ...s, project_id: projectOf(s.cwd, projects) }));
   const hidden = sockets.filter((s) => s.pid === null).length;
   const notes = [...found.notes];
-  if (hidden > 0) notes.push(`${hidden} listening socket${hidden === 1 ? ' is' : 's are'} held by processes projdex cannot see (another user's, ones outside this process namespace, or past the look-up budget)`);
+  if (hidden > 0) {
+    notes.push(`${hidden} listening socket${hidden === 1 ? ' is' : 's are'} held by processes projdex cannot see `
+      + '(another user\'s, ones outside this process namespace, or past the look-up budget)');
+  }
   return { available: true, sockets, notes };
 }

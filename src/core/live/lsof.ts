@@ -40,7 +40,8 @@ export async function lsofListening({ timeoutMs = 5000 }: LiveLimits = {}): Prom
   const pids = [...new Set(fields.map((f) => f.pid))];
   const cwds = new Map<number, string>();
   if (pids.length > 0) {
-    const dirs = await runBounded('lsof', ['-a', '-d', 'cwd', '-p', pids.slice(0, 1000).join(','), '-F', 'pn'], { env, timeoutMs, what: 'lsof' })
+    const args = ['-a', '-d', 'cwd', '-p', pids.slice(0, 1000).join(','), '-F', 'pn'];
+    const dirs = await runBounded('lsof', args, { env, timeoutMs, what: 'lsof' })
       .catch(() => undefined);
     for (const f of parseLsofFields(dirs?.stdout ?? '')) cwds.set(f.pid, f.name);
   }

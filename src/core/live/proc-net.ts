@@ -64,7 +64,8 @@ async function describe(pid: number): Promise<{ command: string | null; cwd: str
  * Every TCP socket listening now, with its holder where this user can see it. `notes` say what was left out
  * (a budget reached, processes that could not be read).
  */
-export async function linuxListening({ maxProcesses = 4096, maxDescriptors = 100_000, proc = '/proc' }: LiveLimits = {}): Promise<{ sockets: ListeningSocket[]; notes: string[] }> {
+export async function linuxListening(limits: LiveLimits = {}): Promise<{ sockets: ListeningSocket[]; notes: string[] }> {
+  const { maxProcesses = 4096, maxDescriptors = 100_000, proc = '/proc' } = limits;
   const byInode = new Map<string, Array<{ address: string; port: number }>>();
   for (const file of ['tcp', 'tcp6']) {
     const text = await fsp.readFile(`${proc}/net/${file}`, 'utf8').catch(() => '');

@@ -80,7 +80,8 @@ export function createProcessManager(options: ProcessManagerOptions) {
       foreign.add(row.id);
       followers.set(row.id, followLog(row.log_path));
     } else {
-      store.finishProcess(row.id, { status: 'exited', exit_code: null, note: 'ended while no projdex server was watching it; its exit code is unknown', ended_at: seconds() });
+      const note = 'ended while no projdex server was watching it; its exit code is unknown';
+      store.finishProcess(row.id, { status: 'exited', exit_code: null, note, ended_at: seconds() });
     }
   }
   let ticking = false;
@@ -108,8 +109,10 @@ export function createProcessManager(options: ProcessManagerOptions) {
     const { sockets } = await readLivePorts(projects, options.live);
     const held = sockets.find((s) => ports.includes(s.port));
     if (!held) return;
-    const owner = held.project_id === null ? '' : `, a process of project #${held.project_id} ${projects.find((p) => p.id === held.project_id)?.name ?? ''}`;
-    const who = held.pid === null ? 'a process this user cannot inspect' : `pid ${held.pid} (${(held.command ?? 'unknown command').slice(0, 200)})${owner}`;
+    const name = projects.find((p) => p.id === held.project_id)?.name ?? '';
+    const owner = held.project_id === null ? '' : `, a process of project #${held.project_id} ${name}`;
+    const command = (held.command ?? 'unknown command').slice(0, 200);
+    const who = held.pid === null ? 'a process projdex cannot see' : `pid ${held.pid} (${command})${owner}`;
     throw httpError(409, 'PORT_HELD', `Port ${held.port} is already held by ${who}: stop it first, or start with "force": true`, {
       body: { holder: { port: held.port, pid: held.pid, command: held.command, project_id: held.project_id } },
     });
@@ -153,7 +156,9 @@ export function createProcessManager(options: ProcessManagerOptions) {
       if (!force) await checkPorts(project, ports);
       if (logDir === undefined) { logDir = mkdtempSync(join(tmpdir(), 'projdex-processes-')); ownDir = true; }
       mkdirSync(logDir, { recursive: true, mode: 0o700 });
-      const started = store.insertProcess({ project_id: project.id, script: plan.script, command: plan.command, keep, ports, log_path: '', started_at: seconds() });
+      const started = store.insertProcess({
+        project_id: project.id, script: plan.script, command: plan.command, keep, ports, log_path: '', started_at: seconds(),
+      });
       const logPath = join(logDir, `${started.id}.log`);
       const fd = openSync(logPath, 'a', 0o600);
       let child;
@@ -173,7 +178,10 @@ export function createProcessManager(options: ProcessManagerOptions) {
         return info(store.getProcess(started.id)!);
       }
       store.setProcessPid(started.id, child.pid, procStart(child.pid));
-      child.once('exit', (code, signal) => finish(started.id, code === 0 ? 'exited' : 'failed', code, signal ? `ended by ${signal}` : null));
+      child.once('exit', (code, signal) => {
+        // A stop in progress records `stopped` itself, once the whole group is gone.
+        if (!stopping.has(started.id)) finish(started.id, code === 0 ? 'exited' : 'failed', code, signal ? `ended by ${signal}` : null);
+      });
       const row = store.getProcess(started.id)!;
       events.emit('process.started', { process: info(row) });
       return info(row);

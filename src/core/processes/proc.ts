@@ -6,24 +6,33 @@ import { readFileSync } from 'node:fs';
  * reused by another process from the one recorded; null elsewhere or when the process is gone.
  */
 export function procStart(pid: number, proc = '/proc'): string | null {
+  return statFields(pid, proc)?.[19] ?? null;
+}
+
+/** Fields 3 and on of /proc/PID/stat (field 3, the state, first); undefined elsewhere or when gone. */
+function statFields(pid: number, proc = '/proc'): string[] | undefined {
   try {
     const stat = readFileSync(`${proc}/${pid}/stat`, 'utf8');
     // The command name (field 2) may hold spaces and parentheses: count fields after its closing one.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return fields[19] ?? null;
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   } catch {
-    return null;
+    return undefined;
   }
 }
 
-/** True while `pid` exists (a zombie counts) and, when `start` is known, is still the process that had it. */
+/**
+ * True while `pid` runs and, when `start` is known, is still the process that had it. A zombie has ended
+ * (its parent has yet to collect its status): not running.
+ */
 export function sameProcess(pid: number, start: string | null): boolean {
   try {
     process.kill(pid, 0);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EPERM') return false;
   }
-  return start === null || procStart(pid) === start;
+  const fields = statFields(pid);
+  if (fields?.[0] === 'Z') return false;
+  return start === null || fields?.[19] === start;
 }
 
 /** True while any process of the group `pgid` exists. */

@@ -66,7 +66,8 @@ export function processVerbs(db: DatabaseSync) {
     VALUES (?, ?, ?, ?, 'running', ?, ?, ?) RETURNING *`);
   const setPid = db.prepare('UPDATE processes SET pid = ?, proc_start = ? WHERE id = ?');
   const setLog = db.prepare('UPDATE processes SET log_path = ? WHERE id = ?');
-  const finish = db.prepare(`UPDATE processes SET status = ?, exit_code = ?, note = ?, ended_at = ? WHERE id = ? AND status = 'running' RETURNING *`);
+  const finish = db.prepare(`UPDATE processes SET status = ?, exit_code = ?, note = ?, ended_at = ?
+    WHERE id = ? AND status = 'running' RETURNING *`);
   const get = db.prepare('SELECT * FROM processes WHERE id = ?');
   const list = db.prepare('SELECT * FROM processes ORDER BY id');
   const running = db.prepare("SELECT * FROM processes WHERE status = 'running' ORDER BY id");

@@ -29,8 +29,9 @@ export function withLive(claims: readonly PortClaim[], reading: LiveReading): Li
     const held = reading.sockets.filter((s) => s.port === claim.port);
     const known = held.find((s) => s.pid !== null) ?? held[0];
     const live = known ? { pid: known.pid, command: known.command, project_id: known.project_id } : null;
-    const note = unavailable
-      ?? (known && known.pid === null ? 'held by a process projdex cannot see (another user\'s, one outside this process namespace, or past the look-up budget)' : null);
+    const hidden = 'held by a process projdex cannot see (another user\'s, one outside this process namespace, '
+      + 'or past the look-up budget)';
+    const note = unavailable ?? (known && known.pid === null ? hidden : null);
     return { ...claim, live, live_note: note };
   });
 }

@@ -54,7 +54,9 @@ export function parseImport(body: Record<string, unknown>) {
   const pairs = Object.entries(settings);
   if (pairs.length > MAX_ENTRIES) return bad(`settings must hold at most ${MAX_ENTRIES} keys`);
   for (const [key, value] of pairs) {
-    if (key === '' || key.length > 1024 || !key.isWellFormed()) return bad('settings keys must be 1 to 1024 characters of well-formed Unicode');
+    if (key === '' || key.length > 1024 || !key.isWellFormed()) {
+      return bad('settings keys must be 1 to 1024 characters of well-formed Unicode');
+    }
     if (typeof value !== 'string' || !value.isWellFormed()) return bad(`settings.${key} must be a string`);
   }
   return { projects: projects.map((entry, i) => importedProject(entry, `projects[${i}]`)), settings: pairs as Array<[string, string]> };
@@ -67,7 +69,8 @@ export function registryHandlers(store: Store, events?: Events, now: () => numbe
       format: REGISTRY_FORMAT,
       version: VERSION,
       exported_at: Math.floor(now() / 1000),
-      projects: store.listProjects().map(({ name, path, description, framework, tags }): ExportedProject => ({ name, path, description, framework, tags })),
+      projects: store.listProjects().map(({ name, path, description, framework, tags }): ExportedProject =>
+        ({ name, path, description, framework, tags })),
       settings: store.getSettings(),
     }),
 
