@@ -9,6 +9,8 @@ import * as edit from './cli/edit.ts';
 import { open } from './cli/open.ts';
 import * as settings from './cli/settings.ts';
 import { test as runTests } from './cli/test.ts';
+import * as registry from './cli/registry.ts';
+import * as processes from './cli/processes.ts';
 import { COMMANDS, helpText, version, type Command } from './cli/help.ts';
 import { expandHome } from './cli/project-ref.ts';
 import { serve } from './cli/serve.ts';
@@ -26,7 +28,7 @@ const ACCEPTS: Record<Command, readonly string[]> = {
   scan: ['all', 'full'],
   tests: [],
   test: ['failed'],
-  ports: ['conflicts'],
+  ports: ['conflicts', 'live'],
   status: [],
   stop: [],
   rm: [],
@@ -35,11 +37,17 @@ const ACCEPTS: Record<Command, readonly string[]> = {
   set: [],
   get: [],
   open: [],
+  export: [],
+  import: [],
+  run: ['force'],
+  ps: [],
+  kill: [],
 };
 const SHARED = ['data-dir', 'token', 'token-file', 'json', 'help', 'version'];
 const MAX_POSITIONALS: Record<Command, number> = {
   serve: 0, add: 1, ls: 0, scan: 1, tests: 1, ports: 0, status: 0, stop: 0,
   rm: Infinity, edit: 1, tag: Infinity, set: Infinity, get: 1, open: 1, test: Infinity,
+  export: 0, import: 1, run: 2, ps: 0, kill: 1,
 };
 
 /**
@@ -95,6 +103,11 @@ export async function main(argv: readonly string[], env: Env, io: CliIo): Promis
       if (command === 'get') return await settings.get(client, out, positionals);
       if (command === 'open') return await open(client, out, positionals, { dataDir, env, tty: io.stdout.isTTY === true });
       if (command === 'test') return await runTests(client, out, positionals);
+      if (command === 'export') return await registry.exportRegistry(client, out);
+      if (command === 'import') return await registry.importRegistry(client, out, positionals);
+      if (command === 'run') return await processes.run(client, out, positionals);
+      if (command === 'ps') return await processes.ps(client, out);
+      if (command === 'kill') return await processes.kill(client, out, positionals);
       return await commands.ports(client, out);
     } finally {
       await client.close();

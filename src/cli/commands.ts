@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import type { LivePortClaim } from '../server/api/live-ports.ts';
 import type { PortClaim } from '../server/api/ports.ts';
 import type { Project, ProjectPort, Test } from '../core/types.ts';
 import { CliError, type Client } from './client.ts';
@@ -28,13 +29,21 @@ export async function ls(client: Client, out: Out): Promise<number> {
   const gone = new Set(projects.filter((p) => !existsSync(p.path)).map((p) => p.id));
   // The last test run: ✓ passed, ✗ anything else (failed, error, canceled), and when.
   const lastRun = ({ last_run: r }: Project): string => (r ? `${r.status === 'passed' ? '✓' : '✗'} ${when(r.finished_at)}` : 'never');
-  print(out, table([['ID', 'NAME', 'FRAMEWORK', 'TESTS', 'TAGS', 'SCANNED', 'LAST RUN', 'PATH'],
+  print(out, table([['ID', 'NAME', 'FRAMEWORK', 'TESTS', 'TAGS', 'SCANNED', 'LAST RUN', 'GIT', 'PATH'],
     ...projects.map((p) => [String(p.id), p.name, p.framework ?? '-', p.last_scanned === null ? '-' : String(counts.get(p.id) ?? 0),
-      p.tags.join(',') || '-', when(p.last_scanned), lastRun(p), `${p.path}${gone.has(p.id) ? '  (gone)' : ''}`])]));
+      p.tags.join(',') || '-', when(p.last_scanned), lastRun(p), gitCell(p.git), `${p.path}${gone.has(p.id) ? '  (gone)' : ''}`])]));
   if (gone.size > 0) {
     print(out, `${gone.size} project director${gone.size === 1 ? 'y is' : 'ies are'} gone (marked); \`projdex rm ID\` forgets a project`);
   }
   return 0;
+}
+
+/** `main*` (dirty), `+1 -2` against the upstream, `@abc1234` on a detached HEAD; `-` without git state. */
+function gitCell(git: Project['git']): string {
+  if (!git) return '-';
+  const name = git.branch ?? (git.head ? `@${git.head.slice(0, 7)}` : '(no commits)');
+  const distance = git.ahead === null ? '' : ` +${git.ahead} -${git.behind}`;
+  return `${name}${git.dirty ? '*' : ''}${distance}`;
 }
 
 interface ScanAnswer {
@@ -99,9 +108,19 @@ export async function tests(client: Client, out: Out, positionals: string[]): Pr
   return 0;
 }
 
+/** `pid 42 (this project)`, `pid 42 #3` (another project's process), `pid 42 other`, `held` (unknown holder), `-` (free). */
+function liveCell(group: LivePortClaim, projectId: number): string {
+  const holder = group.live;
+  if (!holder) return '-';
+  if (holder.pid === null) return 'held';
+  const owner = holder.project_id === projectId ? '(this project)' : holder.project_id === null ? 'other' : `#${holder.project_id}`;
+  return `pid ${holder.pid} ${owner}`;
+}
+
 /** Ports across projects (`GET /api/ports`), grouped by port; `conflict` when more than one project listens on it. */
 export async function ports(client: Client, out: Out): Promise<number> {
-  const groups = (await client.request('GET', `/api/ports${out.values.conflicts ? '?conflicts=1' : ''}`)).body as PortClaim[];
+  const query = new URLSearchParams({ ...(out.values.conflicts ? { conflicts: '1' } : {}), ...(out.values.live ? { live: '1' } : {}) }).toString();
+  const groups = (await client.request('GET', `/api/ports${query ? `?${query}` : ''}`)).body as LivePortClaim[];
   if (out.values.json) return json(out, groups), 0;
   if (groups.length === 0) {
     const scanned = ((await client.request('GET', '/api/projects')).body as Project[]).filter((p) => p.last_scanned !== null).length;
@@ -109,13 +128,17 @@ export async function ports(client: Client, out: Out): Promise<number> {
       : scanned > 0 ? `no ports found in the ${scanned} scanned project${scanned === 1 ? '' : 's'}` : 'no ports found; scan projects with `projdex scan --all`');
     return 0;
   }
-  const rows = [['PORT', 'PROJECT', 'SCRIPT', 'SOURCE']];
+  const live = out.values.live === true;
+  const rows = [['PORT', 'PROJECT', 'SCRIPT', ...(live ? ['LIVE'] : []), 'SOURCE']];
   for (const g of groups) {
     for (const c of g.projects) {
-      rows.push([`${g.port}${g.conflict ? ' !' : ''}`, `#${c.project_id} ${c.name}`, c.scripts.join(', ') || '-', c.sources.join(', ')]);
+      rows.push([`${g.port}${g.conflict ? ' !' : ''}`, `#${c.project_id} ${c.name}`, c.scripts.join(', ') || '-',
+        ...(live ? [liveCell(g, c.project_id)] : []), c.sources.join(', ')]);
     }
   }
   print(out, table(rows));
+  const unknown = live ? groups.find((g) => g.live === null && g.live_note)?.live_note : undefined;
+  if (unknown) print(out, `live: ${unknown}`);
   const shared = groups.filter((g) => g.conflict).length;
   if (shared > 0) print(out, `${shared} port${shared === 1 ? ' is' : 's are'} claimed by more than one project (marked !)`);
   return 0;

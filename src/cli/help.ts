@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 
 export const COMMANDS = [
   'serve', 'add', 'ls', 'scan', 'tests', 'test', 'ports', 'status', 'stop', 'rm', 'edit', 'tag', 'set', 'get', 'open',
+  'export', 'import', 'run', 'ps', 'kill',
 ] as const;
 export type Command = typeof COMMANDS[number];
 
@@ -23,7 +24,8 @@ const MAIN = `
     scan [ID|DIR]           Scan a project for its test files and ports  (default .; --all for every project)
     tests ID|DIR            List a project's test files
     test [ID|DIR|NAME] [FILE...]  Run a project's own tests, streaming the output  (default .; --failed)
-    ports                   List the ports the projects' files name  (--conflicts: only shared ones)
+    ports                   List the ports the projects' files name  (--conflicts: only shared ones;
+                            --live: which process listens on each now)
     status                  Say whether a server runs for the data dir
     stop                    Stop that server
     rm PROJECT...           Forget projects (the directories stay)
@@ -32,6 +34,11 @@ const MAIN = `
     set KEY VALUE           Store a setting  (\`projdex get\` lists the keys projdex reads)
     get [KEY]               Print a setting, or all of them
     open [PROJECT]          Open the dashboard (or print its URL where no browser can open)
+    export                  Print the registry (projects, settings) as JSON  (projdex export > file.json)
+    import FILE             Merge a registry that export wrote, by path
+    run PROJECT [SCRIPT]    Start a script in the background and follow its output  (default dev, start, web)
+    ps                      List the scripts started through projdex
+    kill PROCESS_ID         Stop one of them, with everything it started
 
     PROJECT is an id, a name, or a directory (a folder inside a project means that project).
 
@@ -98,10 +105,12 @@ const COMMAND_HELP: Record<Command, string> = {
   test file (failed first). FILE... runs only those files; --failed only the files that failed last time.
   Exits 0 when every test passed, 1 otherwise, 130 on Ctrl-C (the run is canceled).`,
   ports: `Usage
-    $ projdex ports [--conflicts] [--json]
+    $ projdex ports [--conflicts] [--live] [--json]
 
   --json prints one entry per port: [{ port, conflict, projects: [{ project_id, name, scripts, sources }] }]
-  (conflict: more than one project claims the port; sources: the files that name it).`,
+  (conflict: more than one project claims the port; sources: the files that name it).
+  --live adds who listens on each port now: \`pid N (this project)\`, \`pid N #ID\` (a process of another
+  registered project), \`pid N other\`, \`held\` (a process this user cannot inspect), or \`-\` (free).`,
   status: `Usage
     $ projdex status [--json]
 
@@ -132,6 +141,31 @@ const COMMAND_HELP: Record<Command, string> = {
 
   Opens the dashboard of the server that runs for the data dir in a browser when run on a terminal with
   a display; otherwise prints its URL.`,
+  export: `Usage
+    $ projdex export > registry.json
+
+  Prints every project's name, path, description, framework and tags, and every setting, as JSON.
+  Ids, scans and git state are left out.`,
+  import: `Usage
+    $ projdex import registry.json [--json]
+
+  Merges by path: a path registered here takes the file's name, description, framework and tags; a new
+  one is registered; a path that is not a directory on this machine is reported and left out. Settings
+  in the file are written over settings of the same name. Nothing is scanned.`,
+  run: `Usage
+    $ projdex run ID|DIR [SCRIPT] [--force] [--json]
+
+  Starts a package.json script, Procfile process or Makefile target (default: dev, else start, else the
+  Procfile's web) in the project's directory, in its own process group, prints the URL of each port the
+  project's processes open, and follows the output. Ctrl-C stops following; the script keeps running
+  (\`projdex kill ID\` stops it). When a port the script declares is already held, it is not started
+  unless --force. Started by a server that runs, it stops with that server; otherwise it is kept.`,
+  ps: `Usage
+    $ projdex ps [--json]`,
+  kill: `Usage
+    $ projdex kill PROCESS_ID [--json]
+
+  SIGTERM to the process group, SIGKILL after 5 s.`,
 };
 
 /** The help text: the whole CLI's, or one command's. */

@@ -36,6 +36,7 @@ export const OPTIONS = {
   search: { type: 'string' },
   conflicts: { type: 'boolean' },
   failed: { type: 'boolean' },
+  live: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
 } as const;
@@ -64,6 +65,7 @@ export interface Values {
   search?: string;
   conflicts?: boolean;
   failed?: boolean;
+  live?: boolean;
   help?: boolean;
   version?: boolean;
 }

@@ -5,7 +5,8 @@ export type EventType =
   | 'project.created' | 'project.updated' | 'project.deleted'
   | 'scan.started' | 'scan.progress' | 'scan.finished' | 'scan.failed'
   | 'settings.changed'
-  | 'run.started' | 'run.output' | 'run.file' | 'run.finished';
+  | 'run.started' | 'run.output' | 'run.file' | 'run.finished'
+  | 'process.started' | 'process.output' | 'process.exited';
 
 export interface ProjdexEvent {
   /** Increasing within one server's life, from 1. */

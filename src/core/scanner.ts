@@ -7,6 +7,7 @@ import type { Store } from './store/store.ts';
 import { testCountOf } from '../scan/process/packed.ts';
 import type { RunInfo } from '../rules/types.ts';
 import type { Project } from './types.ts';
+import { readGitState, type GitOptions } from './git.ts';
 
 /** What one finished scan changed: the project as stored after it, and what the scan noticed. */
 export interface ScanOutcome {
@@ -44,6 +45,8 @@ const FAILURES: Record<string, readonly [number, string]> = {
 export interface ScannerOptions {
   /** Where `scan.started/progress/finished/failed` are published. @default none */
   readonly events?: Events;
+  /** How git state is read on each scan (time budget, output cap). @default readGitState's defaults */
+  readonly git?: GitOptions;
 }
 
 /**
@@ -54,7 +57,7 @@ export interface ScannerOptions {
  * const scanner = createScanner(store);
  * const { testsFound } = await scanner.scanProject(store.getProject(1)!, { onProgress: console.log });
  */
-export function createScanner(store: Store, options: WorkerScanOptions = {}, workerOptions: ScanWorkerOptions = {}, { events }: ScannerOptions = {}) {
+export function createScanner(store: Store, options: WorkerScanOptions = {}, workerOptions: ScanWorkerOptions = {}, { events, git: gitOptions = {} }: ScannerOptions = {}) {
   const running = new Map<number, { promise: Promise<ScanOutcome>; listeners: Set<(p: ScanProgress) => void> }>();
   const pool = createScanPool(workerOptions);
 
@@ -64,6 +67,8 @@ export function createScanner(store: Store, options: WorkerScanOptions = {}, wor
     const previous = full ? undefined : store.getSnapshot(project.id);
     // The walk and the rules run in a scan process: whatever a project holds, this process (HTTP) survives.
     const scanOptions = previous ? { ...options, previous: previous.data } : options;
+    // Git is read beside the walk (its own time budget; never rejects): a commit moves no file the walk sees.
+    const git = readGitState(project.path, gitOptions);
     const result = await pool.scan(project.path, scanOptions, { onProgress }).catch((error: NodeJS.ErrnoException) => {
       if (error.code === 'ENOENT' || error.code === 'ENOTDIR') {
         throw httpError(409, 'PROJECT_DIR_MISSING', `Project directory no longer exists: ${project.path}`, { cause: error });
@@ -79,6 +84,7 @@ export function createScanner(store: Store, options: WorkerScanOptions = {}, wor
     // A big scan is saved in slices, so the HTTP thread answers in between (see `saveScanSliced`).
     // Not a spread: `result` keeps its tests in columns (see `withPackedTests`), which a spread would unpack.
     const record = previous ? Object.assign(result, { base: previous.generation }) : result;
+    store.setGitState(project.id, await git);
     if (!await store.saveScanSliced(project.id, record)) throw httpError(404, 'PROJECT_NOT_FOUND', 'Project not found');
     return {
       project: store.getProject(project.id)!, testsFound: testCountOf(result), notes: result.notes, runs: result.runs,

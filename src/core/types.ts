@@ -1,5 +1,6 @@
 import type { LastRun } from './runs/types.ts';
 /** Records as the API returns them: the contract's field names, plain objects. */
+import type { GitState } from './git.ts';
 
 export interface Project {
   readonly id: number;
@@ -15,6 +16,10 @@ export interface Project {
   readonly created_at: number;
   /** The newest finished test run, or null when the project's tests were never run by projdex. */
   readonly last_run: LastRun | null;
+  /** The git state the last scan read (core/git.ts); null before a scan, or without a repository or git. */
+  readonly git: GitState | null;
+  /** Why `git` is null after a scan (no repository, no git executable, a refused or slow one); else null. */
+  readonly git_note: string | null;
 }
 
 export interface Test {

@@ -9,6 +9,7 @@ import { assertJsonBody, HttpError, httpError, readJson, send } from './http.ts'
 import { createRouter } from './router.ts';
 import { sqliteFailure } from '../core/store/store.ts';
 import type { Scanner } from '../core/scanner.ts';
+import type { ProcessManager } from '../core/processes/manager.ts';
 import type { Store } from '../core/store/store.ts';
 import { createRuns, type Runs } from '../core/runs/engine.ts';
 
@@ -24,6 +25,8 @@ export interface HandlerOptions extends GuardOptions {
   readonly scanner: Scanner;
   /** Test runs (the `runs` routes). @default a runner of its own, never closed (startServer passes its own) */
   readonly runs?: Runs;
+  /** Scripts started in the background; the server closes it. @default one that is never closed */
+  readonly processes?: ProcessManager;
   /** Where state changes are published. @default a private hub */
   readonly events?: Events;
   /** Limits of `GET /api/events` streams (heartbeat interval, listener cap). */
@@ -57,7 +60,9 @@ export function createHandler(options: HandlerOptions): (req: IncomingMessage, r
   const { store, scanner, getPort, bodyLimit = 1_048_576, logger = console, now = Date.now } = options;
   const events = options.events ?? createEvents();
   const runs = options.runs ?? createRuns({ store, scanner, events, now, secrets: options.token ? [options.token] : [] });
-  const router = createRouter<Handler>(createRoutes(store, scanner, { now, events, sse: options.sse, instance: options.instance, runs }));
+  const router = createRouter<Handler>(createRoutes(store, scanner, {
+    now, events, sse: options.sse, instance: options.instance, runs, processes: options.processes,
+  }));
   const guard = createGuard(options, getPort);
   const assets = createStatic();
 

@@ -14,6 +14,7 @@ import { listen } from './listen.ts';
 import type { ScanWorkerOptions, WorkerScanOptions } from '../scan/process/pool.ts';
 import { createScanner } from '../core/scanner.ts';
 import { createRuns, type RunsOptions } from '../core/runs/engine.ts';
+import { createProcessManager } from '../core/processes/manager.ts';
 import { openStore, type Store } from '../core/store/store.ts';
 import { watchController } from '../core/watch-setting.ts';
 
@@ -120,6 +121,8 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const events = createEvents();
   const scanner = createScanner(store, options.scan, options.scanWorker, { events });
   const runs = createRuns({ ...options.runs, store, scanner, events, now, secrets: options.token ? [options.token] : [] });
+  // Kept processes of an earlier server on this data dir are found again here (or marked gone).
+  const processes = createProcessManager({ store, events, now, ...(dataDir === undefined ? {} : { logDir: join(dataDir, 'processes') }) });
   let actualPort = 0;
   const { headersMs = 10_000, requestMs = 30_000, checkMs = 1_000 } = options.timeouts ?? {};
   // Secret to server.json's readers: /health proves it without sending it (identity.ts).
@@ -130,7 +133,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     keepAliveTimeout: 5_000,
     connectionsCheckingInterval: checkMs,
   }, createHandler({
-    ...options, instance, store, scanner, runs, events, logger, now, getPort: () => actualPort,
+    ...options, instance, store, scanner, runs, processes, events, logger, now, getPort: () => actualPort,
     ...(bodyLimit === undefined ? {} : { bodyLimit }),
   }));
   server.on('clientError', answerClientError);
@@ -140,6 +143,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     actualPort = await listen(server, { ports, host });
   } catch (error) {
     await runs.close();
+    await processes.close();
     store.close();
     throw error;
   }
@@ -148,6 +152,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const shutdown = async (): Promise<void> => {
     await watching.close(); // No rescan starts once the shutdown has begun.
     await runs.close(); // Every run's process group is gone before the server says it stopped.
+    await processes.close(); // Scripts not started with `keep` stop with the server.
     events.close(); // Ends the event streams, which would otherwise hold server.close open forever.
     const drained = new Promise<void>((resolve) => server.close(() => resolve()));
     server.closeIdleConnections();

@@ -33,7 +33,7 @@ suite('CLI commands on the data dir directly (no server running)', () => {
     assert.equal(existsSync(join(root, 'data', 'server.json')), false, 'a direct command publishes no server.json');
 
     const ls = await run(['ls', ...data]);
-    assert.match(ls.stdout, /^ID +NAME +FRAMEWORK +TESTS +TAGS +SCANNED +LAST RUN +PATH\n1 +admin +- +- +- +never +never +\S+\/code\/admin\n/);
+    assert.match(ls.stdout, /^ID +NAME +FRAMEWORK +TESTS +TAGS +SCANNED +LAST RUN +GIT +PATH\n1 +admin +- +- +- +never +never +- +\S+\/code\/admin\n/);
     const lsJson = JSON.parse((await run(['ls', '--json', ...data])).stdout);
     assert.deepEqual(lsJson.map((p: { name: string }) => p.name), ['admin', 'api', 'web']);
 

@@ -137,7 +137,7 @@ suite('output', () => {
     await run(['scan', 'web', ...data]);
     rmSync(join(root, 'code/api'), { recursive: true });
     const ls = await run(['ls', ...data]);
-    assert.match(ls.stdout, /^ID +NAME +FRAMEWORK +TESTS +TAGS +SCANNED +LAST RUN +PATH\n1 +web +node +1 +- +\d{4}-.+ never +\S+code\/web\n2 +api +- +- +- +never +never +\S+code\/api  \(gone\)\n/);
+    assert.match(ls.stdout, /^ID +NAME +FRAMEWORK +TESTS +TAGS +SCANNED +LAST RUN +GIT +PATH\n1 +web +node +1 +- +\d{4}-.+ never +\S+ +\S+code\/web\n2 +api +- +- +- +never +never +- +\S+code\/api  \(gone\)\n/);
     assert.match(ls.stdout, /\n1 project directory is gone \(marked\); `projdex rm ID` forgets a project\n$/);
   });
 

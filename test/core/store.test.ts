@@ -14,7 +14,7 @@ suite('openStore()', () => {
     store.close();
     assert.equal(statSync(file).mode & 0o777, 0o600);
     const again = openStore(file);
-    assert.deepEqual(again.listProjects(), [{ id: 1, name: 'a', path: '/srv/a', description: null, framework: null, tags: [], last_scanned: null, created_at: 5, last_run: null }]);
+    assert.deepEqual(again.listProjects(), [{ id: 1, name: 'a', path: '/srv/a', description: null, framework: null, tags: [], last_scanned: null, created_at: 5, last_run: null, git: null, git_note: null }]);
     assert.equal(again.integrityCheck(), 'ok');
     again.close();
   });

@@ -23,7 +23,7 @@ suite('POST /api/projects', () => {
     const { url } = await serve(t, { now: () => 1_700_000_000_500 });
     const res = await call(`${url}/api/projects`, 'POST', { name: 'app', path: dir });
     assert.equal(res.status, 201);
-    assert.deepEqual(res.body, { id: 1, name: 'app', path: dir, description: null, framework: null, tags: [], last_scanned: null, created_at: 1_700_000_000, last_run: null });
+    assert.deepEqual(res.body, { id: 1, name: 'app', path: dir, description: null, framework: null, tags: [], last_scanned: null, created_at: 1_700_000_000, last_run: null, git: null, git_note: null });
   });
 
   for (const body of [{}, { name: 'a' }, { path: '/tmp' }, { name: '', path: '/tmp' }, { name: 'a', path: null }]) {

@@ -3,6 +3,8 @@ import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import { loadSqlite } from './sqlite.ts';
 import type { Project, ProjectPort, ProjectUpdate, Test } from '../types.ts';
 import type { LastRun } from '../runs/types.ts';
+import type { GitReading, GitState } from '../git.ts';
+import { PROCESSES_MIGRATION, processVerbs } from './processes.ts';
 import type { FoundPort, FoundTest, RunInfo } from '../../rules/types.ts';
 import { RUNS_MIGRATION } from './runs.ts';
 import { arrayCursor, DELTA_ROWS, packedCount, packedCursor, packedOf } from '../../scan/process/packed.ts';
@@ -65,6 +67,10 @@ const MIGRATIONS: readonly string[] = [
      data BLOB NOT NULL
    );`,
   RUNS_MIGRATION,
+  // Each project's git state as the last scan read it (core/git.ts): JSON, or NULL with the reason in git_note.
+  'ALTER TABLE projects ADD COLUMN git TEXT; ALTER TABLE projects ADD COLUMN git_note TEXT;',
+  // Scripts started in the background (core/processes/), so a restarted server finds kept ones again.
+  PROCESSES_MIGRATION,
 ];
 
 /** Which port rows a listing shows: the ones a project listens on (default), connects to, or both. */
@@ -86,7 +92,7 @@ const MAX_CACHED_BODY = 4 * 1024 * 1024;
 
 const PROJECTS_JSON = `SELECT json_group_array(json_object('id', id, 'name', name, 'path', path, 'description', description,
   'framework', framework, 'tags', json(tags), 'last_scanned', last_scanned, 'created_at', created_at,
-  'last_run', json(last_run)) ORDER BY id) AS body FROM projects`;
+  'last_run', json(last_run), 'git', json(git), 'git_note', git_note) ORDER BY id) AS body FROM projects`;
 
 /** Narrows `GET /api/projects`; absent fields do not filter. */
 export interface ProjectFilter {
@@ -261,6 +267,7 @@ export function openStore(file: string, { now = Date.now, maxBytes }: StoreOptio
       ON CONFLICT (project_id) DO UPDATE SET generation = excluded.generation, data = excluded.data`),
     dropSnapshot: sql('DELETE FROM scan_snapshots WHERE project_id = ?'),
     currentGeneration: sql('SELECT scan_generation FROM projects WHERE id = ?'),
+    setGit: sql('UPDATE projects SET git = ?, git_note = ? WHERE id = ?'),
     putSetting: sql('INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value'),
   };
 
@@ -400,6 +407,10 @@ export function openStore(file: string, { now = Date.now, maxBytes }: StoreOptio
       return maybe(db.prepare(`UPDATE projects SET ${sets.join(', ')} WHERE id = ? RETURNING *`).get(...values, id), toProject);
     },
 
+    /** Stores the git state a scan read, or null and why; false when the project does not exist. */
+    setGitState: (id: number, { state, note }: GitReading): boolean =>
+      (changed(), Number(q.setGit.run(state === null ? null : JSON.stringify(state), note, id).changes) > 0),
+
     /** Removes a project with its tests and ports; false when it did not exist. */
     deleteProject: (id: number): boolean => (changed(), Number(q.deleteProject.run(id).changes) > 0),
 
@@ -457,6 +468,8 @@ export function openStore(file: string, { now = Date.now, maxBytes }: StoreOptio
      * A body built by `build` from the listen rows of every project (sorted by port, project id, script
      * name, source), cached under `key` until the data changes.
      */
+    /** The listen rows of every project, in that order, uncached (for answers built per request). */
+    listenRows: (): ListenRow[] => q.listenPorts.all().map(toListenRow),
     listenPortsJson: (key: string, build: (rows: ListenRow[]) => unknown): Buffer =>
       cachedBody(`ports:all:${key}`, () => JSON.stringify(build(q.listenPorts.all().map(toListenRow)))),
     /** Per project: `{ project_id, tests, cases, runners: { jest: n }, ports: [listen ports] }`, in id order. */
@@ -578,6 +591,11 @@ export function openStore(file: string, { now = Date.now, maxBytes }: StoreOptio
     /** For the store's sibling modules (runs.ts) only: the connection, the cache reset, a transaction. */
     extend: <T>(build: (db: DatabaseSync, changed: () => void, inTransaction: <R>(fn: () => R) => R) => T): T =>
       build(db, changed, transaction),
+    ...processVerbs(db),
+
+    /** Runs `fn` (calls of these verbs) in one IMMEDIATE transaction: all of it lands, or none. */
+    atomically: <T>(fn: () => T): T => transaction(fn),
+
     /** Checks the database file; 'ok' when intact. */
     integrityCheck: (): string => String(db.prepare('PRAGMA integrity_check').get()?.integrity_check),
     close(): void {
@@ -623,6 +641,8 @@ function toProject(row: Row): Project {
     last_scanned: orNull(row.last_scanned, Number),
     created_at: Number(row.created_at),
     last_run: row.last_run == null ? null : JSON.parse(String(row.last_run)) as LastRun,
+    git: typeof row.git === 'string' ? JSON.parse(row.git) as GitState : null,
+    git_note: orNull(row.git_note, String),
   };
 }
 

@@ -98,12 +98,20 @@ export const ROUTE_DOCS: Readonly<Record<string, RouteDoc>> = {
   'DELETE /api/settings/:key': { summary: 'Remove a setting', responses: { 204: ok('Removed'), 400: err('Bad key', 'Setting key must be 1 to 1024 characters of well-formed Unicode'), 404: err('No such key', 'Setting not found') } },
   'GET /api/ports': {
     summary: 'Every listen port of every project, grouped by port',
-    query: { conflicts: '`1`: only ports claimed by more than one project.' },
-    responses: { 200: ok('The groups, by port', 'PortGroup[]'), 400: err('Bad input', 'Invalid conflicts: use 1 or 0') },
+    query: {
+      conflicts: '`1`: only ports claimed by more than one project.',
+      live: '`1`: add `live` and `live_note` to each port: who listens on it now (read from the machine at this request).',
+    },
+    responses: { 200: ok('The groups, by port', 'PortGroup[]'), 400: err('Bad input', 'Invalid conflicts: use 1 or 0', 'Invalid live: use 1 or 0') },
+  },
+  'GET /api/ports/live': {
+    summary: 'Every TCP socket listening on this machine now, its process and that process\'s registered project',
+    description: 'Linux: read from /proc/net/tcp, /proc/net/tcp6 and the descriptors of the processes this user may inspect (at most 4,096 processes and 100,000 descriptors). Elsewhere: `lsof -nP -iTCP -sTCP:LISTEN` when installed. Read at each request; nothing is stored.',
+    responses: { 200: ok('The sockets', 'LiveSockets') },
   },
   'GET /api/events': {
     summary: 'Live changes, as server-sent events',
-    description: 'Event names: `project.created`, `project.updated`, `project.deleted`, `scan.started`, `scan.progress`, `scan.finished`, `scan.failed`, `settings.changed`, `run.started`, `run.output` (batched, at most 10 a second), `run.file` (one file\'s result), `run.finished`, each with one line of JSON `data`. Every event has an `id:` increasing within one server\'s life; reconnect with `Last-Event-ID` to receive what was missed (the last 1000 are kept). A `: heartbeat` comment every 15 s. See "Live events in detail" below.',
+    description: 'Event names: `project.created`, `project.updated`, `project.deleted`, `scan.started`, `scan.progress`, `scan.finished`, `scan.failed`, `settings.changed`, `run.started`, `run.output` (batched, at most 10 a second), `run.file` (one file\'s result), `run.finished`, `process.started` (`{ process }`), `process.output` (`{ id, text }`, batched about every 250 ms), `process.exited` (`{ process }`), each with one line of JSON `data`. Every event has an `id:` increasing within one server\'s life; reconnect with `Last-Event-ID` to receive what was missed (the last 1000 are kept). A `: heartbeat` comment every 15 s. See "Live events in detail" below.',
     responses: {
       200: { description: 'The stream (never ends on its own)', type: 'text/event-stream' },
       503: err('Too many streams open', 'Too many event streams open (limit 32)'),
@@ -141,6 +149,41 @@ export const ROUTE_DOCS: Readonly<Record<string, RouteDoc>> = {
     summary: 'Cancel a queued or running run',
     description: 'Its process groups get SIGTERM, then SIGKILL after 2 s; the answer comes once they are gone.',
     responses: { 200: ok('The run, `canceled`', 'Run'), 400: err('Bad id', 'Invalid run ID'), 404: err('No such run', 'Run not found'), 409: err('Already over', 'This run has already finished') },
+  },
+  'GET /api/export': {
+    summary: 'The registry as a document another projdex can import: projects (name, path, description, framework, tags) and settings',
+    description: 'Ids, scans and git state are left out: they belong to this machine. `projdex export > file.json` saves it.',
+    responses: { 200: ok('The document', 'RegistryExport') },
+  },
+  'POST /api/import': {
+    summary: 'Merge an exported registry into this one, by path',
+    description: 'Every field is checked before anything is written; then, in one transaction, a path registered here takes the imported name, description, framework and tags, a new path is registered, and settings are written over keys of the same name. A path that is not a directory on this machine is reported in `missing`, not registered. Nothing is scanned.',
+    body: 'RegistryExport',
+    responses: {
+      200: ok('What the import did', 'ImportAnswer'),
+      400: err('Bad document; nothing was changed', 'format must be "projdex-registry" (the output of GET /api/export)', 'version must be 1', 'projects[0].name must be a non-empty string', 'projects[0].tags must be an array of non-empty strings', 'settings must be an object of strings'),
+    },
+  },
+  'POST /api/projects/:id/processes': {
+    summary: 'Start one of the project\'s scripts in the background',
+    description: 'Runs a `package.json` script (its text through `/bin/sh -c`, the project\'s `node_modules/.bin` first on PATH), a Procfile process (`/bin/sh -c`) or a Makefile target (`make TARGET`), read from the project\'s files now; without `script`, `dev`, else `start`, else the Procfile\'s `web`. It runs in the project\'s directory, in its own process group, with the server\'s environment minus `PROJDEX_*`; stdout and stderr go to one log. It stops with the server unless `keep`. When a port the script declares (the last scan\'s rows for that script, else the project\'s ports without a script) is held now by any process, the answer is 409 naming it, unless `force`.',
+    body: 'ProcessStart',
+    responses: {
+      202: ok('Started (or `failed` at once: `note` says why)', 'Process'),
+      400: err('Bad input', INVALID_ID, 'script must be a non-empty string of at most 256 characters', 'keep must be a boolean', 'force must be a boolean'),
+      404: err('No such project or script', NOT_FOUND, 'No script "NAME" in the project\'s package.json, Procfile or Makefile', 'The project has no dev or start script and no Procfile web process: name a script'),
+      409: { description: 'A declared port is held now; `holder` names the process: `Port N is already held by pid P (COMMAND), a process of project #ID NAME: stop it first, or start with "force": true`', body: 'PortHeld' },
+    },
+  },
+  'GET /api/processes': { summary: 'Every script started by projdex on this data dir, by id (ended ones included)', responses: { 200: ok('The processes', 'Process[]') } },
+  'GET /api/processes/:id': {
+    summary: 'One started script, with the last 1 MiB of its output',
+    responses: { 200: ok('The process', 'ProcessDetail'), 400: err('Bad id', 'Invalid process ID'), 404: err('No such process', 'Process not found') },
+  },
+  'DELETE /api/processes/:id': {
+    summary: 'Stop a started script and everything it started: SIGTERM to its process group, SIGKILL after 5 s',
+    description: 'Answers once the group is gone. A process that already ended is answered as it is.',
+    responses: { 200: ok('The process, `stopped`', 'Process'), 400: err('Bad id', 'Invalid process ID'), 404: err('No such process', 'Process not found') },
   },
 };
 
@@ -184,7 +227,7 @@ export function openApiDocument(routes: ReadonlyArray<Pick<Route<unknown>, 'meth
       summary: doc.summary,
       ...(doc.description ? { description: doc.description } : {}),
       ...(params.length ? { parameters: params } : {}),
-      ...(doc.body ? { requestBody: { required: doc.body !== 'ProjectUpdate' && doc.body !== 'RunInput', content: { 'application/json': { schema: BODIES[doc.body] } } } } : {}),
+      ...(doc.body ? { requestBody: { required: doc.body !== 'ProjectUpdate' && doc.body !== 'RunInput' && doc.body !== 'ProcessStart', content: { 'application/json': { schema: BODIES[doc.body] } } } } : {}),
       responses,
     };
   }

@@ -1,6 +1,8 @@
 import { httpError } from '../http.ts';
 import type { ListenRow, PortKindFilter, Store } from '../../core/store/store.ts';
 import type { Context } from './context.ts';
+import { readLivePorts, type LiveOptions } from '../../core/live/live-ports.ts';
+import { withLive } from './live-ports.ts';
 
 /** One port of `GET /api/ports`: who claims it, and whether more than one project does. */
 export interface PortClaim {
@@ -24,6 +26,13 @@ export function portKind(raw: string | undefined): PortKindFilter {
   if (raw === undefined) return 'listen';
   if (!KINDS.has(raw)) throw httpError(400, 'INVALID_KIND', 'Invalid kind: use listen, connect, container or all');
   return raw as PortKindFilter;
+}
+
+/** `?live=`: `1`/`true` adds who holds each port now. */
+function liveWanted(raw: string | undefined): boolean {
+  if (raw === undefined || raw === '0' || raw === 'false') return false;
+  if (raw === '1' || raw === 'true') return true;
+  throw httpError(400, 'INVALID_LIVE', 'Invalid live: use 1 or 0');
 }
 
 /** `?conflicts=`: `1`/`true` for only the contested ports, `0`/`false` or absent for all. */
@@ -66,10 +75,15 @@ export function groupPorts(rows: readonly ListenRow[]): PortClaim[] {
 const byCodeUnit = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 /** Handlers of `/api/ports`: the listen ports of every project, grouped by port. */
-export function portHandlers(store: Store) {
+export function portHandlers(store: Store, live: LiveOptions = {}) {
   return {
-    all({ query }: Context) {
+    async all({ query }: Context) {
       const only = conflictsOnly(query.conflicts);
+      // `?live=1`: who holds each port now; read from the machine at each request, so never cached.
+      if (liveWanted(query.live)) {
+        const claims = groupPorts(store.listenRows());
+        return withLive(only ? claims.filter((c) => c.conflict) : claims, await readLivePorts(store.listProjects(), live));
+      }
       return store.listenPortsJson(only ? 'conflicts' : 'every', (rows) => {
         const claims = groupPorts(rows);
         return only ? claims.filter((c) => c.conflict) : claims;

@@ -14,9 +14,15 @@ import { runHandlers } from './runs.ts';
 import { createRuns, type Runs } from '../../core/runs/engine.ts';
 import { settingsHandlers } from './settings.ts';
 
+import { registryHandlers } from './registry.ts';
+import { readLivePorts } from '../../core/live/live-ports.ts';
+import { createProcessManager, type ProcessManager } from '../../core/processes/manager.ts';
+import { processHandlers } from './processes.ts';
+
 /** The route table: the spec's routes and ours, each described in ROUTE_DOCS (openapi.ts). Order matters only where literals and `:id` share a prefix (tags, overview, discover, scan/all). */
-export function createRoutes(store: Store, scanner: Scanner, { now = Date.now, events, sse, instance, runs }: {
+export function createRoutes(store: Store, scanner: Scanner, { now = Date.now, events, sse, instance, runs, processes }: {
   now?: () => number; events: Events; sse?: SseOptions | undefined; instance?: string | undefined; runs?: Runs | undefined;
+  processes?: ProcessManager | undefined;
 }): Array<Route<Handler>> {
   const projects = projectHandlers(store, scanner, events);
   const settings = settingsHandlers(store, events);
@@ -44,6 +50,7 @@ export function createRoutes(store: Store, scanner: Scanner, { now = Date.now, e
     route('GET', '/api/projects/:id/ports', projects.ports),
     route('POST', '/api/projects/:id/scan', projects.scan),
     route('GET', '/api/ports', portHandlers(store).all),
+    route('GET', '/api/ports/live', async () => readLivePorts(store.listProjects())),
     route('GET', '/api/projects/:id/scan', projects.lastScan),
     route('GET', '/api/settings', settings.list),
     route('GET', '/api/setting-keys', settings.keys),
@@ -55,8 +62,15 @@ export function createRoutes(store: Store, scanner: Scanner, { now = Date.now, e
     route('GET', '/api/projects/:id/runs', run.list),
     route('GET', '/api/runs/:id', run.get),
     route('DELETE', '/api/runs/:id', run.cancel),
+    ...((registry) => [route('GET', '/api/export', registry.export), route('POST', '/api/import', registry.import)])(registryHandlers(store, events, now)),
+    ...processRoutes(processHandlers(store, processes ?? createProcessManager({ store, events }))),
   ];
   return routes;
+}
+
+function processRoutes(p: ReturnType<typeof processHandlers>): Array<Route<Handler>> {
+  return [route('POST', '/api/projects/:id/processes', p.start), route('GET', '/api/processes', p.list),
+    route('GET', '/api/processes/:id', p.get), route('DELETE', '/api/processes/:id', p.stop)];
 }
 
 function packageVersion(): string {

@@ -32,6 +32,48 @@ const LAST_RUN = object({
     status: { type: 'string', enum: ['passed', 'failed', 'error', 'canceled'], description: 'How it ended.' },
     finished_at: { type: ['integer', 'null'], description: 'When it ended, in Unix seconds.' },
   }, 'A project\'s newest finished run, in brief.');
+const gitState = object({
+  branch: nullable('string', 'The checked-out branch; null on a detached HEAD.'),
+  head: nullable('string', 'The full hash of the commit HEAD names; null in a repository without commits.'),
+  dirty: { type: 'boolean', description: 'True when a tracked file differs from HEAD or an untracked (not ignored) file exists.' },
+  ahead: nullable('integer', 'Commits on the branch that its upstream lacks; null without an upstream.'),
+  behind: nullable('integer', 'Commits on the upstream that the branch lacks; null without an upstream.'),
+  last_commit_at: { type: ['integer', 'null'], description: 'When HEAD\'s commit was made (committer date), in Unix seconds; null without commits.' },
+}, 'What `git status` and `git log` say about the working tree holding the project.');
+
+/** The document of GET /api/export and POST /api/import. */
+const registryExport = object({
+  format: { type: 'string', enum: ['projdex-registry'], description: 'Names the format.' },
+  version: { type: 'integer', enum: [1], description: 'Format version.' },
+  exported_at: seconds('When it was exported'),
+  projects: {
+    type: 'array',
+    description: 'The projects, by id (import: at most 10,000).',
+    items: object({
+      name: str('Display name, non-empty.'),
+      path: str('Absolute path of the directory on the exporting machine.'),
+      description: nullable('string', 'As in Project.'),
+      framework: nullable('string', 'As in Project.'),
+      tags: { type: 'array', items: { type: 'string' }, description: 'As in Project.' },
+    }, 'One project (import: `description`, `framework` and `tags` may be absent).', ['name', 'path']),
+  },
+  settings: { type: 'object', additionalProperties: { type: 'string' }, description: 'Every setting: key -> value (import: may be absent).' },
+}, 'A registry you can carry to another data dir or machine.', ['format', 'version', 'projects', 'settings']);
+
+const processFields = {
+  id: int('Identifier of the started script.', { minimum: 1 }),
+  project_id: int('Its project.', { minimum: 1 }),
+  script: str('The script, Procfile process or Makefile target.'),
+  command: str('What runs: the script\'s text, or `make TARGET`.'),
+  pid: nullable('integer', 'The process (and process group) id; null when it could not start.'),
+  status: { type: 'string', enum: ['running', 'exited', 'failed', 'stopped'], description: '`exited`: ended with code 0 (or gone, code unknown: see `note`); `failed`: could not start, ended with another code or by a signal it was not sent by projdex; `stopped`: stopped by DELETE or with the server.' },
+  started_at: seconds('When it was started'),
+  exit_code: nullable('integer', 'Its exit code once ended; null while running, when stopped by a signal, or when unknown.'),
+  ports: { type: 'array', items: { type: 'integer' }, description: 'The ports the script declares (from the last scan).' },
+  keep: { type: 'boolean', description: 'True when it outlives the server that started it.' },
+  note: nullable('string', 'Why it failed to start, the signal that ended it, or that its exit code is unknown.'),
+  ended_at: { type: ['integer', 'null'], description: 'When it ended, in Unix seconds; null while running.' },
+};
 
 export const SCHEMAS: Readonly<Record<string, Schema>> = {
   Project: object({
@@ -44,7 +86,14 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = {
     last_scanned: { ...seconds('When the last scan finished'), type: ['integer', 'null'], description: 'When the last scan finished, in Unix seconds; null if never scanned.' },
     created_at: seconds('When the project was registered'),
     last_run: { ...LAST_RUN, type: ['object', 'null'], description: 'The newest finished test run (`POST /api/projects/:id/runs`): its `id`, `status` (`passed`, `failed`, `error`, `canceled`) and `finished_at` (Unix seconds); null if never run.' },
+    git: {
+      ...gitState,
+      type: ['object', 'null'],
+      description: 'The git state the last scan read; null before the first scan, and where there is no repository or no git (`git_note` says which).',
+    },
+    git_note: nullable('string', 'Why `git` is null after a scan, in words: no repository, no git executable, a repository git refuses (another owner) or one slower than the time budget; null otherwise.'),
   }, 'A registered project directory.'),
+  GitState: gitState,
   Test: object({
     id: int('Identifier; stays the same across rescans while the file is still found.', { minimum: 1 }),
     project_id: int('The project the file belongs to.', { minimum: 1 }),
@@ -154,7 +203,57 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = {
         sources: { type: 'array', items: { type: 'string' }, description: 'Files the port was read from (as ProjectPort.config_source), sorted, unique.' },
       }, 'One project\'s claim on the port.'),
     },
-  }, 'A port and every project that names it.'),
+    live: {
+      type: ['object', 'null'],
+      description: 'Only with `?live=1`: the process listening on the port now, or null when none is (or when `live_note` says it cannot be told).',
+      properties: {
+        pid: nullable('integer', 'Its process id; null when it belongs to a process this user cannot inspect.'),
+        command: nullable('string', 'Its command line (arguments joined by spaces, at most 4 KiB; on macOS the command name); null when unknown.'),
+        project_id: nullable('integer', 'The registered project its working directory is in (the deepest one); null when none.'),
+      },
+      required: ['pid', 'command', 'project_id'],
+      additionalProperties: false,
+    },
+    live_note: nullable('string', 'Only with `?live=1`: why `live` is null or its holder unknown (no way to list sockets on this platform, another user\'s process); else null.'),
+  }, 'A port and every project that names it.', ['port', 'conflict', 'projects']),
+  LiveSockets: object({
+    available: { type: 'boolean', description: 'False when this platform gives no way to list sockets (not Linux, and no lsof): `sockets` is empty.' },
+    sockets: {
+      type: 'array',
+      description: 'Every TCP socket listening now, by port.',
+      items: object({
+        port: int('TCP port number.', { minimum: 1, maximum: 65535 }),
+        address: str('The local address it is bound to (`0.0.0.0`, `::`, `127.0.0.1`; `*` from lsof).'),
+        pid: nullable('integer', 'The holder; null when this user cannot inspect it.'),
+        command: nullable('string', 'The holder\'s command line (Linux) or name (lsof); null when unknown.'),
+        cwd: nullable('string', 'The holder\'s working directory; null when unknown.'),
+        project_id: nullable('integer', 'The registered project that directory is in (the deepest one); null when none.'),
+      }, 'One listening socket.'),
+    },
+    notes: { type: 'array', items: { type: 'string' }, description: 'What was left out or could not be told.' },
+  }, 'The machine\'s listening TCP sockets and their holders.'),
+  RegistryExport: registryExport,
+  Process: object(processFields, 'A script started in the background.'),
+  ProcessDetail: object({ ...processFields, output: str('The last 1 MiB of its stdout and stderr (one log), from a line start when cut.') }, 'A started script with its output.'),
+  PortHeld: object({
+    error: str('Which port is held, by what, and how to go on.'),
+    holder: object({
+      port: int('The held port.', { minimum: 1, maximum: 65535 }),
+      pid: nullable('integer', 'The holder; null when this user cannot inspect it.'),
+      command: nullable('string', 'Its command line; null when unknown.'),
+      project_id: nullable('integer', 'The registered project it runs in; null when none.'),
+    }, 'The process holding the port.'),
+  }, 'The 409 of a start whose port is taken.'),
+  ImportAnswer: object({
+    added: { type: 'array', items: ref('Project'), description: 'Projects registered by the import.' },
+    updated: { type: 'array', items: ref('Project'), description: 'Projects already registered at the same real path, with the imported fields set.' },
+    missing: {
+      type: 'array',
+      description: 'Imported projects whose path is not a directory here: not registered.',
+      items: object({ name: str('As imported.'), path: str('As imported.'), error: str('Why, e.g. `Path does not exist`.') }, 'One path left out.'),
+    },
+    settings: int('Settings written.', { minimum: 0 }),
+  }, 'What an import did.'),
   Run: object(RUN_FIELDS, 'One run of a project\'s own tests.'),
   RunFile: object({
     file_path: str('The test file, relative to the project (as Test.file_path).'),
@@ -182,8 +281,19 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = {
   }, 'A page of a project\'s runs.'),
 };
 
+
 /** Request bodies. */
 export const BODIES: Readonly<Record<string, Schema>> = {
+  RegistryExport: registryExport,
+  ProcessStart: {
+    type: 'object',
+    description: 'What to start; every field may be absent.',
+    properties: {
+      script: str('A package.json script, Procfile process or Makefile target; absent: `dev`, else `start`, else the Procfile\'s `web`.'),
+      keep: { type: 'boolean', default: false, description: 'Keep it running when the server stops; a restarted server finds it again.' },
+      force: { type: 'boolean', default: false, description: 'Start even when a port the script declares is held now.' },
+    },
+  },
   ProjectInput: object({
     name: str('Display name, non-empty.'),
     path: str('Absolute path of an existing directory (`~/` expands to the home directory); stored as its real path.'),

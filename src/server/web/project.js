@@ -2,6 +2,7 @@
 import { api } from './api.js';
 import { ago, confirmDialog, fill, h, plural, table, toast } from './dom.js';
 import { editProject } from './edit.js';
+import { processesPanel } from './processes.js';
 import { scanOne } from './scan.js';
 import { changed, state, watch } from './state.js';
 import { mark, runPanel, startRun } from './runs.js';
@@ -17,6 +18,7 @@ export function projectView(main, id) {
   const scanBox = h('div', { id: 'project-scan' });
   const progress = h('p', { class: 'progress', id: 'project-progress', role: 'status' });
   const runs = runPanel(id);
+  const processes = processesPanel(id);
 
   let headKey = '';
   const renderHead = () => {
@@ -42,7 +44,8 @@ export function projectView(main, id) {
       h('dl', { class: 'facts' },
         h('dt', { text: 'Framework' }), h('dd', { text: p.framework ?? '—' }),
         h('dt', { text: 'Tags' }), h('dd', {}, p.tags.length ? p.tags.map((t) => h('span', { class: 'tag', text: t })) : '—'),
-        h('dt', { text: 'Last scanned' }), h('dd', { text: ago(p.last_scanned) })),
+        h('dt', { text: 'Last scanned' }), h('dd', { text: ago(p.last_scanned) }),
+        h('dt', { text: 'Git' }), h('dd', { id: 'project-git', text: gitText(p) })),
       h('div', { class: 'toolbar' },
         h('button', { class: 'primary', 'data-action': 'scan', 'aria-disabled': scanning ? 'true' : undefined, text: 'Scan',
           onClick: () => { if (!state.scanning.has(id)) scanOne(p); } }),
@@ -126,9 +129,10 @@ export function projectView(main, id) {
         onInput: (e) => { testFilter = e.target.value; renderTests(); } }), testsBox),
     h('section', { 'aria-labelledby': 'runs-title' }, h('h2', { id: 'runs-title', text: 'Test runs' }), runs.element),
     h('section', { 'aria-labelledby': 'ports-title' }, h('h2', { id: 'ports-title', text: 'Ports' }), portsBox),
+    h('section', { 'aria-labelledby': 'processes-title' }, h('h2', { id: 'processes-title', text: 'Processes' }), processes.element),
     h('section', { 'aria-labelledby': 'scan-title' }, h('h2', { id: 'scan-title', text: 'What the scan followed' }), scanBox));
   if (renderHead()) { load(); runs.update(); }
-  return watch((what, changedId) => {
+  const off = watch((what, changedId) => {
     if (changedId !== undefined && changedId !== id && what !== 'projects') return;
     if (what === 'run-output') return runs.update(what);
     runs.update(what);
@@ -137,6 +141,16 @@ export function projectView(main, id) {
     const exists = renderHead();
     if (exists && what === 'scan' && !state.scanning.has(id)) load();
   });
+  return () => { off(); processes.close(); };
+}
+
+/** `main, 2 changes not committed… ` in words: branch (or detached head), dirtiness, distance to upstream. */
+export function gitText(p) {
+  const g = p.git;
+  if (!g) return p.git_note ?? '—';
+  const name = g.branch ?? (g.head ? `detached at ${g.head.slice(0, 7)}` : 'no commits yet');
+  const upstream = g.ahead === null ? '' : `, ${g.ahead} ahead, ${g.behind} behind its upstream`;
+  return `${name}${g.dirty ? ', uncommitted changes' : ''}${upstream}`;
 }
 
 /** Ports rows (sorted by port) grouped by port and kind, scripts and sources unique in first-seen order. */

@@ -2,6 +2,7 @@
 import { api, missingRoute } from './api.js';
 import { ago, confirmDialog, fill, h, toast } from './dom.js';
 import { editProject } from './edit.js';
+import { gitText } from './project.js';
 import { scanAll, scanOne } from './scan.js';
 import { changed, state, watch } from './state.js';
 import { lastRunCell } from './runs.js';
@@ -69,7 +70,8 @@ export function projectsView(main) {
     if (known && !dirty.has(p.id) && known.marks === marks) return known.tr;
     dirty.delete(p.id);
     const tr = h('tr', { 'data-id': p.id, class: scanning ? 'scanning' : '' },
-      h('td', { 'data-label': 'Name' }, h('a', { href: `#/project/${p.id}`, class: 'name', text: p.name })),
+      h('td', { 'data-label': 'Name' }, h('a', { href: `#/project/${p.id}`, class: 'name', text: p.name }),
+        p.git ? h('span', { class: `git${p.git.dirty ? ' dirty' : ''}`, title: gitText(p), text: `${p.git.branch ?? p.git.head?.slice(0, 7) ?? ''}${p.git.dirty ? '*' : ''}` }) : null),
       h('td', { class: 'path', 'data-label': 'Path', title: p.path, text: p.path }),
       h('td', { 'data-label': 'Framework', text: p.framework ?? '' }),
       h('td', { 'data-label': 'Tags' }, p.tags.map((t) => h('span', { class: 'tag', text: t }))),

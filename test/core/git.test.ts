@@ -1,0 +1,111 @@
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { suite, test } from 'node:test';
+import { gitEnv, parseStatus, readGitState } from '../../src/core/git.ts';
+import { call, makeTree, serve } from '../helpers/index.ts';
+
+// Git state through the real git executable, on real temp repositories.
+
+const quiet = { ...gitEnv(process.env), GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1' };
+const git = (cwd: string, ...args: string[]): string =>
+  execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.invalid', ...args], { cwd, env: quiet, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+
+/** A clone of a local bare repository, one commit pushed, one more committed but not pushed, and a dirty file. */
+function repoAheadAndDirty(t: { after(fn: () => unknown): void }): { work: string; head: string } {
+  const upstream = makeTree(t, {}, 'projdex-bare-');
+  git(upstream, 'init', '--bare', '-b', 'main');
+  const work = makeTree(t, { 'README.md': 'one\n' }, 'projdex-git-');
+  git(work, 'init', '-b', 'main');
+  git(work, 'remote', 'add', 'origin', upstream);
+  git(work, 'add', '.');
+  git(work, 'commit', '-m', 'one');
+  git(work, 'push', '-u', 'origin', 'main');
+  writeFileSync(join(work, 'README.md'), 'two\n');
+  git(work, 'commit', '-am', 'two');
+  writeFileSync(join(work, 'README.md'), 'three, not committed\n');
+  return { work, head: git(work, 'rev-parse', 'HEAD').trim() };
+}
+
+suite('git state', () => {
+  test('parseStatus reads branch, head, distance and dirtiness from porcelain v2', () => {
+    assert.deepEqual(parseStatus('# branch.oid abc\n# branch.head main\n# branch.upstream origin/main\n# branch.ab +2 -3\n'),
+      { branch: 'main', head: 'abc', dirty: false, ahead: 2, behind: 3 });
+    assert.deepEqual(parseStatus('# branch.oid (initial)\n# branch.head (detached)\n? new.txt\n'),
+      { branch: null, head: null, dirty: true, ahead: null, behind: null });
+  });
+
+  test('a clone with a commit ahead of its bare upstream and a modified file', async (t) => {
+    const { work, head } = repoAheadAndDirty(t);
+    const { state, note } = await readGitState(work);
+    assert.equal(note, null);
+    assert.equal(state?.branch, 'main');
+    assert.equal(state?.head, head);
+    assert.equal(state?.dirty, true);
+    assert.equal(state?.ahead, 1);
+    assert.equal(state?.behind, 0);
+    const committed = Number(git(work, 'log', '-1', '--format=%ct').trim());
+    assert.equal(state?.last_commit_at, committed);
+    // Clean again once the change is committed: dirtiness follows the tree, not a cache.
+    git(work, 'commit', '-am', 'three');
+    const after = await readGitState(work);
+    assert.equal(after.state?.dirty, false);
+    assert.equal(after.state?.ahead, 2);
+  });
+
+  test('no repository, no git and a deadline are null with a note, never a throw', async (t) => {
+    const plain = makeTree(t, { 'a.txt': 'x' });
+    // GIT_CEILING_DIRECTORIES keeps git from finding a repository above the temp dir on this machine.
+    const env = { ...gitEnv(process.env), GIT_CEILING_DIRECTORIES: join(plain, '..') };
+    const none = await readGitState(plain, { env });
+    assert.equal(none.state, null);
+    assert.match(none.note ?? '', /^no git repository/);
+    const missing = await readGitState(plain, { git: join(plain, 'no-such-git') });
+    assert.equal(missing.state, null);
+    assert.match(missing.note ?? '', /git executable was not found/);
+    // A "git" that never answers: the deadline ends it.
+    writeFileSync(join(plain, 'slow-git'), '#!/bin/sh\nexec sleep 30\n', { mode: 0o755 });
+    const slow = await readGitState(plain, { git: join(plain, 'slow-git'), timeoutMs: 200 });
+    assert.equal(slow.state, null);
+    assert.match(slow.note ?? '', /took longer than 200 ms/);
+  });
+
+  test('the environment git gets holds no token and nothing that redirects it', () => {
+    const env = gitEnv({ PATH: '/bin', HOME: '/home/u', PROJDEX_TOKEN: 'secret', GIT_DIR: '/elsewhere', GIT_INDEX_FILE: '/x' });
+    assert.deepEqual(env, { LC_ALL: 'C', GIT_OPTIONAL_LOCKS: '0', GIT_TERMINAL_PROMPT: '0', PATH: '/bin', HOME: '/home/u' });
+  });
+
+  test('a scan stores the state: GET /api/projects and /:id return it without running git again', async (t) => {
+    const { work, head } = repoAheadAndDirty(t);
+    const { url } = await serve(t);
+    const created = await call(`${url}/api/projects`, 'POST', { name: 'repo', path: work });
+    assert.deepEqual([created.body.git, created.body.git_note], [null, null], 'not read before a scan');
+    assert.equal((await call(`${url}/api/projects/1/scan`, 'POST')).status, 200);
+    const expected = { branch: 'main', head, dirty: true, ahead: 1, behind: 0 };
+    const [listed] = (await call(`${url}/api/projects`)).body;
+    assert.deepEqual({ ...listed.git, last_commit_at: undefined }, { ...expected, last_commit_at: undefined });
+    assert.equal(typeof listed.git.last_commit_at, 'number');
+    assert.equal(listed.git_note, null);
+    // Stored: a commit made now shows only after the next scan.
+    git(work, 'commit', '-am', 'three');
+    assert.equal((await call(`${url}/api/projects/1`)).body.git.dirty, true);
+    await call(`${url}/api/projects/1/scan`, 'POST');
+    assert.deepEqual((await call(`${url}/api/projects/1`)).body.git.dirty, false);
+  });
+
+  test('a project outside any repository: git null and git_note saying why', async (t) => {
+    const plain = makeTree(t, { 'package.json': '{}' });
+    const { url } = await serve(t);
+    await call(`${url}/api/projects`, 'POST', { name: 'plain', path: plain });
+    assert.equal((await call(`${url}/api/projects/1`)).body.git_note, null, 'no note before a scan');
+    const scanned = await call(`${url}/api/projects/1/scan`, 'POST');
+    // The machine's temp dir may itself sit in a repository; then the state is that repository's.
+    if (scanned.body.project.git === null) {
+      assert.match(scanned.body.project.git_note, /^(no git|git state unknown)/);
+      assert.equal((await call(`${url}/api/projects`)).body[0].git_note, scanned.body.project.git_note);
+    } else {
+      assert.equal(scanned.body.project.git_note, null);
+    }
+  });
+});
