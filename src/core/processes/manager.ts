@@ -13,7 +13,7 @@ import { readLivePorts, type LiveOptions } from '../live/live-ports.ts';
 import type { ProcessRow, ProcessStatus } from '../store/processes.ts';
 import type { Store } from '../store/store.ts';
 import type { Project } from '../types.ts';
-import { httpError } from '../../server/http.ts';
+import { httpError } from '../errors.ts';
 import { followLog, readTail } from './output.ts';
 import { groupAlive, procStart, sameProcess, scriptEnv, signalGroup } from './proc.ts';
 import { planScript, withPath } from './scripts.ts';

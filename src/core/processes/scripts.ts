@@ -6,7 +6,7 @@
  */
 import { constants, promises as fsp } from 'node:fs';
 import { delimiter, join } from 'node:path';
-import { httpError } from '../../server/http.ts';
+import { httpError } from '../errors.ts';
 
 /** A script ready to spawn. */
 export interface ScriptPlan {
