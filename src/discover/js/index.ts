@@ -15,6 +15,7 @@ import { readNxWorkspace } from './nx/nx.ts';
 import { playwright } from './runners/playwright.ts';
 import type { Invocation, JsRunner, Pkg, RunnerRule } from './types.ts';
 import { label, reachScripts, type Reached } from './scripts/reach.ts';
+import { missingWhy } from './scripts/stand-in.ts';
 import { onConfigRead } from './config/config.ts';
 import { borp, tap, uvu } from './runners/tap.ts';
 import { tape } from './runners/tape.ts';
@@ -65,7 +66,7 @@ export const discoverJs: Discover = async (ctx) => {
     let invocations = plan.invocations;
     if (invocations.length === 0 && plan.delegations.length === 0 && plan.dirs.length === 0) invocations = fallback(ctx, run, runNotes);
     else if (plan.unknown.length > 0) {
-      const msg = `${label(pkg)}: the test script also runs ${[...new Set(plan.unknown)].map((u) => `\`${u}\``).join(', ')}, which projdex cannot follow; tests it runs are not listed`;
+      const msg = `${label(pkg)}: ${run.standIn ?? 'the test script'} also run${run.standIn ? '' : 's'} ${[...new Set(plan.unknown)].map((u) => `\`${u}\``).join(', ')}, which projdex cannot follow; tests it runs are not listed`;
       ctx.note(msg);
       runNotes.push(msg);
     }
@@ -117,12 +118,12 @@ export const discoverJs: Discover = async (ctx) => {
 function fallback(ctx: ScanContext, run: Reached, runNotes: string[]): Invocation[] {
   const { pkg, plan } = run;
   const assumed = plan.missing ? fallbackRunners(pkg) : [];
-  const npm = plan.command?.startsWith('nx run ') ? `\`${plan.command}\`` : run.script === 'test' ? '`npm test`' : `\`npm run ${run.script}\``;
+  const npm = run.standIn !== undefined ? run.standIn : plan.command?.startsWith('nx run ') ? `\`${plan.command}\`` : run.script === 'test' ? '`npm test`' : `\`npm run ${run.script}\``;
   const name = typeof pkg.json.name === 'string' && pkg.json.name !== '' ? pkg.json.name : pkg.dir === '' ? 'the project' : pkg.dir;
   const unknown = [...new Set(plan.unknown)].map((u) => `\`${u}\``).join(', ');
   const msg = plan.missing
-    ? (assumed.length > 0 ? `${label(pkg)} has no test script; assumed the defaults of ${[...new Set(assumed.map((i) => i.runner))].join(', ')}`
-      : `${label(pkg)} has no test script; no test files listed for it`)
+    ? (assumed.length > 0 ? `${missingWhy(pkg, label(pkg))}; assumed the defaults of ${[...new Set(assumed.map((i) => i.runner))].join(', ')}`
+      : `${missingWhy(pkg, label(pkg))}; no test files listed for it`)
     : plan.unknown.length > 0
       ? `${label(pkg)}: ${npm} runs ${unknown}, which projdex cannot follow: no tests listed for ${name}, though it may have some`
       : `${label(pkg)}: ${npm} runs no test runner projdex knows (\`${plan.command}\`): no tests listed for ${name}`;
