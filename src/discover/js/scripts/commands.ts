@@ -17,6 +17,7 @@ export type Step =
   | { kind: 'wrapped'; argv: string[]; quoted: boolean[] }
   | { kind: 'program'; text: string }
   | { kind: 'shfile'; path: string; args: string[]; quoted: boolean[] }
+  | { kind: 'jsfile'; path: string; args: string[] }
   | { kind: 'make'; dir: string; file: string | null; targets: string[] }
   | { kind: 'quiet' }
   | { kind: 'unknown'; name: string };
@@ -87,8 +88,9 @@ function unwrap(name: string, rest: string[], restQ: boolean[]): Step {
   if (dash !== -1 && (name === 'dotenv' || name === 'dotenv-cli' || name === 'env-cmd' || name === 'op' || name === 'doppler' || name === 'infisical')) {
     return { kind: 'wrapped', argv: rest.slice(dash + 1), quoted: restQ.slice(dash + 1) };
   }
+  // `tsx --test`, `tsx scripts/test.ts`: node's own reading (a test run, or a file whose calls are read).
   if (name === 'tsx' || name === 'ts-node' || name === 'ts-node-esm' || name === 'esno' || name === 'babel-node') {
-    if (rest.includes('--test')) return node(rest, restQ, () => false);
+    if (rest.includes('--test') || rest.some((a) => /\.[cm]?[jt]s$/.test(a))) return node(rest, restQ, () => false);
   }
   for (let i = 0; i < rest.length; i++) {
     const a = rest[i]!;
@@ -119,6 +121,8 @@ function node(rest: string[], restQ: boolean[], _hasScript: (n: string) => boole
       const bin = /node_modules\/(?:\.bin\/)?((?:@[\w.-]+\/)?[\w.-]+)/.exec(a);
       const known = bin ? bin[1]!.replace(/^@playwright\/test$/, 'playwright') : undefined;
       if (known) return classify([known === 'jest-cli' ? 'jest' : known, ...rest.slice(j + 1)], [false, ...restQ.slice(j + 1)], () => false);
+      // `node scripts/test.js`: the file's child-process calls are read (node-script.ts).
+      if (/\.[cm]?[jt]s$/.test(a) && !a.includes('$')) return { kind: 'jsfile', path: a, args: rest.slice(j + 1) };
       return { kind: 'unknown', name: `node ${a}` };
     }
     args.push(a); q.push(restQ[j]!);

@@ -3,6 +3,7 @@ import { joinDir } from '../../../readers/shell/words.ts';
 import { globToRegExp } from '../../../rules/glob.ts';
 import { classify } from './commands.ts';
 import { makeTexts, scriptFileText, type FileReader } from './script-files.ts';
+import { nodeScriptCommands } from './node-script.ts';
 import type { Invocation } from '../types.ts';
 
 /** Workspace packages a command hands a script to: `filters` null means every package. */
@@ -140,6 +141,22 @@ export async function planScript(scripts: Record<string, unknown> | undefined, e
         if (typeof text !== 'string') { plan.unknown.push(label); plan.notes.push(`\`${label}\`: ${text.why}`); return; }
         if (!plan.followed.includes(file)) plan.followed.push(file);
         return runText(text, cwd, depth + 1, { args: step.args, argsQuoted: step.quoted });
+      }
+      case 'jsfile': {
+        const label = ['node', step.path, ...step.args].join(' ');
+        if (!mayFollow(label, depth)) return;
+        const file = joinDir(cwd, step.path);
+        const text = file.startsWith('/') || file.startsWith('~') || file.startsWith('..') ? undefined : await options.read!(file);
+        if (text === undefined) { plan.unknown.push(label); plan.notes.push(`\`${label}\`: ${file} is not a file of the project`); return; }
+        const found = nodeScriptCommands(text);
+        if (found.lines.length === 0) {
+          plan.unknown.push(label);
+          plan.notes.push(`\`${label}\`: ${file} starts no command projdex can read${found.computed > 0 ? ` (${found.computed} computed)` : ''}`);
+          return;
+        }
+        if (!plan.followed.includes(file)) plan.followed.push(file);
+        if (found.computed > 0) plan.notes.push(`${file}: ${found.computed} command${found.computed === 1 ? ' is' : 's are'} computed; projdex read only the literal ones`);
+        return runText(found.lines.join('\n'), cwd, depth + 1, {});
       }
       case 'make': {
         const label = ['make', ...(step.dir ? ['-C', step.dir] : []), ...step.targets].join(' ');

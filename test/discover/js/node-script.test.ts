@@ -1,0 +1,67 @@
+import assert from 'node:assert/strict';
+import { suite, test } from 'node:test';
+import { discoverJs } from '../../../src/discover/js/index.ts';
+import { nodeScriptCommands } from '../../../src/discover/js/scripts/node-script.ts';
+import { createContext } from '../../../src/scan/context.ts';
+import { walk } from '../../../src/scan/walk/walk.ts';
+import { makeTree } from '../../helpers/index.ts';
+
+async function discover(root: string) {
+  const ctx = createContext(root, await walk(root));
+  const tests = await discoverJs(ctx);
+  return { files: Object.fromEntries(tests.map((t) => [t.file, t.framework])), notes: ctx.notes };
+}
+const json = (v: unknown): string => JSON.stringify(v);
+
+suite('node scripts that start the runner themselves', () => {
+  test('child_process, cross-spawn, execa and shelljs calls give their literal command lines; computed ones are counted', () => {
+    const text = [
+      "const { execSync, spawnSync } = require('node:child_process');",
+      "const spawn = require('cross-spawn');",
+      "const shell = require('shelljs');",
+      "import { execa } from 'execa';",
+      "const ARGS = ['--ci', '--runInBand'];",
+      "if (/x/.exec('jest')) shell.exec('mocha --require @babel/register');",
+      "execSync('npx jest --testPathPattern=tests/unit', { stdio: 'inherit' });",
+      "spawn.sync('jest', ARGS, { stdio: 'inherit' });",
+      "spawn.sync('jest', ['-c', getJestConfigPath()]);",
+      "spawnSync('mocha', ['test/**/*.spec.{js,ts}', \"it's\"]);",
+      "await execa('vitest', ['run', ...process.argv.slice(2)]);",
+      'execSync(`playwright test ${project}`);',
+    ].join('\n');
+    assert.deepEqual(nodeScriptCommands(text), {
+      lines: [
+        'mocha --require @babel/register',
+        'npx jest --testPathPattern=tests/unit',
+        "jest '--ci' '--runInBand'",
+        "mocha 'test/**/*.spec.{js,ts}' 'it'\\''s'",
+        "vitest 'run'",
+      ],
+      computed: 2,
+    });
+  });
+
+  test('`node scripts/test.js` is followed to the runner it spawns; a quoted brace glob reaches the runner as written', async (t) => {
+    const root = makeTree(t, {
+      'package.json': json({ scripts: { test: 'node scripts/test.js' }, devDependencies: { mocha: '^10.0.0' } }),
+      'scripts/test.js': "const { spawnSync } = require('child_process');\n"
+        + "const r = spawnSync('mocha', ['--recursive', 'test/**/*.{spec,test}.js'], { stdio: 'inherit' });\nprocess.exit(r.status);\n",
+      'test/unit/a.spec.js': '', 'test/b.test.js': '', 'test/helper.js': '', 'src/c.spec.js': '',
+    });
+    const { files, notes } = await discover(root);
+    assert.deepEqual(files, { 'test/b.test.js': 'mocha', 'test/unit/a.spec.js': 'mocha' });
+    assert.deepEqual(notes, []);
+  });
+
+  test('a script file run directly, with tsx, whose calls are partly computed: a note says only the literal ones were read', async (t) => {
+    const root = makeTree(t, {
+      'package.json': json({ scripts: { test: 'tsx ./scripts/run-tests.ts' }, devDependencies: { vitest: '^3.2.0' } }),
+      'scripts/run-tests.ts': "import { execSync } from 'node:child_process';\nexecSync('vitest run --dir src');\n"
+        + "for (const p of pkgs) execSync(`vitest run --root ${p}`);\n",
+      'src/a.test.ts': '', 'e2e/b.test.ts': '',
+    });
+    const { files, notes } = await discover(root);
+    assert.deepEqual(files, { 'src/a.test.ts': 'vitest' });
+    assert.deepEqual(notes, ['package.json: scripts/run-tests.ts: 1 command is computed; projdex read only the literal ones']);
+  });
+});
