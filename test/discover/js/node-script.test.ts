@@ -38,6 +38,7 @@ suite('node scripts that start the runner themselves', () => {
         "vitest 'run'",
       ],
       computed: 2,
+      forwards: false,
     });
   });
 
@@ -63,5 +64,17 @@ suite('node scripts that start the runner themselves', () => {
     const { files, notes } = await discover(root);
     assert.deepEqual(files, { 'src/a.test.ts': 'vitest' });
     assert.deepEqual(notes, ['package.json: scripts/run-tests.ts: 1 command is computed; projdex read only the literal ones']);
+  });
+
+  test('a wrapper script that spawns the command it is given runs that command, as npm\'s shell handed it over', async (t) => {
+    const root = makeTree(t, {
+      'package.json': json({ scripts: { test: 'node bin/env-fix.js mocha test/unit/*.js --exit' }, devDependencies: { mocha: '^10.0.0' } }),
+      'bin/env-fix.js': "import { spawn } from 'child_process';\nconst args = process.argv.slice(2);\n"
+        + "const child = spawn('cross-env', needsFix ? ['NODE_OPTIONS=--x', ...args] : args, { shell: true, stdio: 'inherit' });\n",
+      'test/unit/a.js': '', 'test/unit/deep/b.js': '', 'test/c.js': '',
+    });
+    const { files, notes } = await discover(root);
+    assert.deepEqual(files, { 'test/unit/a.js': 'mocha' });
+    assert.deepEqual(notes, ['package.json: bin/env-fix.js was read as running the command it is given (`mocha test/unit/*.js --exit`)']);
   });
 });

@@ -17,7 +17,7 @@ export type Step =
   | { kind: 'wrapped'; argv: string[]; quoted: boolean[] }
   | { kind: 'program'; text: string }
   | { kind: 'shfile'; path: string; args: string[]; quoted: boolean[] }
-  | { kind: 'jsfile'; path: string; args: string[] }
+  | { kind: 'jsfile'; path: string; args: string[]; quoted: boolean[] }
   | { kind: 'make'; dir: string; file: string | null; targets: string[] }
   | { kind: 'quiet' }
   | { kind: 'unknown'; name: string };
@@ -122,7 +122,7 @@ function node(rest: string[], restQ: boolean[], _hasScript: (n: string) => boole
       const known = bin ? bin[1]!.replace(/^@playwright\/test$/, 'playwright') : undefined;
       if (known) return classify([known === 'jest-cli' ? 'jest' : known, ...rest.slice(j + 1)], [false, ...restQ.slice(j + 1)], () => false);
       // `node scripts/test.js`: the file's child-process calls are read (node-script.ts).
-      if (/\.[cm]?[jt]s$/.test(a) && !a.includes('$')) return { kind: 'jsfile', path: a, args: rest.slice(j + 1) };
+      if (/\.[cm]?[jt]s$/.test(a) && !a.includes('$')) return { kind: 'jsfile', path: a, args: rest.slice(j + 1), quoted: restQ.slice(j + 1) };
       return { kind: 'unknown', name: `node ${a}` };
     }
     args.push(a); q.push(restQ[j]!);

@@ -10,8 +10,11 @@
 
 import { createLiteralReader, isComputed, type Lit } from '../../../readers/js/literal.ts';
 
-/** What a JS file starts: shell lines to follow, and how many calls could not be read. */
-export interface NodeScriptCommands { readonly lines: string[]; readonly computed: number }
+/**
+ * What a JS file starts: shell lines to follow, how many calls could not be read, and whether a line is the
+ * script's own arguments run as a command (a wrapper such as `node bin/hotfix.js mocha test/`).
+ */
+export interface NodeScriptCommands { readonly lines: string[]; readonly computed: number; readonly forwards: boolean }
 
 // Calls whose first argument is a whole shell command line.
 const LINE_CALLS = new Set(['execSync', 'exec', 'execaCommand', 'execaCommandSync', 'command', 'commandSync']);
@@ -27,11 +30,14 @@ const MAX_LINES = 64;
  *
  * @example
  * nodeScriptCommands("const { spawnSync } = require('child_process');\nspawnSync('mocha', ['test/**\/*.spec.{js,ts}']);");
- * // { lines: ["mocha 'test/**\/*.spec.{js,ts}'"], computed: 0 }
+ * // { lines: ["mocha 'test/**\/*.spec.{js,ts}'"], computed: 0, forwards: false }
  */
-export function nodeScriptCommands(text: string): NodeScriptCommands {
+export function nodeScriptCommands(text: string, scriptArgs = ''): NodeScriptCommands {
   const lines: string[] = [];
   let computed = 0;
+  let forwards = false;
+  // A script that reads its own arguments and spawns a computed command runs what it is given.
+  const readsArgs = scriptArgs !== '' && /\bprocess\.argv\b/.test(text);
   for (const { callee, args } of createLiteralReader(text).callsOf(ALL)) {
     const [object, name] = callee.includes('.') ? callee.split('.') as [string, string] : ['', callee];
     if (name === 'exec' && object !== '' && !EXEC_OBJECTS.test(object)) continue;
@@ -43,12 +49,13 @@ export function nodeScriptCommands(text: string): NodeScriptCommands {
     } else if (ARGV_CALLS.has(name)) {
       const argv = typeof first === 'string' ? (name === 'fork' ? ['node', first] : [first]) : undefined;
       const rest = argWords(args[1]);
+      if (readsArgs && rest === undefined && !forwards) { lines.push(argv === undefined ? scriptArgs : `${argv.join(' ')} ${scriptArgs}`); forwards = true; continue; }
       if (argv === undefined || rest === undefined) { computed++; continue; }
       lines.push([argv[0]!, ...[...argv.slice(1), ...rest].map(quote)].join(' '));
     }
     if (lines.length >= MAX_LINES) break;
   }
-  return { lines, computed };
+  return { lines, computed, forwards };
 }
 
 /** An argument array's words; none when absent or an options object; undefined when any is computed. */

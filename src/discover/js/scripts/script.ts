@@ -148,13 +148,16 @@ export async function planScript(scripts: Record<string, unknown> | undefined, e
         const file = joinDir(cwd, step.path);
         const text = file.startsWith('/') || file.startsWith('~') || file.startsWith('..') ? undefined : await options.read!(file);
         if (text === undefined) { plan.unknown.push(label); plan.notes.push(`\`${label}\`: ${file} is not a file of the project`); return; }
-        const found = nodeScriptCommands(text);
+        // The words npm's shell gave the script, re-quoted where they were quoted, for a wrapper that runs them.
+        const given = step.args.map((a, i) => (step.quoted[i] ? quote(a) : a)).join(' ');
+        const found = nodeScriptCommands(text, given);
         if (found.lines.length === 0) {
           plan.unknown.push(label);
           plan.notes.push(`\`${label}\`: ${file} starts no command projdex can read${found.computed > 0 ? ` (${found.computed} computed)` : ''}`);
           return;
         }
         if (!plan.followed.includes(file)) plan.followed.push(file);
+        if (found.forwards) plan.notes.push(`${file} was read as running the command it is given (\`${given}\`)`);
         if (found.computed > 0) plan.notes.push(`${file}: ${found.computed} command${found.computed === 1 ? ' is' : 's are'} computed; projdex read only the literal ones`);
         return runText(found.lines.join('\n'), cwd, depth + 1, {});
       }
