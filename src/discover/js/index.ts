@@ -2,6 +2,7 @@ import type { Discover, FoundTest, ScanContext, TestFramework } from '../../rule
 import { withCases } from '../../rules/with-cases.ts';
 import { angular, karma } from './runners/angular.ts';
 import { ava } from './runners/ava.ts';
+import { bnt } from './runners/bnt.ts';
 import { bun } from './runners/bun.ts';
 import { countCases } from './cases.ts';
 import { cypress } from './runners/cypress.ts';
@@ -26,7 +27,7 @@ import { memoUnit } from '../../scan/incremental/unit-memo.ts';
 import { usedMembers } from '../../scan/incremental/unit-tree.ts';
 
 const RULES: Partial<Record<JsRunner, RunnerRule>> = {
-  jest, cra, kcd, vitest, mocha, 'node-test': nodeTest, playwright, cypress, ava, jasmine, bun, 'web-test-runner': wtr, tap, uvu, borp, tape, angular, karma,
+  jest, cra, kcd, vitest, mocha, 'node-test': nodeTest, playwright, cypress, ava, jasmine, bun, 'web-test-runner': wtr, tap, uvu, borp, tape, angular, karma, bnt,
 };
 const READ_CONCURRENCY = 16;
 const MAX_LISTED = 8;
@@ -81,7 +82,14 @@ export const discoverJs: Discover = async (ctx) => {
       }
       // A file two runners both run is one row (the first runner's); say so rather than drop it silently.
       const shared = new Map<TestFramework, string[]>();
-      for (const file of await discoverUnit(ctx, rule, pkg, inv, info)) {
+      const files = await discoverUnit(ctx, rule, pkg, inv, info);
+      // An empty run the rule said nothing about gets a note of its own (never an empty list in silence).
+      if (files.length === 0 && info.notes.length === runNotes.length) {
+        const msg = emptyRun(pkg, inv);
+        ctx.note(msg);
+        info.notes.push(msg);
+      }
+      for (const file of files) {
         // Perf: rules return normalized package-relative paths, so a prefix does what joinPath would.
         const full = isNormal(file) ? prefix + file : joinPath(pkg.dir, file);
         const owner = claimed.get(full);
@@ -177,6 +185,18 @@ function recording(ctx: ScanContext, info: { config: string | null; notes: strin
   view.note = (m: string) => { info.notes.push(m); ctx.note(m); };
   onConfigRead(view, (file) => { info.config ??= file; });
   return view;
+}
+
+/**
+ * The note for a runner call that lists nothing: the paths it names that are not in the tree (a build
+ * output such as `dist/test/*.js`, made before the run) are named, since that is the usual cause.
+ */
+function emptyRun(pkg: Pkg, inv: Invocation): string {
+  const absent = inv.args.filter((a) => !a.startsWith('-') && /\//.test(a))
+    .map((a) => a.replace(/^\.\//, '').split('/')[0]!)
+    .filter((top) => top !== '' && !/[*?{[]/.test(top) && !pkg.dirs.has(top) && !pkg.has(top));
+  const why = absent.length > 0 ? `: ${[...new Set(absent)].join(', ')} is not in the tree (it may be built before the run)` : '';
+  return `${label(pkg)}: ${inv.runner}${inv.args.length > 0 ? ` ${inv.args.join(' ')}` : ''} matches no file${why}`;
 }
 
 /** Whether joinPath would leave a relative path as it is (no empty, `.` or `..` segment). */

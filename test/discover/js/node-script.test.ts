@@ -77,4 +77,22 @@ suite('node scripts that start the runner themselves', () => {
     assert.deepEqual(files, { 'test/unit/a.js': 'mocha' });
     assert.deepEqual(notes, ['package.json: bin/env-fix.js was read as running the command it is given (`mocha test/unit/*.js --exit`)']);
   });
+
+  test('bnt (better-node-test) runs *.test|spec.js|ts anywhere but .git and node_modules, or the files it is given', async (t) => {
+    const root = makeTree(t, {
+      'package.json': json({ scripts: { test: 'pnpm run /^test:/', 'test:coverage': "bnt --coverage 100 --coverage-exclude 'test/*'", 'test:one': 'bnt -t fast test/b.test.ts' } }),
+      'test/a.test.js': '', 'test/b.test.ts': '', '.hidden/c.spec.ts': '', 'test/d.test.mjs': '', 'test/helper.js': '',
+    });
+    assert.deepEqual((await discover(root)).files, { '.hidden/c.spec.ts': 'node-test', 'test/a.test.js': 'node-test', 'test/b.test.ts': 'node-test' });
+  });
+
+  test('a runner call that matches nothing says so, naming a path that is not in the tree (a build output)', async (t) => {
+    const root = makeTree(t, {
+      'package.json': json({ scripts: { pretest: 'npm run build', build: 'tsc', test: 'node --test dist-node/test/*.js' } }),
+      'src/test/a.test.ts': '',
+    });
+    const { files, notes } = await discover(root);
+    assert.deepEqual(files, {});
+    assert.deepEqual(notes, ['package.json: node-test dist-node/test/*.js matches no file: dist-node is not in the tree (it may be built before the run)']);
+  });
 });

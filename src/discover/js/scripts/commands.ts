@@ -27,7 +27,7 @@ const WRAPPERS = new Set(['cross-env', 'env', 'npx', 'pnpx', 'bunx', 'dotenv', '
 export const BINARIES: Record<string, JsRunner> = {
   jest: 'jest', 'jest-cli': 'jest', vitest: 'vitest', mocha: 'mocha', _mocha: 'mocha', ava: 'ava', jasmine: 'jasmine',
   wtr: 'web-test-runner', 'web-test-runner': 'web-test-runner', tap: 'tap', uvu: 'uvu', borp: 'borp',
-  tape: 'tape',
+  tape: 'tape', bnt: 'bnt',
 };
 const SUBCOMMANDS: Record<string, Record<string, JsRunner>> = {
   playwright: { test: 'playwright' }, cypress: { run: 'cypress' }, bun: { test: 'bun' }, deno: { test: 'deno' },
