@@ -251,4 +251,16 @@ suite('tape', () => {
     assert.deepEqual(none.files, {});
     assert.deepEqual(none.notes, ['package.json: tape is run without files; it runs none']);
   });
+  test('a script file named like a builtin (./scripts/test) is followed; its functions, locals and unset arrays are not commands', async (t) => {
+    const root = makeTree(t, {
+      'package.json': json({ scripts: { test: './scripts/test' }, devDependencies: { jest: '^29.7.0' } }),
+      'scripts/test': '#!/usr/bin/env bash\nset -e\nfunction has_flag() {\n  local f\n  return 1\n}\njest_args=()\n'
+        + 'jest_args+=(--ci)\ntrap cleanup EXIT\nshift\n./node_modules/.bin/jest "${jest_args[@]}"\n',
+      'src/a.test.ts': '', 'src/b.ts': '',
+    });
+    const { files, notes } = await discover(root);
+    assert.deepEqual(files, { 'src/a.test.ts': 'jest' });
+    assert.ok(!notes.some((n) => /cannot follow/.test(n)), notes.join('\n'));
+  });
 });
+

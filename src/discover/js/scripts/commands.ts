@@ -41,7 +41,10 @@ const QUIET = new Set(['echo', 'exit', 'true', 'false', 'rm', 'rimraf', 'del', '
   'coveralls', 'unbuild', 'pkgroll', 'dts-bundle-generator', 'api-extractor', 'type-coverage', 'lerna-changelog', 'sort-package-json', 'oxlint',
   // TAP reporters and filters a runner's output is piped through (`tape test/*.js | tap-spec`), shell utilities.
   'tap-spec', 'tap-dancer', 'faucet', 'tap-min', 'tap-nyan', 'tap-arc', 'tap-mocha-reporter', 'tap-xunit', 'tap-junit', 'tap-summary',
-  'tap-difflet', 'tap-diff', 'tap-bail', 'tap-teamcity', 'tap-spek', 'tee', 'grep', 'head', 'tail', 'sed', 'awk', 'cd', 'pwd', ':']);
+  'tap-difflet', 'tap-diff', 'tap-bail', 'tap-teamcity', 'tap-spek', 'tee', 'grep', 'head', 'tail', 'sed', 'awk', 'cd', 'pwd', ':',
+  // Shell builtins and keywords a script file uses around its commands.
+  'function', 'local', 'return', 'trap', 'shift', 'declare', 'readonly', 'typeset', 'let', 'break', 'continue', 'shopt', 'type',
+  'which', 'hash', 'umask', 'ulimit']);
 // Node options whose value is the next word.
 const NODE_VALUE = new Set(['-r', '--require', '--import', '--loader', '--experimental-loader', '--test-reporter', '--test-reporter-destination',
   '--test-name-pattern', '--test-skip-pattern', '--test-concurrency', '--test-timeout', '--env-file', '--conditions', '-C', '--test-shard', '--max-old-space-size']);
@@ -77,7 +80,8 @@ export function classify(argv: readonly string[], quoted: readonly boolean[], ha
   if (name === 'ng' && (rest[0] === 'test' || rest[0] === 't')) return { kind: 'runner', runner: 'angular', args: rest.slice(1), quoted: restQ.slice(1) };
   if (SHELLS.has(name)) return shell(rest, restQ);
   if (name === 'make' || name === 'gmake') return make(rest);
-  if (QUIET.has(name)) return { kind: 'quiet' };
+  // `./scripts/test` is a file of the project, not the `test` builtin its basename names.
+  if (QUIET.has(name) && (!argv[0]!.includes('/') || argv[0]!.includes('node_modules/.bin/'))) return { kind: 'quiet' };
   const file = shellFile(argv[0]!, rest, restQ);
   return file ?? { kind: 'unknown', name };
 }
