@@ -262,5 +262,12 @@ suite('tape', () => {
     assert.deepEqual(files, { 'src/a.test.ts': 'jest' });
     assert.ok(!notes.some((n) => /cannot follow/.test(n)), notes.join('\n'));
   });
+  test('istanbul cover runs the command after its options, with the words after `--`', async (t) => {
+    const root = makeTree(t, {
+      'package.json': json({ scripts: { test: 'istanbul cover --report lcovonly _mocha -- test.js test.node.js' }, devDependencies: { mocha: '^5.2.0' } }),
+      'test.js': '', 'test.node.js': '', 'test/other.js': '',
+    });
+    assert.deepEqual((await discover(root)).files, { 'test.js': 'mocha', 'test.node.js': 'mocha' });
+  });
 });
 

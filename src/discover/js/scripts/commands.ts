@@ -66,6 +66,15 @@ export function classify(argv: readonly string[], quoted: readonly boolean[], ha
     return { kind: 'script', names, args: [], quoted: [] };
   }
   if (name === 'concurrently' || name === 'conc') return concurrently(rest, hasScript);
+  // `istanbul cover _mocha -- test.js`: istanbul 0.x runs the command after `cover`/`test`, its own flags before `--`.
+  // The command is the last word before `--` that is no option (`istanbul cover --report lcov _mocha -- t.js`).
+  if (name === 'istanbul' && (rest[0] === 'cover' || rest[0] === 'test')) {
+    const dash = rest.indexOf('--') === -1 ? rest.length : rest.indexOf('--');
+    let at = dash - 1;
+    while (at > 0 && rest[at]!.startsWith('-')) at--;
+    if (at < 1) return { kind: 'unknown', name: `istanbul ${rest[0]}` };
+    return { kind: 'wrapped', argv: [rest[at]!, ...rest.slice(dash + 1)], quoted: [restQ[at]!, ...restQ.slice(dash + 1)] };
+  }
   if (name === 'cross-env-shell') return { kind: 'program', text: rest.filter((a) => !/^[A-Za-z_]\w*=/.test(a)).join(' ') };
   if (name === 'start-server-and-test' || name === 'server-test') {
     const last = rest[rest.length - 1] ?? '';
