@@ -52,11 +52,6 @@ export const discoverJs: Discover = async (ctx) => {
   const pkgs = await findPackages(ctx, nx);
   const reach = await reachScripts(pkgs, nx);
   for (const n of reach.notes) ctx.note(n);
-  if (reach.unreached.length > 0) {
-    const names = reach.unreached.map((p) => p.dir);
-    const more = names.length > MAX_LISTED ? ` and ${names.length - MAX_LISTED} more` : '';
-    ctx.note(`not reached by the test command, so not listed: ${names.slice(0, MAX_LISTED).join(', ')}${more}`);
-  }
   const order = [...reach.runs].sort((x, y) => y.pkg.dir.split('/').length - x.pkg.dir.split('/').length || (x.pkg.dir < y.pkg.dir ? -1 : 1));
   for (const run of order) {
     const { pkg, plan } = run;
@@ -112,6 +107,15 @@ export const discoverJs: Discover = async (ctx) => {
       ctx.follow({ package: pkg.dir, command: plan.command, runner: null, config: null, notes: [...runNotes, 'hands the script to workspace packages'] });
     }
     releasePkg(pkg);
+  }
+  // A package the hand-offs never reach may still have its files run by a root runner (Vitest or Jest
+  // projects): only those with no listed file are named.
+  const listedDirs = new Set<string>();
+  for (const file of claimed.keys()) for (let i = file.indexOf('/'); i !== -1; i = file.indexOf('/', i + 1)) listedDirs.add(file.slice(0, i));
+  const names = reach.unreached.map((p) => p.dir).filter((dir) => !listedDirs.has(dir));
+  if (names.length > 0) {
+    const more = names.length > MAX_LISTED ? ` and ${names.length - MAX_LISTED} more` : '';
+    ctx.note(`not reached by the test command, so not listed: ${names.slice(0, MAX_LISTED).join(', ')}${more}`);
   }
   return claimedTests(ctx, claimed);
 };

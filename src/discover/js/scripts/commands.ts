@@ -84,6 +84,8 @@ export function classify(argv: readonly string[], quoted: readonly boolean[], ha
   if (name === 'node' || name === 'tsx' || name === 'ts-node') return node(rest, restQ, hasScript);
   const direct = BINARIES[name];
   if (direct) return { kind: 'runner', runner: direct, args: rest, quoted: restQ };
+  // `playwright install chromium`, `cypress verify`: setup, no tests.
+  if ((name === 'playwright' || name === 'cypress') && /^(install|install-deps|show-report|verify|cache)$/.test(rest[0] ?? '')) return { kind: 'quiet' };
   const sub = SUBCOMMANDS[name]?.[rest[0] ?? ''];
   if (sub) return { kind: 'runner', runner: sub, args: rest.slice(1), quoted: restQ.slice(1) };
   if (name === 'ng' && (rest[0] === 'test' || rest[0] === 't')) return { kind: 'runner', runner: 'angular', args: rest.slice(1), quoted: restQ.slice(1) };

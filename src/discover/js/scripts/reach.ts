@@ -55,17 +55,18 @@ export async function reachScripts(pkgs: readonly Pkg[], nx?: NxWorkspace): Prom
     if (rootMissing && nx) {
       notes.push(`${why}; followed each Nx project's \`test\` target, as \`nx run-many -t test\` runs them`);
       for (const p of pkgs) if (p.nx) add(p, 'test', '`nx run-many -t test`', true);
-    } else if (rootMissing && memberTests.length > 0) {
-      notes.push(`${why}; followed each workspace package's own \`test\` script`);
-      for (const m of memberTests) add(m, 'test', null);
     } else if (rootMissing) {
-      // CI's test steps, else the `test:*` scripts, stand in; with neither, the plan says the script is missing.
-      const found = await standIn(root, label(root), options(root));
+      // CI's test steps (the record of what runs), else the members' own test scripts, else the root's
+      // `test:*` scripts stand in; with none, the plan says the script is missing.
+      const found = await standIn(root, label(root), options(root), memberTests.length === 0);
       if (found) {
         notes.push(found.note);
         seen.add(`\0test\0false`);
         runs.push({ pkg: root, script: found.script, plan: found.plan, via: null, standIn: found.what });
         delegate(root, found.plan);
+      } else if (memberTests.length > 0) {
+        notes.push(`${why}; followed each workspace package's own \`test\` script`);
+        for (const m of memberTests) add(m, 'test', null);
       } else add(root, 'test', null);
     } else add(root, 'test', null);
   }

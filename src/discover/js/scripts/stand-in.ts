@@ -27,9 +27,9 @@ export function missingWhy(pkg: Pkg, label: string): string {
 
 /**
  * The stand-in for a package without a real `test` script, `label` its package.json for notes. CI is
- * read only for the project root (CI files live there).
+ * read only for the project root (CI files live there); the `test:*` scripts only when `named`.
  */
-export async function standIn(pkg: Pkg, label: string, options: PlanOptions): Promise<StandIn | undefined> {
+export async function standIn(pkg: Pkg, label: string, options: PlanOptions, named = true): Promise<StandIn | undefined> {
   const scripts = (pkg.json.scripts ?? {}) as Record<string, unknown>;
   const hasScript = (n: string): boolean => typeof scripts[n] === 'string' && !scriptMissing(scripts, n);
   const plan = async (text: string): Promise<ScriptPlan | undefined> => {
@@ -47,10 +47,11 @@ export async function standIn(pkg: Pkg, label: string, options: PlanOptions): Pr
         note: `${missingWhy(pkg, label)}; followed the test steps CI runs (${files}), the record of what the project runs: ${shown}` };
     }
   }
-  const named = Object.keys(scripts).filter((n) => NAMED_TEST.test(n) && hasScript(n)).sort();
-  const planned = named.length > 0 ? await plan(named.map((n) => `npm run ${n}`).join('\n')) : undefined;
+  // Workspace members with test scripts of their own come before the root's `test:*` scripts (`named` false).
+  const names = named ? Object.keys(scripts).filter((n) => NAMED_TEST.test(n) && hasScript(n)).sort() : [];
+  const planned = names.length > 0 ? await plan(names.map((n) => `npm run ${n}`).join('\n')) : undefined;
   if (!planned) return undefined;
-  const list = named.map((n) => `\`${n}\``).join(', ');
+  const list = names.map((n) => `\`${n}\``).join(', ');
   return { plan: planned, script: STAND_IN_SCRIPT, what: `its ${list} scripts`,
-    note: `${missingWhy(pkg, label)}; followed its ${list} script${named.length === 1 ? '' : 's'} instead` };
+    note: `${missingWhy(pkg, label)}; followed its ${list} script${names.length === 1 ? '' : 's'} instead` };
 }
