@@ -81,4 +81,27 @@ suite('stand-ins for a missing test script: CI test steps, then test:* scripts',
     assert.deepEqual(notes, ['package.json: its test script is npm\'s placeholder (`echo "Error: no test specified" && exit 1`), which runs no tests; '
       + 'assumed the defaults of vitest']);
   });
+
+  test('a workspace root without a test script: CI\'s root Vitest projects come before the members\' own scripts; '
+    + 'members whose files the root lists are not named as unreached; an expression-chosen script is said', async (t) => {
+    const root = makeTree(t, {
+      'package.json': json({ private: true, workspaces: ['packages/*', 'examples/*'], devDependencies: { vitest: '^4.1.0' },
+        scripts: { 'test-unit': 'vitest --project unit --no-watch', 'test-e2e-chromium': 'playwright test --project=chromium' } }),
+      'vitest.config.mts': "import { defineConfig } from 'vitest/config';\nexport default defineConfig({ test: { projects: [\n"
+        + "  { extends: true, test: { name: 'unit', include: ['packages/**/__tests__/unit/**/*.test.ts'] } },\n"
+        + "  { extends: true, test: { name: 'browser', include: ['packages/**/__tests__/browser/**/*.test.ts'] } },\n] } });\n",
+      '.github/workflows/tests.yml': 'jobs:\n  unit:\n    steps:\n      - run: pnpm run test-unit\n'
+        + '  e2e:\n    steps:\n      - run: pnpm run test-e2e-${{ inputs.browser }}\n',
+      'packages/core/package.json': json({ name: 'core' }),
+      'packages/core/src/__tests__/unit/a.test.ts': '', 'packages/core/src/__tests__/browser/b.test.ts': '',
+      'packages/other/package.json': json({ name: 'other' }), 'packages/other/src/c.ts': '',
+      'examples/demo/package.json': json({ name: 'demo', scripts: { test: 'playwright test' } }), 'examples/demo/tests/d.spec.ts': '',
+    });
+    const { files, notes } = await discover(root);
+    assert.deepEqual(files, { 'packages/core/src/__tests__/unit/a.test.ts': 'vitest' });
+    assert.match(notes[0]!, /^package\.json has no test script; followed the test steps CI runs \(\.github\/workflows\/tests\.yml\)/);
+    assert.ok(notes.includes('package.json: CI also runs `pnpm run test-e2e-${{ inputs.browser }}`, whose script a workflow expression chooses; not followed'), notes.join('\n'));
+    assert.equal(notes[notes.length - 1], 'not reached by the test command, so not listed: examples/demo, packages/other');
+  });
 });
+

@@ -11,8 +11,12 @@ import { parseYaml } from '../../../readers/yaml.ts';
 import { parseShell } from '../../../readers/shell/parse.ts';
 import { classify } from './commands.ts';
 
-/** The test lines of one CI file, as a shell text (one line each, `cd dir && ` for another directory). */
-export interface CiTests { readonly file: string; readonly lines: readonly string[] }
+/**
+ * The test lines of one CI file, as a shell text (one line each, `cd dir && ` for another directory), and
+ * the lines that name a test through a workflow expression (`npm run test-${{ matrix.browser }}`), which
+ * only a CI run decides.
+ */
+export interface CiTests { readonly file: string; readonly lines: readonly string[]; readonly undecided: readonly string[] }
 
 type Read = (file: string) => Promise<string | undefined>;
 
@@ -28,7 +32,7 @@ const TEST_NAME = /test|spec/i;
  *
  * @example
  * await ciTests(['.github/workflows/ci.yml'], read, (n) => n === 'test:unit');
- * // [{ file: '.github/workflows/ci.yml', lines: ['npm run test:unit -- --ci'] }]
+ * // [{ file: '.github/workflows/ci.yml', lines: ['npm run test:unit -- --ci'], undecided: [] }]
  */
 export async function ciTests(files: readonly string[], read: Read, hasScript: (name: string) => boolean): Promise<CiTests[]> {
   const chosen = [...files.filter((f) => WORKFLOWS.test(f)).sort(), ...OTHERS.filter((f) => files.includes(f))].slice(0, MAX_FILES);
@@ -38,15 +42,20 @@ export async function ciTests(files: readonly string[], read: Read, hasScript: (
     const text = await read(file);
     if (text === undefined) continue;
     const lines: string[] = [];
+    const undecided: string[] = [];
     for (const step of runSteps(file, parseYaml(text))) {
       for (const line of step.run.replace(/\\\r?\n/g, ' ').split('\n')) {
         const body = line.trim();
-        if (body === '' || body.startsWith('#') || !parseShell(body).some((c) => startsTest(c.argv, c.quoted, hasScript, 0))) continue;
+        if (body === '' || body.startsWith('#')) continue;
+        if (!parseShell(body).some((c) => startsTest(c.argv, c.quoted, hasScript, 0))) {
+          if (/\$\{\{/.test(body) && TEST_NAME.test(body.replace(/\$\{\{[^}]*\}\}/g, '')) && !undecided.includes(body)) undecided.push(body);
+          continue;
+        }
         const full = step.dir === '' || step.dir === '.' ? body : `cd ${shellWord(step.dir)} && ${body}`;
         if (!lines.includes(full) && total < MAX_LINES) { lines.push(full); total++; }
       }
     }
-    if (lines.length > 0) out.push({ file, lines });
+    if (lines.length > 0 || undecided.length > 0) out.push({ file, lines, undecided });
   }
   return out;
 }

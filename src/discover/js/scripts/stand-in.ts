@@ -41,7 +41,11 @@ export async function standIn(pkg: Pkg, label: string, options: PlanOptions, nam
     const lines = [...new Set(ci.flatMap((c) => c.lines))];
     const planned = lines.length > 0 ? await plan(lines.join('\n')) : undefined;
     if (planned) {
-      const files = ci.map((c) => c.file).join(', ');
+      const files = ci.filter((c) => c.lines.length > 0).map((c) => c.file).join(', ');
+      const open = [...new Set(ci.flatMap((c) => c.undecided))];
+      // A step whose script a workflow expression names (`test-e2e-${{ matrix.browser }}`) is said, not guessed.
+      if (open.length > 0) planned.notes.push(`CI also runs ${open.slice(0, MAX_SHOWN).map((l) => `\`${l}\``).join(', ')}, `
+        + 'whose script a workflow expression chooses; not followed');
       const shown = lines.slice(0, MAX_SHOWN).map((l) => `\`${l}\``).join(', ') + (lines.length > MAX_SHOWN ? ` and ${lines.length - MAX_SHOWN} more` : '');
       return { plan: planned, script: STAND_IN_SCRIPT, what: `the test steps of ${files}`,
         note: `${missingWhy(pkg, label)}; followed the test steps CI runs (${files}), the record of what the project runs: ${shown}` };
