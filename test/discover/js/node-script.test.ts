@@ -96,3 +96,26 @@ suite('node scripts that start the runner themselves', () => {
     assert.deepEqual(notes, ['package.json: node-test dist-node/test/*.js matches no file: dist-node is not in the tree (it may be built before the run)']);
   });
 });
+
+suite('node Makefile.js TARGET (shelljs/make)', () => {
+  test('the target\'s exec commands and the targets it calls are computed in the file\'s scope and followed', async (t) => {
+    const root = makeTree(t, {
+      'package.json': json({ scripts: { test: 'node Makefile.js test' }, devDependencies: { mocha: '^11.0.0' } }),
+      'Makefile.js': [
+        'require("shelljs/make");', 'const path = require("node:path");',
+        'const NODE_MODULES = "./node_modules/",', '  MOCHA = `${NODE_MODULES}mocha/bin/_mocha `,',
+        '  TEST_FILES = \'"tests/{lib,bin}/**/*.js"\',', '  TIMEOUT = parseInt(process.env.T, 10) || 10000;',
+        'function binFile(command) { return path.join("node_modules", ".bin", command); }',
+        'target.lint = function () { exec("eslint ."); };',
+        'target.mocha = () => {', '  const r = exec(`${binFile("c8")} -- ${MOCHA} -t ${TIMEOUT} ${TEST_FILES}`);',
+        '  exec(`${binFile("c8")} check-coverage --lines 99`);', '};',
+        'target.test = function () {', '  target.lint();', '  target.mocha();', '};',
+        'target.e2e = function () { exec("playwright test"); };', '',
+      ].join('\n'),
+      'tests/lib/a.js': '', 'tests/bin/deep/b.js': '', 'tests/fixtures/c.js': '', 'e2e/d.spec.js': '',
+    });
+    const { files, notes } = await discover(root);
+    assert.deepEqual(files, { 'tests/bin/deep/b.js': 'mocha', 'tests/lib/a.js': 'mocha' });
+    assert.deepEqual(notes, ['package.json: Makefile.js: `TIMEOUT` is computed; read as one unknown word']);
+  });
+});

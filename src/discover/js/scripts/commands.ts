@@ -99,6 +99,8 @@ export function classify(argv: readonly string[], quoted: readonly boolean[], ha
 
 /** `cross-env A=1 jest`, `dotenv -e .env -- jest`, `c8 --reporter lcov mocha`: the first command word after the wrapper's own flags. */
 function unwrap(name: string, rest: string[], restQ: boolean[]): Step {
+  // `c8 check-coverage --lines 99`, `nyc report`: coverage bookkeeping, no command run.
+  if ((name === 'c8' || name === 'nyc') && /^(check-coverage|report|merge|instrument)$/.test(rest.find((a) => !a.startsWith('-')) ?? '')) return { kind: 'quiet' };
   const dash = rest.indexOf('--');
   if (dash !== -1 && (name === 'dotenv' || name === 'dotenv-cli' || name === 'env-cmd' || name === 'op' || name === 'doppler' || name === 'infisical')) {
     return { kind: 'wrapped', argv: rest.slice(dash + 1), quoted: restQ.slice(dash + 1) };

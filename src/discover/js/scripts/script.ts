@@ -4,6 +4,7 @@ import { globToRegExp } from '../../../rules/glob.ts';
 import { classify } from './commands.ts';
 import { makeTexts, scriptFileText, type FileReader } from './script-files.ts';
 import { nodeScriptCommands } from './node-script.ts';
+import { isShelljsMake, makeJsCommands } from './make-js.ts';
 import type { Invocation } from '../types.ts';
 
 /** Workspace packages a command hands a script to: `filters` null means every package. */
@@ -148,6 +149,20 @@ export async function planScript(scripts: Record<string, unknown> | undefined, e
         const file = joinDir(cwd, step.path);
         const text = file.startsWith('/') || file.startsWith('~') || file.startsWith('..') ? undefined : await options.read!(file);
         if (text === undefined) { plan.unknown.push(label); plan.notes.push(`\`${label}\`: ${file} is not a file of the project`); return; }
+        if (isShelljsMake(text)) {
+          // shelljs/make runs the targets named on its command line, `all` when none is.
+          const goals = step.args.filter((a) => !a.startsWith('-'));
+          const made = { lines: [] as string[], notes: [] as string[] };
+          for (const goal of goals.length > 0 ? goals : ['all']) {
+            const got = await makeJsCommands(text, file, goal);
+            made.lines.push(...got.lines);
+            made.notes.push(...got.notes);
+          }
+          plan.notes.push(...made.notes);
+          if (made.lines.length === 0) { plan.unknown.push(label); return; }
+          if (!plan.followed.includes(file)) plan.followed.push(file);
+          return runText(made.lines.join('\n'), cwd, depth + 1, {});
+        }
         // The words npm's shell gave the script, re-quoted where they were quoted, for a wrapper that runs them.
         const given = step.args.map((a, i) => (step.quoted[i] ? quote(a) : a)).join(' ');
         const found = nodeScriptCommands(text, given);
