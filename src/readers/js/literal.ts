@@ -234,6 +234,12 @@ export function createLiteralReader(src: string): LiteralReader {
 
   const callsOf = (names: ReadonlySet<string>): Array<{ callee: string; args: Lit[] }> => {
     const out: Array<{ callee: string; args: Lit[] }> = [];
+    // Each name is looked up once, and only so many: a lookup is a pass over the tokens.
+    const known = new Map<string, Lit | undefined>();
+    const lookUp = (name: string): Lit | undefined => {
+      if (!known.has(name) && known.size < MAX_NAMES) known.set(name, declared(name));
+      return known.get(name);
+    };
     for (let i = 0; i + 1 < toks.length && out.length < MAX_CALLS; i++) {
       const tok = toks[i]!;
       if (tok.kind !== 'id' || !names.has(tok.t) || toks[i + 1]!.t !== '(' || toks[i - 1]?.t === 'function') continue;
@@ -248,7 +254,7 @@ export function createLiteralReader(src: string): LiteralReader {
         const v = parser.parseValue();
         const after = parser.index();
         // `declared` moves the parser: back to the end of this argument afterwards.
-        const named = isComputed(v) && /^[A-Za-z_$][\w$]*$/.test(v.computed) && v.computed !== tok.t ? declared(v.computed) : undefined;
+        const named = isComputed(v) && /^[A-Za-z_$][\w$]*$/.test(v.computed) && v.computed !== tok.t ? lookUp(v.computed) : undefined;
         args.push(named ?? v);
         parser.at(after);
         parser.endItem(')', at);
@@ -262,6 +268,7 @@ export function createLiteralReader(src: string): LiteralReader {
 }
 
 const MAX_CALLS = 256;
+const MAX_NAMES = 32;
 const MAX_ARGS = 8;
 
 function tokensTooDeep(toks: readonly Tok[]): boolean {

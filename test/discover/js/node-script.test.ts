@@ -118,4 +118,17 @@ suite('node Makefile.js TARGET (shelljs/make)', () => {
     assert.deepEqual(files, { 'tests/bin/deep/b.js': 'mocha', 'tests/lib/a.js': 'mocha' });
     assert.deepEqual(notes, ['package.json: Makefile.js: `TIMEOUT` is computed; read as one unknown word']);
   });
+
+  test('hostile target names and unbalanced bodies name no target and never throw', async (t) => {
+    const root = makeTree(t, {
+      'package.json': json({ scripts: { test: 'node Makefile.js "a(b[" && node make.js test' } }),
+      'Makefile.js': 'require("shelljs/make");\ntarget.test = function () { exec(`mocha ${',
+      'make.js': 'require("shelljs/make");\ntarget.test = () => { exec("mocha " + ' + '('.repeat(5000) + ' }',
+      'test/a.js': '',
+    });
+    const { files, notes } = await discover(root);
+    assert.deepEqual(files, {});
+    assert.ok(notes.some((n) => n.includes('`a(b[` is not a target name')), notes.join('\n'));
+  });
 });
+

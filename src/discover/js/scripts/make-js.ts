@@ -36,6 +36,8 @@ export async function makeJsCommands(text: string, file: string, goal: string): 
   const seen = new Set<string>();
   const visit = (name: string, depth: number): void => {
     if (seen.has(name) || seen.size >= MAX_TARGETS || depth > MAX_DEPTH) return;
+    // A target is a property name; anything else on the command line names none (and never reaches a RegExp).
+    if (!/^[A-Za-z_$][\w$]{0,63}$/.test(name)) { notes.push(`${file}: \`${name.slice(0, 40)}\` is not a target name`); return; }
     seen.add(name);
     const body = targetBody(text, name);
     if (body === undefined) { notes.push(`${file} has no target \`${name}\` projdex can read`); return; }
