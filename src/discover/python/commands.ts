@@ -78,6 +78,10 @@ function substitute(ctx: ScanContext, base: string, text: string): string {
   return text
     // `py3,coverage: cmd` runs only in envs with that factor; the command itself is what counts here.
     .replace(/^\s*!?[\w{},.-]+:\s+(?=\S)/, '')
+    // tox 4's `{/}` and `{:}` are the platform's path and list separators (`{tox_root}{/}tests`).
+    .replace(/\{\/\}/g, '/').replace(/\{:\}/g, ':')
+    // `{tty:on:off}` is `off` outside a terminal, as in a plain run from a script.
+    .replace(/\{tty:[^:{}]*(?::([^{}]*))?\}/g, (_m, off: string | undefined) => off ?? '')
     // `{env:NAME:default}` is the default unless the environment sets it; `{env:NAME}` is empty.
     .replace(/\{env:\w+(?::([^{}]*))?\}/g, (_m, dflt: string | undefined) => dflt ?? '')
     // The installed package is the repository's own source: `src/pkg` or `pkg`.

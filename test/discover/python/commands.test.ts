@@ -59,7 +59,7 @@ suite('Python test commands', () => {
 
   test('tox 4 substitution names: {env_python}, {env_site_packages_dir}/pkg, {tox_root} in tox.ini and tox.toml', async (t) => {
     const ini = makeTree(t, {
-      'tox.ini': '[tox]\nenv_list = py3\n\n[testenv]\ncommands =\n  {env_python} -m pytest {posargs} {env_site_packages_dir}/pkg/tests {tox_root}/extra\n',
+      'tox.ini': '[tox]\nenv_list = py3\n\n[testenv]\ncommands =\n  {env_python} -m pytest {tty:--color=yes} {posargs} {env_site_packages_dir}{/}pkg/tests {tox_root}{/}extra\n',
       'src/pkg/__init__.py': '', 'src/pkg/tests/test_a.py': T, 'extra/test_b.py': T, 'other/test_c.py': T,
     });
     assert.deepEqual(await files(ini), ['extra/test_b.py', 'src/pkg/tests/test_a.py']);
