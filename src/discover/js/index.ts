@@ -139,7 +139,10 @@ function fallback(ctx: ScanContext, run: Reached, runNotes: string[]): Invocatio
     : plan.unknown.length > 0
       ? `${label(pkg)}: ${npm} runs ${unknown}, which projdex cannot follow: no tests listed for ${name}, though it may have some`
       : `${label(pkg)}: ${npm} runs no test runner projdex knows (\`${plan.command}\`): no tests listed for ${name}`;
-  ctx.note(msg);
+  // A build a test step hands to a package (`pnpm --filter app build`) is no test run: its record says
+  // so, without a scan note that would read as "this package's tests were missed".
+  const build = run.via !== null && !/test|spec|e2e/i.test(run.script) && !plan.missing && plan.unknown.length === 0;
+  if (!build) ctx.note(msg);
   runNotes.push(msg);
   if (assumed.length === 0) ctx.follow({ package: pkg.dir, command: plan.command, runner: null, config: null, notes: runNotes });
   return assumed;

@@ -83,7 +83,7 @@ suite('stand-ins for a missing test script: CI test steps, then test:* scripts',
   });
 
   test('a workspace root without a test script: CI\'s root Vitest projects come before the members\' own scripts; '
-    + 'members whose files the root lists are not named as unreached; an expression-chosen script is said', async (t) => {
+    + 'members whose files the root lists are not named as unreached; an expression-chosen script is widened or said', async (t) => {
     const root = makeTree(t, {
       'package.json': json({ private: true, workspaces: ['packages/*', 'examples/*'], devDependencies: { vitest: '^4.1.0' },
         scripts: { 'test-unit': 'vitest --project unit --no-watch', 'test-e2e-chromium': 'playwright test --project=chromium' } }),
@@ -91,17 +91,22 @@ suite('stand-ins for a missing test script: CI test steps, then test:* scripts',
         + "  { extends: true, test: { name: 'unit', include: ['packages/**/__tests__/unit/**/*.test.ts'] } },\n"
         + "  { extends: true, test: { name: 'browser', include: ['packages/**/__tests__/browser/**/*.test.ts'] } },\n] } });\n",
       '.github/workflows/tests.yml': 'jobs:\n  unit:\n    steps:\n      - run: pnpm run test-unit\n'
-        + '  e2e:\n    steps:\n      - run: pnpm run test-e2e-${{ inputs.browser }}\n',
+        + '  e2e:\n    steps:\n      - run: pnpm run test-e2e-${{ inputs.browser }}\n      - run: pnpm run test-${{ matrix.suite }}-nightly\n',
       'packages/core/package.json': json({ name: 'core' }),
       'packages/core/src/__tests__/unit/a.test.ts': '', 'packages/core/src/__tests__/browser/b.test.ts': '',
       'packages/other/package.json': json({ name: 'other' }), 'packages/other/src/c.ts': '',
       'examples/demo/package.json': json({ name: 'demo', scripts: { test: 'playwright test' } }), 'examples/demo/tests/d.spec.ts': '',
     });
     const { files, notes } = await discover(root);
-    assert.deepEqual(files, { 'packages/core/src/__tests__/unit/a.test.ts': 'vitest' });
+    // The matrix runs every browser: `test-e2e-*` names the package's e2e scripts (Playwright over the root).
+    // Without a config Playwright's testDir is the root: it runs every *.spec|test file the unit project left.
+    assert.deepEqual(files, { 'examples/demo/tests/d.spec.ts': 'playwright', 'packages/core/src/__tests__/browser/b.test.ts': 'playwright',
+      'packages/core/src/__tests__/unit/a.test.ts': 'vitest' });
     assert.match(notes[0]!, /^package\.json has no test script; followed the test steps CI runs \(\.github\/workflows\/tests\.yml\)/);
-    assert.ok(notes.includes('package.json: CI also runs `pnpm run test-e2e-${{ inputs.browser }}`, whose script a workflow expression chooses; not followed'), notes.join('\n'));
-    assert.equal(notes[notes.length - 1], 'not reached by the test command, so not listed: examples/demo, packages/other');
+    assert.ok(notes.includes('package.json: CI names `pnpm run test-e2e-${{ inputs.browser }}` through a workflow expression; '
+      + 'every script of the package it can name was followed'), notes.join('\n'));
+    assert.ok(notes.includes('package.json: CI also runs `pnpm run test-${{ matrix.suite }}-nightly`, whose script a workflow expression chooses; not followed'), notes.join('\n'));
+    assert.equal(notes[notes.length - 1], 'not reached by the test command, so not listed: packages/other');
   });
 });
 

@@ -13,10 +13,14 @@ import { classify } from './commands.ts';
 
 /**
  * The test lines of one CI file, as a shell text (one line each, `cd dir && ` for another directory), and
- * the lines that name a test through a workflow expression (`npm run test-${{ matrix.browser }}`), which
- * only a CI run decides.
+ * the lines that name a test through a workflow expression no script name matches, which only a CI run
+ * decides.
  */
-export interface CiTests { readonly file: string; readonly lines: readonly string[]; readonly undecided: readonly string[] }
+export interface CiTests {
+  readonly file: string; readonly lines: readonly string[]; readonly undecided: readonly string[];
+  /** Lines whose workflow expression was read as a wildcard over the package's script names. */
+  readonly widened: readonly string[];
+}
 
 type Read = (file: string) => Promise<string | undefined>;
 
@@ -32,7 +36,7 @@ const TEST_NAME = /test|spec/i;
  *
  * @example
  * await ciTests(['.github/workflows/ci.yml'], read, (n) => n === 'test:unit');
- * // [{ file: '.github/workflows/ci.yml', lines: ['npm run test:unit -- --ci'], undecided: [] }]
+ * // [{ file: '.github/workflows/ci.yml', lines: ['npm run test:unit -- --ci'], undecided: [], widened: [] }]
  */
 export async function ciTests(files: readonly string[], read: Read, hasScript: (name: string) => boolean): Promise<CiTests[]> {
   const chosen = [...files.filter((f) => WORKFLOWS.test(f)).sort(), ...OTHERS.filter((f) => files.includes(f))].slice(0, MAX_FILES);
@@ -43,19 +47,24 @@ export async function ciTests(files: readonly string[], read: Read, hasScript: (
     if (text === undefined) continue;
     const lines: string[] = [];
     const undecided: string[] = [];
+    const widened: string[] = [];
     for (const step of runSteps(file, parseYaml(text))) {
       for (const line of step.run.replace(/\\\r?\n/g, ' ').split('\n')) {
-        const body = line.trim();
-        if (body === '' || body.startsWith('#')) continue;
+        const written = line.trim();
+        if (written === '' || written.startsWith('#')) continue;
+        // `npm run test-${{ matrix.browser }}`: a matrix or a caller runs every value, so the expression
+        // reads as a wildcard over script names (`test-*`); it must still name a script of the package.
+        const body = written.replace(/(?:\$\{\{[^}]*\}\})+/g, '*');
         if (!parseShell(body).some((c) => startsTest(c.argv, c.quoted, hasScript, 0))) {
-          if (/\$\{\{/.test(body) && TEST_NAME.test(body.replace(/\$\{\{[^}]*\}\}/g, '')) && !undecided.includes(body)) undecided.push(body);
+          if (body !== written && TEST_NAME.test(body) && !undecided.includes(written)) undecided.push(written);
           continue;
         }
+        if (body !== written && !widened.includes(written)) widened.push(written);
         const full = step.dir === '' || step.dir === '.' ? body : `cd ${shellWord(step.dir)} && ${body}`;
         if (!lines.includes(full) && total < MAX_LINES) { lines.push(full); total++; }
       }
     }
-    if (lines.length > 0 || undecided.length > 0) out.push({ file, lines, undecided });
+    if (lines.length > 0 || undecided.length > 0) out.push({ file, lines, undecided, widened });
   }
   return out;
 }

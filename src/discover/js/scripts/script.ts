@@ -35,6 +35,11 @@ export interface PlanOptions extends ProgramOptions {
   readonly read?: FileReader;
   /** package.json `wireit`: what a script whose text is `wireit` runs. */
   readonly wireit?: unknown;
+  /**
+   * A script name with `*` names every script it matches (`npm run test-e2e-*`, read from a CI line whose
+   * workflow expression chose the script); npm itself has no such globs, so only stand-ins ask for it.
+   */
+  readonly globScripts?: boolean;
 }
 
 const PLACEHOLDER = /no test specified/;
@@ -67,7 +72,8 @@ export async function planScript(scripts: Record<string, unknown> | undefined, e
   plan.command = scripts![entry] as string;
   const seen = new Set<string>();
   let files = 0;
-  const hasScript = (n: string): boolean => typeof scripts?.[n] === 'string';
+  const hasScript = (n: string): boolean => typeof scripts?.[n] === 'string'
+    || (options.globScripts === true && /[*?]/.test(n) && Object.keys(scripts ?? {}).some((s) => globToRegExp(n.replace(/:/g, '/')).test(s.replace(/:/g, '/'))));
 
   const runScript = async (name: string, extra: readonly string[]): Promise<void> => {
     const body = scripts?.[name];

@@ -5,6 +5,7 @@
  * runner, so the caller falls back to the runners the package configures.
  */
 
+import { globToRegExp } from '../../../rules/glob.ts';
 import { ciTests } from './ci.ts';
 import { planScript, scriptMissing, type PlanOptions, type ScriptPlan } from './script.ts';
 import type { Pkg } from '../types.ts';
@@ -31,18 +32,24 @@ export function missingWhy(pkg: Pkg, label: string): string {
  */
 export async function standIn(pkg: Pkg, label: string, options: PlanOptions, named = true): Promise<StandIn | undefined> {
   const scripts = (pkg.json.scripts ?? {}) as Record<string, unknown>;
-  const hasScript = (n: string): boolean => typeof scripts[n] === 'string' && !scriptMissing(scripts, n);
-  const plan = async (text: string): Promise<ScriptPlan | undefined> => {
-    const planned = await planScript({ ...scripts, [STAND_IN_SCRIPT]: text }, STAND_IN_SCRIPT, options);
+  const real = (n: string): boolean => typeof scripts[n] === 'string' && !scriptMissing(scripts, n);
+  // A CI line's workflow expression reads as `*`: the name then stands for every script it matches.
+  const hasScript = (n: string): boolean => real(n)
+    || (/[*?]/.test(n) && Object.keys(scripts).some((s) => real(s) && globToRegExp(n.replace(/:/g, '/')).test(s.replace(/:/g, '/'))));
+  const plan = async (text: string, globScripts = false): Promise<ScriptPlan | undefined> => {
+    const planned = await planScript({ ...scripts, [STAND_IN_SCRIPT]: text }, STAND_IN_SCRIPT, { ...options, globScripts });
     return planned.invocations.length + planned.delegations.length + planned.dirs.length > 0 ? planned : undefined;
   };
   if (pkg.dir === '') {
     const ci = await ciTests(pkg.files.filter((f) => f.startsWith('.')), (f) => pkg.read(f), hasScript);
     const lines = [...new Set(ci.flatMap((c) => c.lines))];
-    const planned = lines.length > 0 ? await plan(lines.join('\n')) : undefined;
+    const planned = lines.length > 0 ? await plan(lines.join('\n'), true) : undefined;
     if (planned) {
       const files = ci.filter((c) => c.lines.length > 0).map((c) => c.file).join(', ');
       const open = [...new Set(ci.flatMap((c) => c.undecided))];
+      const wide = [...new Set(ci.flatMap((c) => c.widened))];
+      if (wide.length > 0) planned.notes.push(`CI names ${wide.slice(0, MAX_SHOWN).map((l) => `\`${l}\``).join(', ')} through a workflow expression; `
+        + 'every script of the package it can name was followed');
       // A step whose script a workflow expression names (`test-e2e-${{ matrix.browser }}`) is said, not guessed.
       if (open.length > 0) planned.notes.push(`CI also runs ${open.slice(0, MAX_SHOWN).map((l) => `\`${l}\``).join(', ')}, `
         + 'whose script a workflow expression chooses; not followed');
