@@ -8,7 +8,7 @@
  */
 
 import { evaluateModule } from '../../../readers/js/modules.ts';
-import { isComputed, type Lit } from '../../../readers/js/literal.ts';
+import type { Lit } from '../../../readers/js/literal.ts';
 
 export interface MakeJsCommands { readonly lines: string[]; readonly notes: string[] }
 
@@ -27,7 +27,8 @@ export function isShelljsMake(text: string): boolean {
  * The commands `node FILE target` runs in a shelljs/make file (`file` is its project-relative path).
  *
  * @example
- * await makeJsCommands('require("shelljs/make");\nconst M = "mocha ";\ntarget.test = () => { exec(`${M}tests`); };', 'Makefile.js', 'test');
+ * const text = 'require("shelljs/make");\nconst M = "mocha ";\ntarget.test = () => { exec(`${M}tests`); };';
+ * await makeJsCommands(text, 'Makefile.js', 'test');
  * // { lines: ['mocha tests'], notes: [] }
  */
 export async function makeJsCommands(text: string, file: string, goal: string): Promise<MakeJsCommands> {
@@ -62,7 +63,8 @@ export async function makeJsCommands(text: string, file: string, goal: string): 
     if (x.expr === undefined) return x.text;
     const v: Lit | undefined = values[k++];
     if (typeof v === 'string' || typeof v === 'number') return String(v);
-    if (!isComputed(v) || !notes.some((n) => n.includes(x.expr!))) notes.push(`${file}: \`${x.expr}\` is computed; read as one unknown word`);
+    const note = `${file}: \`${x.expr}\` is computed; read as one unknown word`;
+    if (!notes.includes(note)) notes.push(note);
     return UNKNOWN_WORD;
   }).join(''));
   return { lines, notes };
@@ -129,7 +131,11 @@ function skipString(text: string, at: number): number {
   const q = text[at]!;
   for (let i = at + 1; i < text.length; i++) {
     if (text[i] === '\\') { i++; continue; }
-    if (q === '`' && text[i] === '$' && text[i + 1] === '{') { i = closing(text, i + 1, '{', '}'); if (i === -1) return text.length; continue; }
+    if (q === '`' && text[i] === '$' && text[i + 1] === '{') {
+      i = closing(text, i + 1, '{', '}');
+      if (i === -1) return text.length;
+      continue;
+    }
     if (text[i] === q) return i;
   }
   return text.length;

@@ -49,7 +49,11 @@ export function nodeScriptCommands(text: string, scriptArgs = ''): NodeScriptCom
     } else if (ARGV_CALLS.has(name)) {
       const argv = typeof first === 'string' ? (name === 'fork' ? ['node', first] : [first]) : undefined;
       const rest = argWords(args[1]);
-      if (readsArgs && rest === undefined && !forwards) { lines.push(argv === undefined ? scriptArgs : `${argv.join(' ')} ${scriptArgs}`); forwards = true; continue; }
+      if (readsArgs && rest === undefined && !forwards) {
+        lines.push(argv === undefined ? scriptArgs : `${argv.join(' ')} ${scriptArgs}`);
+        forwards = true;
+        continue;
+      }
       if (argv === undefined || rest === undefined) { computed++; continue; }
       lines.push([argv[0]!, ...[...argv.slice(1), ...rest].map(quote)].join(' '));
     }

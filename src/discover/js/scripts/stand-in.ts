@@ -48,12 +48,12 @@ export async function standIn(pkg: Pkg, label: string, options: PlanOptions, nam
       const files = ci.filter((c) => c.lines.length > 0).map((c) => c.file).join(', ');
       const open = [...new Set(ci.flatMap((c) => c.undecided))];
       const wide = [...new Set(ci.flatMap((c) => c.widened))];
-      if (wide.length > 0) planned.notes.push(`CI names ${wide.slice(0, MAX_SHOWN).map((l) => `\`${l}\``).join(', ')} through a workflow expression; `
+      if (wide.length > 0) planned.notes.push(`CI names ${listed(wide)} through a workflow expression; `
         + 'every script of the package it can name was followed');
       // A step whose script a workflow expression names (`test-e2e-${{ matrix.browser }}`) is said, not guessed.
-      if (open.length > 0) planned.notes.push(`CI also runs ${open.slice(0, MAX_SHOWN).map((l) => `\`${l}\``).join(', ')}, `
+      if (open.length > 0) planned.notes.push(`CI also runs ${listed(open)}, `
         + 'whose script a workflow expression chooses; not followed');
-      const shown = lines.slice(0, MAX_SHOWN).map((l) => `\`${l}\``).join(', ') + (lines.length > MAX_SHOWN ? ` and ${lines.length - MAX_SHOWN} more` : '');
+      const shown = listed(lines) + (lines.length > MAX_SHOWN ? ` and ${lines.length - MAX_SHOWN} more` : '');
       return { plan: planned, script: STAND_IN_SCRIPT, what: `the test steps of ${files}`,
         note: `${missingWhy(pkg, label)}; followed the test steps CI runs (${files}), the record of what the project runs: ${shown}` };
     }
@@ -65,4 +65,9 @@ export async function standIn(pkg: Pkg, label: string, options: PlanOptions, nam
   const list = names.map((n) => `\`${n}\``).join(', ');
   return { plan: planned, script: STAND_IN_SCRIPT, what: `its ${list} scripts`,
     note: `${missingWhy(pkg, label)}; followed its ${list} script${names.length === 1 ? '' : 's'} instead` };
+}
+
+/** The first few lines, each in backticks. */
+function listed(lines: readonly string[]): string {
+  return lines.slice(0, MAX_SHOWN).map((l) => `\`${l}\``).join(', ');
 }
