@@ -3,6 +3,7 @@ import type { Discover, FoundTest, ScanContext, TestFramework } from '../../rule
 import { withCases } from '../../rules/with-cases.ts';
 import { angular, karma } from './runners/angular.ts';
 import { ava } from './runners/ava.ts';
+import { bnt } from './runners/bnt.ts';
 import { bun } from './runners/bun.ts';
 import { countCases } from './cases.ts';
 import { cypress } from './runners/cypress.ts';
@@ -16,6 +17,7 @@ import { readNxWorkspace } from './nx/nx.ts';
 import { playwright } from './runners/playwright.ts';
 import type { Invocation, JsRunner, Pkg, RunnerRule } from './types.ts';
 import { label, reachScripts, type Reached } from './scripts/reach.ts';
+import { missingWhy } from './scripts/stand-in.ts';
 import { borp, tap, uvu } from './runners/tap.ts';
 import { tape } from './runners/tape.ts';
 import { vitest } from './runners/vitest.ts';
@@ -23,7 +25,7 @@ import { wtr } from './runners/wtr.ts';
 import { joinPath } from '../../rules/paths.ts';
 
 const RULES: Partial<Record<JsRunner, RunnerRule>> = {
-  jest, cra, kcd, vitest, mocha, 'node-test': nodeTest, playwright, cypress, ava, jasmine, bun, 'web-test-runner': wtr, tap, uvu, borp, tape, angular, karma,
+  jest, cra, kcd, vitest, mocha, 'node-test': nodeTest, playwright, cypress, ava, jasmine, bun, 'web-test-runner': wtr, tap, uvu, borp, tape, angular, karma, bnt,
 };
 const READ_CONCURRENCY = 16;
 const MAX_LISTED = 8;
@@ -48,11 +50,6 @@ export const discoverJs: Discover = async (ctx) => {
   const pkgs = await findPackages(ctx, nx);
   const reach = await reachScripts(pkgs, nx);
   for (const n of reach.notes) ctx.note(n);
-  if (reach.unreached.length > 0) {
-    const names = reach.unreached.map((p) => p.dir);
-    const more = names.length > MAX_LISTED ? ` and ${names.length - MAX_LISTED} more` : '';
-    ctx.note(`not reached by the test command, so not listed: ${names.slice(0, MAX_LISTED).join(', ')}${more}`);
-  }
   const order = [...reach.runs].sort((x, y) => y.pkg.dir.split('/').length - x.pkg.dir.split('/').length || (x.pkg.dir < y.pkg.dir ? -1 : 1));
   for (const run of order) {
     const { pkg, plan } = run;
@@ -63,7 +60,7 @@ export const discoverJs: Discover = async (ctx) => {
     let invocations = plan.invocations;
     if (invocations.length === 0 && plan.delegations.length === 0 && plan.dirs.length === 0) invocations = fallback(ctx, run, runNotes);
     else if (plan.unknown.length > 0) {
-      const msg = `${label(pkg)}: the test script also runs ${[...new Set(plan.unknown)].map((u) => `\`${u}\``).join(', ')}, which projdex cannot follow; tests it runs are not listed`;
+      const msg = `${label(pkg)}: ${run.standIn ?? 'the test script'} also run${run.standIn ? '' : 's'} ${[...new Set(plan.unknown)].map((u) => `\`${u}\``).join(', ')}, which projdex cannot follow; tests it runs are not listed`;
       ctx.note(msg);
       runNotes.push(msg);
     }
@@ -78,7 +75,14 @@ export const discoverJs: Discover = async (ctx) => {
       }
       // A file two runners both run is one row (the first runner's); say so rather than drop it silently.
       const shared = new Map<TestFramework, string[]>();
-      for (const file of await discoverUnit(ctx, rule, pkg, inv, info)) {
+      const files = await discoverUnit(ctx, rule, pkg, inv, info);
+      // An empty run the rule said nothing about gets a note of its own (never an empty list in silence).
+      if (files.length === 0 && info.notes.length === runNotes.length) {
+        const msg = emptyRun(pkg, inv);
+        ctx.note(msg);
+        info.notes.push(msg);
+      }
+      for (const file of files) {
         // Perf: rules return normalized package-relative paths, so a prefix does what joinPath would.
         const full = isNormal(file) ? prefix + file : joinPath(pkg.dir, file);
         const owner = claimed.get(full);
@@ -102,6 +106,15 @@ export const discoverJs: Discover = async (ctx) => {
     }
     releasePkg(pkg);
   }
+  // A package the hand-offs never reach may still have its files run by a root runner (Vitest or Jest
+  // projects): only those with no listed file are named.
+  const listedDirs = new Set<string>();
+  for (const file of claimed.keys()) for (let i = file.indexOf('/'); i !== -1; i = file.indexOf('/', i + 1)) listedDirs.add(file.slice(0, i));
+  const names = reach.unreached.map((p) => p.dir).filter((dir) => !listedDirs.has(dir));
+  if (names.length > 0) {
+    const more = names.length > MAX_LISTED ? ` and ${names.length - MAX_LISTED} more` : '';
+    ctx.note(`not reached by the test command, so not listed: ${names.slice(0, MAX_LISTED).join(', ')}${more}`);
+  }
   return claimedTests(ctx, claimed);
 };
 
@@ -115,16 +128,19 @@ export const discoverJs: Discover = async (ctx) => {
 function fallback(ctx: ScanContext, run: Reached, runNotes: string[]): Invocation[] {
   const { pkg, plan } = run;
   const assumed = plan.missing ? fallbackRunners(pkg) : [];
-  const npm = plan.command?.startsWith('nx run ') ? `\`${plan.command}\`` : run.script === 'test' ? '`npm test`' : `\`npm run ${run.script}\``;
+  const npm = run.standIn !== undefined ? run.standIn : plan.command?.startsWith('nx run ') ? `\`${plan.command}\`` : run.script === 'test' ? '`npm test`' : `\`npm run ${run.script}\``;
   const name = typeof pkg.json.name === 'string' && pkg.json.name !== '' ? pkg.json.name : pkg.dir === '' ? 'the project' : pkg.dir;
   const unknown = [...new Set(plan.unknown)].map((u) => `\`${u}\``).join(', ');
   const msg = plan.missing
-    ? (assumed.length > 0 ? `${label(pkg)} has no test script; assumed the defaults of ${[...new Set(assumed.map((i) => i.runner))].join(', ')}`
-      : `${label(pkg)} has no test script; no test files listed for it`)
+    ? (assumed.length > 0 ? `${missingWhy(pkg, label(pkg))}; assumed the defaults of ${[...new Set(assumed.map((i) => i.runner))].join(', ')}`
+      : `${missingWhy(pkg, label(pkg))}; no test files listed for it`)
     : plan.unknown.length > 0
       ? `${label(pkg)}: ${npm} runs ${unknown}, which projdex cannot follow: no tests listed for ${name}, though it may have some`
       : `${label(pkg)}: ${npm} runs no test runner projdex knows (\`${plan.command}\`): no tests listed for ${name}`;
-  ctx.note(msg);
+  // A build a test step hands to a package (`pnpm --filter app build`) is no test run: its record says
+  // so, without a scan note that would read as "this package's tests were missed".
+  const build = run.via !== null && !/test|spec|e2e/i.test(run.script) && !plan.missing && plan.unknown.length === 0;
+  if (!build) ctx.note(msg);
   runNotes.push(msg);
   if (assumed.length === 0) ctx.follow({ package: pkg.dir, command: plan.command, runner: null, config: null, notes: runNotes });
   return assumed;
@@ -174,6 +190,18 @@ function recording(ctx: ScanContext, info: { config: string | null; notes: strin
   view.note = (m: string) => { info.notes.push(m); ctx.note(m); };
   Object.assign(view, { configRead: (file: string) => { info.config ??= file; } });
   return view;
+}
+
+/**
+ * The note for a runner call that lists nothing: the paths it names that are not in the tree (a build
+ * output such as `dist/test/*.js`, made before the run) are named, since that is the usual cause.
+ */
+function emptyRun(pkg: Pkg, inv: Invocation): string {
+  const absent = inv.args.filter((a) => !a.startsWith('-') && /\//.test(a))
+    .map((a) => a.replace(/^\.\//, '').split('/')[0]!)
+    .filter((top) => top !== '' && !/[*?{[]/.test(top) && !pkg.dirs.has(top) && !pkg.has(top));
+  const why = absent.length > 0 ? `: ${[...new Set(absent)].join(', ')} is not in the tree (it may be built before the run)` : '';
+  return `${label(pkg)}: ${inv.runner}${inv.args.length > 0 ? ` ${inv.args.join(' ')}` : ''} matches no file${why}`;
 }
 
 /** Whether joinPath would leave a relative path as it is (no empty, `.` or `..` segment). */

@@ -27,7 +27,7 @@ export async function declaredPyCommands(ctx: ScanContext, base = ''): Promise<P
   const toxToml = await ctx.read(joinPath(base, 'tox.toml'));
   const toxDoc = toxToml === undefined ? tomlGet(pp, 'tool.tox') : parseToml(toxToml);
   for (const cmd of arrays(tomlGet(toxDoc as never, 'env_run_base.commands'))) {
-    const words = cmd.map((w) => w.replace(/\{tox_root\}\/?/g, './').replace(/^\{posargs\}$/, ''));
+    const words = cmd.map((w) => substitute(ctx, base, w));
     const found = fromWords(words.filter(Boolean), joinPath(base, toxToml === undefined ? 'pyproject.toml' : 'tox.toml'));
     if (found) out.push({ ...found, text: cmd.join(' ') });
   }
@@ -56,7 +56,8 @@ export async function declaredPyCommands(ctx: ScanContext, base = ''): Promise<P
 /**
  * `[testenv]` commands (else those of the first `[testenv:...]` that runs tests), one command per line
  * after joining `\` continuations, with tox's substitutions: `{toxinidir}`/`{tox_root}` is the project,
- * `{posargs:default}` its default, `{envpython}` python, `{envsitepackagesdir}/pkg` the package's source
+ * `{posargs:default}` its default, `{envpython}`/`{env_python}` python, `{envsitepackagesdir}/pkg` (tox 4:
+ * `{env_site_packages_dir}/pkg`) the package's source
  * in the repository (`src/pkg` or `pkg`); `changedir` sets where it runs.
  */
 function toxIni(ctx: ScanContext, ini: Ini, source: string, base: string): PyCommand[] {
@@ -77,17 +78,21 @@ function substitute(ctx: ScanContext, base: string, text: string): string {
   return text
     // `py3,coverage: cmd` runs only in envs with that factor; the command itself is what counts here.
     .replace(/^\s*!?[\w{},.-]+:\s+(?=\S)/, '')
+    // tox 4's `{/}` and `{:}` are the platform's path and list separators (`{tox_root}{/}tests`).
+    .replace(/\{\/\}/g, '/').replace(/\{:\}/g, ':')
+    // `{tty:on:off}` is `off` outside a terminal, as in a plain run from a script.
+    .replace(/\{tty:[^:{}]*(?::([^{}]*))?\}/g, (_m, off: string | undefined) => off ?? '')
     // `{env:NAME:default}` is the default unless the environment sets it; `{env:NAME}` is empty.
     .replace(/\{env:\w+(?::([^{}]*))?\}/g, (_m, dflt: string | undefined) => dflt ?? '')
     // The installed package is the repository's own source: `src/pkg` or `pkg`.
-    .replace(/\{envsitepackagesdir\}\/?([\w.-]*)/g, (_m, pkg: string) => {
+    .replace(/\{(?:envsitepackagesdir|env_site_packages_dir)\}\/?([\w.-]*)/g, (_m, pkg: string) => {
       const src = joinPath(base, 'src', pkg);
       return ctx.has(src + '/__init__.py') || ctx.has(src + '.py') ? `./src/${pkg}` : `./${pkg}`;
     })
     .replace(/\{(?:toxinidir|tox_root)\}\/?/g, './')
     .replace(/\{posargs(?::([^{}]*))?\}/g, (_m, dflt: string | undefined) => dflt ?? '')
-    .replace(/\{env(?:python|bindir\/python[\d.]*)\}/g, 'python')
-    .replace(/\{envbindir\}\//g, '');
+    .replace(/\{env_?python\}|\{env_?bin_?dir\}\/python[\d.]*/g, 'python')
+    .replace(/\{env_?bin_?dir\}\//g, '');
 }
 
 /** `[tool.hatch.envs.*.scripts]`, `[tool.pdm.scripts]`, `[tool.poe.tasks]` entries named test/tests. */

@@ -123,6 +123,10 @@ function createParser(src: string, toks: Tok[]) {
     seek: (offset: number) => { c.pos = toks.findIndex((t) => t.start >= offset); if (c.pos === -1) c.pos = toks.length; },
     /** Moves to a token index. */
     at: (index: number) => { c.pos = index; },
+    /** The token index the parser is at. */
+    index: () => c.pos,
+    /** Consumes the `,` after a list item (for callers reading a list item by item). */
+    endItem,
     /** The object literal whose `{` is the token at `index`. */
     objectAt: (index: number) => { c.pos = index; return parseObject(); },
   };
@@ -152,6 +156,12 @@ export interface LiteralReader {
   declared(name: string): Lit | undefined;
   /** Every `key: {...}` or `key: () => ({...})` object literal, in source order, for the given keys. */
   objectsUnder(keys: readonly string[]): Array<readonly [key: string, object: { [key: string]: Lit }]>;
+  /**
+   * Every call of a function named in `names` (`execSync(...)`, `spawn.sync(...)`, `shell.exec(...)`), in
+   * source order: the callee as written (the name with the object before it, if any) and its arguments,
+   * an identifier argument replaced by its declared value when it has one.
+   */
+  callsOf(names: ReadonlySet<string>): Array<{ readonly callee: string; readonly args: Lit[] }>;
 }
 
 /**
@@ -167,7 +177,7 @@ export function createLiteralReader(src: string): LiteralReader {
   if (tokensTooDeep(toks)) {
     // The parser recurses per bracket: a file nested deeper than any real config is not read at all.
     noteLimit(`a JS/TS config nests deeper than ${MAX_DEPTH} brackets; it was not read`);
-    return { exported: () => undefined, declared: () => undefined, objectsUnder: () => [] };
+    return { exported: () => undefined, declared: () => undefined, objectsUnder: () => [], callsOf: () => [] };
   }
   const parser = createParser(src, toks);
 
@@ -210,8 +220,44 @@ export function createLiteralReader(src: string): LiteralReader {
     return out;
   };
 
-  return { exported, declared, objectsUnder };
+  const callsOf = (names: ReadonlySet<string>): Array<{ callee: string; args: Lit[] }> => {
+    const out: Array<{ callee: string; args: Lit[] }> = [];
+    // Each name is looked up once, and only so many: a lookup is a pass over the tokens.
+    const known = new Map<string, Lit | undefined>();
+    const lookUp = (name: string): Lit | undefined => {
+      if (!known.has(name) && known.size < MAX_NAMES) known.set(name, declared(name));
+      return known.get(name);
+    };
+    for (let i = 0; i + 1 < toks.length && out.length < MAX_CALLS; i++) {
+      const tok = toks[i]!;
+      if (tok.kind !== 'id' || !names.has(tok.t) || toks[i + 1]!.t !== '(' || toks[i - 1]?.t === 'function') continue;
+      // A method of something other than a plain name (`/re/.exec(s)`, `a().exec()`) reads as `?.name`.
+      const dotted = toks[i - 1]?.t === '.' || toks[i - 1]?.t === '?.';
+      const object = dotted ? (toks[i - 2]?.kind === 'id' ? toks[i - 2]!.t : '?') : '';
+      const args: Lit[] = [];
+      parser.at(i + 2);
+      for (let n = 0; n < MAX_ARGS; n++) {
+        const at = parser.index();
+        if (at >= toks.length || toks[at]!.t === ')') break;
+        const v = parser.parseValue();
+        const after = parser.index();
+        // `declared` moves the parser: back to the end of this argument afterwards.
+        const named = isComputed(v) && /^[A-Za-z_$][\w$]*$/.test(v.computed) && v.computed !== tok.t ? lookUp(v.computed) : undefined;
+        args.push(named ?? v);
+        parser.at(after);
+        parser.endItem(')', at);
+      }
+      out.push({ callee: dotted ? `${object}.${tok.t}` : tok.t, args });
+    }
+    return out;
+  };
+
+  return { exported, declared, objectsUnder, callsOf };
 }
+
+const MAX_CALLS = 256;
+const MAX_NAMES = 32;
+const MAX_ARGS = 8;
 
 function tokensTooDeep(toks: readonly Tok[]): boolean {
   let depth = 0;

@@ -88,6 +88,16 @@ export function readProgram(script: string, options: ProgramOptions = {}): Progr
         argv.push(...params); quoted.push(...params.map((_, i) => options.argsQuoted?.[i] ?? false)); raw.push(...params.map(() => w.text));
         continue;
       }
+      // `"${args[@]}"` of an array projdex never saw set is no word at all, quoted or not.
+      if (/^\$\{[A-Za-z_]\w*\[[@*]\]\}$/.test(w.text)) continue;
+      // `NAME=(a b)`, `NAME+=(...)`: a bash array assignment, its words no command.
+      if (argv.length === 0 && !w.quoted && /^[A-Za-z_]\w*\+?=$/.test(w.text) && peek()?.op === '(') {
+        while (pos < words.length && peek()!.op !== ')') pos++;
+        pos++;
+        continue;
+      }
+      // `NAME+=x`: an assignment bash appends, not a command.
+      if (argv.length === 0 && !w.quoted && /^[A-Za-z_]\w*\+=/.test(w.text)) { while (pos < words.length && !peek()!.op) pos++; continue; }
       const text = expand(w);
       if (text === '' && !w.quoted && /\$/.test(w.text)) continue;
       argv.push(text); quoted.push(w.quoted); raw.push(w.text);

@@ -61,7 +61,8 @@ suite('reach: what the root test command runs', () => {
     });
     const b = await discover(mixed);
     assert.deepEqual(b.files, { 'test/a.js': 'mocha' });
-    assert.deepEqual(b.notes, ['package.json: the test script also runs `tstyche`, `node scripts/e2e.js`, which projdex cannot follow; tests it runs are not listed']);
+    assert.deepEqual(b.notes, ['package.json: `node scripts/e2e.js`: scripts/e2e.js is not a file of the project',
+      'package.json: the test script also runs `tstyche`, `node scripts/e2e.js`, which projdex cannot follow; tests it runs are not listed']);
   });
 });
 

@@ -63,7 +63,7 @@ suite('commands projdex cannot follow', () => {
     assert.deepEqual(runs, [{ package: '', command: './ci.sh', runner: null, config: null,
       notes: ['`./tools/run-suite --all`: tools/run-suite runs under `/usr/bin/env python3`, not a shell', 'followed ci.sh', notes[1]] }]);
   });
-  test('a node script is not a shell script; a missing Makefile target is named', async (t) => {
+  test('a node script that starts nothing readable is named; a missing Makefile target is named', async (t) => {
     const root = makeTree(t, {
       'package.json': json({ scripts: { test: 'make check && ./scripts/test.js' }, devDependencies: { mocha: '^11.0.0' } }),
       'Makefile': 'test:\n\tmocha\n', 'scripts/test.js': '#!/usr/bin/env node\nrequire("child_process")', 'test/a.js': '',
@@ -72,7 +72,8 @@ suite('commands projdex cannot follow', () => {
     assert.deepEqual(files, {});
     assert.deepEqual(notes, [
       'package.json: `make check`: Makefile has no `check` target',
-      'package.json: `npm test` runs `make check`, `test.js`, which projdex cannot follow: no tests listed for the project, though it may have some',
+      'package.json: `node ./scripts/test.js`: scripts/test.js starts no command projdex can read',
+      'package.json: `npm test` runs `make check`, `node ./scripts/test.js`, which projdex cannot follow: no tests listed for the project, though it may have some',
     ]);
   });
   test('a script that runs no runner at all lists nothing; no test script at all still assumes the defaults', async (t) => {
@@ -250,4 +251,23 @@ suite('tape', () => {
     assert.deepEqual(none.files, {});
     assert.deepEqual(none.notes, ['package.json: tape is run without files; it runs none']);
   });
+  test('a script file named like a builtin (./scripts/test) is followed; its functions, locals and unset arrays are not commands', async (t) => {
+    const root = makeTree(t, {
+      'package.json': json({ scripts: { test: './scripts/test' }, devDependencies: { jest: '^29.7.0' } }),
+      'scripts/test': '#!/usr/bin/env bash\nset -e\nfunction has_flag() {\n  local f\n  return 1\n}\njest_args=()\n'
+        + 'jest_args+=(--ci)\ntrap cleanup EXIT\nshift\n./node_modules/.bin/jest "${jest_args[@]}"\n',
+      'src/a.test.ts': '', 'src/b.ts': '',
+    });
+    const { files, notes } = await discover(root);
+    assert.deepEqual(files, { 'src/a.test.ts': 'jest' });
+    assert.ok(!notes.some((n) => /cannot follow/.test(n)), notes.join('\n'));
+  });
+  test('istanbul cover runs the command after its options, with the words after `--`', async (t) => {
+    const root = makeTree(t, {
+      'package.json': json({ scripts: { test: 'istanbul cover --report lcovonly _mocha -- test.js test.node.js' }, devDependencies: { mocha: '^5.2.0' } }),
+      'test.js': '', 'test.node.js': '', 'test/other.js': '',
+    });
+    assert.deepEqual((await discover(root)).files, { 'test.js': 'mocha', 'test.node.js': 'mocha' });
+  });
 });
+

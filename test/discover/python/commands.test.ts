@@ -57,6 +57,19 @@ suite('Python test commands', () => {
     assert.equal(runs[0]?.command, 'pytest');
   });
 
+  test('tox 4 substitution names: {env_python}, {env_site_packages_dir}/pkg, {tox_root} in tox.ini and tox.toml', async (t) => {
+    const ini = makeTree(t, {
+      'tox.ini': '[tox]\nenv_list = py3\n\n[testenv]\ncommands =\n  {env_python} -m pytest {tty:--color=yes} {posargs} {env_site_packages_dir}{/}pkg/tests {tox_root}{/}extra\n',
+      'src/pkg/__init__.py': '', 'src/pkg/tests/test_a.py': T, 'extra/test_b.py': T, 'other/test_c.py': T,
+    });
+    assert.deepEqual(await files(ini), ['extra/test_b.py', 'src/pkg/tests/test_a.py']);
+    const toml = makeTree(t, {
+      'tox.toml': 'env_list = ["3.13"]\n\n[env_run_base]\ncommands = [["{env_bin_dir}/python", "-m", "pytest", "{tox_root}/tests"]]\n',
+      'tests/test_a.py': T, 'other/test_c.py': T,
+    });
+    assert.deepEqual(await files(toml), ['tests/test_a.py']);
+  });
+
   test('tox.toml env_run_base commands and a noxfile session.run', async (t) => {
     const toml = makeTree(t, {
       'tox.toml': 'env_list = ["3.13"]\n\n[env_run_base]\ndeps = ["pytest"]\ncommands = [["pytest", "{posargs}", "tests/unit"]]\n',

@@ -116,7 +116,8 @@ async function run(ctx: ScanContext, pkg: Pkg, { config: own, dir, source }: Res
   }
   const guard = (s: string): RegExp | null => projectRegExp(s, '', (why) => ctx.note(`${source}: regex ${JSON.stringify(s.slice(0, 80))} is not used: ${why}`));
   const testRegex = regex?.map((r) => (typeof r === 'string' ? guard(r) : r)).filter((r): r is RegExp => r !== null) ?? [];
-  const testMatch = compileGlobs(testRegex.length > 0 ? [] : (matchList ?? (major >= 30 ? MATCH_30 : MATCH_29)).map((m) => sub(picomatchGroups(m))), { dot: true });
+  const matchGlobs = (matchList ?? (major >= 30 ? MATCH_30 : MATCH_29)).flatMap((m) => topLevelAlternatives(ctx, source, m));
+  const testMatch = compileGlobs(testRegex.length > 0 ? [] : matchGlobs.map((m) => sub(picomatchGroups(m))), { dot: true });
   const ignores = (stringList(ctx, config, 'testPathIgnorePatterns', source) ?? ['/node_modules/'])
     .concat(stringList(ctx, config, 'modulePathIgnorePatterns', source) ?? [])
     .map((s) => guard(sub(s))).filter((r): r is RegExp => r !== null);
@@ -165,3 +166,28 @@ function absDir(ctx: ScanContext, pkg: Pkg, dir: string): string {
   const d = joinPath(pkg.dir, dir);
   return d === '' ? ctx.root : ctx.root + '/' + d;
 }
+
+/**
+ * A testMatch glob with a `|` outside any group (`**\/*.spec.js|**\/*.test.js`): picomatch compiles it to
+ * one regex whose top-level alternatives are the parts, the first as written and each later one with
+ * `**\/` read as a single segment (`[^/]*?\/`), all matched against the absolute path (checked with Jest
+ * 30.5: `src/b.test.js` is not listed). The parts are returned in that reading, with a note.
+ */
+function topLevelAlternatives(ctx: ScanContext, source: string, glob: string): string[] {
+  const parts: string[] = [];
+  let depth = 0;
+  let from = 0;
+  for (let i = 0; i < glob.length; i++) {
+    const c = glob[i]!;
+    if (c === '\\') i++;
+    else if (c === '(' || c === '[' || c === '{') depth++;
+    else if ((c === ')' || c === ']' || c === '}') && depth > 0) depth--;
+    else if (c === '|' && depth === 0) { parts.push(glob.slice(from, i)); from = i + 1; }
+  }
+  if (parts.length === 0) return [glob];
+  parts.push(glob.slice(from));
+  ctx.note(`${source}: testMatch ${JSON.stringify(glob)} has a \`|\` outside any group; as Jest's matcher reads it, `
+    + `each part after the first has \`**/\` as one directory level`);
+  return parts.map((p, i) => (i === 0 ? p : p.replace(/\*\*\//g, '*/')));
+}
+

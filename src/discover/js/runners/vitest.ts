@@ -35,7 +35,9 @@ export const vitest: RunnerRule = {
     let files: string[];
     if (projects) {
       const all = new Set<string>();
-      for (const p of projects) for (const f of await globProject(ctx, pkg, p.config, p.root, p.source, base)) all.add(f);
+      for (const p of selectProjects(ctx, pkg, projects, flagValues(inv, '--project'))) {
+        for (const f of await globProject(ctx, pkg, p.config, p.root, p.source, base)) all.add(f);
+      }
       files = [...all];
     } else {
       files = await globProject(ctx, pkg, config, cwd, source, base);
@@ -44,6 +46,32 @@ export const vitest: RunnerRule = {
     return filters.length > 0 ? files.filter((f) => filters.some((x) => f.includes(x))) : files;
   },
 };
+
+/**
+ * The projects `--project NAME` selects (several allowed, `*` a wildcard, `!NAME` excludes): a project's
+ * name is its `test.name` (or `name.label`), else its root directory's name. A project named by its
+ * package.json (which is not read here) or by a computed value is kept, with a note.
+ */
+function selectProjects(ctx: ScanContext, pkg: Pkg, projects: Project[], selectors: readonly string[]): Project[] {
+  if (selectors.length === 0) return projects;
+  const matcher = (sel: string): RegExp => new RegExp('^' + sel.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*') + '$');
+  const wanted = selectors.filter((x) => !x.startsWith('!')).map(matcher);
+  const unwanted = selectors.filter((x) => x.startsWith('!')).map((x) => matcher(x.slice(1)));
+  return projects.filter((p) => {
+    const name = projectName(pkg, p);
+    if (name === undefined) { ctx.note(`${p.source}: a project's name is computed; kept for --project ${selectors.join(' ')}`); return true; }
+    return (wanted.length === 0 || wanted.some((re) => re.test(name))) && !unwanted.some((re) => re.test(name));
+  });
+}
+
+function projectName(pkg: Pkg, p: Project): string | undefined {
+  const test = isObject(p.config) ? p.config.test : undefined;
+  const name = isObject(test) ? test.name : undefined;
+  if (typeof name === 'string') return name;
+  if (isObject(name)) return typeof name.label === 'string' ? name.label : undefined;
+  if (name !== undefined) return undefined;
+  return p.root === '' || pkg.has(`${p.root}/package.json`) ? undefined : p.root.slice(p.root.lastIndexOf('/') + 1);
+}
 
 function findUp(pkg: Pkg, dir: string): string | undefined {
   // The walk upward stops at the package root: above it lies another package's territory.

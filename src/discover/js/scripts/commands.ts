@@ -17,6 +17,7 @@ export type Step =
   | { kind: 'wrapped'; argv: string[]; quoted: boolean[] }
   | { kind: 'program'; text: string }
   | { kind: 'shfile'; path: string; args: string[]; quoted: boolean[] }
+  | { kind: 'jsfile'; path: string; args: string[]; quoted: boolean[] }
   | { kind: 'make'; dir: string; file: string | null; targets: string[] }
   | { kind: 'quiet' }
   | { kind: 'unknown'; name: string };
@@ -26,7 +27,7 @@ const WRAPPERS = new Set(['cross-env', 'env', 'npx', 'pnpx', 'bunx', 'dotenv', '
 export const BINARIES: Record<string, JsRunner> = {
   jest: 'jest', 'jest-cli': 'jest', vitest: 'vitest', mocha: 'mocha', _mocha: 'mocha', ava: 'ava', jasmine: 'jasmine',
   wtr: 'web-test-runner', 'web-test-runner': 'web-test-runner', tap: 'tap', uvu: 'uvu', borp: 'borp',
-  tape: 'tape',
+  tape: 'tape', bnt: 'bnt',
 };
 const SUBCOMMANDS: Record<string, Record<string, JsRunner>> = {
   playwright: { test: 'playwright' }, cypress: { run: 'cypress' }, bun: { test: 'bun' }, deno: { test: 'deno' },
@@ -40,7 +41,10 @@ const QUIET = new Set(['echo', 'exit', 'true', 'false', 'rm', 'rimraf', 'del', '
   'coveralls', 'unbuild', 'pkgroll', 'dts-bundle-generator', 'api-extractor', 'type-coverage', 'lerna-changelog', 'sort-package-json', 'oxlint',
   // TAP reporters and filters a runner's output is piped through (`tape test/*.js | tap-spec`), shell utilities.
   'tap-spec', 'tap-dancer', 'faucet', 'tap-min', 'tap-nyan', 'tap-arc', 'tap-mocha-reporter', 'tap-xunit', 'tap-junit', 'tap-summary',
-  'tap-difflet', 'tap-diff', 'tap-bail', 'tap-teamcity', 'tap-spek', 'tee', 'grep', 'head', 'tail', 'sed', 'awk', 'cd', 'pwd', ':']);
+  'tap-difflet', 'tap-diff', 'tap-bail', 'tap-teamcity', 'tap-spek', 'tee', 'grep', 'head', 'tail', 'sed', 'awk', 'cd', 'pwd', ':',
+  // Shell builtins and keywords a script file uses around its commands.
+  'function', 'local', 'return', 'trap', 'shift', 'declare', 'readonly', 'typeset', 'let', 'break', 'continue', 'shopt', 'type',
+  'which', 'hash', 'umask', 'ulimit']);
 // Node options whose value is the next word.
 const NODE_VALUE = new Set(['-r', '--require', '--import', '--loader', '--experimental-loader', '--test-reporter', '--test-reporter-destination',
   '--test-name-pattern', '--test-skip-pattern', '--test-concurrency', '--test-timeout', '--env-file', '--conditions', '-C', '--test-shard', '--max-old-space-size']);
@@ -62,6 +66,15 @@ export function classify(argv: readonly string[], quoted: readonly boolean[], ha
     return { kind: 'script', names, args: [], quoted: [] };
   }
   if (name === 'concurrently' || name === 'conc') return concurrently(rest, hasScript);
+  // `istanbul cover _mocha -- test.js`: istanbul 0.x runs the command after `cover`/`test`, its own flags before `--`.
+  // The command is the last word before `--` that is no option (`istanbul cover --report lcov _mocha -- t.js`).
+  if (name === 'istanbul' && (rest[0] === 'cover' || rest[0] === 'test')) {
+    const dash = rest.indexOf('--') === -1 ? rest.length : rest.indexOf('--');
+    let at = dash - 1;
+    while (at > 0 && rest[at]!.startsWith('-')) at--;
+    if (at < 1) return { kind: 'unknown', name: `istanbul ${rest[0]}` };
+    return { kind: 'wrapped', argv: [rest[at]!, ...rest.slice(dash + 1)], quoted: [restQ[at]!, ...restQ.slice(dash + 1)] };
+  }
   if (name === 'cross-env-shell') return { kind: 'program', text: rest.filter((a) => !/^[A-Za-z_]\w*=/.test(a)).join(' ') };
   if (name === 'start-server-and-test' || name === 'server-test') {
     const last = rest[rest.length - 1] ?? '';
@@ -71,24 +84,30 @@ export function classify(argv: readonly string[], quoted: readonly boolean[], ha
   if (name === 'node' || name === 'tsx' || name === 'ts-node') return node(rest, restQ, hasScript);
   const direct = BINARIES[name];
   if (direct) return { kind: 'runner', runner: direct, args: rest, quoted: restQ };
+  // `playwright install chromium`, `cypress verify`: setup, no tests.
+  if ((name === 'playwright' || name === 'cypress') && /^(install|install-deps|show-report|verify|cache)$/.test(rest[0] ?? '')) return { kind: 'quiet' };
   const sub = SUBCOMMANDS[name]?.[rest[0] ?? ''];
   if (sub) return { kind: 'runner', runner: sub, args: rest.slice(1), quoted: restQ.slice(1) };
   if (name === 'ng' && (rest[0] === 'test' || rest[0] === 't')) return { kind: 'runner', runner: 'angular', args: rest.slice(1), quoted: restQ.slice(1) };
   if (SHELLS.has(name)) return shell(rest, restQ);
   if (name === 'make' || name === 'gmake') return make(rest);
-  if (QUIET.has(name)) return { kind: 'quiet' };
+  // `./scripts/test` is a file of the project, not the `test` builtin its basename names.
+  if (QUIET.has(name) && (!argv[0]!.includes('/') || argv[0]!.includes('node_modules/.bin/'))) return { kind: 'quiet' };
   const file = shellFile(argv[0]!, rest, restQ);
   return file ?? { kind: 'unknown', name };
 }
 
 /** `cross-env A=1 jest`, `dotenv -e .env -- jest`, `c8 --reporter lcov mocha`: the first command word after the wrapper's own flags. */
 function unwrap(name: string, rest: string[], restQ: boolean[]): Step {
+  // `c8 check-coverage --lines 99`, `nyc report`: coverage bookkeeping, no command run.
+  if ((name === 'c8' || name === 'nyc') && /^(check-coverage|report|merge|instrument)$/.test(rest.find((a) => !a.startsWith('-')) ?? '')) return { kind: 'quiet' };
   const dash = rest.indexOf('--');
   if (dash !== -1 && (name === 'dotenv' || name === 'dotenv-cli' || name === 'env-cmd' || name === 'op' || name === 'doppler' || name === 'infisical')) {
     return { kind: 'wrapped', argv: rest.slice(dash + 1), quoted: restQ.slice(dash + 1) };
   }
+  // `tsx --test`, `tsx scripts/test.ts`: node's own reading (a test run, or a file whose calls are read).
   if (name === 'tsx' || name === 'ts-node' || name === 'ts-node-esm' || name === 'esno' || name === 'babel-node') {
-    if (rest.includes('--test')) return node(rest, restQ, () => false);
+    if (rest.includes('--test') || rest.some((a) => /\.[cm]?[jt]s$/.test(a))) return node(rest, restQ, () => false);
   }
   for (let i = 0; i < rest.length; i++) {
     const a = rest[i]!;
@@ -119,6 +138,8 @@ function node(rest: string[], restQ: boolean[], _hasScript: (n: string) => boole
       const bin = /node_modules\/(?:\.bin\/)?((?:@[\w.-]+\/)?[\w.-]+)/.exec(a);
       const known = bin ? bin[1]!.replace(/^@playwright\/test$/, 'playwright') : undefined;
       if (known) return classify([known === 'jest-cli' ? 'jest' : known, ...rest.slice(j + 1)], [false, ...restQ.slice(j + 1)], () => false);
+      // `node scripts/test.js`: the file's child-process calls are read (node-script.ts).
+      if (/\.[cm]?[jt]s$/.test(a) && !a.includes('$')) return { kind: 'jsfile', path: a, args: rest.slice(j + 1), quoted: restQ.slice(j + 1) };
       return { kind: 'unknown', name: `node ${a}` };
     }
     args.push(a); q.push(restQ[j]!);

@@ -6,9 +6,15 @@ import { planNxTarget } from '../nx/plan.ts';
 import { NX_DEFAULT_PROJECT } from './package-managers.ts';
 import type { NxWorkspace } from '../nx/nx.ts';
 import type { Pkg } from '../types.ts';
+import { missingWhy, standIn } from './stand-in.ts';
 
-/** One package script the project's test command runs, with its plan and how it was reached. */
-export interface Reached { readonly pkg: Pkg; readonly script: string; readonly plan: ScriptPlan; readonly via: string | null }
+/**
+ * One package script the project's test command runs, with its plan and how it was reached; `standIn` says
+ * what was followed in place of a missing test script (CI's test steps, `test:*` scripts), in words.
+ */
+export interface Reached {
+  readonly pkg: Pkg; readonly script: string; readonly plan: ScriptPlan; readonly via: string | null; readonly standIn?: string;
+}
 
 export interface Reach {
   readonly runs: Reached[];
@@ -45,12 +51,23 @@ export async function reachScripts(pkgs: readonly Pkg[], nx?: NxWorkspace): Prom
   else {
     const memberTests = members.filter((m) => !scriptMissing(m.json.scripts as Record<string, unknown> | undefined));
     const rootMissing = scriptMissing(root.json.scripts as Record<string, unknown> | undefined);
+    const why = missingWhy(root, 'package.json');
     if (rootMissing && nx) {
-      notes.push('package.json has no test script; followed each Nx project\'s `test` target, as `nx run-many -t test` runs them');
+      notes.push(`${why}; followed each Nx project's \`test\` target, as \`nx run-many -t test\` runs them`);
       for (const p of pkgs) if (p.nx) add(p, 'test', '`nx run-many -t test`', true);
-    } else if (rootMissing && memberTests.length > 0) {
-      notes.push("package.json has no test script; followed each workspace package's own `test` script");
-      for (const m of memberTests) add(m, 'test', null);
+    } else if (rootMissing) {
+      // CI's test steps (the record of what runs), else the members' own test scripts, else the root's
+      // `test:*` scripts stand in; with none, the plan says the script is missing.
+      const found = await standIn(root, label(root), options(root), memberTests.length === 0);
+      if (found) {
+        notes.push(found.note);
+        seen.add(`\0test\0false`);
+        runs.push({ pkg: root, script: found.script, plan: found.plan, via: null, standIn: found.what });
+        delegate(root, found.plan);
+      } else if (memberTests.length > 0) {
+        notes.push(`${why}; followed each workspace package's own \`test\` script`);
+        for (const m of memberTests) add(m, 'test', null);
+      } else add(root, 'test', null);
     } else add(root, 'test', null);
   }
   while (queue.length > 0) {

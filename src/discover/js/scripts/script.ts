@@ -3,6 +3,8 @@ import { joinDir } from '../../../readers/shell/words.ts';
 import { globToRegExp } from '../../../rules/glob.ts';
 import { classify } from './commands.ts';
 import { makeTexts, scriptFileText, type FileReader } from './script-files.ts';
+import { nodeScriptCommands } from './node-script.ts';
+import { isShelljsMake, makeJsCommands } from './make-js.ts';
 import type { Invocation } from '../types.ts';
 
 /** Workspace packages a command hands a script to: `filters` null means every package. */
@@ -33,6 +35,11 @@ export interface PlanOptions extends ProgramOptions {
   readonly read?: FileReader;
   /** package.json `wireit`: what a script whose text is `wireit` runs. */
   readonly wireit?: unknown;
+  /**
+   * A script name with `*` names every script it matches (`npm run test-e2e-*`, read from a CI line whose
+   * workflow expression chose the script); npm itself has no such globs, so only stand-ins ask for it.
+   */
+  readonly globScripts?: boolean;
 }
 
 const PLACEHOLDER = /no test specified/;
@@ -65,7 +72,8 @@ export async function planScript(scripts: Record<string, unknown> | undefined, e
   plan.command = scripts![entry] as string;
   const seen = new Set<string>();
   let files = 0;
-  const hasScript = (n: string): boolean => typeof scripts?.[n] === 'string';
+  const hasScript = (n: string): boolean => typeof scripts?.[n] === 'string'
+    || (options.globScripts === true && /[*?]/.test(n) && Object.keys(scripts ?? {}).some((s) => globToRegExp(n.replace(/:/g, '/')).test(s.replace(/:/g, '/'))));
 
   const runScript = async (name: string, extra: readonly string[]): Promise<void> => {
     const body = scripts?.[name];
@@ -140,6 +148,39 @@ export async function planScript(scripts: Record<string, unknown> | undefined, e
         if (typeof text !== 'string') { plan.unknown.push(label); plan.notes.push(`\`${label}\`: ${text.why}`); return; }
         if (!plan.followed.includes(file)) plan.followed.push(file);
         return runText(text, cwd, depth + 1, { args: step.args, argsQuoted: step.quoted });
+      }
+      case 'jsfile': {
+        const label = ['node', step.path, ...step.args].join(' ');
+        if (!mayFollow(label, depth)) return;
+        const file = joinDir(cwd, step.path);
+        const text = file.startsWith('/') || file.startsWith('~') || file.startsWith('..') ? undefined : await options.read!(file);
+        if (text === undefined) { plan.unknown.push(label); plan.notes.push(`\`${label}\`: ${file} is not a file of the project`); return; }
+        if (isShelljsMake(text)) {
+          // shelljs/make runs the targets named on its command line, `all` when none is.
+          const goals = step.args.filter((a) => !a.startsWith('-'));
+          const made = { lines: [] as string[], notes: [] as string[] };
+          for (const goal of goals.length > 0 ? goals : ['all']) {
+            const got = await makeJsCommands(text, file, goal);
+            made.lines.push(...got.lines);
+            made.notes.push(...got.notes);
+          }
+          plan.notes.push(...made.notes);
+          if (made.lines.length === 0) { plan.unknown.push(label); return; }
+          if (!plan.followed.includes(file)) plan.followed.push(file);
+          return runText(made.lines.join('\n'), cwd, depth + 1, {});
+        }
+        // The words npm's shell gave the script, re-quoted where they were quoted, for a wrapper that runs them.
+        const given = step.args.map((a, i) => (step.quoted[i] ? quote(a) : a)).join(' ');
+        const found = nodeScriptCommands(text, given);
+        if (found.lines.length === 0) {
+          plan.unknown.push(label);
+          plan.notes.push(`\`${label}\`: ${file} starts no command projdex can read${found.computed > 0 ? ` (${found.computed} computed)` : ''}`);
+          return;
+        }
+        if (!plan.followed.includes(file)) plan.followed.push(file);
+        if (found.forwards) plan.notes.push(`${file} was read as running the command it is given (\`${given}\`)`);
+        if (found.computed > 0) plan.notes.push(`${file}: ${found.computed} command${found.computed === 1 ? ' is' : 's are'} computed; projdex read only the literal ones`);
+        return runText(found.lines.join('\n'), cwd, depth + 1, {});
       }
       case 'make': {
         const label = ['make', ...(step.dir ? ['-C', step.dir] : []), ...step.targets].join(' ');

@@ -43,7 +43,8 @@ export function make(rest: string[]): Step {
 /** `./scripts/test.sh args`, `scripts/ci.sh`, `test.sh`: a script file run directly; undefined otherwise. */
 export function shellFile(word: string, rest: string[], restQ: boolean[]): Step | undefined {
   if (word.startsWith('/') || word.startsWith('~') || word.includes('$')) return undefined;
-  // `./scripts/test.js` runs under its shebang's interpreter (node): not a shell program.
+  // `./scripts/test.js` runs under its shebang's interpreter (node): its child-process calls are read.
+  if (/^\.\.?\/.*\.[cm]?[jt]s$/.test(word)) return { kind: 'jsfile', path: word, args: rest, quoted: restQ };
   if (/\.[cm]?[jt]sx?$|\.py$|\.rb$/.test(word) || (!/^\.\.?\//.test(word) && !/\.(sh|bash)$/.test(word))) return undefined;
   return { kind: 'shfile', path: word, args: rest, quoted: restQ };
 }

@@ -1,0 +1,123 @@
+/**
+ * What a project's CI runs as its tests, read when package.json does not say (no `test` script, or npm's
+ * placeholder): the `run:` steps of GitHub Actions workflows (`.github/workflows/*.yml`, with the step's or
+ * the job's `working-directory`), GitLab CI jobs' `script:` and CircleCI jobs' `run:` steps. Only the lines
+ * that start a test are kept: a runner, a script or task whose name says test, or a package manager's
+ * `test`; installs, builds and lints are left out. The lines are returned as one shell text for
+ * script.ts to follow like a package script.
+ */
+
+import { parseYaml } from '../../../readers/yaml.ts';
+import { parseShell } from '../../../readers/shell/parse.ts';
+import { classify } from './commands.ts';
+
+/**
+ * The test lines of one CI file, as a shell text (one line each, `cd dir && ` for another directory), and
+ * the lines that name a test through a workflow expression no script name matches, which only a CI run
+ * decides.
+ */
+export interface CiTests {
+  readonly file: string; readonly lines: readonly string[]; readonly undecided: readonly string[];
+  /** Lines whose workflow expression was read as a wildcard over the package's script names. */
+  readonly widened: readonly string[];
+}
+
+type Read = (file: string) => Promise<string | undefined>;
+
+const WORKFLOWS = /^\.github\/workflows\/[^/]+\.ya?ml$/;
+const OTHERS = ['.gitlab-ci.yml', '.circleci/config.yml'];
+const MAX_FILES = 32;
+const MAX_LINES = 64;
+const TEST_NAME = /test|spec/i;
+
+/**
+ * The CI files among `files` (project-relative) and the test lines each runs, in file order; files with
+ * none are left out. `hasScript` says whether the package defines a (real) script of that name.
+ *
+ * @example
+ * await ciTests(['.github/workflows/ci.yml'], read, (n) => n === 'test:unit');
+ * // [{ file: '.github/workflows/ci.yml', lines: ['npm run test:unit -- --ci'], undecided: [], widened: [] }]
+ */
+export async function ciTests(files: readonly string[], read: Read, hasScript: (name: string) => boolean): Promise<CiTests[]> {
+  const chosen = [...files.filter((f) => WORKFLOWS.test(f)).sort(), ...OTHERS.filter((f) => files.includes(f))].slice(0, MAX_FILES);
+  const out: CiTests[] = [];
+  let total = 0;
+  for (const file of chosen) {
+    const text = await read(file);
+    if (text === undefined) continue;
+    const lines: string[] = [];
+    const undecided: string[] = [];
+    const widened: string[] = [];
+    for (const step of runSteps(file, parseYaml(text))) {
+      for (const line of step.run.replace(/\\\r?\n/g, ' ').split('\n')) {
+        const written = line.trim();
+        if (written === '' || written.startsWith('#')) continue;
+        // `npm run test-${{ matrix.browser }}`: a matrix or a caller runs every value, so the expression
+        // reads as a wildcard over script names (`test-*`); it must still name a script of the package.
+        const body = written.replace(/(?:\$\{\{[^}]*\}\})+/g, '*');
+        if (!parseShell(body).some((c) => startsTest(c.argv, c.quoted, hasScript, 0))) {
+          if (body !== written && TEST_NAME.test(body) && !undecided.includes(written)) undecided.push(written);
+          continue;
+        }
+        if (body !== written && !widened.includes(written)) widened.push(written);
+        const full = step.dir === '' || step.dir === '.' ? body : `cd ${shellWord(step.dir)} && ${body}`;
+        if (!lines.includes(full) && total < MAX_LINES) { lines.push(full); total++; }
+      }
+    }
+    if (lines.length > 0 || undecided.length > 0) out.push({ file, lines, undecided, widened });
+  }
+  return out;
+}
+
+/** The shell texts a CI file runs, with the directory each runs in (`''` for the checkout's root). */
+function runSteps(file: string, doc: unknown): Array<{ run: string; dir: string }> {
+  if (!isObject(doc)) return [];
+  const out: Array<{ run: string; dir: string }> = [];
+  const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
+  if (file === '.gitlab-ci.yml') {
+    for (const job of Object.values(doc)) {
+      if (!isObject(job)) continue;
+      const script = Array.isArray(job.script) ? job.script.filter((s) => typeof s === 'string').join('\n') : str(job.script);
+      if (script !== undefined) out.push({ run: script, dir: '' });
+    }
+    return out;
+  }
+  const jobs = isObject(doc.jobs) ? doc.jobs : {};
+  for (const job of Object.values(jobs)) {
+    if (!isObject(job) || !Array.isArray(job.steps)) continue;
+    const defaults = isObject(job.defaults) && isObject(job.defaults.run) ? str(job.defaults.run['working-directory']) : undefined;
+    const jobDir = str(job.working_directory) ?? defaults ?? '';
+    for (const step of job.steps) {
+      if (!isObject(step)) continue;
+      // CircleCI: `- run: cmd` or `- run: { command: cmd, working_directory: dir }`.
+      const run = isObject(step.run) ? str(step.run.command) : str(step.run);
+      if (run === undefined) continue;
+      const dir = str(step['working-directory']) ?? (isObject(step.run) ? str(step.run.working_directory) : undefined) ?? jobDir;
+      out.push({ run, dir: dir.replace(/^~\/project\/?|^\.\/?/, '') });
+    }
+  }
+  return out;
+}
+
+/** Whether a command starts a test: a runner, or a script, task or target named for tests. */
+function startsTest(argv: readonly string[], quoted: readonly boolean[], hasScript: (name: string) => boolean, hops: number): boolean {
+  const step = classify(argv, quoted, hasScript);
+  switch (step.kind) {
+    case 'runner': return true;
+    case 'script': return step.names instanceof RegExp ? TEST_NAME.test(step.names.source)
+      : step.names.some((n) => TEST_NAME.test(n) && (hasScript(n) || /[*?]/.test(n)));
+    case 'delegate': return step.scripts.some((s) => TEST_NAME.test(s));
+    case 'wrapped': return hops < 8 && startsTest(step.argv, step.quoted, hasScript, hops + 1);
+    case 'shfile': return TEST_NAME.test(step.path);
+    case 'make': return step.targets.some((t) => TEST_NAME.test(t));
+    default: return false;
+  }
+}
+
+function shellWord(word: string): string {
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
