@@ -12,13 +12,8 @@ import { exportTarget } from '../../../src/discover/js/packages/resolve.ts';
 import { createContext } from '../../../src/scan/context.ts';
 import { scan } from '../../../src/scan/index.ts';
 import { walk } from '../../../src/scan/walk/walk.ts';
+import { discoverFileList as discover } from '../../helpers/discover.ts';
 import { makeTree } from '../../helpers/index.ts';
-
-async function discover(root: string, maxPackageFiles?: number) {
-  const ctx = createContext(root, await walk(root), maxPackageFiles ? { maxPackageFiles } : {});
-  const tests = await discoverJs(ctx);
-  return { files: tests.map((t) => t.file).sort(), notes: ctx.notes, runs: ctx.runs };
-}
 
 const JEST = JSON.stringify({ scripts: { test: 'jest' }, devDependencies: { jest: '^29.7.0' } });
 const pj = (v: unknown): string => JSON.stringify(v);

@@ -1,16 +1,10 @@
 import assert from 'node:assert/strict';
 import { suite, test } from 'node:test';
-import { discoverJs } from '../../../src/discover/js/index.ts';
-import { createContext } from '../../../src/scan/context.ts';
-import { walk } from '../../../src/scan/walk/walk.ts';
+import { discover, json } from '../../helpers/discover.ts';
 import { makeTree } from '../../helpers/index.ts';
 
-async function discover(root: string) {
-  const ctx = createContext(root, await walk(root));
-  const tests = await discoverJs(ctx);
-  return { files: Object.fromEntries(tests.map((t) => [t.file, t.framework])), notes: ctx.notes, runs: ctx.runs };
-}
-const json = (v: unknown): string => JSON.stringify(v);
+// Which packages the root test command reaches (src/discover/js/scripts/reach.ts, packages/), and the Jest
+// presets wrappers bring. Each runner's own tests are in runners/<runner>.test.ts.
 
 suite('reach: what the root test command runs', () => {
   test('turbo with a filter reaches only the named package; the rest are named in a note; runs say what was followed', async (t) => {
@@ -67,17 +61,6 @@ suite('reach: what the root test command runs', () => {
 });
 
 suite('wrapper CLIs and presets', () => {
-  test('kcd-scripts test uses its built-in Jest config, or the project\'s own spread over it', async (t) => {
-    const files = { 'src/__tests__/a.ts': '', 'src/b.test.ts': '', 'src/__tests__/helpers/h.js': '', 'test/__tests__/c.js': '' };
-    const builtIn = makeTree(t, { 'package.json': json({ scripts: { test: 'kcd-scripts test' } }), ...files });
-    assert.deepEqual((await discover(builtIn)).files, { 'src/__tests__/a.ts': 'jest' });
-    const spread = makeTree(t, {
-      'package.json': json({ scripts: { test: 'kcd-scripts test' } }), ...files,
-      'jest.config.js': "const config = require('kcd-scripts/jest');\nmodule.exports = { ...config, roots: ['<rootDir>/src', '<rootDir>/test'] };",
-    });
-    assert.deepEqual((await discover(spread)).files, { 'src/__tests__/a.ts': 'jest', 'test/__tests__/c.js': 'jest' });
-  });
-
   test('vue-cli-service test:unit runs Jest with the Vue CLI preset', async (t) => {
     const root = makeTree(t, {
       'package.json': json({ scripts: { 'test:unit': 'vue-cli-service test:unit', test: 'npm run test:unit' } }),
@@ -93,27 +76,6 @@ suite('wrapper CLIs and presets', () => {
     });
     assert.deepEqual((await discover(root)).notes,
       ['jest.config.js: preset jest-preset-acme is neither installed nor known to projdex; assumed it sets no testMatch/roots (Jest\'s defaults)']);
-  });
-});
-
-suite('vitest projects that extend a config file', () => {
-  test('extends: a local file is read and merged; a package is noted', async (t) => {
-    const root = makeTree(t, {
-      'package.json': JSON.stringify({ scripts: { test: 'vitest run' } }),
-      'vitest.shared.ts': "export default { test: { include: ['**/*.check.ts'] } };",
-      'vitest.config.ts': [
-        "import { defineConfig } from 'vitest/config';",
-        'export default defineConfig({ test: { projects: [',
-        "  { extends: './vitest.shared.ts', test: { name: 'unit', dir: 'unit' } },",
-        "  { extends: '@acme/vitest-preset', test: { name: 'e2e', include: ['e2e/**/*.e2e.ts'] } },",
-        '] } });',
-      ].join('\n'),
-      'unit/a.check.ts': '', 'unit/b.test.ts': '', 'e2e/c.e2e.ts': '', 'other/d.check.ts': '',
-    });
-    const { files, notes } = await discover(root);
-    assert.deepEqual(files, { 'e2e/c.e2e.ts': 'vitest', 'unit/a.check.ts': 'vitest' });
-    assert.deepEqual(notes, ['vitest.config.ts: a project extends @acme/vitest-preset, which does not exist (Vitest reads `extends` as a '
-      + 'path from the config\'s directory, not as a package name); its keys are not applied']);
   });
 });
 

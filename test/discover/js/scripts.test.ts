@@ -1,20 +1,11 @@
 import assert from 'node:assert/strict';
 import { suite, test } from 'node:test';
-import { discoverJs } from '../../../src/discover/js/index.ts';
-import { createContext } from '../../../src/scan/context.ts';
-import { walk } from '../../../src/scan/walk/walk.ts';
+import { all, discover, json } from '../../helpers/discover.ts';
 import { fixture, makeTree } from '../../helpers/index.ts';
 
 // Test commands that hand the work to files (shell scripts, Makefiles), nx targets from project.json,
-// Web Test Runner configs, and what a package whose command cannot be followed says.
-
-async function discover(root: string) {
-  const ctx = createContext(root, await walk(root));
-  const tests = await discoverJs(ctx);
-  return { files: Object.fromEntries(tests.map((t) => [t.file, t.framework])), notes: ctx.notes, runs: ctx.runs };
-}
-const json = (v: unknown): string => JSON.stringify(v);
-const all = (framework: string, files: string[]): Record<string, string> => Object.fromEntries(files.map((f) => [f, framework]));
+// and what a package whose command cannot be followed says (src/discover/js/scripts/, nx/). The Web Test
+// Runner and tape rules' tests are in runners/wtr.test.ts and runners/tape.test.ts.
 
 /** Fixtures of this family with their exact expected lists. */
 export const EXPECTED_COMMANDS: Record<string, Record<string, string>> = {
@@ -25,8 +16,6 @@ export const EXPECTED_COMMANDS: Record<string, Record<string, string>> = {
     'tools/scripts/test/release.test.js': 'node-test',
   },
   'js-wireit': all('node-test', ['lib/test/add_test.js', 'packages/shared/test/shared.test.mjs', 'packages/shared/test/smoke.mjs']),
-  'js-tape': all('tape', ['test/index.js', 'test/unit/deep/strings.js', 'test/unit/math.js']),
-  'js-wtr-groups': all('web-test-runner', ['src/button.axe.js', 'src/button.test.js', 'src/forms/input.test.js', 'test/visual/home.visual.js']),
 };
 
 suite('discoverJs on command fixtures', () => {
@@ -101,38 +90,6 @@ suite('commands projdex cannot follow', () => {
     const l = await discover(loop);
     assert.deepEqual(l.files, {});
     assert.ok(l.notes.some((n) => /nested deeper than projdex follows/.test(n)), l.notes.join('\n'));
-  });
-});
-
-suite('web-test-runner', () => {
-  const config = [
-    "const files = (kind) => [`src/**/*.${kind}.js`];",
-    'export default {',
-    "  files: [...files('test'), '!src/skip/**'],",
-    "  groups: [{ name: 'a11y', files: 'src/**/*.axe.js' }, { name: 'all' }, 'packages/*/wtr-group.mjs'],",
-    '};',
-  ].join('\n');
-  const tree = { 'src/a.test.js': '', 'src/skip/b.test.js': '', 'src/c.axe.js': '', 'test/d.test.js': '', 'alt/e.spec.js': '', '.x/f.test.js': '' };
-  const files = async (t: Parameters<typeof makeTree>[0], script: string, extra: Record<string, string> = {}) =>
-    discover(makeTree(t, { 'package.json': json({ scripts: { test: script } }), 'wtr.config.mjs': config, ...tree, ...extra }));
-  test('CLI files replace the config\'s; groups still run; --group focuses one group or the default', async (t) => {
-    assert.deepEqual(Object.keys((await files(t, 'wtr')).files), ['src/a.test.js', 'src/c.axe.js']);
-    assert.deepEqual(Object.keys((await files(t, 'web-test-runner "test/**/*.test.js" --node-resolve')).files), ['src/c.axe.js', 'test/d.test.js']);
-    assert.deepEqual(Object.keys((await files(t, 'wtr --group a11y')).files), ['src/c.axe.js']);
-    assert.deepEqual(Object.keys((await files(t, 'wtr --group default --files "alt/**/*.spec.js"')).files), ['alt/e.spec.js']);
-    assert.deepEqual(Object.keys((await files(t, 'wtr --group all')).files), ['src/a.test.js']);
-    const missing = await files(t, 'wtr --group nope');
-    assert.deepEqual(missing.files, {});
-    assert.ok(missing.notes.includes('wtr.config.mjs: no group named nope was found; nothing listed for `--group nope`'), missing.notes.join('\n'));
-  });
-  test('--config names another file; group config globs and a config with no files are noted', async (t) => {
-    const other = await files(t, 'wtr --config ci/wtr.ci.mjs --playwright --browsers chromium firefox', { 'ci/wtr.ci.mjs': "export default { files: 'alt/*.spec.js' };" });
-    assert.deepEqual(other.files, { 'alt/e.spec.js': 'web-test-runner' });
-    const plain = await files(t, 'wtr');
-    assert.ok(plain.notes.includes('wtr.config.mjs: group config files (packages/*/wtr-group.mjs) are not read; their files are not listed'), plain.notes.join('\n'));
-    const none = await discover(makeTree(t, { 'package.json': json({ scripts: { test: 'wtr' } }), 'a.test.js': '' }));
-    assert.deepEqual(none.files, {});
-    assert.deepEqual(none.notes, ['package.json: web-test-runner is given no files (no `files` in a config, none on its command line); nothing listed']);
   });
 });
 
@@ -237,20 +194,7 @@ suite('a file two runners run', () => {
   });
 });
 
-suite('tape', () => {
-  test('sh expands an unquoted glob first (no globstar), tape a quoted one; --ignore-pattern drops files', async (t) => {
-    const plan = async (test: string) => (await discover(makeTree(t, {
-      'package.json': json({ scripts: { test }, devDependencies: { tape: '^5.7.0' } }),
-      'test/a.js': '', 'test/x/b.js': '', 'test/x/y/c.js': '', 'test/x/skip-d.js': '', 'test/dir/index.js': '',
-    })));
-    assert.deepEqual(Object.keys((await plan('tape test/**/*.js')).files), ['test/dir/index.js', 'test/x/b.js', 'test/x/skip-d.js']);
-    assert.deepEqual(Object.keys((await plan('tape "test/**/*.js" --ignore-pattern "**/skip-*.js"')).files),
-      ['test/a.js', 'test/dir/index.js', 'test/x/b.js', 'test/x/y/c.js']);
-    assert.deepEqual(Object.keys((await plan('tape -r ./setup test/dir test/a')).files), ['test/a.js', 'test/dir/index.js']);
-    const none = await plan('tape');
-    assert.deepEqual(none.files, {});
-    assert.deepEqual(none.notes, ['package.json: tape is run without files; it runs none']);
-  });
+suite('script files and wrappers', () => {
   test('a script file named like a builtin (./scripts/test) is followed; its functions, locals and unset arrays are not commands', async (t) => {
     const root = makeTree(t, {
       'package.json': json({ scripts: { test: './scripts/test' }, devDependencies: { jest: '^29.7.0' } }),

@@ -1,0 +1,44 @@
+// JS discovery run alone on a directory (a fixture or a temp tree), without the scan engine's parts,
+// snapshot or cache around it: what the tests of src/discover/js/ assert on.
+import { discoverJs } from '../../src/discover/js/index.ts';
+import type { FoundTest, RunInfo } from '../../src/rules/types.ts';
+import { createContext } from '../../src/scan/context.ts';
+import { walk } from '../../src/scan/walk/walk.ts';
+
+async function run(root: string, maxPackageFiles?: number): Promise<{
+  tests: readonly FoundTest[]; notes: string[]; runs: RunInfo[];
+}> {
+  const ctx = createContext(root, await walk(root), maxPackageFiles ? { maxPackageFiles } : {});
+  return { tests: await discoverJs(ctx), notes: ctx.notes, runs: ctx.runs };
+}
+
+/** Runs JS discovery alone on a directory: `{ file: framework }`, estimated case counts, notes, runs. */
+export async function discover(root: string): Promise<{
+  files: Record<string, string>; cases: Record<string, number | undefined>; notes: string[]; runs: RunInfo[];
+}> {
+  const { tests, notes, runs } = await run(root);
+  return {
+    files: Object.fromEntries(tests.map((t) => [t.file, t.framework])),
+    cases: Object.fromEntries(tests.map((t) => [t.file, t.cases])),
+    notes,
+    runs,
+  };
+}
+
+/**
+ * The same, as the sorted list of files found, with an optional budget of files read under node_modules
+ * (the tests of presets and shared configs read it that way).
+ */
+export async function discoverFileList(root: string, maxPackageFiles?: number): Promise<{
+  files: string[]; notes: string[]; runs: RunInfo[];
+}> {
+  const { tests, notes, runs } = await run(root, maxPackageFiles);
+  return { files: tests.map((t) => t.file).sort(), notes, runs };
+}
+
+/** The expected `{ file: framework }` of files all found by one runner. */
+export const all = (framework: string, files: string[]): Record<string, string> =>
+  Object.fromEntries(files.map((f) => [f, framework]));
+
+/** A package.json (or any JSON file) of a temp tree. */
+export const json = (v: unknown): string => JSON.stringify(v);
