@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { suite, test } from 'node:test';
-import { compileGlobs, expandBraces, globToRegExp, isGlob, type GlobOptions } from '../../src/rules/glob.ts';
+import { compileGlobs, expandBraces, globToRegExp, isGlob, picomatchGroups, type GlobOptions } from '../../src/rules/glob.ts';
 
 function check(pattern: string, yes: string[], no: string[], options: GlobOptions = {}): void {
   const re = globToRegExp(pattern, options);
@@ -121,5 +121,19 @@ suite('runner default patterns', () => {
     assert.ok(m.match('fooSpec.js'));
     assert.ok(m.match('a/foo.spec.mjs'));
     assert.ok(!m.match('helpers/h.js'));
+  });
+});
+
+// Shapes found on real repositories (Jest and Vitest configs writing `*.(spec|test).ts`): micromatch reads a
+// bare group as an extglob group.
+suite('picomatchGroups()', () => {
+  test('rewrites bare groups only', () => {
+    assert.equal(picomatchGroups('**/*.(spec|test).ts?(x)'), '**/*.@(spec|test).ts?(x)');
+    assert.equal(picomatchGroups('+([a-z]).(a|b)'), '+([a-z]).@(a|b)');
+    assert.equal(picomatchGroups('[(]x\\(y'), '[(]x\\(y');
+    assert.equal(picomatchGroups('!(a)*(b)@(c)'), '!(a)*(b)@(c)');
+    const m = compileGlobs([picomatchGroups('src/**/*.(spec|test).js')]);
+    assert.equal(m.match('src/x/a.spec.js'), true);
+    assert.equal(m.match('src/x/a.(spec|test).js'), false);
   });
 });
