@@ -37,7 +37,7 @@ suite('projdex test, main() in process', () => {
     assert.match(one.out, /1 file: 0 failed, 1 passed, 0 skipped -- run #3 passed\n$/);
     const ls = io();
     assert.equal(await main(['ls', ...data], {}, ls), 0);
-    assert.match(ls.out, /LAST RUN +PATH\n1 .* ✓ \d{4}-\d\d-\d\d \d\d:\d\d +\//);
+    assert.match(ls.out, /LAST RUN +GIT +PATH\n1 .* ✓ \d{4}-\d\d-\d\d \d\d:\d\d +\S+ +\//);
     const usage = io();
     assert.equal(await main(['test', '1', 'x.js', '--failed', ...data], {}, usage), 2);
     assert.match(usage.err, /Give files or --failed, not both/);

@@ -14,7 +14,7 @@ suite('projdex test', () => {
     const root = makeTree(t, NODE_PROJECT);
     const data = makeTree(t);
     assert.equal((await run(['add', root], env(data))).code, 0);
-    assert.match((await run(['ls'], env(data))).stdout, /LAST RUN +PATH\n1 .* never +\//);
+    assert.match((await run(['ls'], env(data))).stdout, /LAST RUN +GIT +PATH\n1 .* never +\S+ +\//);
     const all = await run(['test', root], env(data));
     assert.equal(all.code, 1, all.stderr);
     assert.match(all.stdout, /^\$ node --test --test-reporter=spec/m);
