@@ -43,15 +43,18 @@ export function askToken(refused = false) {
 
 /**
  * Calls the API. Resolves with the parsed body (null for 204); rejects with ApiError carrying the
- * server's `error` text. A 401 asks for the token and retries.
+ * server's `error` text. A 401 asks for the token (unless it changed meanwhile) and retries.
  */
 export async function api(method, path, body) {
   for (let attempt = 0; ; attempt++) {
+    const sent = token();
     const headers = { ...authHeaders() };
     if (body !== undefined) headers['Content-Type'] = 'application/json';
     const res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), cache: 'no-store' });
     if (res.status === 401 && attempt < 5) {
-      await askToken(token() !== null);
+      // Refused with a token that has since been replaced (the user answered the prompt while this request
+      // was on its way): try the new one before asking again.
+      if (token() === sent) await askToken(sent !== null);
       continue;
     }
     const text = await res.text();

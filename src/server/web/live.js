@@ -16,10 +16,12 @@ export function connectLive({ onEvent, onState }) {
     while (!stopped) {
       controller = new AbortController();
       try {
+        const sent = token();
         const headers = { Accept: 'text/event-stream', ...authHeaders() };
         if (lastId !== null) headers['Last-Event-ID'] = lastId;
         const res = await fetch('/api/events', { headers, signal: controller.signal, cache: 'no-store' });
-        if (res.status === 401) { await askToken(token() !== null); continue; }
+        // A token replaced while this request was on its way is tried before the prompt comes back.
+        if (res.status === 401) { if (token() === sent) await askToken(sent !== null); continue; }
         if (!res.ok || !res.body) throw new Error(`HTTP ${res.status}`);
         onState('live');
         delay = 1000;
