@@ -22,7 +22,7 @@ suite('projdex test', () => {
     const summary = all.stdout.slice(all.stdout.indexOf('--- summary ---'));
     assert.match(summary, /^--- summary ---\n✗ FAIL  test\/fail\.test\.mjs .*\n {10}adds: .*3.*\n✓ pass  test\/pass\.test\.mjs.*\n- skip  test\/skip\.test\.mjs/);
     assert.match(summary, /3 files: 1 failed, 1 passed, 1 skipped -- run #1 failed, exit code 1\n$/);
-    assert.match((await run(['ls'], env(data))).stdout, /\n1 .* ✗ \d{4}-\d\d-\d\d \d\d:\d\d +\//);
+    assert.match((await run(['ls'], env(data))).stdout, /\n1 .* ✗ \d{4}-\d\d-\d\d \d\d:\d\d +\S+ +\//);
 
     // A file of the project, named from inside it: the project is the one holding it.
     const one = await run(['test', 'test/pass.test.mjs'], env(data), { cwd: root });
