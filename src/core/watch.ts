@@ -7,6 +7,7 @@
  * incremental rescan every `pollMs`, which costs one stat per directory and per file read when nothing moved.
  */
 import { watch as fsWatch, lstatSync, readFileSync, type FSWatcher } from 'node:fs';
+import { basename } from 'node:path';
 import { opendir } from 'node:fs/promises';
 import type { Events } from './events.ts';
 import { survive, type SurviveLogger } from './survive.ts';
@@ -122,11 +123,18 @@ export function startWatching({
       const watcher = fsWatch(pathOf(w, rel), { persistent: false, recursive }, (type, name) => {
         if (!relevant(name)) return;
         if (type === 'rename' && !recursive) {
-          // This directory itself deleted (or replaced): its watcher is dead. Below the root the parent's
-          // event watches what comes in its place; the root is polled until it is back.
-          if (lstatSync(pathOf(w, rel), { throwIfNoEntry: false })?.ino !== ino) {
-            unwatchTree(w, rel);
+          // This directory itself deleted (or replaced): its watcher is dead. A new directory can take the
+          // freed inode number at once, so the event naming the directory itself counts too (unless a child
+          // of that name is there). Below the root, what stands in its place now is watched; the root is
+          // polled until it is back.
+          const now = lstatSync(pathOf(w, rel), { throwIfNoEntry: false });
+          const selfEvent = name !== null && String(name) === basename(pathOf(w, rel))
+            && !lstatSync(`${pathOf(w, rel)}/${String(name)}`, { throwIfNoEntry: false });
+          if (now?.ino !== ino || selfEvent) {
+            if (w.watchers.get(rel) === watcher) unwatchTree(w, rel);
+            else watcher.close();
             if (rel === '') { w.rootGone = true; startPolling(w); }
+            else if (now?.isDirectory()) void addTree(w, rel).then((ok) => { if (!ok) startPolling(w); else schedule(w); });
             schedule(w);
             return;
           }
@@ -136,7 +144,8 @@ export function startWatching({
           const info = name === null ? undefined : lstatSync(pathOf(w, child), { throwIfNoEntry: false });
           if (info?.isDirectory()) {
             if (w.watchers.has(child) && w.inodes.get(child) !== info.ino) unwatchTree(w, child);
-            void addTree(w, child).then((ok) => { if (!ok) startPolling(w); });
+            // Rescanned once more when its watchers are set: a file made in it before then raised no event.
+            void addTree(w, child).then((ok) => { if (!ok) startPolling(w); else schedule(w); });
           }
         }
         schedule(w);

@@ -29,7 +29,8 @@ test('saving a scan that names 500k ports leaves /health answering', { timeout: 
   done = true;
   await probe;
   assert.equal(res.status, 200, JSON.stringify(res.body).slice(0, 300));
-  assert.equal(res.body.ports.length, 1_000);
+  // EXPOSE names container ports (no host port, so not in the answer's listen rows): the cap holds them.
+  assert.equal((await call(`${url}/api/projects/1/ports?kind=all`)).body.length, 1_000);
   assert.match(res.body.notes.join('\n'), /name 524280 ports; only the lowest 1000 are listed/);
   // The bar is 100 ms; the margin is for a loaded machine (two cores held busy), not for the save.
   assert.ok(worst < 1_000, `/health waited ${worst.toFixed(0)} ms`);
