@@ -275,7 +275,7 @@ export function createContext(root: string, tree: Tree & { readonly record?: Tre
     readPackage,
     // Methods: called on a view, the unit runs on (and records what is asked of) that view. Outside a unit,
     // nothing records what a rule depends on; a unit's view puts its own recorders in their place.
-    unit(key, run, options) { return memoUnit(this, key, run, options, units); },
+    unit(key, run, options) { return memoUnit(this, key, run, options, units, previous !== undefined); },
     dependOn: () => {},
     usedMembers: () => {},
     shared: (key, make) => slot(shared, key, make),

@@ -105,14 +105,17 @@ function weightOf(record: Pick<UnitRecord, 'tree' | 'calls'>, counted = true): n
  * const files = await memoUnit(ctx, key, (view) => jest.discover(view, pkg, inv)); // rules: ctx.unit(...)
  */
 export async function memoUnit<T>(ctx: ScanContext, key: string, run: (view: ScanContext) => Promise<T>,
-  { recount, members }: UnitOptions<T> = {}, records?: UnitRecords): Promise<T> {
+  { recount, members }: UnitOptions<T> = {}, records?: UnitRecords, replay = true): Promise<T> {
   // Only an engine that keeps walks between scans (a scan process's) can ever replay: others record nothing.
   if (!ctx.vouch || !ctx.stampsOf || !records) return run(ctx);
   const counts = records.counts;
   // Digested: a key holds a package.json, which a hostile tree may make a megabyte long.
   const id = digestOf(key);
   const walk = records.walkOf(ctx.files);
-  const known = records.of(ctx.root).byKey.get(id);
+  // A scan from no snapshot (`replay` false: a first scan, `?full=1`) answers no unit from a record (the
+  // context's `vouch` refuses them all): the record is not looked at, so its tree is not checked in vain (the
+  // digests of what the unit asked of this walk: a first scan in a process that scanned the root before).
+  const known = replay ? records.of(ctx.root).byKey.get(id) : undefined;
   // The tree first (on another walk), then the walked reads (no side effect but keeping their stamps), then
   // the package files, asked for again.
   const holds = known !== undefined && (known.walk === walk || treeHolds(ctx, known.tree, members));

@@ -74,7 +74,7 @@ const MIN_SPLIT = 4;
  * Walks the batches this side of a session is given, handing the bottom half of its stack to the peer
  * whenever the peer says it is hungry. `own` ids are this side's (even or odd).
  */
-function sessionSide(port: MessagePort, limits: Limits, firstId: number, budget = Infinity) {
+function sessionSide(port: MessagePort, limits: Limits, firstId: number, budget = Infinity, indexNames = true) {
   let peerHungry = false;
   let spent = 0; // files recorded by the parts done
   let nextId = firstId;
@@ -91,7 +91,7 @@ function sessionSide(port: MessagePort, limits: Limits, firstId: number, budget 
   const run = async (start?: PendingDir[], onProgress?: (files: number) => void): Promise<{ part: WalkPart; handed: number[] }> => {
     const handed: number[] = [];
     const part = await walkPart(limits.root, {
-      maxDepth: limits.maxDepth, maxEntries: limits.maxEntries, clock: limits.clock, stampsUpTo: Infinity,
+      maxDepth: limits.maxDepth, maxEntries: limits.maxEntries, clock: limits.clock, stampsUpTo: Infinity, indexNames,
       timeoutMs: Math.max(0, limits.deadline - Date.now()), ...(start ? { start } : {}), ...(onProgress ? { onProgress } : {}),
       share: {
         wanted: () => peerHungry,
@@ -207,7 +207,8 @@ function order(parts: ReadonlyMap<number, { part: WalkPart; handed: number[] }>,
 
 /** The helper's side of a session (helper-thread.ts): walks the batches it is handed until the end. */
 export async function answerWalk({ port, kind: _, ...limits }: WalkRequest): Promise<boolean> {
-  const side = sessionSide(port, limits, 1, limits.helperFiles);
+  // Its parts cross without their basename index (`pack` drops it): the merge indexes them, so none is built here.
+  const side = sessionSide(port, limits, 1, limits.helperFiles, false);
   let ended = false;
   port.on('message', (message: SessionMessage) => { if (message.type === 'end') { ended = true; side.wakeUp(); } });
   for (;;) {
@@ -244,7 +245,13 @@ function merge(all: readonly WalkPart[], stampsUpTo: number): WalkResult {
   };
   for (const part of parts) {
     if (part.nameIndex.size > 0 || part.files.length === 0) for (const [name, files] of part.nameIndex) add(name, files);
-    else for (const file of part.files) add(basename(file), [file]);
+    else {
+      for (const file of part.files) {
+        const name = basename(file);
+        const list = names.get(name);
+        if (list) list.push(file); else names.set(name, [file]);
+      }
+    }
   }
   // The record keeps stamps only while the walk has not passed `stampsUpTo` entries (see walk.ts `note`).
   let dropped = false;

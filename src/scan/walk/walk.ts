@@ -109,6 +109,12 @@ export interface WalkPartOptions extends WalkOptions {
   /** Directories to walk instead of the root (already in the caller's `dirs`); `dirs` starts empty. */
   readonly start?: readonly PendingDir[];
   readonly share?: WalkShare;
+  /**
+   * Whether to fill `nameIndex`. Off for a part walked on the helper thread: its index is not sent (a Map
+   * of arrays costs more to copy across threads than the merge takes to index the part's files again).
+   * @default true
+   */
+  readonly indexNames?: boolean;
 }
 
 /** One part's result, with what the merge needs (walk-split.ts). */
@@ -153,6 +159,7 @@ export async function walkPart(root: string, {
   stampsUpTo = Infinity,
   start,
   share,
+  indexNames = true,
 }: WalkPartOptions = {}): Promise<WalkPart> {
   const files: string[] = [];
   const dirs: string[] = start ? [] : [''];
@@ -174,6 +181,7 @@ export async function walkPart(root: string, {
   // The shared basename index (see context.ts `byName`), filled from the listing's names: no path is sliced.
   const names = new Map<string, string[]>();
   const named = (name: string, path: string): void => {
+    if (!indexNames) return;
     const list = names.get(name);
     if (list) list.push(path); else names.set(name, [path]);
   };
