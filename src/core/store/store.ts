@@ -5,6 +5,8 @@ import type { Project, ProjectPort, ProjectUpdate, Test } from '../types.ts';
 import type { LastRun } from '../runs/types.ts';
 import type { FoundPort, FoundTest, RunInfo } from '../../rules/types.ts';
 import { RUNS_MIGRATION } from './runs.ts';
+import { createStaging, STAGING_MIGRATION, type Staging } from './staging.ts';
+import { httpError } from '../errors.ts';
 import { arrayCursor, DELTA_ROWS, packedCount, packedCursor, packedOf } from '../../scan/process/packed.ts';
 
 /** Schema migrations, applied in order; `PRAGMA user_version` records how many have run. */
@@ -65,6 +67,8 @@ const MIGRATIONS: readonly string[] = [
      data BLOB NOT NULL
    );`,
   RUNS_MIGRATION,
+  // A big save's slices, kept apart until its last transaction moves them in (staging.ts).
+  STAGING_MIGRATION,
 ];
 
 /** Which port rows a listing shows: the ones a project listens on (default), connects to, or both. */
@@ -72,7 +76,7 @@ export type PortKindFilter = 'listen' | 'connect' | 'container' | 'all';
 
 /** A big scan's save is cut in slices of about this many milliseconds of the HTTP thread (see `saveScanSliced`). */
 const SLICE_MS = 6;
-/** Scans up to this many tests are saved in one transaction; stale rows are swept this many at a time. */
+/** Scans up to this many tests are saved in one transaction; bigger ones go through the staging table. */
 const SAVE_SLICE = DELTA_ROWS;
 /** A turn of the event loop between slices, so requests are answered. */
 const turn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
@@ -176,6 +180,7 @@ export function openStore(file: string, { now = Date.now, maxBytes }: StoreOptio
     const check = String(db.prepare('PRAGMA quick_check').get()?.quick_check);
     if (check !== 'ok') throw Object.assign(new Error(check), { errcode: 11, errstr: check.replace(/\s+/g, ' ').slice(0, 200) });
     migrate(db);
+    discardStaged(db);
     if (maxBytes !== undefined) db.exec(`PRAGMA max_page_count = ${Math.max(1, Math.floor(maxBytes / Number(db.prepare('PRAGMA page_size').get()?.page_size)))}`);
   } catch (error) {
     if (db.isOpen) db.close();
@@ -211,13 +216,7 @@ export function openStore(file: string, { now = Date.now, maxBytes }: StoreOptio
     listenPorts: sql(`SELECT ports.port, ports.project_id, projects.name, ports.script_name, ports.config_source
       FROM ports JOIN projects ON projects.id = ports.project_id WHERE ports.kind = 'listen'
       ORDER BY ports.port, ports.project_id, ports.script_name, ports.config_source`),
-    // `<` (not `<>`): generations only grow, and a range is what the (project_id, scan_generation) index serves.
-    sweepSlice: sql(`DELETE FROM tests WHERE id IN (SELECT id FROM tests WHERE project_id = ? AND scan_generation < ? LIMIT ${SAVE_SLICE / 4})`),
     generationOf: sql('SELECT scan_generation FROM projects WHERE id = ?'),
-    lastTestId: sql('SELECT coalesce(max(id), 0) AS id FROM tests'),
-    // A failed sliced save takes back the rows it added (ids only grow: AUTOINCREMENT), a slice at a time.
-    unaddSlice: sql(`DELETE FROM tests WHERE id IN (SELECT id FROM tests WHERE project_id = ? AND id > ? AND scan_generation = ?
-      LIMIT ${SAVE_SLICE / 4})`),
     // Rows under a directory the scan could not read join the new generation, so the sweep keeps them.
     keepTestsUnder: sql('UPDATE tests SET scan_generation = ? WHERE project_id = ? AND substr(file_path, 1, length(?)) = ?'),
     keepPortsUnder: sql('UPDATE ports SET scan_generation = ? WHERE project_id = ? AND substr(config_source, 1, length(?)) = ?'),
@@ -323,51 +322,66 @@ export function openStore(file: string, { now = Date.now, maxBytes }: StoreOptio
     else q.dropSnapshot.run(projectId);
   };
 
+  const staging: Staging = createStaging(db);
+
+  /**
+   * Runs `step` over and over in transactions of about SLICE_MS each (a slow disk or a busy machine gets
+   * smaller slices, not longer stalls), with a turn of the event loop between them, until it returns false.
+   * Resolves false, between two transactions, once `going` does.
+   */
+  const inSlices = async (step: () => boolean, going: () => boolean = () => true): Promise<boolean> => {
+    for (let more = true; more; await turn()) {
+      if (!going()) return false;
+      const until = performance.now() + SLICE_MS;
+      more = transaction(() => {
+        let again: boolean;
+        do again = step(); while (again && performance.now() < until);
+        return again;
+      });
+    }
+    return true;
+  };
+
   interface SliceState {
     readonly rows: ReturnType<typeof arrayCursor>; readonly count: number; readonly at: number;
-    readonly prefixes: readonly string[]; readonly generation: number;
-    /** The largest test id before the save: rows above it for this project are the ones it added. */
-    readonly after: number;
+    readonly prefixes: readonly string[];
+    /** The project's generation when the save began: a save of the project committed since wins over this one. */
+    readonly startGeneration: number;
   }
-  /** The slices of `saveScanSliced` once the new generation is taken; false when a newer scan took over. */
+  /**
+   * The body of `saveScanSliced`: the scan's rows and the removals are staged in slices, then one transaction
+   * writes the differences, the ports, the summary and the snapshot. False when the project is gone or
+   * another save of it committed first. The staged rows are discarded in the end, whatever happened.
+   */
   async function saveSlices(projectId: number, record: ScanRecord, state: SliceState): Promise<boolean> {
-    const { rows, count, at, prefixes, generation, after } = state;
-    // Another scan of this project may start meanwhile (the scanner dedupes, an embedder may not):
-    // the newer generation wins and this one stops.
-    const current = (): boolean => Number(q.generationOf.get(projectId)?.scan_generation) === generation;
+    const { rows, count, at, prefixes, startGeneration } = state;
+    const current = (): boolean => Number(q.generationOf.get(projectId)?.scan_generation ?? Number.NaN) === startGeneration;
+    const saveId = transaction(() => staging.begin());
     try {
-      // Slices end by time, not count: a slow disk or a busy machine gets smaller slices, not longer stalls.
-      while (rows.index < count) {
-        if (!current()) return false;
-        changed();
-        const until = performance.now() + SLICE_MS;
-        transaction(() => {
-          do {
-            for (let n = 0, t = rows.next(); t; n++, t = n < 32 ? rows.next() : undefined) {
-              q.upsertTest.run(projectId, t.file, t.framework, t.cases, at, generation);
-            }
-          } while (rows.index < count && performance.now() < until);
-        });
-        await turn();
+      const staged = await inSlices(() => {
+        for (let n = 0, t = rows.next(); t; n++, t = n < 32 ? rows.next() : undefined) staging.stage(saveId, projectId, t);
+        return rows.index < count;
+      }, current);
+      let after: string | undefined = '';
+      if (!staged || !await inSlices(() => (after = staging.stageRemovals(saveId, projectId, after!, prefixes)) !== undefined, current)) {
+        return false;
       }
-    } catch (error) {
-      // A slice that fails (a full disk: 507) leaves the stored list as it was rather than half of the new
-      // one: the rows this save added go; rows it refreshed keep their new counts until the next scan.
-      try {
-        while (Number(transaction(() => q.unaddSlice.run(projectId, after, generation)).changes) > 0) { changed(); await turn(); }
-      } catch { /* the first error is the one to report */ }
       changed();
-      throw error;
+      return transaction(() => {
+        if (!current()) return false;
+        const generation = Number(q.nextGeneration.get(projectId)!.scan_generation);
+        if (!staging.apply(saveId, projectId, at, generation)) {
+          throw httpError(503, 'SAVE_DISCARDED', 'The scan could not be saved: another projdex process opened the database '
+            + 'and discarded it while it was being written; nothing was changed, scan again');
+        }
+        finishSave(projectId, record, generation, at, prefixes);
+        return true;
+      });
+    } finally {
+      // Staged rows are of no use once the save ended; if discarding fails too, the first error is the one
+      // reported, and the next open discards them.
+      try { await inSlices(() => staging.discardPage(saveId)); } catch { /* see above */ }
     }
-    if (!current()) return false;
-    transaction(() => { for (const p of prefixes) q.keepTestsUnder.run(generation, projectId, p, p); });
-    while (current() && Number(transaction(() => q.sweepSlice.run(projectId, generation)).changes) > 0) { changed(); await turn(); }
-    if (!current()) return false;
-    changed();
-    return transaction(() => {
-      finishSave(projectId, record, generation, at, prefixes);
-      return true;
-    });
   }
 
   return {
@@ -518,12 +532,13 @@ export function openStore(file: string, { now = Date.now, maxBytes }: StoreOptio
 
     /**
      * `saveScan` for any size without holding the thread: a scan of up to 1,000 tests (or an incremental
-     * one that differs in up to 1,000 rows) is saved in one transaction as before; a bigger one upserts its
-     * tests in slices of 1,000 (each its own transaction, with a turn of the event loop in between, so
-     * /health and other requests are answered), then sweeps stale rows in slices and writes ports, the
-     * project and the snapshot last. Ids stay stable as in `saveScan`; while it runs, readers see the old
-     * list growing into the new one, and a crash leaves a superset that the next scan sweeps. Resolves
-     * false when the project no longer exists.
+     * one that differs in up to 1,000 rows) is saved in one transaction as before. A bigger one is written
+     * in slices of a few milliseconds (each its own transaction, a turn of the event loop in between, so
+     * /health and other requests are answered) to a staging table no reader sees, with the stored tests it
+     * no longer finds; one last transaction then writes only the differences, ports, the project and the
+     * snapshot. Readers see the old list until that commit, then the new one; a failure (a full disk: 507)
+     * or a killed process leaves the old scan exactly as it was. Ids stay stable as in `saveScan`. Resolves
+     * false when the project no longer exists, or another save of it committed while this one ran.
      */
     async saveScanSliced(projectId: number, record: ScanRecord): Promise<boolean> {
       // A result from a scan process keeps its tests in columns: read them from there, a row at a time.
@@ -531,17 +546,15 @@ export function openStore(file: string, { now = Date.now, maxBytes }: StoreOptio
       const count = packed ? packedCount(packed) : record.tests.length;
       if (count <= SAVE_SLICE || record.mode === 'unchanged') return this.saveScan(projectId, record);
       const { delta, base } = record;
-      if (delta && delta.upserts.length + delta.removed.length <= SAVE_SLICE
-        && Number(q.generationOf.get(projectId)?.scan_generation) === base) return this.saveScan(projectId, record);
+      const startGeneration = Number(q.generationOf.get(projectId)?.scan_generation ?? Number.NaN);
+      if (Number.isNaN(startGeneration)) return false;
+      if (delta && delta.upserts.length + delta.removed.length <= SAVE_SLICE && startGeneration === base) {
+        return this.saveScan(projectId, record);
+      }
       const { unreadable = [] } = record;
       const rows = packed ? packedCursor(packed) : arrayCursor(record.tests);
-      const at = seconds();
       const prefixes = unreadable.map((dir) => (dir === '' ? '' : dir + '/'));
-      const taken = transaction(() => {
-        const row = q.nextGeneration.get(projectId);
-        return row && { generation: Number(row.scan_generation), after: Number(q.lastTestId.get()?.id) };
-      });
-      return taken ? saveSlices(projectId, record, { rows, count, at, prefixes, ...taken }) : false;
+      return saveSlices(projectId, record, { rows, count, at: seconds(), prefixes, startGeneration });
     },
 
     /**
@@ -584,6 +597,14 @@ export function openStore(file: string, { now = Date.now, maxBytes }: StoreOptio
       if (db.isOpen) db.close();
     },
   };
+}
+
+/**
+ * Drops the rows a big save staged and never applied (a process killed in the middle). A failure here (a
+ * full disk) leaves them for a later open: nothing reads them.
+ */
+function discardStaged(db: InstanceType<ReturnType<typeof loadSqlite>['DatabaseSync']>): void {
+  try { createStaging(db).discardAll(); } catch { /* see above */ }
 }
 
 function migrate(db: InstanceType<ReturnType<typeof loadSqlite>['DatabaseSync']>): void {
