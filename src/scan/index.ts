@@ -50,7 +50,7 @@ export interface ScanResult {
   readonly delta?: { readonly upserts: FoundTest[]; readonly removed: string[] };
 }
 
-export interface ScanOptions extends Omit<WalkOptions, 'fs' | 'onProgress' | 'previous' | 'clock' | 'stat' | 'stampsUpTo'> {
+export interface ScanOptions extends Omit<WalkOptions, 'fs' | 'onProgress' | 'previous' | 'clock' | 'stat' | 'stampsUpTo' | 'onListing'> {
   /** Told how far the scan got (files walked, each file a rule reads): see `ScanProbe`. */
   readonly probe?: ScanProbe;
   /** The `snapshot` of the last scan of this root: only what changed since is read again. */

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { chmodSync, promises as fsp, renameSync, symlinkSync, type Dirent } from 'node:fs';
+import { chmodSync, promises as fsp, renameSync, symlinkSync, unlinkSync, type Dirent } from 'node:fs';
 import { join } from 'node:path';
 import { suite, test } from 'node:test';
 import { walk } from '../../src/scan/walk/walk.ts';
@@ -48,6 +48,32 @@ suite('a tree that changes or fails under the scan', () => {
     });
     assert.deepEqual([...tree.files].sort(), ['a.test.js', 'deep/d.test.js']);
     assert.deepEqual([...tree.unreadable].sort(), ['deep/mid', 'sub']);
+  });
+
+  test('a directory or an ancestor swapped for a link just before its read and back just after lists nothing outside', async (t) => {
+    const root = makeTree(t, { 'a.test.js': '', 'sub/b.test.js': '', 'deep/mid/c.test.js': '' });
+    const outside = makeTree(t, { 'secret.test.js': '', 'mid/x.test.js': '' });
+    // Which directory is swapped while which one is read: `sub` itself, and `deep` while `deep/mid` is read.
+    const swapped: Record<string, string> = { [`${root}/sub/`]: 'sub', [`${root}/deep/mid/`]: 'deep' };
+    const target: Record<string, string> = { sub: outside, deep: outside };
+    const raced: string[] = [];
+    const tree = await walk(root, {
+      onListing: (abs, listed) => {
+        const name = swapped[abs];
+        if (name === undefined) return;
+        if (!listed) {
+          renameSync(join(root, name), join(root, `${name}-away`));
+          symlinkSync(target[name]!, join(root, name));
+        } else {
+          unlinkSync(join(root, name));
+          renameSync(join(root, `${name}-away`), join(root, name));
+        }
+        raced.push(`${name} ${listed ? 'back' : 'out'}`);
+      },
+    });
+    assert.deepEqual(raced.sort(), ['deep back', 'deep out', 'sub back', 'sub out'], 'each swap happened around a read');
+    assert.deepEqual(tree.files.filter((f) => /secret|x\.test/.test(f)), []);
+    assert.deepEqual([...tree.files].sort(), ['a.test.js', 'deep/mid/c.test.js', 'sub/b.test.js']);
   });
 
   test('a root that cannot be listed is reported as such, never as an empty tree', async (t) => {
