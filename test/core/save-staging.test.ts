@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { suite, test } from 'node:test';
-import { openStore, type ScanRecord, type Store } from '../../src/core/store/store.ts';
+import { openStore, sqliteFailure, type ScanRecord, type Store } from '../../src/core/store/store.ts';
 import { makeTree } from '../helpers/index.ts';
 
 const tests = (from: number, to: number, cases: number) =>
@@ -61,6 +61,29 @@ suite('a big save through the staging table', () => {
     const again = openStore(file);
     t.after(() => again.close());
     assert.deepEqual(stored(again, id), before);
+  });
+
+  test('whatever the size limit, a save lands whole or fails with 507 and leaves the old scan, last transaction included', async (t) => {
+    // 1.5 MiB fills up while staging, 2.5 MiB in the last transaction (the apply thread's), 4.5 MiB holds it all.
+    const outcomes = new Set<string>();
+    for (const mib of [1.5, 2.5, 4.5]) {
+      const file = join(makeTree(t), 'projdex.db');
+      const store = openStore(file, { maxBytes: mib * 1024 * 1024 });
+      try {
+        const { id } = store.insertProject({ name: 'p', path: '/p' })!;
+        await store.saveScanSliced(id, { ...OLD, tests: tests(0, 1500, 1) });
+        const before = stored(store, id);
+        const outcome = await store.saveScanSliced(id, { tests: tests(0, 20_000, 2), ports: [], framework: null })
+          .then(() => 'saved', (error: unknown) => String(sqliteFailure(error)?.status));
+        outcomes.add(outcome);
+        if (outcome === 'saved') assert.equal(store.countTests(id), 20_000);
+        else assert.deepEqual([outcome, stored(store, id)], ['507', before], `${mib} MiB`);
+        assert.equal(stagedRows(file), 0);
+      } finally {
+        store.close();
+      }
+    }
+    assert.deepEqual([...outcomes].sort(), ['507', 'saved']);
   });
 
   test('a finished save: the new list at once, ids kept for files still found, nothing left staged', async (t) => {

@@ -6,7 +6,8 @@ import type { LastRun } from '../runs/types.ts';
 import type { FoundPort, FoundTest, RunInfo } from '../../rules/types.ts';
 import { RUNS_MIGRATION } from './runs.ts';
 import { createStaging, STAGING_MIGRATION, type Staging } from './staging.ts';
-import { httpError } from '../errors.ts';
+import { createFinisher, portKindOf, type ApplyRequest } from './finish.ts';
+import { createApplier } from './applier.ts';
 import { arrayCursor, DELTA_ROWS, packedCount, packedCursor, packedOf } from '../../scan/process/packed.ts';
 
 /** Schema migrations, applied in order; `PRAGMA user_version` records how many have run. */
@@ -207,11 +208,6 @@ export function openStore(file: string, { now = Date.now, maxBytes }: StoreOptio
     upsertTest: sql(`INSERT INTO tests (project_id, file_path, framework, cases, created_at, scan_generation) VALUES (?, ?, ?, ?, ?, ?)
       ON CONFLICT (project_id, file_path) DO UPDATE SET framework = excluded.framework, cases = excluded.cases, scan_generation = excluded.scan_generation`),
     sweepTests: sql('DELETE FROM tests WHERE project_id = ? AND scan_generation <> ?'),
-    findPort: sql('SELECT id FROM ports WHERE project_id = ? AND port = ? AND script_name IS ? AND config_source = ?'),
-    touchPort: sql('UPDATE ports SET kind = ?, last_detected = ?, scan_generation = ? WHERE id = ?'),
-    insertPort: sql(`INSERT INTO ports (project_id, port, script_name, config_source, kind, last_detected, created_at, scan_generation)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?)`),
-    sweepPorts: sql('DELETE FROM ports WHERE project_id = ? AND scan_generation <> ?'),
     // Every listen row of every project, for GET /api/ports (grouped in JS: a few rows per project).
     listenPorts: sql(`SELECT ports.port, ports.project_id, projects.name, ports.script_name, ports.config_source
       FROM ports JOIN projects ON projects.id = ports.project_id WHERE ports.kind = 'listen'
@@ -219,7 +215,6 @@ export function openStore(file: string, { now = Date.now, maxBytes }: StoreOptio
     generationOf: sql('SELECT scan_generation FROM projects WHERE id = ?'),
     // Rows under a directory the scan could not read join the new generation, so the sweep keeps them.
     keepTestsUnder: sql('UPDATE tests SET scan_generation = ? WHERE project_id = ? AND substr(file_path, 1, length(?)) = ?'),
-    keepPortsUnder: sql('UPDATE ports SET scan_generation = ? WHERE project_id = ? AND substr(config_source, 1, length(?)) = ?'),
     deleteTest: sql('DELETE FROM tests WHERE project_id = ? AND file_path = ?'),
     finishScan: sql('UPDATE projects SET last_scanned = ?, framework = COALESCE(framework, ?) WHERE id = ?'),
     listSettings: sql('SELECT key, value FROM settings ORDER BY key'),
@@ -258,7 +253,6 @@ export function openStore(file: string, { now = Date.now, maxBytes }: StoreOptio
       WHERE s.project_id = ? AND s.generation = p.scan_generation`),
     putSnapshot: sql(`INSERT INTO scan_snapshots (project_id, generation, data) VALUES (?, ?, ?)
       ON CONFLICT (project_id) DO UPDATE SET generation = excluded.generation, data = excluded.data`),
-    dropSnapshot: sql('DELETE FROM scan_snapshots WHERE project_id = ?'),
     currentGeneration: sql('SELECT scan_generation FROM projects WHERE id = ?'),
     putSetting: sql('INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value'),
   };
@@ -294,34 +288,12 @@ export function openStore(file: string, { now = Date.now, maxBytes }: StoreOptio
     }
   };
 
-  /**
-   * Writes a scan's ports: a row keeps its id while the same port, script and source are still found; rows
-   * read from a directory the scan could not read (`kept` prefixes) stay as they were. Inside a transaction.
-   */
-  const savePorts = (projectId: number, ports: ScanRecord['ports'], generation: number, at: number, kept: readonly string[]): void => {
-    for (const p of ports) {
-      const kind = portKindOf(p.kind);
-      const found = q.findPort.get(projectId, p.port, p.script_name, p.config_source);
-      if (found) q.touchPort.run(kind, at, generation, found.id as number);
-      else q.insertPort.run(projectId, p.port, p.script_name, p.config_source, kind, at, at, generation);
-    }
-    for (const prefix of kept) q.keepPortsUnder.run(generation, projectId, prefix, prefix);
-    q.sweepPorts.run(projectId, generation);
-  };
-
-  /**
-   * The end of every full or incremental save: ports, the project's scan time and framework, the summary and
-   * the snapshot (dropped when the scan kept none). Inside the save's last transaction.
-   */
-  const finishSave = (projectId: number, record: ScanRecord, generation: number, at: number, kept: readonly string[]): void => {
-    const { ports, framework, notes = [], runs = [], truncated = null, snapshot = null } = record;
-    savePorts(projectId, ports, generation, at, kept);
-    q.finishScan.run(at, framework, projectId);
-    q.saveSummary.run(projectId, JSON.stringify(notes), JSON.stringify(runs), truncated, at);
-    if (snapshot) q.putSnapshot.run(projectId, generation, snapshot);
-    else q.dropSnapshot.run(projectId);
-  };
-
+  const finisher = createFinisher(db);
+  const finishSave = finisher.finishSave;
+  // A file database applies the last transaction of a big save in a thread of its own (applier.ts).
+  const applier = file === ':memory:' ? undefined : createApplier(file, maxBytes);
+  /** Settles when the big saves' last transactions in the apply thread are done: slices wait for them. */
+  let applying: Promise<unknown> = Promise.resolve();
   const staging: Staging = createStaging(db);
 
   /**
@@ -331,6 +303,8 @@ export function openStore(file: string, { now = Date.now, maxBytes }: StoreOptio
    */
   const inSlices = async (step: () => boolean, going: () => boolean = () => true): Promise<boolean> => {
     for (let more = true; more; await turn()) {
+      // Not while the apply thread holds the write lock: this thread would wait for it, blocked.
+      await applying;
       if (!going()) return false;
       const until = performance.now() + SLICE_MS;
       more = transaction(() => {
@@ -357,6 +331,7 @@ export function openStore(file: string, { now = Date.now, maxBytes }: StoreOptio
     const { rows, count, at, prefixes, startGeneration } = state;
     const current = (): boolean => Number(q.generationOf.get(projectId)?.scan_generation ?? Number.NaN) === startGeneration;
     const saveId = transaction(() => staging.begin());
+    applier?.warm();
     try {
       const staged = await inSlices(() => {
         for (let n = 0, t = rows.next(); t; n++, t = n < 32 ? rows.next() : undefined) staging.stage(saveId, projectId, t);
@@ -366,17 +341,15 @@ export function openStore(file: string, { now = Date.now, maxBytes }: StoreOptio
       if (!staged || !await inSlices(() => (after = staging.stageRemovals(saveId, projectId, after!, prefixes)) !== undefined, current)) {
         return false;
       }
+      const { ports, framework, notes, runs, truncated, snapshot } = record;
+      const request: ApplyRequest = {
+        saveId, projectId, startGeneration, at, kept: prefixes, record: { ports, framework, notes, runs, truncated, snapshot },
+      };
+      const threaded = applier?.apply(request);
+      if (threaded) applying = Promise.allSettled([applying, threaded]);
+      const applied = await threaded;
       changed();
-      return transaction(() => {
-        if (!current()) return false;
-        const generation = Number(q.nextGeneration.get(projectId)!.scan_generation);
-        if (!staging.apply(saveId, projectId, at, generation)) {
-          throw httpError(503, 'SAVE_DISCARDED', 'The scan could not be saved: another projdex process opened the database '
-            + 'and discarded it while it was being written; nothing was changed, scan again');
-        }
-        finishSave(projectId, record, generation, at, prefixes);
-        return true;
-      });
+      return applied ?? transaction(() => finisher.applyStaged(staging, request));
     } finally {
       // Staged rows are of no use once the save ended; if discarding fails too, the first error is the one
       // reported, and the next open discards them.
@@ -594,6 +567,7 @@ export function openStore(file: string, { now = Date.now, maxBytes }: StoreOptio
     /** Checks the database file; 'ok' when intact. */
     integrityCheck: (): string => String(db.prepare('PRAGMA integrity_check').get()?.integrity_check),
     close(): void {
+      applier?.close();
       if (db.isOpen) db.close();
     },
   };
@@ -658,11 +632,6 @@ function toTest(row: Row): Test {
     cases: orNull(row.cases, Number),
     created_at: Number(row.created_at),
   };
-}
-
-/** A stored or found row's kind; anything else (an old row, no kind) is a listen row. */
-function portKindOf(kind: unknown): ProjectPort['kind'] {
-  return kind === 'connect' || kind === 'container' ? kind : 'listen';
 }
 
 function toPort(row: Row): ProjectPort {
