@@ -205,3 +205,35 @@ suite('a walk cut short by a cap', () => {
     assert.deepEqual(store.listTests(project.id).map((x) => x.id), ids);
   });
 });
+
+suite('a package.json that cannot be read', () => {
+  test('keeps the tests and ports stored for its package, with their ids and a note; the rest is rescanned', async (t) => {
+    const vitest = JSON.stringify({ scripts: { dev: 'vite --port 5190', test: 'vitest' }, devDependencies: { vitest: '^3', vite: '^6' } });
+    const root = makeTree(t, {
+      'package.json': JSON.stringify({ private: true, workspaces: ['web', 'api'] }),
+      'web/package.json': vitest, 'web/a.test.ts': "test('a', () => {});",
+      'api/package.json': vitest.replace('5190', '5191'), 'api/b.test.ts': "test('b', () => {});",
+    });
+    const { url } = await serve(t);
+    await call(`${url}/api/projects`, 'POST', { name: 'p', path: root });
+    const first = await call(`${url}/api/projects/1/scan`, 'POST');
+    const rows = (body: { tests: Array<{ id: number; file_path: string }> }) => body.tests.map((x) => [x.id, x.file_path]);
+    assert.deepEqual(rows(first.body).map(([, f]) => f), ['api/b.test.ts', 'web/a.test.ts']);
+    assert.deepEqual(first.body.ports.map((p: { port: number }) => p.port), [5190, 5191]);
+
+    // web's package.json is cut short mid-edit; api loses its test file.
+    const { writeFileSync, rmSync } = await import('node:fs');
+    writeFileSync(join(root, 'web/package.json'), vitest.slice(0, 20));
+    rmSync(join(root, 'api/b.test.ts'));
+    const second = await call(`${url}/api/projects/1/scan`, 'POST');
+    assert.equal(second.status, 200);
+    assert.deepEqual(rows(second.body), rows(first.body).filter(([, f]) => f === 'web/a.test.ts'));
+    assert.deepEqual(second.body.ports.map((p: { port: number }) => p.port), [5190, 5191]);
+    assert.match(second.body.notes.join('\n'), /web\/package\.json could not be read as a JSON object: the tests and ports found before under web\/ are kept/);
+
+    // Readable again: the package is scanned as before, same id.
+    writeFileSync(join(root, 'web/package.json'), vitest);
+    const third = await call(`${url}/api/projects/1/scan`, 'POST');
+    assert.deepEqual(rows(third.body), rows(second.body));
+  });
+});
