@@ -15,7 +15,13 @@ function serveApplies({ file, maxBytes }: { file: string; maxBytes?: number }): 
   const staging = createStaging(db);
   const finisher = createFinisher(db);
 
-  parentPort!.on('message', ({ id, request }: { id: number; request: ApplyRequest }) => {
+  parentPort!.on('message', ({ id, request }: { id: number; request: ApplyRequest | 'checkpoint' }) => {
+    if (request === 'checkpoint') {
+      // The copy of the WAL into the database, here rather than on the HTTP thread (see applier.ts).
+      try { db.exec('PRAGMA wal_checkpoint(PASSIVE)'); } catch { /* the next checkpoint does it */ }
+      parentPort!.postMessage({ id, ok: true });
+      return;
+    }
     try {
       db.exec('BEGIN IMMEDIATE');
       let ok: boolean;

@@ -294,6 +294,14 @@ export function openStore(file: string, { now = Date.now, maxBytes }: StoreOptio
   const applier = file === ':memory:' ? undefined : createApplier(file, maxBytes);
   /** Settles when the big saves' last transactions in the apply thread are done: slices wait for them. */
   let applying: Promise<unknown> = Promise.resolve();
+  /** Big saves in flight. While there are any, this connection checkpoints nothing: the apply thread does. */
+  let slicing = 0;
+  const leaveCheckpoints = (leave: boolean): void => {
+    if (!applier) return;
+    slicing += leave ? 1 : -1;
+    if (slicing !== (leave ? 1 : 0)) return;
+    try { db.exec(`PRAGMA wal_autocheckpoint = ${leave ? 0 : 1000}`); } catch { /* closed meanwhile */ }
+  };
   const staging: Staging = createStaging(db);
 
   /**
@@ -332,6 +340,7 @@ export function openStore(file: string, { now = Date.now, maxBytes }: StoreOptio
     const current = (): boolean => Number(q.generationOf.get(projectId)?.scan_generation ?? Number.NaN) === startGeneration;
     const saveId = transaction(() => staging.begin());
     applier?.warm();
+    leaveCheckpoints(true);
     try {
       const staged = await inSlices(() => {
         for (let n = 0, t = rows.next(); t; n++, t = n < 32 ? rows.next() : undefined) staging.stage(saveId, projectId, t);
@@ -354,6 +363,8 @@ export function openStore(file: string, { now = Date.now, maxBytes }: StoreOptio
       // Staged rows are of no use once the save ended; if discarding fails too, the first error is the one
       // reported, and the next open discards them.
       try { await inSlices(() => staging.discardPage(saveId)); } catch { /* see above */ }
+      leaveCheckpoints(false);
+      if (slicing === 0) await applier?.checkpoint();
     }
   }
 
