@@ -59,6 +59,12 @@ export interface ScanContext extends Tree {
   readJson(file: string): Promise<unknown>;
   /** Records a human-readable remark on the scan result, e.g. why a computed config value was ignored. */
   note(message: string): void;
+  /**
+   * Records a directory (relative; `''` the root) whose files could not be followed as they should (its
+   * package.json cannot be read): the tests and ports stored under it are kept, as under a directory the
+   * walk could not list. Absent on contexts that keep nothing.
+   */
+  keepUnder?(dir: string): void;
   /** Records what a discovery family followed for one package: its command, runner, config, assumptions. */
   follow(run: RunInfo): void;
   /** Case counts carried over from the previous scan of the project; used by `withCases` only. */

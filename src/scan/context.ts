@@ -68,7 +68,7 @@ const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants
 export function createContext(root: string, tree: Tree & { readonly record?: TreeRecord }, {
   maxFileBytes = 1_048_576, sliceMs = 4, onRead, clock = { since: Date.now(), racyMs: 2000, granularityMs: 0 },
   previous, fresh, keep = true, maxPackageFiles = 64, walkMemos, units,
-}: ContextOptions = {}): ScanContext & { notes: string[]; runs: RunInfo[]; record: ContextRecord } {
+}: ContextOptions = {}): ScanContext & { notes: string[]; runs: RunInfo[]; record: ContextRecord; kept: string[] } {
   const walkMemo = walkMemos?.get(tree.files) ?? new Map<string, unknown>();
   walkMemos?.set(tree.files, walkMemo);
   // The walk's directory index, not a Set of every path (see membership.ts).
@@ -232,7 +232,9 @@ export function createContext(root: string, tree: Tree & { readonly record?: Tre
     return memo.get(key) as T;
   };
 
-  const context: ScanContext & { notes: string[]; runs: RunInfo[]; record: ContextRecord } = {
+  // Directories whose stored rows the rules asked to keep (`keepUnder`).
+  const kept: string[] = [];
+  const context: ScanContext & { notes: string[]; runs: RunInfo[]; record: ContextRecord; kept: string[] } = {
     root: root.endsWith('/') && root.length > 1 ? root.slice(0, -1) : root,
     byName: (basename) => nameIndex().get(basename) ?? [],
     names: nameIndex,
@@ -272,6 +274,8 @@ export function createContext(root: string, tree: Tree & { readonly record?: Tre
       notes.push(noted.size > MAX_NOTES ? `more than ${MAX_NOTES} notes; the rest were left out` : text);
     },
     follow: (run) => { runs.push(run); },
+    keepUnder: (dir) => { if (!kept.includes(dir)) kept.push(dir); },
+    kept,
     readPackage,
     // Methods: called on a view, the unit runs on (and records what is asked of) that view. Outside a unit,
     // nothing records what a rule depends on; a unit's view puts its own recorders in their place.

@@ -50,7 +50,7 @@ export interface ScanResult {
   readonly delta?: { readonly upserts: FoundTest[]; readonly removed: string[] };
 }
 
-export interface ScanOptions extends Omit<WalkOptions, 'fs' | 'onProgress' | 'previous' | 'clock' | 'stat' | 'stampsUpTo'> {
+export interface ScanOptions extends Omit<WalkOptions, 'fs' | 'onProgress' | 'previous' | 'clock' | 'stat' | 'stampsUpTo' | 'onListing'> {
   /** Told how far the scan got (files walked, each file a rule reads): see `ScanProbe`. */
   readonly probe?: ScanProbe;
   /** The `snapshot` of the last scan of this root: only what changed since is read again. */
@@ -203,15 +203,17 @@ async function scanFrom(root: string, options: ScanOptions): Promise<ScanResult 
   }).sort((a, b) => a.port - b.port || compare(a.script_name ?? '', b.script_name ?? '') || compare(a.config_source, b.config_source));
 
   const result = { tests, ports: uniquePorts, framework, notes: ctx.notes, runs: ctx.runs, truncated: tree.truncated };
-  const unreadable = [...tree.unreadable, ...tree.unvisited];
-  const snapshot = !keep ? null : encodeSnapshot({
+  const unreadable = [...tree.unreadable, ...tree.unvisited, ...ctx.kept];
+  // Rows kept under a package the rules could not read would not survive a rescan that reuses this one.
+  const whole = keep && ctx.kept.length === 0;
+  const snapshot = !whole ? null : encodeSnapshot({
     // The walk taken as it was: the tree part too (its encoded bytes are reused, see encodeSnapshot).
     root, limits, tree: sameWalk && previous ? { kept: previous.tree } : tree.record, files: tree.files, walked: tree,
     reads: ctx.record.reads, memo: ctx.record.memo, result, ruleReads, rulesRun,
   }, cache.snapshots);
   if (!previous) return { ...result, unreadable, snapshot, mode: 'full' };
   // A delta only over a tree seen whole: rows kept under unread directories must not read as removed.
-  if (!keep) return { ...result, unreadable, snapshot, mode: 'incremental' };
+  if (!whole) return { ...result, unreadable, snapshot, mode: 'incremental' };
   return { ...result, unreadable, snapshot, mode: 'incremental', delta: diffTests(snapshotResult(previous).tests, tests) };
 }
 

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { chmodSync, promises as fsp, renameSync, symlinkSync, type Dirent } from 'node:fs';
+import { chmodSync, promises as fsp, renameSync, symlinkSync, unlinkSync, type Dirent } from 'node:fs';
 import { join } from 'node:path';
 import { suite, test } from 'node:test';
 import { walk } from '../../src/scan/walk/walk.ts';
@@ -48,6 +48,32 @@ suite('a tree that changes or fails under the scan', () => {
     });
     assert.deepEqual([...tree.files].sort(), ['a.test.js', 'deep/d.test.js']);
     assert.deepEqual([...tree.unreadable].sort(), ['deep/mid', 'sub']);
+  });
+
+  test('a directory or an ancestor swapped for a link just before its read and back just after lists nothing outside', async (t) => {
+    const root = makeTree(t, { 'a.test.js': '', 'sub/b.test.js': '', 'deep/mid/c.test.js': '' });
+    const outside = makeTree(t, { 'secret.test.js': '', 'mid/x.test.js': '' });
+    // Which directory is swapped while which one is read: `sub` itself, and `deep` while `deep/mid` is read.
+    const swapped: Record<string, string> = { [`${root}/sub/`]: 'sub', [`${root}/deep/mid/`]: 'deep' };
+    const target: Record<string, string> = { sub: outside, deep: outside };
+    const raced: string[] = [];
+    const tree = await walk(root, {
+      onListing: (abs, listed) => {
+        const name = swapped[abs];
+        if (name === undefined) return;
+        if (!listed) {
+          renameSync(join(root, name), join(root, `${name}-away`));
+          symlinkSync(target[name]!, join(root, name));
+        } else {
+          unlinkSync(join(root, name));
+          renameSync(join(root, `${name}-away`), join(root, name));
+        }
+        raced.push(`${name} ${listed ? 'back' : 'out'}`);
+      },
+    });
+    assert.deepEqual(raced.sort(), ['deep back', 'deep out', 'sub back', 'sub out'], 'each swap happened around a read');
+    assert.deepEqual(tree.files.filter((f) => /secret|x\.test/.test(f)), []);
+    assert.deepEqual([...tree.files].sort(), ['a.test.js', 'deep/mid/c.test.js', 'sub/b.test.js']);
   });
 
   test('a root that cannot be listed is reported as such, never as an empty tree', async (t) => {
@@ -119,7 +145,7 @@ suite('a big scan is saved in slices', () => {
     assert.deepEqual(store.listTests(id), []);
   });
 
-  test('a save that fills the database after some slices took back the rows it added, and the old list stays', async (t) => {
+  test('a save that fills the database in its slices leaves the old list, and no reader ever sees a new row', async (t) => {
     const store = openStore(':memory:', { maxBytes: 1024 * 1024 });
     t.after(() => store.close());
     const { id } = store.insertProject({ name: 'p', path: '/p' })!;
@@ -130,13 +156,13 @@ suite('a big scan is saved in slices', () => {
     let settled = false;
     const outcome = saving.then(() => 'saved', (error: Error) => error.message).finally(() => { settled = true; });
     // Read through the cached list body every turn, as GET /tests does, while the slices go in and while
-    // the failed save takes its rows back: no body cached in between may outlive the end.
-    let committed = 0;
-    for (let turns = 0; turns < 100_000 && !settled; turns++) {
-      committed = Math.max(committed, JSON.parse(String(store.testsJson(id))).length - before.length);
+    // the failed save discards them: the list stays the old one throughout.
+    let turns = 0;
+    for (; turns < 100_000 && !settled; turns++) {
+      assert.equal(JSON.parse(String(store.testsJson(id))).length, before.length);
       await new Promise((r) => setImmediate(r));
     }
-    assert.ok(committed > 0, 'some slices were committed before the database was full');
+    assert.ok(turns > 1, 'the save spanned several turns');
     assert.match(await outcome, /database or disk is full/);
     assert.deepEqual(store.listTests(id).map((x) => [x.id, x.file_path]), before);
     assert.deepEqual(JSON.parse(String(store.testsJson(id))).map((x: { id: number; file_path: string }) => [x.id, x.file_path]), before);
@@ -177,5 +203,37 @@ suite('a walk cut short by a cap', () => {
     const outcome = await capped.scanProject(project);
     assert.match(outcome.truncated ?? '', /entry limit of 8/);
     assert.deepEqual(store.listTests(project.id).map((x) => x.id), ids);
+  });
+});
+
+suite('a package.json that cannot be read', () => {
+  test('keeps the tests and ports stored for its package, with their ids and a note; the rest is rescanned', async (t) => {
+    const vitest = JSON.stringify({ scripts: { dev: 'vite --port 5190', test: 'vitest' }, devDependencies: { vitest: '^3', vite: '^6' } });
+    const root = makeTree(t, {
+      'package.json': JSON.stringify({ private: true, workspaces: ['web', 'api'] }),
+      'web/package.json': vitest, 'web/a.test.ts': "test('a', () => {});",
+      'api/package.json': vitest.replace('5190', '5191'), 'api/b.test.ts': "test('b', () => {});",
+    });
+    const { url } = await serve(t);
+    await call(`${url}/api/projects`, 'POST', { name: 'p', path: root });
+    const first = await call(`${url}/api/projects/1/scan`, 'POST');
+    const rows = (body: { tests: Array<{ id: number; file_path: string }> }) => body.tests.map((x) => [x.id, x.file_path]);
+    assert.deepEqual(rows(first.body).map(([, f]) => f), ['api/b.test.ts', 'web/a.test.ts']);
+    assert.deepEqual(first.body.ports.map((p: { port: number }) => p.port), [5190, 5191]);
+
+    // web's package.json is cut short mid-edit; api loses its test file.
+    const { writeFileSync, rmSync } = await import('node:fs');
+    writeFileSync(join(root, 'web/package.json'), vitest.slice(0, 20));
+    rmSync(join(root, 'api/b.test.ts'));
+    const second = await call(`${url}/api/projects/1/scan`, 'POST');
+    assert.equal(second.status, 200);
+    assert.deepEqual(rows(second.body), rows(first.body).filter(([, f]) => f === 'web/a.test.ts'));
+    assert.deepEqual(second.body.ports.map((p: { port: number }) => p.port), [5190, 5191]);
+    assert.match(second.body.notes.join('\n'), /web\/package\.json could not be read as a JSON object: the tests and ports found before under web\/ are kept/);
+
+    // Readable again: the package is scanned as before, same id.
+    writeFileSync(join(root, 'web/package.json'), vitest);
+    const third = await call(`${url}/api/projects/1/scan`, 'POST');
+    assert.deepEqual(rows(third.body), rows(second.body));
   });
 });

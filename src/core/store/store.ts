@@ -7,6 +7,9 @@ import type { GitReading, GitState } from '../git.ts';
 import { PROCESSES_MIGRATION, processVerbs } from './processes.ts';
 import type { FoundPort, FoundTest, RunInfo } from '../../rules/types.ts';
 import { RUNS_MIGRATION } from './runs.ts';
+import { createStaging, STAGING_MIGRATION, type Staging } from './staging.ts';
+import { createFinisher, portKindOf, type ApplyRequest } from './finish.ts';
+import { createApplier } from './applier.ts';
 import { arrayCursor, DELTA_ROWS, packedCount, packedCursor, packedOf } from '../../scan/process/packed.ts';
 
 /** Schema migrations, applied in order; `PRAGMA user_version` records how many have run. */
@@ -71,6 +74,8 @@ const MIGRATIONS: readonly string[] = [
   'ALTER TABLE projects ADD COLUMN git TEXT; ALTER TABLE projects ADD COLUMN git_note TEXT;',
   // Scripts started in the background (core/processes/), so a restarted server finds kept ones again.
   PROCESSES_MIGRATION,
+  // A big save's slices, kept apart until its last transaction moves them in (staging.ts).
+  STAGING_MIGRATION,
 ];
 
 /** Which port rows a listing shows: the ones a project listens on (default), connects to, or both. */
@@ -78,7 +83,7 @@ export type PortKindFilter = 'listen' | 'connect' | 'container' | 'all';
 
 /** A big scan's save is cut in slices of about this many milliseconds of the HTTP thread (see `saveScanSliced`). */
 const SLICE_MS = 6;
-/** Scans up to this many tests are saved in one transaction; stale rows are swept this many at a time. */
+/** Scans up to this many tests are saved in one transaction; bigger ones go through the staging table. */
 const SAVE_SLICE = DELTA_ROWS;
 /** A turn of the event loop between slices, so requests are answered. */
 const turn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
@@ -182,6 +187,7 @@ export function openStore(file: string, { now = Date.now, maxBytes }: StoreOptio
     const check = String(db.prepare('PRAGMA quick_check').get()?.quick_check);
     if (check !== 'ok') throw Object.assign(new Error(check), { errcode: 11, errstr: check.replace(/\s+/g, ' ').slice(0, 200) });
     migrate(db);
+    discardStaged(db);
     if (maxBytes !== undefined) db.exec(`PRAGMA max_page_count = ${Math.max(1, Math.floor(maxBytes / Number(db.prepare('PRAGMA page_size').get()?.page_size)))}`);
   } catch (error) {
     if (db.isOpen) db.close();
@@ -208,25 +214,13 @@ export function openStore(file: string, { now = Date.now, maxBytes }: StoreOptio
     upsertTest: sql(`INSERT INTO tests (project_id, file_path, framework, cases, created_at, scan_generation) VALUES (?, ?, ?, ?, ?, ?)
       ON CONFLICT (project_id, file_path) DO UPDATE SET framework = excluded.framework, cases = excluded.cases, scan_generation = excluded.scan_generation`),
     sweepTests: sql('DELETE FROM tests WHERE project_id = ? AND scan_generation <> ?'),
-    findPort: sql('SELECT id FROM ports WHERE project_id = ? AND port = ? AND script_name IS ? AND config_source = ?'),
-    touchPort: sql('UPDATE ports SET kind = ?, last_detected = ?, scan_generation = ? WHERE id = ?'),
-    insertPort: sql(`INSERT INTO ports (project_id, port, script_name, config_source, kind, last_detected, created_at, scan_generation)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?)`),
-    sweepPorts: sql('DELETE FROM ports WHERE project_id = ? AND scan_generation <> ?'),
     // Every listen row of every project, for GET /api/ports (grouped in JS: a few rows per project).
     listenPorts: sql(`SELECT ports.port, ports.project_id, projects.name, ports.script_name, ports.config_source
       FROM ports JOIN projects ON projects.id = ports.project_id WHERE ports.kind = 'listen'
       ORDER BY ports.port, ports.project_id, ports.script_name, ports.config_source`),
-    // `<` (not `<>`): generations only grow, and a range is what the (project_id, scan_generation) index serves.
-    sweepSlice: sql(`DELETE FROM tests WHERE id IN (SELECT id FROM tests WHERE project_id = ? AND scan_generation < ? LIMIT ${SAVE_SLICE / 4})`),
     generationOf: sql('SELECT scan_generation FROM projects WHERE id = ?'),
-    lastTestId: sql('SELECT coalesce(max(id), 0) AS id FROM tests'),
-    // A failed sliced save takes back the rows it added (ids only grow: AUTOINCREMENT), a slice at a time.
-    unaddSlice: sql(`DELETE FROM tests WHERE id IN (SELECT id FROM tests WHERE project_id = ? AND id > ? AND scan_generation = ?
-      LIMIT ${SAVE_SLICE / 4})`),
     // Rows under a directory the scan could not read join the new generation, so the sweep keeps them.
     keepTestsUnder: sql('UPDATE tests SET scan_generation = ? WHERE project_id = ? AND substr(file_path, 1, length(?)) = ?'),
-    keepPortsUnder: sql('UPDATE ports SET scan_generation = ? WHERE project_id = ? AND substr(config_source, 1, length(?)) = ?'),
     deleteTest: sql('DELETE FROM tests WHERE project_id = ? AND file_path = ?'),
     finishScan: sql('UPDATE projects SET last_scanned = ?, framework = COALESCE(framework, ?) WHERE id = ?'),
     listSettings: sql('SELECT key, value FROM settings ORDER BY key'),
@@ -265,7 +259,6 @@ export function openStore(file: string, { now = Date.now, maxBytes }: StoreOptio
       WHERE s.project_id = ? AND s.generation = p.scan_generation`),
     putSnapshot: sql(`INSERT INTO scan_snapshots (project_id, generation, data) VALUES (?, ?, ?)
       ON CONFLICT (project_id) DO UPDATE SET generation = excluded.generation, data = excluded.data`),
-    dropSnapshot: sql('DELETE FROM scan_snapshots WHERE project_id = ?'),
     currentGeneration: sql('SELECT scan_generation FROM projects WHERE id = ?'),
     setGit: sql('UPDATE projects SET git = ?, git_note = ? WHERE id = ?'),
     putSetting: sql('INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value'),
@@ -302,79 +295,84 @@ export function openStore(file: string, { now = Date.now, maxBytes }: StoreOptio
     }
   };
 
-  /**
-   * Writes a scan's ports: a row keeps its id while the same port, script and source are still found; rows
-   * read from a directory the scan could not read (`kept` prefixes) stay as they were. Inside a transaction.
-   */
-  const savePorts = (projectId: number, ports: ScanRecord['ports'], generation: number, at: number, kept: readonly string[]): void => {
-    for (const p of ports) {
-      const kind = portKindOf(p.kind);
-      const found = q.findPort.get(projectId, p.port, p.script_name, p.config_source);
-      if (found) q.touchPort.run(kind, at, generation, found.id as number);
-      else q.insertPort.run(projectId, p.port, p.script_name, p.config_source, kind, at, at, generation);
-    }
-    for (const prefix of kept) q.keepPortsUnder.run(generation, projectId, prefix, prefix);
-    q.sweepPorts.run(projectId, generation);
+  const finisher = createFinisher(db);
+  const finishSave = finisher.finishSave;
+  // A file database applies the last transaction of a big save in a thread of its own (applier.ts).
+  const applier = file === ':memory:' ? undefined : createApplier(file, maxBytes);
+  /** Settles when the big saves' last transactions in the apply thread are done: slices wait for them. */
+  let applying: Promise<unknown> = Promise.resolve();
+  /** Big saves in flight. While there are any, this connection checkpoints nothing: the apply thread does. */
+  let slicing = 0;
+  const leaveCheckpoints = (leave: boolean): void => {
+    if (!applier) return;
+    slicing += leave ? 1 : -1;
+    if (slicing !== (leave ? 1 : 0)) return;
+    try { db.exec(`PRAGMA wal_autocheckpoint = ${leave ? 0 : 1000}`); } catch { /* closed meanwhile */ }
   };
+  const staging: Staging = createStaging(db);
 
   /**
-   * The end of every full or incremental save: ports, the project's scan time and framework, the summary and
-   * the snapshot (dropped when the scan kept none). Inside the save's last transaction.
+   * Runs `step` over and over in transactions of about SLICE_MS each (a slow disk or a busy machine gets
+   * smaller slices, not longer stalls), with a turn of the event loop between them, until it returns false.
+   * Resolves false, between two transactions, once `going` does.
    */
-  const finishSave = (projectId: number, record: ScanRecord, generation: number, at: number, kept: readonly string[]): void => {
-    const { ports, framework, notes = [], runs = [], truncated = null, snapshot = null } = record;
-    savePorts(projectId, ports, generation, at, kept);
-    q.finishScan.run(at, framework, projectId);
-    q.saveSummary.run(projectId, JSON.stringify(notes), JSON.stringify(runs), truncated, at);
-    if (snapshot) q.putSnapshot.run(projectId, generation, snapshot);
-    else q.dropSnapshot.run(projectId);
+  const inSlices = async (step: () => boolean, going: () => boolean = () => true): Promise<boolean> => {
+    for (let more = true; more; await turn()) {
+      // Not while the apply thread holds the write lock: this thread would wait for it, blocked.
+      await applying;
+      if (!going()) return false;
+      const until = performance.now() + SLICE_MS;
+      more = transaction(() => {
+        let again: boolean;
+        do again = step(); while (again && performance.now() < until);
+        return again;
+      });
+    }
+    return true;
   };
 
   interface SliceState {
     readonly rows: ReturnType<typeof arrayCursor>; readonly count: number; readonly at: number;
-    readonly prefixes: readonly string[]; readonly generation: number;
-    /** The largest test id before the save: rows above it for this project are the ones it added. */
-    readonly after: number;
+    readonly prefixes: readonly string[];
+    /** The project's generation when the save began: a save of the project committed since wins over this one. */
+    readonly startGeneration: number;
   }
-  /** The slices of `saveScanSliced` once the new generation is taken; false when a newer scan took over. */
+  /**
+   * The body of `saveScanSliced`: the scan's rows and the removals are staged in slices, then one transaction
+   * writes the differences, the ports, the summary and the snapshot. False when the project is gone or
+   * another save of it committed first. The staged rows are discarded in the end, whatever happened.
+   */
   async function saveSlices(projectId: number, record: ScanRecord, state: SliceState): Promise<boolean> {
-    const { rows, count, at, prefixes, generation, after } = state;
-    // Another scan of this project may start meanwhile (the scanner dedupes, an embedder may not):
-    // the newer generation wins and this one stops.
-    const current = (): boolean => Number(q.generationOf.get(projectId)?.scan_generation) === generation;
+    const { rows, count, at, prefixes, startGeneration } = state;
+    const current = (): boolean => Number(q.generationOf.get(projectId)?.scan_generation ?? Number.NaN) === startGeneration;
+    const saveId = transaction(() => staging.begin());
+    applier?.warm();
+    leaveCheckpoints(true);
     try {
-      // Slices end by time, not count: a slow disk or a busy machine gets smaller slices, not longer stalls.
-      while (rows.index < count) {
-        if (!current()) return false;
-        changed();
-        const until = performance.now() + SLICE_MS;
-        transaction(() => {
-          do {
-            for (let n = 0, t = rows.next(); t; n++, t = n < 32 ? rows.next() : undefined) {
-              q.upsertTest.run(projectId, t.file, t.framework, t.cases, at, generation);
-            }
-          } while (rows.index < count && performance.now() < until);
-        });
-        await turn();
+      const staged = await inSlices(() => {
+        for (let n = 0, t = rows.next(); t; n++, t = n < 32 ? rows.next() : undefined) staging.stage(saveId, projectId, t);
+        return rows.index < count;
+      }, current);
+      let after: string | undefined = '';
+      if (!staged || !await inSlices(() => (after = staging.stageRemovals(saveId, projectId, after!, prefixes)) !== undefined, current)) {
+        return false;
       }
-    } catch (error) {
-      // A slice that fails (a full disk: 507) leaves the stored list as it was rather than half of the new
-      // one: the rows this save added go; rows it refreshed keep their new counts until the next scan.
-      try {
-        while (Number(transaction(() => q.unaddSlice.run(projectId, after, generation)).changes) > 0) { changed(); await turn(); }
-      } catch { /* the first error is the one to report */ }
+      const { ports, framework, notes, runs, truncated, snapshot } = record;
+      const request: ApplyRequest = {
+        saveId, projectId, startGeneration, at, kept: prefixes, record: { ports, framework, notes, runs, truncated, snapshot },
+      };
+      const threaded = applier?.apply(request);
+      if (threaded) applying = Promise.allSettled([applying, threaded]);
+      const applied = await threaded;
       changed();
-      throw error;
+      return applied ?? transaction(() => finisher.applyStaged(staging, request));
+    } finally {
+      // Staged rows are of no use once the save ended; if discarding fails too, the first error is the one
+      // reported, and the next open discards them.
+      try { await inSlices(() => staging.discardPage(saveId)); } catch { /* see above */ }
+      leaveCheckpoints(false);
+      if (slicing === 0) await applier?.checkpoint();
     }
-    if (!current()) return false;
-    transaction(() => { for (const p of prefixes) q.keepTestsUnder.run(generation, projectId, p, p); });
-    while (current() && Number(transaction(() => q.sweepSlice.run(projectId, generation)).changes) > 0) { changed(); await turn(); }
-    if (!current()) return false;
-    changed();
-    return transaction(() => {
-      finishSave(projectId, record, generation, at, prefixes);
-      return true;
-    });
   }
 
   return {
@@ -531,12 +529,13 @@ export function openStore(file: string, { now = Date.now, maxBytes }: StoreOptio
 
     /**
      * `saveScan` for any size without holding the thread: a scan of up to 1,000 tests (or an incremental
-     * one that differs in up to 1,000 rows) is saved in one transaction as before; a bigger one upserts its
-     * tests in slices of 1,000 (each its own transaction, with a turn of the event loop in between, so
-     * /health and other requests are answered), then sweeps stale rows in slices and writes ports, the
-     * project and the snapshot last. Ids stay stable as in `saveScan`; while it runs, readers see the old
-     * list growing into the new one, and a crash leaves a superset that the next scan sweeps. Resolves
-     * false when the project no longer exists.
+     * one that differs in up to 1,000 rows) is saved in one transaction as before. A bigger one is written
+     * in slices of a few milliseconds (each its own transaction, a turn of the event loop in between, so
+     * /health and other requests are answered) to a staging table no reader sees, with the stored tests it
+     * no longer finds; one last transaction then writes only the differences, ports, the project and the
+     * snapshot. Readers see the old list until that commit, then the new one; a failure (a full disk: 507)
+     * or a killed process leaves the old scan exactly as it was. Ids stay stable as in `saveScan`. Resolves
+     * false when the project no longer exists, or another save of it committed while this one ran.
      */
     async saveScanSliced(projectId: number, record: ScanRecord): Promise<boolean> {
       // A result from a scan process keeps its tests in columns: read them from there, a row at a time.
@@ -544,17 +543,15 @@ export function openStore(file: string, { now = Date.now, maxBytes }: StoreOptio
       const count = packed ? packedCount(packed) : record.tests.length;
       if (count <= SAVE_SLICE || record.mode === 'unchanged') return this.saveScan(projectId, record);
       const { delta, base } = record;
-      if (delta && delta.upserts.length + delta.removed.length <= SAVE_SLICE
-        && Number(q.generationOf.get(projectId)?.scan_generation) === base) return this.saveScan(projectId, record);
+      const startGeneration = Number(q.generationOf.get(projectId)?.scan_generation ?? Number.NaN);
+      if (Number.isNaN(startGeneration)) return false;
+      if (delta && delta.upserts.length + delta.removed.length <= SAVE_SLICE && startGeneration === base) {
+        return this.saveScan(projectId, record);
+      }
       const { unreadable = [] } = record;
       const rows = packed ? packedCursor(packed) : arrayCursor(record.tests);
-      const at = seconds();
       const prefixes = unreadable.map((dir) => (dir === '' ? '' : dir + '/'));
-      const taken = transaction(() => {
-        const row = q.nextGeneration.get(projectId);
-        return row && { generation: Number(row.scan_generation), after: Number(q.lastTestId.get()?.id) };
-      });
-      return taken ? saveSlices(projectId, record, { rows, count, at, prefixes, ...taken }) : false;
+      return saveSlices(projectId, record, { rows, count, at: seconds(), prefixes, startGeneration });
     },
 
     /**
@@ -599,9 +596,18 @@ export function openStore(file: string, { now = Date.now, maxBytes }: StoreOptio
     /** Checks the database file; 'ok' when intact. */
     integrityCheck: (): string => String(db.prepare('PRAGMA integrity_check').get()?.integrity_check),
     close(): void {
+      applier?.close();
       if (db.isOpen) db.close();
     },
   };
+}
+
+/**
+ * Drops the rows a big save staged and never applied (a process killed in the middle). A failure here (a
+ * full disk) leaves them for a later open: nothing reads them.
+ */
+function discardStaged(db: InstanceType<ReturnType<typeof loadSqlite>['DatabaseSync']>): void {
+  try { createStaging(db).discardAll(); } catch { /* see above */ }
 }
 
 function migrate(db: InstanceType<ReturnType<typeof loadSqlite>['DatabaseSync']>): void {
@@ -657,11 +663,6 @@ function toTest(row: Row): Test {
     cases: orNull(row.cases, Number),
     created_at: Number(row.created_at),
   };
-}
-
-/** A stored or found row's kind; anything else (an old row, no kind) is a listen row. */
-function portKindOf(kind: unknown): ProjectPort['kind'] {
-  return kind === 'connect' || kind === 'container' ? kind : 'listen';
 }
 
 function toPort(row: Row): ProjectPort {

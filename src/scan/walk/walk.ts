@@ -1,4 +1,4 @@
-import { readdirSync, realpathSync, statSync, type Dirent, type Stats } from 'node:fs';
+import { closeSync, constants, existsSync, fstatSync, openSync, readdirSync, readlinkSync, realpathSync, statSync, type Dirent, type Stats } from 'node:fs';
 import { pushStamp, sameStamp, type PreviousTree, type StampClock, type StatLike, type TreeRecord } from '../incremental/snapshot.ts';
 import { lstatOrUndefined } from '../incremental/stamper.ts';
 import type { Tree } from '../../rules/types.ts';
@@ -60,6 +60,11 @@ export interface WalkOptions {
    * from the `stat` it takes anyway (see `listSync`). @default lstatSync, undefined when missing
    */
   readonly stat?: ((abs: string) => StatLike | undefined) | null;
+  /**
+   * Called by the default walk just before (`listed` false) and just after (true) a directory below the
+   * root is read, with its path: tests build races against the walk with it. @default none
+   */
+  readonly onListing?: (abs: string, listed: boolean) => void;
 }
 
 /** What the walk returns: the tree, unreadable directories, the record for the next snapshot. */
@@ -160,11 +165,15 @@ export async function walkPart(root: string, {
   start,
   share,
   indexNames = true,
+  onListing,
 }: WalkPartOptions = {}): Promise<WalkPart> {
   const files: string[] = [];
   const dirs: string[] = start ? [] : [''];
   const base = root.endsWith('/') ? root : root + '/';
   const deadline = now() + timeoutMs;
+  // The root's real path with a trailing slash, where directories can be listed through their descriptor
+  // (Linux, see `listPinned`); undefined elsewhere, or with a substitute fs.
+  const realBase = fs ? undefined : pinnedBase(root);
   const queue: PendingDir[] = start ? [...start] : [{ abs: base, rel: '', depth: 0, dev: NaN, ino: NaN }];
   const prunedOutside: string[] = [];
   let peak = 0;
@@ -257,29 +266,61 @@ export async function walkPart(root: string, {
     let self: Stats | undefined;
     let list: Dirent[];
     let was: number | 'reused' | undefined;
+    let fd: number | undefined;
     try {
-      self = statSync(abs, { throwIfNoEntry: false });
+      if (realBase !== undefined) {
+        // Linux: the directory is opened (below the root never through a link in its last component: no
+        // trailing slash, which would follow one) and everything after goes through that descriptor, so a
+        // swap at any level between the check and the read is harmless.
+        fd = depth === 0 ? openSync(abs, OPEN_DIR & ~constants.O_NOFOLLOW) : openSync(abs.slice(0, -1), OPEN_DIR);
+        self = fstatSync(fd);
+      } else {
+        self = statSync(abs, { throwIfNoEntry: false });
+      }
       pushStamp(stamp, self, clock);
       was = before(dir, stamp);
       if (was === 'reused') return;
-      list = listSync(dir);
+      list = fd === undefined ? listSync(dir) : listPinned(fd, rel, abs);
+      if (list.some((e) => e.name.includes('\uFFFD'))) {
+        let raw: Array<Dirent<Buffer>> | undefined;
+        try { raw = readdirSync(fd === undefined ? abs : FD_DIR + fd, { withFileTypes: true, encoding: 'buffer' }); } catch { /* keep the decoded names */ }
+        list = distinctNames(raw, list);
+      }
     } catch (error) {
-      if (stamp.length === 0) stamp.push(NaN, NaN, NaN, NaN);
+      if (stamp.length === 0) {
+        // The stamp of what the path names now, as a listing that failed on it would have taken it.
+        try { pushStamp(stamp, statSync(abs, { throwIfNoEntry: false }), clock); } catch { stamp.push(NaN, NaN, NaN, NaN); }
+      }
       failed(rel, depth, stamp, error);
       return;
-    }
-    if (list.some((e) => e.name.includes('\uFFFD'))) {
-      let raw: Array<Dirent<Buffer>> | undefined;
-      try { raw = readdirSync(abs, { withFileTypes: true, encoding: 'buffer' }); } catch { /* keep the decoded names */ }
-      list = distinctNames(raw, list);
+    } finally {
+      if (fd !== undefined) closeSync(fd);
     }
     take(dir, stamp, was, list, self?.dev ?? NaN, self?.ino ?? NaN);
   };
 
+  /**
+   * The listing through an open directory (`/proc/self/fd/N` names the directory the descriptor holds,
+   * whatever is renamed or swapped meanwhile), refused unless that directory is at its own path under the
+   * root: a directory reached through an ancestor swapped for a link is somewhere else. The root's real path
+   * is taken when the walk starts, so the root swapped for a link from then on is refused too.
+   */
+  const listPinned = (fd: number, rel: string, abs: string): Dirent[] => {
+    const held = FD_DIR + fd;
+    const where = readlinkSync(held);
+    if (where !== (rel === '' ? realBase!.slice(0, -1) || '/' : realBase + rel)) throw Object.assign(new Error('moved'), { code: 'ELOOP' });
+    if (rel !== '') onListing?.(abs, false);
+    const list = readdirSync(held, { withFileTypes: true });
+    if (rel !== '') onListing?.(abs, true);
+    return list;
+  };
+
   /** The default listing, refusing a directory that is no longer the one its parent listed. */
   const listSync = ({ abs, depth, dev, ino }: PendingDir): Dirent[] => {
+    if (depth > 0) onListing?.(abs, false);
     const list = readdirSync(abs, { withFileTypes: true });
     if (depth === 0) return list;
+    onListing?.(abs, true);
     // A directory swapped for a symlink between its parent's listing and this read was followed by
     // readdir: its listing is dropped, as is anything reached through a swapped ancestor. Its `..` must
     // be the parent as stat'ed when that was listed (directories have one parent): one stat where a
@@ -399,6 +440,22 @@ export async function walkPart(root: string, {
   }
   if (previous && record.dirs.length !== previous.dirs.length) same = false;
   return { files, dirs, truncated, errors, unreadable, unvisited, rootError, record, same, nameIndex: names, entries, peak, prunedOutside };
+}
+
+/** Where this process's open files are named, on Linux. */
+const FD_DIR = '/proc/self/fd/';
+/** A directory, never through a link in its last component. */
+const OPEN_DIR = constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW;
+
+/** `root`'s real path ending in `/`, when directories can be listed through descriptors; else undefined. */
+function pinnedBase(root: string): string | undefined {
+  if (!existsSync(FD_DIR)) return undefined;
+  try {
+    const real = realpathSync.native(root);
+    return real.endsWith('/') ? real : real + '/';
+  } catch {
+    return undefined;
+  }
 }
 
 const strict = new TextDecoder('utf-8', { fatal: true });

@@ -45,8 +45,17 @@ export async function findPackages(ctx: ScanContext, nx?: NxWorkspace): Promise<
 async function readPkgJson(ctx: ScanContext, file: string): Promise<Record<string, unknown> | undefined> {
   const json = await ctx.readJson(file);
   if (json && typeof json === 'object' && !Array.isArray(json)) return json as Record<string, unknown>;
-  // Present but unreadable (over 1 MiB, not valid JSON, too deep, no permission): never silently absent.
-  if (ctx.has(file)) ctx.note(`${file} could not be read as a JSON object: its package's tests are not listed`);
+  // Present but unreadable (over 1 MiB, not valid JSON, too deep, no permission): never silently absent,
+  // and what was stored for the package stays until it can be read again.
+  if (ctx.has(file)) {
+    const dir = file === 'package.json' ? '' : file.slice(0, -'/package.json'.length);
+    if (ctx.keepUnder) {
+      ctx.keepUnder(dir);
+      ctx.note(`${file} could not be read as a JSON object: the tests and ports found before under ${dir === '' ? 'the project' : dir + '/'} are kept`);
+    } else {
+      ctx.note(`${file} could not be read as a JSON object: its package's tests are not listed`);
+    }
+  }
   return undefined;
 }
 

@@ -1,0 +1,106 @@
+/**
+ * The end of a save, on any connection: the store's own (store.ts) or the apply thread's (apply-thread.ts),
+ * which runs the last transaction of a big save off the HTTP thread.
+ */
+import type { DatabaseSync } from 'node:sqlite';
+import { httpError } from '../errors.ts';
+import type { FoundPort, RunInfo } from '../../rules/types.ts';
+import type { Staging } from './staging.ts';
+
+/** What the end of a save writes besides tests (a `ScanRecord` without its tests). */
+export interface FinishRecord {
+  /** A row without a kind is a listen row. */
+  readonly ports: ReadonlyArray<FoundPort & { readonly kind?: string }>;
+  readonly framework: string | null;
+  readonly notes?: readonly string[];
+  readonly runs?: readonly RunInfo[];
+  readonly truncated?: string | null;
+  readonly snapshot?: Uint8Array | null;
+}
+
+/** The last transaction of a big save, as the apply thread receives it. */
+export interface ApplyRequest {
+  readonly saveId: number;
+  readonly projectId: number;
+  /** The project's generation when the save began: a save of it committed since wins. */
+  readonly startGeneration: number;
+  readonly record: FinishRecord;
+  readonly at: number;
+  /** Prefixes of directories the scan could not read: their ports are kept. */
+  readonly kept: readonly string[];
+}
+
+/** A stored or found row's kind; anything else (an old row, no kind) is a listen row. */
+export function portKindOf(kind: unknown): 'listen' | 'connect' | 'container' {
+  return kind === 'connect' || kind === 'container' ? kind : 'listen';
+}
+
+/** The end-of-save verbs on a connection; each runs inside a transaction the caller holds. */
+export function createFinisher(db: DatabaseSync) {
+  const sql = (text: string) => db.prepare(text);
+  const q = {
+    generationOf: sql('SELECT scan_generation FROM projects WHERE id = ?'),
+    nextGeneration: sql('UPDATE projects SET scan_generation = scan_generation + 1 WHERE id = ? RETURNING scan_generation'),
+    findPort: sql('SELECT id FROM ports WHERE project_id = ? AND port = ? AND script_name IS ? AND config_source = ?'),
+    touchPort: sql('UPDATE ports SET kind = ?, last_detected = ?, scan_generation = ? WHERE id = ?'),
+    insertPort: sql(`INSERT INTO ports (project_id, port, script_name, config_source, kind, last_detected, created_at, scan_generation)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?)`),
+    keepPortsUnder: sql('UPDATE ports SET scan_generation = ? WHERE project_id = ? AND substr(config_source, 1, length(?)) = ?'),
+    sweepPorts: sql('DELETE FROM ports WHERE project_id = ? AND scan_generation <> ?'),
+    finishScan: sql('UPDATE projects SET last_scanned = ?, framework = COALESCE(framework, ?) WHERE id = ?'),
+    saveSummary: sql(`INSERT INTO scan_summaries (project_id, notes, runs, truncated, scanned_at) VALUES (?, ?, ?, ?, ?)
+      ON CONFLICT (project_id) DO UPDATE SET notes = excluded.notes, runs = excluded.runs, truncated = excluded.truncated,
+      scanned_at = excluded.scanned_at`),
+    putSnapshot: sql(`INSERT INTO scan_snapshots (project_id, generation, data) VALUES (?, ?, ?)
+      ON CONFLICT (project_id) DO UPDATE SET generation = excluded.generation, data = excluded.data`),
+    dropSnapshot: sql('DELETE FROM scan_snapshots WHERE project_id = ?'),
+  };
+
+  /**
+   * Writes a scan's ports: a row keeps its id while the same port, script and source are still found; rows
+   * read from a directory the scan could not read (`kept` prefixes) stay as they were.
+   */
+  const savePorts = (projectId: number, ports: FinishRecord['ports'], generation: number, at: number, kept: readonly string[]): void => {
+    for (const p of ports) {
+      const kind = portKindOf(p.kind);
+      const found = q.findPort.get(projectId, p.port, p.script_name, p.config_source);
+      if (found) q.touchPort.run(kind, at, generation, found.id as number);
+      else q.insertPort.run(projectId, p.port, p.script_name, p.config_source, kind, at, at, generation);
+    }
+    for (const prefix of kept) q.keepPortsUnder.run(generation, projectId, prefix, prefix);
+    q.sweepPorts.run(projectId, generation);
+  };
+
+  /**
+   * The end of every full or incremental save: ports, the project's scan time and framework, the summary and
+   * the snapshot (dropped when the scan kept none).
+   */
+  const finishSave = (projectId: number, record: FinishRecord, generation: number, at: number, kept: readonly string[]): void => {
+    const { ports, framework, notes = [], runs = [], truncated = null, snapshot = null } = record;
+    savePorts(projectId, ports, generation, at, kept);
+    q.finishScan.run(at, framework, projectId);
+    q.saveSummary.run(projectId, JSON.stringify(notes), JSON.stringify(runs), truncated, at);
+    if (snapshot) q.putSnapshot.run(projectId, generation, snapshot);
+    else q.dropSnapshot.run(projectId);
+  };
+
+  return {
+    finishSave,
+    /**
+     * The last transaction of a big save: the staged differences, then `finishSave`. False when the project
+     * is gone or another save of it committed since the save began.
+     */
+    applyStaged(staging: Staging, { saveId, projectId, startGeneration, record, at, kept }: ApplyRequest): boolean {
+      if (Number(q.generationOf.get(projectId)?.scan_generation ?? Number.NaN) !== startGeneration) return false;
+      const generation = Number(q.nextGeneration.get(projectId)!.scan_generation);
+      if (!staging.apply(saveId, projectId, at, generation)) {
+        throw httpError(503, 'SAVE_DISCARDED', 'The scan could not be saved: another projdex process opened the database '
+          + 'and discarded it while it was being written; nothing was changed, scan again');
+      }
+      finishSave(projectId, record, generation, at, kept);
+      return true;
+    },
+  };
+}
+
+export type Finisher = ReturnType<typeof createFinisher>;

@@ -1,0 +1,136 @@
+// Big saves go through the staging table (src/core/store/staging.ts): readers and a reopened database see
+// the previous scan whole until the save's last transaction, and a failed save changes nothing.
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+import { suite, test } from 'node:test';
+import { openStore, sqliteFailure, type ScanRecord, type Store } from '../../src/core/store/store.ts';
+import { makeTree } from '../helpers/index.ts';
+
+const tests = (from: number, to: number, cases: number) =>
+  Array.from({ length: to - from }, (_, i) => ({ file: `src/t${String(from + i).padStart(6, '0')}.test.js`, framework: 'jest' as const, cases }));
+
+const OLD: ScanRecord = {
+  tests: tests(0, 3000, 1), ports: [{ port: 3000, script_name: 'dev', config_source: 'package.json' }], framework: 'vite',
+  notes: ['old note'], snapshot: new Uint8Array([1, 2, 3]),
+};
+
+/** Everything a client can read of the project's last scan. */
+function stored(store: Store, id: number) {
+  return {
+    tests: store.listTests(id).map(({ created_at: _, ...row }) => row),
+    ports: store.listPorts(id, 'all').map(({ created_at: _, last_detected: __, ...row }) => row),
+    summary: store.getScanSummary(id).notes,
+    snapshot: store.getSnapshot(id),
+  };
+}
+
+const stagedRows = (file: string): number => {
+  const db = new DatabaseSync(file, { readOnly: true });
+  try { return Number(db.prepare('SELECT count(*) AS n FROM scan_staging').get()?.n); } finally { db.close(); }
+};
+
+suite('a big save through the staging table', () => {
+  test('a save that fills the disk midway leaves the previous scan exactly, also after reopening', async (t) => {
+    const file = join(makeTree(t), 'projdex.db');
+    const store = openStore(file, { maxBytes: 2 * 1024 * 1024 });
+    t.after(() => store.close());
+    const { id } = store.insertProject({ name: 'p', path: '/p' })!;
+    assert.equal(await store.saveScanSliced(id, OLD), true);
+    const before = stored(store, id);
+    assert.equal(before.tests.length, 3000);
+    assert.ok(before.snapshot);
+    // Kept files with new counts, and far more new rows than 2 MiB holds: slices commit, then one fails.
+    const saving = store.saveScanSliced(id, {
+      tests: [...tests(1000, 3000, 7), ...tests(3000, 60_000, 2)], ports: [{ port: 4000, script_name: null, config_source: '.env' }],
+      framework: null, notes: ['new note'], snapshot: new Uint8Array([9]),
+    });
+    let settled = false;
+    const outcome = saving.then(() => 'saved', (error: Error) => error.message).finally(() => { settled = true; });
+    let staged = 0;
+    while (!settled) {
+      staged = Math.max(staged, stagedRows(file));
+      assert.equal(store.countTests(id), 3000, 'readers see the old list while the save runs');
+      await new Promise((r) => setTimeout(r, 1));
+    }
+    assert.ok(staged > 0, 'slices were committed to staging before the disk was full');
+    assert.match(await outcome, /database or disk is full/);
+    assert.deepEqual(stored(store, id), before);
+    assert.equal(stagedRows(file), 0, 'the failed save discarded what it staged');
+    store.close();
+    const again = openStore(file);
+    t.after(() => again.close());
+    assert.deepEqual(stored(again, id), before);
+  });
+
+  test('whatever the size limit, a save lands whole or fails with 507 and leaves the old scan, last transaction included', async (t) => {
+    // 1.5 MiB fills up while staging, 2.5 MiB in the last transaction (the apply thread's), 4.5 MiB holds it all.
+    const outcomes = new Set<string>();
+    for (const mib of [1.5, 2.5, 4.5]) {
+      const file = join(makeTree(t), 'projdex.db');
+      const store = openStore(file, { maxBytes: mib * 1024 * 1024 });
+      try {
+        const { id } = store.insertProject({ name: 'p', path: '/p' })!;
+        await store.saveScanSliced(id, { ...OLD, tests: tests(0, 1500, 1) });
+        const before = stored(store, id);
+        const outcome = await store.saveScanSliced(id, { tests: tests(0, 20_000, 2), ports: [], framework: null })
+          .then(() => 'saved', (error: unknown) => String(sqliteFailure(error)?.status));
+        outcomes.add(outcome);
+        if (outcome === 'saved') assert.equal(store.countTests(id), 20_000);
+        else assert.deepEqual([outcome, stored(store, id)], ['507', before], `${mib} MiB`);
+        assert.equal(stagedRows(file), 0);
+      } finally {
+        store.close();
+      }
+    }
+    assert.deepEqual([...outcomes].sort(), ['507', 'saved']);
+  });
+
+  test('a finished save: the new list at once, ids kept for files still found, nothing left staged', async (t) => {
+    const file = join(makeTree(t), 'projdex.db');
+    const store = openStore(file);
+    t.after(() => store.close());
+    const { id } = store.insertProject({ name: 'p', path: '/p' })!;
+    await store.saveScanSliced(id, OLD);
+    const ids = new Map(store.listTests(id).map((x) => [x.file_path, x.id]));
+    const next = [...tests(0, 1000, 1), ...tests(1000, 2000, 5), ...tests(5000, 7000, 0)];
+    const saving = store.saveScanSliced(id, { tests: next, ports: [], framework: null, snapshot: new Uint8Array([4]) });
+    let settled = false;
+    void saving.finally(() => { settled = true; });
+    const seen = new Set<number>();
+    while (!settled) {
+      seen.add(store.countTests(id));
+      await new Promise((r) => setImmediate(r));
+    }
+    assert.equal(await saving, true);
+    assert.deepEqual([...seen].filter((n) => n !== 3000 && n !== 4000), [], 'only the old or the new count was ever seen');
+    const after = store.listTests(id);
+    assert.deepEqual(after.map((x) => [x.file_path, x.cases]), next.map((x) => [x.file, x.cases]));
+    for (const row of after) if (ids.has(row.file_path)) assert.equal(row.id, ids.get(row.file_path));
+    assert.ok(after.filter((row) => !ids.has(row.file_path)).every((row) => row.id > Math.max(...ids.values())));
+    assert.deepEqual(store.getSnapshot(id)?.data, new Uint8Array([4]));
+    assert.equal(stagedRows(file), 0);
+  });
+
+  test('of two saves of one project running together, the first to finish wins and the other answers false', async (t) => {
+    const store = openStore(':memory:');
+    t.after(() => store.close());
+    const { id } = store.insertProject({ name: 'p', path: '/p' })!;
+    const slow = store.saveScanSliced(id, { tests: tests(0, 30_000, 1), ports: [], framework: null });
+    const quick = store.saveScan(id, { tests: tests(0, 5, 3), ports: [], framework: null });
+    assert.equal(quick, true);
+    assert.equal(await slow, false);
+    assert.deepEqual(store.listTests(id).map((x) => x.cases), [3, 3, 3, 3, 3]);
+  });
+
+  test('rows staged by a save that never finished are discarded when the database is opened', async (t) => {
+    const file = join(makeTree(t), 'projdex.db');
+    openStore(file).close();
+    const db = new DatabaseSync(file);
+    db.exec("INSERT INTO scan_staging (save_id, file_path, framework, cases, change) VALUES (7, 'a.test.js', 'jest', 1, 1)");
+    db.close();
+    assert.equal(stagedRows(file), 1);
+    openStore(file).close();
+    assert.equal(stagedRows(file), 0);
+  });
+});
