@@ -1,5 +1,5 @@
 /**
- * Hostile project trees, each a few kilobytes to a few megabytes, shaped after the attacks of issue 11:
+ * Hostile project trees, each a few kilobytes to a few megabytes, shaped after known attacks on readers and scans:
  * expansions that blow up, patterns that backtrack, deep nesting. Shared by the hostile-*.test.ts files.
  */
 const long = (unit: string, n: number): string => unit.repeat(n);

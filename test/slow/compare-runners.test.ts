@@ -18,7 +18,7 @@ const BEYOND_ADAPTERS: Record<string, string> = {
   'js-no-root-test': 'no root test script: the truth is each package\'s own script (jest in one, vitest by dependency in the '
     + 'other), while the adapter runs one runner at the root',
   'js-nx-project-json': 'Nx runs each project\'s target (jest --config per project, vitest per project, node --test in '
-    + 'tools/scripts), while the adapters run one runner at the root; checked by hand per project (see the issue 9 note)',
+    + 'tools/scripts), while the adapters run one runner at the root; checked by hand per project',
   'js-make-test': 'the files come from a Makefile recipe (mocha with sh-expanded globs), which the mocha adapter does not '
     + 'read; checked by hand with `make -n test` and mocha\'s own collector',
   'js-tape': 'tape is not installed here (no registry access) and has no adapter; its file list is glob.sync of each '
