@@ -11,10 +11,16 @@ import { call, makeTree, serve } from '../helpers/index.ts';
 
 // A scan that never ends: a preload (given to scan processes through NODE_OPTIONS) makes opening any file
 // below a directory whose name holds `stall-` spin forever, as a hung mount or a runaway parser would.
-// It patches Node's fs in the scan process only; projdex's own code runs unchanged.
+// Directories are opened as usual (the walk lists each one through a descriptor), so the walk ends and
+// the first file a rule reads hangs. It patches Node's fs in the scan process only; projdex's own code
+// runs unchanged.
 const STALL = `import fs from 'node:fs'; import { syncBuiltinESMExports } from 'node:module';
 const open = fs.openSync;
-fs.openSync = (path, ...rest) => { if (String(path).includes('stall-')) for (;;); return open(path, ...rest); };
+const DIR = fs.constants.O_DIRECTORY;
+fs.openSync = (path, flags, ...rest) => {
+  if (String(path).includes('stall-') && !(typeof flags === 'number' && (flags & DIR))) for (;;);
+  return open(path, flags, ...rest);
+};
 syncBuiltinESMExports();`;
 
 const PROJECT = {
