@@ -1,9 +1,12 @@
 // JS discovery run alone on a directory (a fixture or a temp tree), without the scan engine's parts,
 // snapshot or cache around it: what the tests of src/discover/js/ assert on.
+import assert from 'node:assert/strict';
+import { suite, test } from 'node:test';
 import { discoverJs } from '../../src/discover/js/index.ts';
 import type { FoundTest, RunInfo } from '../../src/rules/types.ts';
 import { createContext } from '../../src/scan/context.ts';
 import { walk } from '../../src/scan/walk/walk.ts';
+import { fixture } from './index.ts';
 
 async function run(root: string, maxPackageFiles?: number): Promise<{
   tests: readonly FoundTest[]; notes: string[]; runs: RunInfo[];
@@ -42,3 +45,14 @@ export const all = (framework: string, files: string[]): Record<string, string> 
 
 /** A package.json (or any JSON file) of a temp tree. */
 export const json = (v: unknown): string => JSON.stringify(v);
+
+/** A suite checking each fixture's exact `{ file: framework }` (test/fixtures/<name>). */
+export function fixtureSuite(expected: Readonly<Record<string, Record<string, string>>>): void {
+  suite('discoverJs on fixtures', () => {
+    for (const [name, files] of Object.entries(expected)) {
+      test(`${name}: exact file list and frameworks`, async () => {
+        assert.deepEqual((await discover(fixture(name))).files, files);
+      });
+    }
+  });
+}

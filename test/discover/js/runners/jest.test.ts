@@ -3,7 +3,7 @@
 // js-jest-preset-package, js-jest-projects, js-jest-regex, js-jest-shared-config.
 import assert from 'node:assert/strict';
 import { suite, test } from 'node:test';
-import { all, discover, json } from '../../../helpers/discover.ts';
+import { all, discover, fixtureSuite, json } from '../../../helpers/discover.ts';
 import { fixture, makeTree } from '../../../helpers/index.ts';
 
 const EXPECTED: Record<string, Record<string, string>> = {
@@ -17,14 +17,7 @@ const EXPECTED: Record<string, Record<string, string>> = {
   'js-jest-preset-package': all('jest', ['src/a.spec.js', 'src/b.spec.ts', 'tests/d.spec.js']),
 };
 
-suite('discoverJs on fixtures', () => {
-  for (const [name, expected] of Object.entries(EXPECTED)) {
-    test(`${name}: exact file list and frameworks`, async () => {
-      const { files } = await discover(fixture(name));
-      assert.deepEqual(files, expected);
-    });
-  }
-});
+fixtureSuite(EXPECTED);
 
 suite('JS discovery on shapes from real repositories', () => {
   test('Jest reads a bare (a|b) in testMatch as a group, and inline projects take rootDir "." from where jest runs', async () => {

@@ -2,22 +2,15 @@
 // Fixtures in test/fixtures/: js-playwright, js-playwright-computed.
 import assert from 'node:assert/strict';
 import { suite, test } from 'node:test';
-import { all, discover } from '../../../helpers/discover.ts';
-import { fixture, makeTree } from '../../../helpers/index.ts';
+import { all, discover, fixtureSuite } from '../../../helpers/discover.ts';
+import { makeTree } from '../../../helpers/index.ts';
 
 const EXPECTED: Record<string, Record<string, string>> = {
   'js-playwright': all('playwright', ['e2e/Login.SPEC.ts', 'e2e/home.spec.ts']),
   'js-playwright-computed': all('playwright', ['tests/e2e/cart.flow.ts', 'tests/e2e/local-only/debug.e2e.ts', 'tests/e2e/login.e2e.ts']),
 };
 
-suite('discoverJs on fixtures', () => {
-  for (const [name, expected] of Object.entries(EXPECTED)) {
-    test(`${name}: exact file list and frameworks`, async () => {
-      const { files } = await discover(fixture(name));
-      assert.deepEqual(files, expected);
-    });
-  }
-});
+fixtureSuite(EXPECTED);
 
 suite('JS discovery on shapes from real repositories', () => {
   test('a Playwright config reads process.argv too (a flag of the test script picks testDir)', async (t) => {

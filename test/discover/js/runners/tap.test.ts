@@ -2,7 +2,7 @@
 // Fixtures in test/fixtures/: js-borp, js-borp-typecheck, js-tap, js-tap16, js-uvu.
 import assert from 'node:assert/strict';
 import { suite, test } from 'node:test';
-import { all, discover } from '../../../helpers/discover.ts';
+import { all, discover, fixtureSuite } from '../../../helpers/discover.ts';
 import { fixture, makeTree } from '../../../helpers/index.ts';
 
 const EXPECTED: Record<string, Record<string, string>> = {
@@ -11,14 +11,7 @@ const EXPECTED: Record<string, Record<string, string>> = {
   'js-borp': all('borp', ['test/a.test.js', 'test/deep/b.test.js']),
 };
 
-suite('discoverJs on fixtures', () => {
-  for (const [name, expected] of Object.entries(EXPECTED)) {
-    test(`${name}: exact file list and frameworks`, async () => {
-      const { files } = await discover(fixture(name));
-      assert.deepEqual(files, expected);
-    });
-  }
-});
+fixtureSuite(EXPECTED);
 
 suite('JS discovery on shapes from real repositories', () => {
   test('borp with a noEmit tsconfig (type tests only) runs the plain JS default in place', async () => {

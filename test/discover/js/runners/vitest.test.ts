@@ -3,7 +3,7 @@
 // js-vitest-shared-config, js-vitest-workspace.
 import assert from 'node:assert/strict';
 import { suite, test } from 'node:test';
-import { all, discover } from '../../../helpers/discover.ts';
+import { all, discover, fixtureSuite } from '../../../helpers/discover.ts';
 import { fixture, makeTree } from '../../../helpers/index.ts';
 
 const EXPECTED: Record<string, Record<string, string>> = {
@@ -14,14 +14,7 @@ const EXPECTED: Record<string, Record<string, string>> = {
   'js-vitest-shared-config': all('vitest', ['src/a.check.ts', 'src/b.check.js']),
 };
 
-suite('discoverJs on fixtures', () => {
-  for (const [name, expected] of Object.entries(EXPECTED)) {
-    test(`${name}: exact file list and frameworks`, async () => {
-      const { files } = await discover(fixture(name));
-      assert.deepEqual(files, expected);
-    });
-  }
-});
+fixtureSuite(EXPECTED);
 
 suite('JS discovery on shapes from real repositories', () => {
   test('a Vitest config reads process.argv as the runner\'s command line (typecheck on unless benchmarking)', async () => {
