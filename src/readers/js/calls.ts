@@ -8,7 +8,7 @@
 import { isComputed, isObject, isRegex } from './lit.ts';
 import { method } from './builtins.ts';
 import { matchClose, peek, textFrom, type Cur, type ReadExpr } from './cursor.ts';
-import { ENV_MARK, grow, isFn, unknown, type Obj, type Scope, type Val } from './values.ts';
+import { grow, isFn, isProcessEnv, unknown, type Obj, type Scope, type Val } from './values.ts';
 
 /** Skips a type after `as`/`satisfies`: `const`, `Foo.Bar<Baz>[]`, `{ ... }`. */
 export function skipType(c: Cur): void {
@@ -48,7 +48,7 @@ export function argList(c: Cur, scope: Scope, expr: ReadExpr): Val[] {
 
 export function member(c: Cur, target: Val, name: string, text: string): Val {
   if (isComputed(target)) {
-    if ((target as { computed: string }).computed === ENV_MARK) {
+    if (isProcessEnv(target)) {
       if (!c.env.dry) c.env.note(`assumed process.env.${name} is unset, as in a plain \`npm test\``);
       return undefined;
     }

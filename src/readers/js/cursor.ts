@@ -3,14 +3,14 @@
  * looking ahead (`peek`), consuming an expected token (`eat`), finding a bracket's close (`matchClose`),
  * the source text of what was read (`textFrom`), and dry reading: code that does not run (the untaken
  * branch, a short-circuited operand, a loop body) is parsed to find where it ends, with no call made
- * and nothing noted, through `dry` only. The static reader (literal.ts), which parses no code, uses the
- * token part of it (`TokenCursor`) and passes over code with `skipExpr`.
+ * and nothing noted, through `dry` only. `skipExpr` passes over an expression without reading it: the
+ * static queries (literal.ts) use it past a value the budget stopped or an item a list left unread.
  */
 
 import type { Tok } from './tokens.ts';
 import { step, type Env, type Scope, type Val } from './values.ts';
 
-/** A position in a token list: all the static reader (literal.ts) needs. */
+/** A position in a token list, with nothing of an evaluation: all `skipExpr` needs. */
 export interface TokenCursor { readonly env: { readonly toks: readonly Tok[]; readonly src: string }; pos: number }
 
 /** A position in one module's tokens, as the evaluator reads them (with the module's budget and notes). */
@@ -61,7 +61,7 @@ export function matchClose(c: Cur, i: number): number {
 
 /**
  * Skips one balanced expression without reading it, stopping before a `,` or `;` or a closing bracket
- * at its own level: how the static reader passes over what is not a literal (it never parses code).
+ * at its own level.
  */
 export function skipExpr(c: TokenCursor): void {
   let depth = 0;

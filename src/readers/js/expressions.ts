@@ -10,7 +10,7 @@ import { dry, eat, matchClose, peek, textFrom, tokAt, type Cur } from './cursor.
 import { argList, call, member, skipType } from './calls.ts';
 import { arrayLit, importMeta, objectLit, template } from './literals.ts';
 import { parseArrowOrFunction } from './functions.ts';
-import { deeper, grow, lookup, step, strictEquals, toText, truthy, unknown, type Scope, type Val } from './values.ts';
+import { deeper, grow, isFn, lookup, step, strictEquals, toText, truthy, unknown, type Scope, type Val } from './values.ts';
 
 /** Parses one expression (no comma operator) at `c.pos` and evaluates it in `scope`. */
 export function expr(c: Cur, scope: Scope): Val {
@@ -95,7 +95,9 @@ function unary(c: Cur, scope: Scope): Val {
   }
   if (t === 'new') {
     c.pos++;
-    return postfix(c, scope, from);
+    const v = postfix(c, scope, from);
+    // An unknown constructed value reads as the whole `new X(...)`, not the bare constructor.
+    return isComputed(v) && !isFn(v) ? unknown(textFrom(c, from)) : v;
   }
   return postfix(c, scope, from);
 }

@@ -1,5 +1,5 @@
 /**
- * The values both JS readers give: the static reader (literal.ts) and the evaluator (modules.ts). A `Lit`
+ * The values the static evaluator gives, to whole-module reads (modules.ts) and queries (literal.ts). A `Lit`
  * is what JSON would hold plus regex literals and `Computed`, a value that could not be known, carrying
  * its source text so a caller can say why it fell back to a default.
  */

@@ -1,139 +1,80 @@
 /**
- * The static JS reader: reads JS/TS config text without running anything. It finds the exported config
- * object (`module.exports =`, `export default`, `defineConfig({...})`, a `const config = {...}` exported
- * by name), a declaration's value, or every object under given keys anywhere in the file, and parses
- * their literal parts. Anything that is not a literal (calls, identifiers, templates with `${}`, spreads
- * of unknown values) becomes a `Computed` node carrying its source text, so callers can fall back to a
- * default and say why. Ports use it for dev-server `port` keys.
+ * Static queries over one JS/TS source, answered by the evaluator's own expression reader
+ * (expressions.ts) in a closed world: the exported config (`module.exports =`, `export default`,
+ * `defineConfig({...})`, a `const config = {...}` exported by name), a declaration's value, every object
+ * under given keys anywhere in the file, and the calls of given functions with their arguments.
  *
- * Why it stands beside the evaluator (modules.ts) instead of over it: a different contract, which its
- * callers rely on. It is synchronous and never follows a name, an import or a call: `port: PORT` stays
- * `{ computed: 'PORT' }` for the caller to look up with `declared`, where the evaluator would resolve,
- * read imported files (async) and run functions. `objectsUnder` finds `server: {...}` in code that may
- * never run (a function body, a branch), which evaluation by design does not visit. Its merge of
- * `defineConfig`/`mergeConfig` arguments replaces arrays where Vite's (the evaluator's) concatenates.
- * What the two share is below the contract: the tokens (tokens.ts), the cursor (cursor.ts: peek, eat,
- * skipping code) and the values they give (lit.ts: `Lit`, `getKey`, which callers import from here).
+ * The closed world is what the callers rely on: values are read where they stand, with no name resolved
+ * (`port: PORT` stays `{ computed: 'PORT' }` for the caller to look up with `declared`), no import read
+ * and no function run; only `define*`/`mergeConfig` calls merge their object arguments (arrays replaced,
+ * as the callers expect). `objectsUnder` finds `server: {...}` in code that may never run (a function
+ * body, a branch), which whole-module evaluation (modules.ts) by design does not visit. Anything not
+ * known is a `Computed` carrying its source text, so callers can fall back to a default and say why.
  */
 
 import { MAX_DEPTH, noteLimit } from '../budget.ts';
 import { tokenize, type Tok } from './tokens.ts';
-import { eat, peek, skipExpr, tokAt, type TokenCursor } from './cursor.ts';
-import { isComputed, isObject, tokenLiteral, type Computed, type Lit } from './lit.ts';
+import { skipExpr, type Cur } from './cursor.ts';
+import { expr } from './expressions.ts';
+import { isComputed, isObject, type Lit } from './lit.ts';
+import { BudgetError, createBudget, native, toLit, type Env, type Scope, type Val } from './values.ts';
 
 export { getKey, isComputed, isObject, isRegex, type Computed, type Lit, type RegexLit } from './lit.ts';
 
-const CLOSERS = new Set([',', '}', ']', ')', ';']);
+/** Config helpers whose call is read as the merge of its object arguments. */
+const MERGING_HELPER = /^define[A-Z]\w*$|^mergeConfig$/;
 
-/** A recursive-descent reader over the token list; the cursor advances past what it parsed. */
-function createParser(src: string, toks: Tok[]) {
-  const c: TokenCursor = { env: { toks, src }, pos: 0 };
-
-  const computedFrom = (from: number): Computed => {
-    skipExpr(c);
-    const a = toks[from]?.start ?? 0;
-    const b = toks[c.pos - 1]?.end ?? a;
-    return { computed: src.slice(a, b).trim() };
+/**
+ * Reads one value at a time: each read is an expression of the evaluator, with its own step budget so
+ * one hostile value cannot starve the rest, in a scope that knows only the merging helpers.
+ */
+function createValueReader(src: string, toks: readonly Tok[]) {
+  const vars = new Map<string, Val>();
+  for (let i = 0; i + 1 < toks.length; i++) {
+    const tok = toks[i]!;
+    if (tok.kind === 'id' && toks[i + 1]!.t === '(' && MERGING_HELPER.test(tok.t)) vars.set(tok.t, native(tok.t, mergeArguments));
+  }
+  const scope: Scope = { vars };
+  const closedWorld = (text: string): Val => ({ computed: text });
+  const base: Omit<Env, 'budget' | 'dry'> = {
+    toks, src, file: '', cwd: '', note: () => {},
+    load: (_spec, text) => closedWorld(text),
+    namespace: (_spec, text) => closedWorld(text),
+    resolvePath: () => undefined,
+    invoke: () => closedWorld('call'),
   };
-
-  const parseValue = (): Lit => {
-    const from = c.pos;
-    const tok = tokAt(c);
-    if (!tok) return { computed: '' };
-    let value: Lit | undefined = tokenLiteral(tok);
-    if (value !== undefined) c.pos++;
-    else if (tok.t === 'true' || tok.t === 'false') { c.pos++; value = tok.t === 'true'; }
-    else if (tok.t === 'null' || tok.t === 'undefined') { c.pos++; value = null; }
-    else if (tok.t === '[' ) value = parseArray();
-    else if (tok.t === '{') value = parseObject();
-    else if (tok.kind === 'id' && peek(c, 1) === '(' && /^define[A-Z]\w*$|^mergeConfig$/.test(tok.t)) value = parseCall();
-    else if (eat(c, '(')) { const inner = parseValue(); if (eat(c, ')')) value = inner; else c.pos = from; }
-    if (value === undefined) return computedFrom(from);
-    // `[...] as const` and `{...} satisfies Config` keep their value; any other continuation is computed.
-    const next = peek(c);
-    if (next === 'as' || next === 'satisfies') { skipExpr(c); return value; }
-    if (next !== undefined && !CLOSERS.has(next)) { c.pos = from; return computedFrom(from); }
-    return value;
-  };
-
-  const parseArray = (): Lit[] => {
-    const out: Lit[] = [];
-    c.pos++;
-    while (c.pos < toks.length && peek(c) !== ']') {
-      const at = c.pos;
-      if (eat(c, '...')) { const v = parseValue(); out.push(isComputed(v) ? { computed: v.computed, spread: true } : v); }
-      else out.push(parseValue());
-      endItem(']', at);
+  /** The value of the expression at token `pos` and the token index after it. */
+  return (pos: number): { value: Lit; end: number } => {
+    const c: Cur = { env: { ...base, budget: createBudget(), dry: 0 }, pos };
+    try {
+      let value = expr(c, scope);
+      // `a = b = value` (`var app = module.exports = express()`): an assignment's value is its right side.
+      while (toks[c.pos]?.t === '=' && toks[c.pos + 1]?.t !== '=') { c.pos++; value = expr(c, scope); }
+      return { value: toLit(value), end: Math.max(c.pos, pos) };
+    } catch (e) {
+      if (!(e instanceof BudgetError)) throw e;
+      c.pos = pos;
+      skipExpr(c);
+      const a = toks[pos]?.start ?? 0;
+      return { value: { computed: src.slice(a, toks[c.pos - 1]?.end ?? a).trim() }, end: c.pos };
     }
-    c.pos++;
-    return out;
-  };
-
-  /** Consumes the `,` after a list item; guarantees progress on malformed input. */
-  const endItem = (close: string, at: number): void => {
-    if (peek(c) !== ',' && peek(c) !== close) skipExpr(c);
-    if (!eat(c, ',') && (c.pos === at || (peek(c) !== undefined && peek(c) !== close))) c.pos++;
-  };
-
-  const parseObject = (): { [key: string]: Lit } => {
-    const out: { [key: string]: Lit } = Object.create(null);
-    c.pos++;
-    while (c.pos < toks.length && peek(c) !== '}') {
-      const at = c.pos;
-      const tok = tokAt(c)!;
-      if (eat(c, '...')) { const v = parseValue(); out[`...${spreadCount(out)}`] = isComputed(v) ? v : { computed: 'spread' }; }
-      else if (tok.kind === 'id' || tok.kind === 'str' || tok.kind === 'num') {
-        c.pos++;
-        const key = tok.kind === 'str' ? tok.value! : tok.t;
-        if (eat(c, ':')) out[key] = parseValue();
-        else if (peek(c) === '(') { skipExpr(c); out[key] = { computed: `${key}()` }; }
-        else out[key] = { computed: key };
-      } else if (tok.t === '[') { const from = c.pos; out[`[computed${c.pos}]`] = computedFrom(from); }
-      else skipExpr(c);
-      endItem('}', at);
-    }
-    c.pos++;
-    return out;
-  };
-
-  /** `defineConfig({...})`, `mergeConfig(base, {...})`: object arguments merged left to right. */
-  const parseCall = (): Lit => {
-    c.pos += 2;
-    let merged: { [key: string]: Lit } | undefined;
-    let computedArgs = false;
-    let array: Lit[] | undefined;
-    while (c.pos < toks.length && peek(c) !== ')') {
-      const at = c.pos;
-      const v = parseValue();
-      if (isObject(v)) merged = merged ? mergeDeep(merged, v) : v;
-      else if (Array.isArray(v)) array = v;
-      else computedArgs = true;
-      endItem(')', at);
-    }
-    c.pos++;
-    // `defineWorkspace([...])` wraps a list.
-    if (!merged) return array ?? { computed: 'call' };
-    if (computedArgs) merged['...base'] = { computed: 'merged with a computed config' };
-    return merged;
-  };
-
-  return {
-    parseValue,
-    /** Moves to the first token at or after a source offset. */
-    seek: (offset: number) => { c.pos = toks.findIndex((t) => t.start >= offset); if (c.pos === -1) c.pos = toks.length; },
-    /** Moves to a token index. */
-    at: (index: number) => { c.pos = index; },
-    /** The token index the parser is at. */
-    index: () => c.pos,
-    /** Consumes the `,` after a list item (for callers reading a list item by item). */
-    endItem,
-    /** The object literal whose `{` is the token at `index`. */
-    objectAt: (index: number) => { c.pos = index; return parseObject(); },
   };
 }
 
-function spreadCount(o: object): number {
-  return Object.keys(o).filter((k) => k.startsWith('...')).length;
+/** `defineConfig({...})`, `mergeConfig(base, {...})`: object arguments merged left to right. */
+function mergeArguments(args: Val[]): Val {
+  let merged: { [key: string]: Lit } | undefined;
+  let computedArgs = false;
+  let array: Lit[] | undefined;
+  for (const v of args) {
+    if (isObject(v)) merged = merged ? mergeDeep(merged, v) : v;
+    else if (Array.isArray(v)) array = v;
+    else computedArgs = true;
+  }
+  // `defineWorkspace([...])` wraps a list.
+  if (!merged) return array ?? { computed: 'call' };
+  if (computedArgs) merged['...base'] = { computed: 'merged with a computed config' };
+  return merged;
 }
 
 function mergeDeep(a: { [key: string]: Lit }, b: { [key: string]: Lit }): { [key: string]: Lit } {
@@ -179,7 +120,7 @@ export function createLiteralReader(src: string): LiteralReader {
     noteLimit(`a JS/TS config nests deeper than ${MAX_DEPTH} brackets; it was not read`);
     return { exported: () => undefined, declared: () => undefined, objectsUnder: () => [], callsOf: () => [] };
   }
-  const parser = createParser(src, toks);
+  const readAt = createValueReader(src, toks);
 
   const declared = (name: string): Lit | undefined => {
     for (let i = 0; i + 1 < toks.length; i++) {
@@ -187,8 +128,7 @@ export function createLiteralReader(src: string): LiteralReader {
       let eq = i + 2;
       while (eq < toks.length && toks[eq]!.t !== '=') eq++;
       if (eq === toks.length) return undefined;
-      parser.at(eq + 1);
-      return parser.parseValue();
+      return readAt(eq + 1).value;
     }
     return undefined;
   };
@@ -196,8 +136,9 @@ export function createLiteralReader(src: string): LiteralReader {
   const exported = (): Lit | undefined => {
     let found: Lit | undefined;
     for (const m of src.matchAll(EXPORTS)) {
-      parser.seek(m.index + m[0].length);
-      found = parser.parseValue();
+      const offset = m.index + m[0].length;
+      const at = toks.findIndex((t) => t.start >= offset);
+      found = at === -1 ? { computed: '' } : readAt(at).value;
       // `export default config` / `module.exports = config`: follow one declaration of that name.
       if (isComputed(found) && /^[A-Za-z_$][\w$]*$/.test(found.computed)) {
         const value = declared(found.computed);
@@ -215,7 +156,9 @@ export function createLiteralReader(src: string): LiteralReader {
       if (tok.kind !== 'id' || !wanted.has(tok.t) || toks[i + 1]!.t !== ':' || toks[i - 1]?.t === '.' || toks[i - 1]?.t === '?.') continue;
       let open = i + 2;
       if (toks[open]!.t === '(' && toks[open + 1]?.t === ')' && toks[open + 2]?.t === '=>') open += toks[open + 3]?.t === '(' ? 4 : 3;
-      if (toks[open]?.t === '{') out.push([tok.t, parser.objectAt(open)]);
+      if (toks[open]?.t !== '{') continue;
+      const { value } = readAt(open);
+      if (isObject(value)) out.push([tok.t, value]);
     }
     return out;
   };
@@ -235,17 +178,12 @@ export function createLiteralReader(src: string): LiteralReader {
       const dotted = toks[i - 1]?.t === '.' || toks[i - 1]?.t === '?.';
       const object = dotted ? (toks[i - 2]?.kind === 'id' ? toks[i - 2]!.t : '?') : '';
       const args: Lit[] = [];
-      parser.at(i + 2);
-      for (let n = 0; n < MAX_ARGS; n++) {
-        const at = parser.index();
-        if (at >= toks.length || toks[at]!.t === ')') break;
-        const v = parser.parseValue();
-        const after = parser.index();
-        // `declared` moves the parser: back to the end of this argument afterwards.
-        const named = isComputed(v) && /^[A-Za-z_$][\w$]*$/.test(v.computed) && v.computed !== tok.t ? lookUp(v.computed) : undefined;
-        args.push(named ?? v);
-        parser.at(after);
-        parser.endItem(')', at);
+      let at = i + 2;
+      for (let n = 0; n < MAX_ARGS && at < toks.length && toks[at]!.t !== ')'; n++) {
+        const { value, end } = readAt(at);
+        const named = isComputed(value) && /^[A-Za-z_$][\w$]*$/.test(value.computed) && value.computed !== tok.t ? lookUp(value.computed) : undefined;
+        args.push(named ?? value);
+        at = nextItem(toks, at, end);
       }
       out.push({ callee: dotted ? `${object}.${tok.t}` : tok.t, args });
     }
@@ -253,6 +191,17 @@ export function createLiteralReader(src: string): LiteralReader {
   };
 
   return { exported, declared, objectsUnder, callsOf };
+}
+
+/**
+ * The index after the list item that began at `from` and was read up to `end`: past its `,`, or at the
+ * list's `)`; what the reader left unread (`a b`) is skipped, and the cursor always moves.
+ */
+function nextItem(toks: readonly Tok[], from: number, end: number): number {
+  const c = { env: { toks, src: '' }, pos: end };
+  if (toks[c.pos]?.t !== ',' && toks[c.pos]?.t !== ')') skipExpr(c);
+  if (toks[c.pos]?.t === ',') return c.pos + 1;
+  return c.pos === from ? from + 1 : c.pos;
 }
 
 const MAX_CALLS = 256;

@@ -16,7 +16,7 @@ import { parseJsonc } from '../jsonc.ts';
 import { tokenize } from './tokens.ts';
 import { builtinModule, dirOf, identityHelper, mergeConfig, normalize, objectStatics, pathModule, urlCtor } from './builtins.ts';
 import { callFn } from './statements.ts';
-import { BudgetError, createBudget, ENV_MARK, isFn, native, unknown, type Env, type Obj, type Val } from './values.ts';
+import { BudgetError, createBudget, isFn, native, processEnv, toLit, unknown, type Env, type Obj, type Val } from './values.ts';
 import { runTopLevel, type ModuleRecord } from './top.ts';
 
 export interface EvalOptions {
@@ -115,23 +115,12 @@ export async function evaluateModule(src: string, opts: EvalOptions): Promise<Ev
     let value = rec ? (rec.default ?? rec.exports) : undefined;
     // Jest and Vitest accept a config function (`module.exports = async () => ({...})`): it is called with no arguments.
     if (isFn(value) && value.fn) value = callFn(value.fn, []);
-    return { value: value === undefined ? undefined : toLit(value, 0), notes: [...notes], files: [...sources.keys()] };
+    return { value: value === undefined ? undefined : toLit(value), notes: [...notes], files: [...sources.keys()] };
   } catch (e) {
     if (!(e instanceof BudgetError)) throw e;
     note(`${short(opts, opts.file)}: ${e.message}; read nothing from it`);
     return { value: undefined, notes: [...notes], files: [...sources.keys()] };
   }
-}
-
-/** The value as plain literals: functions and package modules become bare unknowns (bounded depth). */
-function toLit(v: Val, depth: number): Lit {
-  if (v === undefined) return null;
-  if (isComputed(v)) return v.spread ? { computed: v.computed, spread: true } : { computed: v.computed };
-  if (depth > 40 || typeof v !== 'object' || v === null || isRegex(v)) return v;
-  if (Array.isArray(v)) return v.map((x) => toLit(x, depth + 1));
-  const out: Obj = Object.create(null);
-  for (const [k, x] of Object.entries(v)) out[k] = toLit(x, depth + 1);
-  return out;
 }
 
 function withDefault(v: Val): Val {
@@ -166,7 +155,7 @@ function globals(env: Env, argv: readonly string[] | undefined): Map<string, Val
     members: { resolve: resolvePath } } as unknown as Val);
   vars.set('__dirname', dirOf(file));
   vars.set('__filename', file);
-  vars.set('process', { env: { computed: ENV_MARK }, cwd: native('process.cwd', () => cwd), platform: unknown('process.platform'), argv: argv ? [...argv] : unknown('process.argv') } as unknown as Lit);
+  vars.set('process', { env: processEnv(), cwd: native('process.cwd', () => cwd), platform: unknown('process.platform'), argv: argv ? [...argv] : unknown('process.argv') } as unknown as Lit);
   vars.set('Object', objectStatics);
   vars.set('URL', urlCtor);
   vars.set('Boolean', native('Boolean', (a) => !(a[0] === undefined || a[0] === null || a[0] === false || a[0] === 0 || a[0] === '')));

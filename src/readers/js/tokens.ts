@@ -1,5 +1,5 @@
 /**
- * The tokenizer under both JS readers (the static reader, literal.ts, and the evaluator): enough of
+ * The tokenizer of the static evaluator (whole modules, modules.ts; static queries, literal.ts): enough of
  * JS/TS lexing to read config files (strings, templates, numbers, identifiers, regex literals,
  * punctuation), with comments skipped, so commented-out code is never read.
  */

@@ -54,8 +54,12 @@ export interface Env {
   dry: number;
 }
 
-/** The value of `process.env`: reading a member of it gives `undefined` (noted, calls.ts). */
-export const ENV_MARK = 'process.env';
+/**
+ * The value of `process.env`: reading a member of it gives `undefined` (noted, calls.ts). Told apart by a
+ * flag, not by its text: an unknown `process` (the static queries know no globals) reads as unknown.
+ */
+export const processEnv = (): Computed => ({ computed: 'process.env', processEnv: true } as Computed);
+export const isProcessEnv = (v: Val): boolean => isComputed(v) && (v as { processEnv?: boolean }).processEnv === true;
 
 export const unknown = (text: string): Computed => ({ computed: text.length > 200 ? text.slice(0, 200) + '…' : text });
 export const isFn = (v: Val): v is FnVal => isComputed(v) && ('fn' in v || 'native' in v);
@@ -84,6 +88,17 @@ export function mergeDeep(a: Val, b: Val): Val {
   }
   if (Array.isArray(a) || Array.isArray(b)) return [...(Array.isArray(a) ? a : a === undefined ? [] : [a as Lit]), ...(Array.isArray(b) ? b : [b as Lit])];
   return b;
+}
+
+/** The value as plain literals: functions and package modules become bare unknowns (bounded depth). */
+export function toLit(v: Val, depth = 0): Lit {
+  if (v === undefined) return null;
+  if (isComputed(v)) return v.spread ? { computed: v.computed, spread: true } : { computed: v.computed };
+  if (depth > 40 || typeof v !== 'object' || v === null || isRegex(v)) return v;
+  if (Array.isArray(v)) return v.map((x) => toLit(x, depth + 1));
+  const out: Obj = Object.create(null);
+  for (const [k, x] of Object.entries(v)) out[k] = toLit(x, depth + 1);
+  return out;
 }
 
 /** Strict equality of known primitives; `undefined` when either side is unknown or not a primitive. */

@@ -37,4 +37,21 @@ suite('createLiteralReader()', () => {
   test('the tokenizer skips comments and tells regex literals from division', () => {
     assert.deepEqual(tokenize('a / b /* c */ // d\n(/e/g)').map((t) => t.kind), ['id', 'punct', 'id', 'punct', 'regex', 'punct']);
   });
+  test('a value ends where its expression ends: no-semicolon code after it is not part of it', () => {
+    const reader = createLiteralReader('const PORT = getPort()\napp.listen(3000)\nvar app = module.exports = express()\nconst x = new Foo(1)');
+    assert.deepEqual(plain(reader.declared('PORT')), { computed: 'getPort()' });
+    assert.deepEqual(plain(reader.declared('app')), { computed: 'express()' });
+    assert.deepEqual(plain(reader.declared('x')), { computed: 'new Foo(1)' });
+  });
+  test('the closed world: process.env is unknown, not unset, and only define*/mergeConfig merge', () => {
+    const reader = createLiteralReader('const a = process.env.PORT || 3000;\nconst b = defineConfig({ x: [1] }, { x: [2], y: 3 });\nconst c = merge({ x: 1 });');
+    assert.deepEqual(plain(reader.declared('a')), { computed: 'process.env.PORT || 3000' });
+    assert.deepEqual(plain(reader.declared('b')), { x: [2], y: 3 });
+    assert.deepEqual(plain(reader.declared('c')), { computed: 'merge({ x: 1 })' });
+  });
+  test('each value has its own step budget: a value that builds too much is computed, the next is read', () => {
+    const reader = createLiteralReader("const A = 'x'.repeat(1e9);\nconst B = 2;");
+    assert.deepEqual(plain(reader.declared('A')), { computed: "'x'.repeat(1e9)" });
+    assert.equal(reader.declared('B'), 2);
+  });
 });
