@@ -12,9 +12,10 @@ import { isLocalAddress, namesClient } from './kind.ts';
  * read by the `config` crate), a Go server's `config.yml` given with `--config` (`http.port: 6157`, dotted keys),
  * Spring Cloud Config's `src/main/resources/shared/<service>.yml` (`server.port: 4000`), Streamlit's
  * `.streamlit/config.toml` (`[server] port = 8501`). Only a section that names the app's own server counts
- * (`server`, `http`, `application`, `app`, `web`, `api`, `listen`): `database.port`, `redis.port` and
- * `smtp.port` are services it calls. Files for production or tests (`production.yaml`, `test.json`) are not a
- * dev machine's; Spring's `application*.yml` and Rails' `config/*.rb` have their own finders.
+ * (`server`, `http`, `application`, `app`, `web`, `listen`): `database.port`, `redis.port`, `smtp.port` and
+ * `api.port` (an upstream as often as the app) are not. Files for production or tests (`production.yaml`,
+ * `test.json`) are not a dev machine's; Spring's `application*.yml`, Rails' `config/*.rb` and
+ * `supabase/config.toml` have their own finders.
  */
 
 const MAX_FILES = 100;
@@ -24,8 +25,8 @@ const SPRING_SHARED = /(?:^|\/)src\/main\/resources\/shared\/[^/]+$/;
 const ROOT_NAMES = /^(?:config|settings)\.(?:ya?ml|toml|json)$/;
 const FORMAT = /\.(?:ya?ml|toml|json)$/;
 const NOT_DEV = /^(?:prod|production|staging|stage|test|tests|testing|ci|e2e|docker|k8s|kubernetes|deploy|release)(?:[._-]|$)/i;
-const SKIPPED = /(?:^|\/)(?:examples?|testdata|tests?|fixtures|charts|helm|k8s|kubernetes|deploy|\.github|\.vscode|\.idea|\.devcontainer|node_modules)\//;
-const SERVER_SECTIONS = new Set(['server', 'http', 'application', 'app', 'web', 'api', 'listen', 'webserver', 'http_server', 'httpserver']);
+const SKIPPED = /(?:^|\/)(?:examples?|testdata|tests?|fixtures|charts|helm|k8s|kubernetes|deploy|\.github|\.vscode|\.idea|\.devcontainer|supabase|node_modules)\//;
+const SERVER_SECTIONS = new Set(['server', 'http', 'application', 'app', 'web', 'listen', 'webserver', 'http_server', 'httpserver']);
 const PORT_KEYS = new Set(['port', 'http_port', 'httpport', 'listen_port', 'listenport']);
 const ADDRESS_KEYS = new Set(['addr', 'address', 'listen', 'listen_addr', 'listenaddr', 'bind', 'bind_address']);
 
