@@ -111,6 +111,12 @@ suite('fixtures of launcher-heavy apps', () => {
     ]);
   });
 
+  test('.NET: a launchSettings.json written with a byte order mark (as Visual Studio saves it) is read', async (t) => {
+    const settings = { profiles: { http: { commandName: 'Project', applicationUrl: 'http://localhost:5000' } } };
+    const root = makeTree(t, { 'src/Web/Properties/launchSettings.json': `\uFEFF${JSON.stringify(settings, null, 2)}` });
+    assert.deepEqual(await rows(root), [[5000, 'http', 'src/Web/Properties/launchSettings.json', 'listen']]);
+  });
+
   test('a vite.config server.port replaces the react-router dev default in its package', async (t) => {
     const root = makeTree(t, {
       'apps/remix/package.json': JSON.stringify({ scripts: { dev: 'react-router dev' } }),
