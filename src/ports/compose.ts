@@ -33,11 +33,12 @@ export async function findComposePorts(ctx: ScanContext): Promise<PortRow[]> {
     if (!isProductionCompose(file)) return rows.flat();
     const bound = rows.flat().filter((row) => row.kind !== 'connect');
     if (bound.length > 0) {
-      ctx.note(`${file} is a production compose file (by its name or folder): its ports are listed as container ports, `
-        + 'not as ports this machine listens on, and count in no collision');
+      ctx.note(`${file} is a production compose file (by its name or folder): its ports are listed as `
+        + 'container ports, not as ports this machine listens on, and count in no collision');
     }
-    // Not published here either: a production file's `80:80` does not make a dev file's container port 80 a host port.
-    return rows.flat().map(({ publishes: _publishes, ...row }): PortRow => (row.kind === 'connect' ? row : { ...row, kind: 'container' }));
+    // Nor published here: a production file's `80:80` does not make a dev file's container port 80 a host port.
+    return rows.flat().map(({ publishes: _publishes, ...row }): PortRow =>
+      (row.kind === 'connect' ? row : { ...row, kind: 'container' }));
   }));
   return perFile.flat();
 }

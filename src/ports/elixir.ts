@@ -47,9 +47,13 @@ export function exsPorts(source: string): number[] {
   return out;
 }
 
+const OFF_BY_DEFAULT =
+  /^([ \t]*)if\s+(?:config_env\(\)\s*==\s*:prod|System\.get_env\([^)]{0,80}\)[^\n]{0,80}?|[a-z_]\w{0,40})\s+do\b/;
+
 /**
  * The text with every `if config_env() == :prod do ... end` block, and every block an environment switch
- * opens (`if System.get_env("HTTPS") do`, `if https do`), up to its `end` at the same indent, left out, in one pass.
+ * opens (`if System.get_env("HTTPS") do`, `if https do`), up to its `end` at the same indent, left out, in
+ * one pass.
  */
 function withoutProdBlocks(text: string): string {
   const kept: string[] = [];
@@ -61,7 +65,7 @@ function withoutProdBlocks(text: string): string {
     }
     // Production, and opt-ins the environment turns on (`if System.get_env("HTTPS") do`, `if https do` with
     // `https = System.get_env("USE_HTTPS") == "true"` above): not what a plain `mix phx.server` binds.
-    const prod = /^([ \t]*)if\s+(?:config_env\(\)\s*==\s*:prod|System\.get_env\([^)]{0,80}\)[^\n]{0,80}?|[a-z_]\w{0,40})\s+do\b/.exec(line);
+    const prod = OFF_BY_DEFAULT.exec(line);
     if (prod) closing = prod[1]!;
     else kept.push(line);
   }

@@ -62,7 +62,8 @@ export async function entryPorts(ctx: ScanContext): Promise<PortRow[]> {
     const text = await ctx.read(file);
     if (text === undefined) return [];
     if (file.endsWith('.sh')) return shellScriptRows(text.slice(0, MAX_TEXT), ref, file);
-    if (ref.startsOnly && !file.endsWith('__main__.py') && !MAIN_GUARD.test(stripPythonStrings(text.slice(0, MAX_TEXT)))) return [];
+    const starts = (): boolean => file.endsWith('__main__.py') || MAIN_GUARD.test(stripPythonStrings(text.slice(0, MAX_TEXT)));
+    if (ref.startsOnly && !starts()) return [];
     const found = file.endsWith('.py') ? pythonPorts(text.slice(0, MAX_TEXT)) : jsPorts(text.slice(0, MAX_TEXT));
     if (found.unread) ctx.note(`${file} starts a server whose port could not be read statically (${found.unread})`);
     const kind = ref.container ? { kind: 'container' as const } : {};

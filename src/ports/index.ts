@@ -23,8 +23,8 @@ import { findSourcePorts } from './source-defaults.ts';
 const FINDERS: readonly Finder[] = [
   findScriptPorts, findDotenvPorts, findFrameworkConfigPorts, findComposePorts, findDockerfilePorts,
   findProcfilePorts, findMakefilePorts, findJvmPorts, findRubyPorts, findComposerPorts,
-  findPlatformPorts, findSourcePorts, findElixirPorts, findOrchestratorPorts, findTaskfilePorts, findReadmePorts,
-  findRuntimeConfigPorts,
+  findPlatformPorts, findSourcePorts, findElixirPorts, findOrchestratorPorts, findTaskfilePorts,
+  findReadmePorts, findRuntimeConfigPorts,
 ];
 
 /**
@@ -32,8 +32,8 @@ const FINDERS: readonly Finder[] = [
  * files, Dockerfiles, Procfiles, Makefiles, Taskfiles and justfiles, Spring, Puma and Phoenix configs, runtime
  * config files (`config/default.json`'s `server.port`),
  * platform configs, dev orchestrators (Tilt, kind, Skaffold), and listen calls in Go, Rust and Python entry
- * sources, and the start commands of READMEs' fenced shell blocks, anywhere in the tree. Container-only ports (EXPOSE, unpublished compose ports) are `container`
- * rows. Tool defaults appear only for scripts that run a dev server without a port (see defaults.ts).
+ * sources, and the start commands of READMEs' fenced shell blocks, anywhere in the tree. Container-only ports
+ * (EXPOSE, unpublished compose ports, production compose files) are `container` rows. Tool defaults appear only for scripts that run a dev server without a port (see defaults.ts).
  * Files that cannot be read or parsed are skipped. Each row has a `kind` (listen, connect or container, see kind.ts);
  * rows are unsorted, one per port, script and source; scan() sorts them.
  *

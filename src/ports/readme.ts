@@ -29,7 +29,9 @@ export async function findReadmePorts(ctx: ScanContext): Promise<PortRow[]> {
   const files = pick(ctx, (b) => README.test(b), (p) => !SKIPPED.test(p) && p.split('/').length <= 3)
     .filter((file) => !isLibraryReadme(ctx, dirname(file)))
     .sort((a, b) => a.split('/').length - b.split('/').length || (a < b ? -1 : 1));
-  if (files.length > MAX_FILES) ctx.note(`${files.length} README files; only the first ${MAX_FILES} were read for start commands`);
+  if (files.length > MAX_FILES) {
+    ctx.note(`${files.length} README files; only the first ${MAX_FILES} were read for start commands`);
+  }
   const perFile = await Promise.all(files.slice(0, MAX_FILES).map(async (file) => {
     const text = (await ctx.read(file))?.slice(0, MAX_TEXT);
     if (text === undefined) return [];
@@ -57,9 +59,10 @@ export async function findReadmePorts(ctx: ScanContext): Promise<PortRow[]> {
 function isLibraryReadme(ctx: ScanContext, dir: string): boolean {
   const at = (name: string): string => (dir === '' ? name : `${dir}/${name}`);
   if (pick(ctx, (b) => b.endsWith('.gemspec'), (p) => dirname(p) === dir).length > 0) return true;
-  if (ctx.has(at('Cargo.toml')) && !ctx.has(at('src/main.rs')) && ctx.under(at('src/bin')).length === 0) return true;
-  const python = ctx.has(at('pyproject.toml')) || ctx.has(at('setup.py'));
-  return python && !ctx.has(at('manage.py')) && ctx.byName('__init__.py').some((f) => dirname(dirname(f)) === at('src'));
+  const crate = ctx.has(at('Cargo.toml'));
+  if (crate && !ctx.has(at('src/main.rs')) && ctx.under(at('src/bin')).length === 0) return true;
+  if (!(ctx.has(at('pyproject.toml')) || ctx.has(at('setup.py'))) || ctx.has(at('manage.py'))) return false;
+  return ctx.byName('__init__.py').some((f) => dirname(dirname(f)) === at('src'));
 }
 
 /** The command lines of a Markdown text's fenced shell blocks (continuation lines joined, prompts stripped). */

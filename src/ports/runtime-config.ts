@@ -25,7 +25,8 @@ const SPRING_SHARED = /(?:^|\/)src\/main\/resources\/shared\/[^/]+$/;
 const ROOT_NAMES = /^(?:config|settings)\.(?:ya?ml|toml|json)$/;
 const FORMAT = /\.(?:ya?ml|toml|json)$/;
 const NOT_DEV = /^(?:prod|production|staging|stage|test|tests|testing|ci|e2e|docker|k8s|kubernetes|deploy|release)(?:[._-]|$)/i;
-const SKIPPED = /(?:^|\/)(?:examples?|testdata|tests?|fixtures|charts|helm|k8s|kubernetes|deploy|\.github|\.vscode|\.idea|\.devcontainer|supabase|node_modules)\//;
+const SKIPPED = new RegExp('(?:^|/)(?:examples?|testdata|tests?|fixtures|charts|helm|k8s|kubernetes|deploy|'
+  + '\\.github|\\.vscode|\\.idea|\\.devcontainer|supabase|node_modules)/');
 const SERVER_SECTIONS = new Set(['server', 'http', 'application', 'app', 'web', 'listen', 'webserver', 'http_server', 'httpserver']);
 const PORT_KEYS = new Set(['port', 'http_port', 'httpport', 'listen_port', 'listenport']);
 const ADDRESS_KEYS = new Set(['addr', 'address', 'listen', 'listen_addr', 'listenaddr', 'bind', 'bind_address']);
