@@ -30,9 +30,28 @@ export async function findComposePorts(ctx: ScanContext): Promise<PortRow[]> {
     const vars = new Map(envText === undefined ? [] : parseDotenv(envText));
     const rows = await Promise.all(Object.entries(services).map(async ([name, service]) =>
       isRecord(service) ? serviceRows(ctx, name, await serviceChain(ctx, load, service, file), file, vars) : []));
-    return rows.flat();
+    if (!isProductionCompose(file)) return rows.flat();
+    const bound = rows.flat().filter((row) => row.kind !== 'connect');
+    if (bound.length > 0) {
+      ctx.note(`${file} is a production compose file (by its name or folder): its ports are listed as `
+        + 'container ports, not as ports this machine listens on, and count in no collision');
+    }
+    // Nor published here: a production file's `80:80` does not make a dev file's container port 80 a host port.
+    return rows.flat().map(({ publishes: _publishes, ...row }): PortRow =>
+      (row.kind === 'connect' ? row : { ...row, kind: 'container' }));
   }));
   return perFile.flat();
+}
+
+/**
+ * A compose file for a production or staging host, by its name (`docker-compose.prod.yml`,
+ * `compose.production.yaml`, `compose.deploy.yml`, `docker-compose-staging.yml`) or its folder (`prod/`,
+ * `production/`): the ports it publishes are the server's, not a developer's machine's.
+ */
+export function isProductionCompose(file: string): boolean {
+  const base = file.slice(file.lastIndexOf('/') + 1).toLowerCase();
+  if (/(?:^|[._-])(?:prod|production|deploy|deployment|staging|stage|release)(?=[._-])/.test(base)) return true;
+  return /(?:^|\/)(?:prod|production)\//i.test(file);
 }
 
 /** Rows of one service, given its definition and the ones it extends (own first). */

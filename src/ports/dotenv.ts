@@ -18,14 +18,19 @@ export function isDotenv(base: string): boolean {
 /**
  * Ports in dotenv files anywhere in the tree: `PORT=`, `*_PORT=` and the port of URL values
  * (`DATABASE_URL=postgres://u:p@localhost:5432/db`). `${PORT:-3000}` yields its default. Each row's kind
- * comes from the variable's name (kind.ts): `PORT` listens, `REDIS_PORT` and `DATABASE_URL` connect.
+ * comes from the variable's name (kind.ts): `PORT` listens, `REDIS_PORT` and `DATABASE_URL` connect. A
+ * `.flaskenv` naming FLASK_APP stands for `flask run`: Flask's 5000, unless FLASK_RUN_PORT is set.
  */
 export async function findDotenvPorts(ctx: ScanContext): Promise<PortRow[]> {
   return rowsOfFiles(ctx, isDotenv, (text, file) => {
     const dir = dirname(file);
     const pairs = parseDotenv(text);
     const kinds = envKinds(pairs);
-    return pairs.flatMap(([name, value], k): PortRow[] => {
+    // `.flaskenv` is read only by the flask command: a project that keeps one starts with `flask run`, on 5000
+    // unless FLASK_RUN_PORT says otherwise (which drops this row, as it drops a script's `flask run` default).
+    const flaskRun: PortRow[] = basename(file) === '.flaskenv' && pairs.some(([name]) => name === 'FLASK_APP')
+      ? [{ port: 5000, script_name: null, config_source: file, dir, key: 'flask:5000' }] : [];
+    return flaskRun.concat(pairs.flatMap(([name, value], k): PortRow[] => {
       const port = valuePort(name, value);
       if (port === undefined) return [];
       // Create React App reads PORT from its .env: the dev server listens there, not on 3000.
@@ -33,7 +38,7 @@ export async function findDotenvPorts(ctx: ScanContext): Promise<PortRow[]> {
       const suppress = name === 'PORT' && basename(file) !== '.env.production' ? ['react-scripts:3000']
         : name === 'FLASK_RUN_PORT' ? ['flask:5000'] : undefined;
       return [{ port, script_name: null, config_source: file, dir, kind: kinds[k]!, ...(suppress ? { suppress } : {}) }];
-    });
+    }));
   });
 }
 

@@ -8,7 +8,8 @@ import { envKind } from './kind.ts';
  * endpoint's `http: [ip: {127, 0, 0, 1}, port: 4000]`, and the fallback of a port read from the environment
  * (`String.to_integer(System.get_env("PORT") || "4000")`, `System.get_env("PORT", "4000")`, a small helper
  * `env.("PORT", "4000")`). What sits under `if config_env() == :prod do` (the generator puts the PORT block
- * there) and `config/prod.exs` is production only and not read. A port found replaces `mix phx.server`'s 4000.
+ * there) and `config/prod.exs` is production only and not read, nor is a block an environment variable turns on
+ * (`if System.get_env("HTTPS") do https: [port: 4001]`). A port found replaces `mix phx.server`'s 4000.
  */
 const FILES = /(?:^|\/)config\/(?:config|dev|runtime)\.exs$/;
 const MAX_TEXT = 256 * 1024;
@@ -46,7 +47,14 @@ export function exsPorts(source: string): number[] {
   return out;
 }
 
-/** The text with every `if config_env() == :prod do ... end` block (up to its `end` at the same indent) left out, in one pass. */
+const OFF_BY_DEFAULT =
+  /^([ \t]*)if\s+(?:config_env\(\)\s*==\s*:prod|System\.get_env\([^)]{0,80}\)[^\n]{0,80}?|[a-z_]\w{0,40})\s+do\b/;
+
+/**
+ * The text with every `if config_env() == :prod do ... end` block, and every block an environment switch
+ * opens (`if System.get_env("HTTPS") do`, `if https do`), up to its `end` at the same indent, left out, in
+ * one pass.
+ */
 function withoutProdBlocks(text: string): string {
   const kept: string[] = [];
   let closing: string | undefined;
@@ -55,7 +63,9 @@ function withoutProdBlocks(text: string): string {
       if (line.startsWith(closing) && /^end\b/.test(line.slice(closing.length))) closing = undefined;
       continue;
     }
-    const prod = /^([ \t]*)if\s+config_env\(\)\s*==\s*:prod\s+do\b/.exec(line);
+    // Production, and opt-ins the environment turns on (`if System.get_env("HTTPS") do`, `if https do` with
+    // `https = System.get_env("USE_HTTPS") == "true"` above): not what a plain `mix phx.server` binds.
+    const prod = OFF_BY_DEFAULT.exec(line);
     if (prod) closing = prod[1]!;
     else kept.push(line);
   }

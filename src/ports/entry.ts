@@ -25,6 +25,11 @@ export interface EntryRef {
   readonly explicitOnly?: boolean;
   /** Run inside a container (a Dockerfile CMD, a compose command): its ports are `container` rows. */
   readonly container?: boolean;
+  /**
+   * A module of a distributable Python package, found by its name only: read only when it starts a program
+   * (`__main__.py`, or an `if __name__ == "__main__":` block), never for a library's own `app.run` code.
+   */
+  readonly startsOnly?: boolean;
 }
 
 /** The entry files the finders of this scan saw. */
@@ -57,6 +62,8 @@ export async function entryPorts(ctx: ScanContext): Promise<PortRow[]> {
     const text = await ctx.read(file);
     if (text === undefined) return [];
     if (file.endsWith('.sh')) return shellScriptRows(text.slice(0, MAX_TEXT), ref, file);
+    const starts = (): boolean => file.endsWith('__main__.py') || MAIN_GUARD.test(stripPythonStrings(text.slice(0, MAX_TEXT)));
+    if (ref.startsOnly && !starts()) return [];
     const found = file.endsWith('.py') ? pythonPorts(text.slice(0, MAX_TEXT)) : jsPorts(text.slice(0, MAX_TEXT));
     if (found.unread) ctx.note(`${file} starts a server whose port could not be read statically (${found.unread})`);
     const kind = ref.container ? { kind: 'container' as const } : {};
@@ -171,11 +178,21 @@ export function jsPorts(source: string): EntryFound {
   return { ports, ...(ports.length === 0 && unread !== undefined ? { unread } : {}) };
 }
 
+const MAIN_GUARD = /^if\s+__name__\s*==\s*['"]__main__['"]\s*:/m;
+
+/**
+ * Python source without its triple-quoted strings (docstrings): a library's docstring shows
+ * `app = Flask(__name__)` and `app.run()` as examples, which are not its own server.
+ */
+function stripPythonStrings(source: string): string {
+  return source.replace(/(?:"""[^]*?"""|'''[^]*?''')/g, '""');
+}
+
 const PY_CALL = /\b(uvicorn\.run|web\.run_app|socketio\.run|[A-Za-z_]\w*\.run)\(/g;
 
 /** Ports of a Python entry (`python app.py`). */
 export function pythonPorts(source: string): EntryFound {
-  const text = source.replace(/#.*$/gm, '');
+  const text = stripPythonStrings(source).replace(/#.*$/gm, '');
   // `app = Flask(__name__)`: the names whose `.run()` starts Flask's server (5000 unless told).
   const flaskApps = new Set([...text.matchAll(/^\s*([A-Za-z_]\w*)\s*=\s*(?:flask\.)?Flask\(/gm)].map((m) => m[1]!));
   const ports: number[] = [];

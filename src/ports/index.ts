@@ -13,7 +13,9 @@ import { findMakefilePorts } from './makefile.ts';
 import { entryPorts } from './entry.ts';
 import { findPlatformPorts } from './platforms.ts';
 import { findProcfilePorts } from './procfile.ts';
+import { findReadmePorts } from './readme.ts';
 import { findRubyPorts } from './ruby.ts';
+import { findRuntimeConfigPorts } from './runtime-config.ts';
 import { findScriptPorts } from './scripts.ts';
 import { findTaskfilePorts } from './taskfiles.ts';
 import { findSourcePorts } from './source-defaults.ts';
@@ -22,14 +24,16 @@ const FINDERS: readonly Finder[] = [
   findScriptPorts, findDotenvPorts, findFrameworkConfigPorts, findComposePorts, findDockerfilePorts,
   findProcfilePorts, findMakefilePorts, findJvmPorts, findRubyPorts, findComposerPorts,
   findPlatformPorts, findSourcePorts, findElixirPorts, findOrchestratorPorts, findTaskfilePorts,
+  findReadmePorts, findRuntimeConfigPorts,
 ];
 
 /**
  * Ports named by a project's files: package.json scripts, dotenv files, framework configs, compose
- * files, Dockerfiles, Procfiles, Makefiles, Taskfiles and justfiles, Spring, Puma and Phoenix configs,
+ * files, Dockerfiles, Procfiles, Makefiles, Taskfiles and justfiles, Spring, Puma and Phoenix configs, runtime
+ * config files (`config/default.json`'s `server.port`),
  * platform configs, dev orchestrators (Tilt, kind, Skaffold), and listen calls in Go, Rust and Python entry
- * sources, anywhere in the tree. Container-only ports (EXPOSE, unpublished compose ports) are `container`
- * rows. Tool defaults appear only for scripts that run a dev server without a port (see defaults.ts).
+ * sources, and the start commands of READMEs' fenced shell blocks, anywhere in the tree. Container-only ports
+ * (EXPOSE, unpublished compose ports, production compose files) are `container` rows. Tool defaults appear only for scripts that run a dev server without a port (see defaults.ts).
  * Files that cannot be read or parsed are skipped. Each row has a `kind` (listen, connect or container, see kind.ts);
  * rows are unsorted, one per port, script and source; scan() sorts them.
  *

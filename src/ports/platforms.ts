@@ -1,6 +1,7 @@
 import type { ScanContext } from '../rules/types.ts';
 import { addressPort, isRecord, pick, toPort, type PortRow } from './common.ts';
 import { dirname } from '../rules/paths.ts';
+import { parseJsonc } from '../readers/jsonc.ts';
 import { parseToml, tomlGet, type TomlTable } from '../readers/toml.ts';
 
 /**
@@ -40,7 +41,9 @@ export async function findPlatformPorts(ctx: ScanContext): Promise<PortRow[]> {
       const port = wranglerJsonPort(await ctx.readJson(file));
       return port === undefined ? [] : [{ port, script_name: 'dev', config_source: file, dir, suppress: ['wrangler:8787'] }];
     }
-    const json = await ctx.readJson(file);
+    // Visual Studio writes launchSettings.json with a byte order mark, which JSON.parse refuses.
+    const text = base === 'launchSettings.json' ? await ctx.read(file) : undefined;
+    const json = text === undefined ? await ctx.readJson(file) : parseJsonc(text.replace(/^\uFEFF/, ''));
     const found = base === 'firebase.json' ? firebasePorts(json) : launchPorts(json);
     return found.map(([name, port]) => ({ port, script_name: name, config_source: file, dir }));
   }));

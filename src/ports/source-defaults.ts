@@ -10,7 +10,8 @@ import { isLocalAddress, namesClient } from './kind.ts';
  * (`app.py`, `main.py`, `server.py`, ... run as `python app.py`: handed to entry.ts, which reads
  * `app.run()` and `uvicorn.run(port=int(os.getenv("PORT", "8000")))`). Only listen calls and settings named
  * as the program's own address count: a client's address (`redis.NewClient(&Options{Addr: ...})`,
- * `TcpStream::connect`, a flag named `db-port`) is never read. Example and test folders are left out.
+ * `TcpStream::connect`, a flag named `db-port`) is never read. Example and test folders are left out. A module
+ * of a distributable Python package (flask's own `src/flask/app.py`) counts only when it starts a program.
  */
 
 const MAX_FILES = 300;
@@ -30,7 +31,9 @@ export async function findSourcePorts(ctx: ScanContext): Promise<PortRow[]> {
     (p) => !SKIPPED.test(p) && crates.some((root) => p.startsWith(`${root}src/`)));
   const python = pick(ctx, (b) => PY_ENTRIES.has(b), (p) => !SKIPPED.test(p) && p.split('/').length <= 4);
   for (const file of python.slice(0, MAX_FILES)) {
-    noteEntry(ctx, { path: file.slice(file.lastIndexOf('/') + 1), dir: dirname(file), script: null });
+    const dir = dirname(file);
+    const ref = { path: file.slice(file.lastIndexOf('/') + 1), dir, script: null };
+    noteEntry(ctx, isLibraryModule(ctx, dir) ? { ...ref, startsOnly: true } : ref);
   }
   const files = [...go, ...new Set(rust)];
   if (files.length > MAX_FILES) {
@@ -54,6 +57,21 @@ export async function findSourcePorts(ctx: ScanContext): Promise<PortRow[]> {
     const dir = dirname(file);
     return [...new Set(ports)].map((port): PortRow => ({ port, script_name: null, config_source: file, dir }));
   });
+}
+
+/**
+ * Whether `dir` is a package of a distributable Python project: it holds `__init__.py` and a folder above it
+ * (or itself) holds `pyproject.toml`, `setup.py` or `setup.cfg`. Flask's `src/flask/app.py` is such a
+ * module (its docstrings show `app.run()`), as is an app shipped as a package (mealie's `mealie/main.py`,
+ * which starts uvicorn under `if __name__ == "__main__":`); a root `app.py` beside `requirements.txt` is not.
+ */
+function isLibraryModule(ctx: ScanContext, dir: string): boolean {
+  if (!ctx.has(dir === '' ? '__init__.py' : `${dir}/__init__.py`)) return false;
+  for (let at: string | undefined = dir; at !== undefined; at = at === '' ? undefined : dirname(at)) {
+    const prefix = at === '' ? '' : `${at}/`;
+    if (['pyproject.toml', 'setup.py', 'setup.cfg'].some((name) => ctx.has(prefix + name))) return true;
+  }
+  return false;
 }
 
 /** Strips block comments (in one pass: an unclosed one ends the text) and `//` line comments (not `http://`). */

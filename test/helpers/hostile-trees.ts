@@ -77,6 +77,15 @@ export const HOSTILE: Record<string, Record<string, string>> = {
     'justfile': `${long('a := "1"\n', 20_000)}${long('x', 100_000)} ${long(' ', 100_000)}\n${long('    {{a}} {{', 20_000)}\n`,
     'Taskfile.yml': `tasks:\n${Array.from({ length: 2_000 }, (_, i) => `  t${i}: vite --port {{.P}}{{.P}}\n`).join('')}`,
   },
+  // READMEs: a shell block of one command continued for 200 KB, unclosed fences, prompts without end; more
+  // READMEs than the budget; runtime config folders past their budget with deep and wide documents.
+  'readme-config': {
+    'README.md': `\`\`\`sh\n${long('flask run \\\n', 20_000)}mkdocs serve\n\`\`\`\n${long('```console\n$ ', 20_000)}`,
+    ...Object.fromEntries(Array.from({ length: 30 }, (_, i) => [`p${i}/README.md`, `${long('```bash\ndocker run -p 1:1 x \\\n', 5_000)}`])),
+    'config/default.json': `{"server":${long('{"port":', 50_000)}1}`,
+    'config.yml': `${long('http.port: 1\n', 20_000)}`,
+    ...Object.fromEntries(Array.from({ length: 120 }, (_, i) => [`config/c${i}.toml`, `[server]\nport = ${1000 + i}\n`])),
+  },
   // Compose files that extend each other in a ring, and many yaml files in a docker folder.
   'compose-extends': {
     'compose.yaml': `services:\n${Array.from({ length: 200 }, (_, i) => `  s${i}:\n    extends: { file: docker/b.yml, service: s${i} }\n`).join('')}`,

@@ -88,4 +88,27 @@ suite('compose: host network and ASP.NET Core listen URLs', () => {
       [9101, 'agent', 'compose.yaml', 'listen'],
     ]);
   });
+  test('production compose files: their ports are container rows with a note, and publish nothing for a dev file', async (t) => {
+    // The shape of a template's compose.deploy.yml (a proxy on 80/443) beside the dev compose.yml, and an
+    // override file that only replaces the command.
+    const root = makeTree(t, {
+      'compose.yml': 'services:\n  api:\n    build: .\n    ports: ["8000:8000"]\n  proxy:\n    image: nginx\n    expose: ["80"]\n    ports: ["80"]\n',
+      'compose.deploy.yml': 'services:\n  proxy:\n    image: traefik\n    ports:\n      - "80:80"\n      - "443:443"\n',
+      'docker-compose.prod.yml': 'services:\n  api:\n    command: gunicorn -b 0.0.0.0:8000 app:app\n    environment:\n      - DATABASE_URL=postgres://db:5432/app\n',
+      'ops/production/docker-compose.yml': 'services:\n  web:\n    image: app\n    ports: ["8080:80"]\n',
+    });
+    const { rows: found, notes } = await rows(root);
+    assert.deepEqual(found, [
+      [80, 'proxy', 'compose.deploy.yml', 'container'],
+      [80, 'proxy', 'compose.yml', 'container'],
+      [443, 'proxy', 'compose.deploy.yml', 'container'],
+      [5432, 'api', 'docker-compose.prod.yml', 'connect'],
+      [8000, 'api', 'compose.yml', 'listen'],
+      // The override's own command port is a container port, but compose.yml publishes 8000 for the same repository.
+      [8000, 'api', 'docker-compose.prod.yml', 'listen'],
+      [8080, 'web', 'ops/production/docker-compose.yml', 'container'],
+    ]);
+    assert.ok(notes.some((n) => n.startsWith('compose.deploy.yml is a production compose file')), notes.join('\n'));
+    assert.ok(notes.some((n) => n.startsWith('docker-compose.prod.yml is a production compose file')), notes.join('\n'));
+  });
 });

@@ -51,6 +51,8 @@ suite('pythonPorts()', () => {
     ['from aiohttp import web\nweb.run_app(app)', [8080]],
     ['socketio.run(app, port=5004)', [5004]],
     ['# app.run(port=1)\nprint("no server")', []],
+    // A library's docstring shows an app; its own strings name `app.run()`: neither is a server.
+    ['class Flask:\n    """Usage::\n\n        app = Flask(__name__)\n        app.run()\n    """\n    def run(self):\n        warn("call \'app.run()\' in a guard")', []],
   ];
   for (const [source, expected] of cases) test(source.split('\n').pop()!, () => assert.deepEqual(pythonPorts(source).ports, expected));
 });

@@ -32,6 +32,13 @@ suite('framework and tool defaults outside JS; configs that override a default',
     assert.deepEqual(exsPorts('get_env = fn name, d -> System.get_env(name) || d end\nhttp: [port: env.("PORT", "4002")]\n'
       + 'config :a, port: System.get_env("PORT", "4003")\nconfig :a, db_port: System.get_env("DB_PORT") || "5432"\n'
       + 'config :a, metrics_port: 9568\nconfig :a, A.Repo, redis_port: 6379\n'), [9568, 4002, 4003]);
+    // Opt-ins an environment variable turns on (papercups' `if https do`, changelog's `if System.get_env("HTTPS") do`).
+    assert.deepEqual(exsPorts([
+      'https = (System.get_env("USE_HTTPS") || "false") == "true"', 'config :a, A.Endpoint, http: [port: 4000]',
+      'if https do', '  config :a, A.Endpoint,', '    https: [', '      port: 443,', '      otp_app: :a', '    ]', 'end',
+      'if System.get_env("HTTPS") do', '  config :a, A.Endpoint, https: [port: 4001]', 'end',
+      'if config_env() == :dev do', '  config :a, A.Endpoint, http: [port: 4100]', 'end', '',
+    ].join('\n')), [4000, 4100]);
   });
 
   test('flask run, mkdocs serve, medusa develop, inngest dev and livereload started without a port', async (t) => {

@@ -111,6 +111,12 @@ suite('fixtures of launcher-heavy apps', () => {
     ]);
   });
 
+  test('.NET: a launchSettings.json written with a byte order mark (as Visual Studio saves it) is read', async (t) => {
+    const settings = { profiles: { http: { commandName: 'Project', applicationUrl: 'http://localhost:5000' } } };
+    const root = makeTree(t, { 'src/Web/Properties/launchSettings.json': `\uFEFF${JSON.stringify(settings, null, 2)}` });
+    assert.deepEqual(await rows(root), [[5000, 'http', 'src/Web/Properties/launchSettings.json', 'listen']]);
+  });
+
   test('a vite.config server.port replaces the react-router dev default in its package', async (t) => {
     const root = makeTree(t, {
       'apps/remix/package.json': JSON.stringify({ scripts: { dev: 'react-router dev' } }),
@@ -130,10 +136,13 @@ suite('fixtures of launcher-heavy apps', () => {
       'Makefile': 'dev:\n\tnpm run dev\n',
       '.flaskenv': 'FLASK_APP=app\nFLASK_RUN_PORT=5050\n',
       'api/Procfile': 'web: flask run\n',
+      // A tutorial app's shape: FLASK_APP and FLASK_DEBUG only, started with `flask run` (no script says so).
+      'blog/.flaskenv': 'FLASK_APP=microblog.py\nFLASK_DEBUG=1\n',
     });
     assert.deepEqual(await rows(root), [
       [4100, 'start', 'package.json', 'listen'],
       [4100, 'web', 'Procfile', 'listen'],
+      [5000, null, 'blog/.flaskenv', 'listen'],
       [5000, 'web', 'default:flask', 'listen'],
       [5050, null, '.flaskenv', 'listen'],
       [5173, 'dev', 'default:vite', 'listen'],

@@ -81,6 +81,13 @@ suite('listen ports written in source', () => {
       'tools/redis/src/bin/server.rs': 'let port = cli.port.unwrap_or(DEFAULT_PORT);\nTcpListener::bind(&format!("127.0.0.1:{}", port));\n',
       'api/main.py': 'import os, uvicorn\nif __name__ == "__main__":\n    uvicorn.run("main:app", host="0.0.0.0", port=int(os.getenv("PORT", "8001")))\n',
       'tests/app.py': 'from flask import Flask\napp = Flask(__name__)\napp.run(port=5999)\n',
+      // A distributable package's own modules (src layout, a pyproject above): a library's `app.py` is not an
+      // app, but a module that starts one under `if __name__ == "__main__":` is, and so is its `__main__.py`.
+      'lib/pyproject.toml': '[project]\nname = "weblib"\n',
+      'lib/src/weblib/__init__.py': '',
+      'lib/src/weblib/app.py': 'class App:\n    def run(self, port=None):\n        socketio.run(self, port=5998)\n',
+      'lib/src/weblib/server.py': 'import uvicorn\ndef main():\n    uvicorn.run("weblib.app:app", port=8002)\n\nif __name__ == "__main__":\n    main()\n',
+      'lib/src/weblib/__main__.py': 'from aiohttp import web\nweb.run_app(make_app(), port=8003)\n',
       // A vendored Go module's own dev server is not the project's.
       'vendor/github.com/some/viz/static/package.json': JSON.stringify({ scripts: { dev: 'vite' } }),
       // A Go file of a main package at the module root, with gin's bare Run() (8081 would be its own flag).
@@ -93,6 +100,8 @@ suite('listen ports written in source', () => {
       [6390, null, 'tools/redis/src/bin/server.rs'],
       [7878, null, 'tools/rs/src/main.rs'],
       [8001, null, 'api/main.py'],
+      [8002, null, 'lib/src/weblib/server.py'],
+      [8003, null, 'lib/src/weblib/__main__.py'],
       [8080, null, 'cmd/api/main.go'],
       [8080, null, 'tools/gin/hello.go'],
       [9090, null, 'cmd/api/config.go'],

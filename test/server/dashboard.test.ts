@@ -12,8 +12,9 @@ const missing = haveChromium() ? false : 'Chromium is not installed (apt-get ins
 if (missing && (process.env.CI || process.env.PROJDEX_REQUIRE_BROWSER)) throw new Error(`CI must run the browser tests: ${CHROMIUM} is missing`);
 
 /** A project tree with vitest and pytest tests and a dev server port. */
-function appTree(t: { after(fn: () => unknown): void }, port = 5173) {
+function appTree(t: { after(fn: () => unknown): void }, port = 5173, extra: Record<string, string> = {}) {
   return makeTree(t, {
+    ...extra,
     'package.json': JSON.stringify({ scripts: { dev: `vite --port ${port}`, test: 'vitest' }, devDependencies: { vitest: '1' } }),
     'src/a.test.ts': "test('a', () => {}); test('b', () => {});",
     'src/b.test.ts': "test('c', () => {});",
@@ -221,9 +222,10 @@ suite('the dashboard in Chromium', { skip: missing, timeout: 180_000 }, () => {
     assert.deepEqual(problems(page), []);
   });
 
-  test('a project page: tests by runner with counts and a filter, ports with sources, runs and notes, scan progress', async (t) => {
+  test('a project page: tests by runner with counts and a filter, ports of every kind with sources, runs and notes, scan progress', async (t) => {
     const server = await serve(t);
-    const dir = appTree(t);
+    // A container port (EXPOSE) and a service the app connects to are listed beside the dev server, by kind.
+    const dir = appTree(t, 5173, { 'Dockerfile': 'FROM node:22\nEXPOSE 8080\n', '.env': 'DATABASE_URL=postgres://localhost:5432/app\n' });
     const project = (await call(`${server.url}/api/projects`, 'POST', { name: 'alpha', path: dir })).body;
     const page = await open(`${server.url}/#/project/${project.id}`);
     await page.waitFor('document.body.dataset.live === "live"', 'the live stream');
@@ -237,7 +239,10 @@ suite('the dashboard in Chromium', { skip: missing, timeout: 180_000 }, () => {
     assert.match(await page.text('#tests-groups summary') ?? '', /\(1 shown\)/);
     await page.type('#tests-filter', '');
     const ports = await page.eval<string[][]>('[...document.querySelectorAll("#project-ports tbody tr")].map((tr) => [...tr.cells].map((c) => c.textContent))');
-    assert.deepEqual(ports.map((r) => [r[0], r[2], r[3]]), [['5173', 'dev', 'package.json']]);
+    assert.deepEqual(ports, [
+      ['5173', 'listen', 'dev', 'package.json'], ['5432', 'connect', '', '.env'], ['8080', 'container', '', 'Dockerfile'],
+    ]);
+    assert.match(await page.text('#project-ports-kinds') ?? '', /^Only listen ports can collide/);
     const runs = await page.eval<string[]>('[...document.querySelectorAll("#runs tbody tr td:nth-child(3)")].map((c) => c.textContent)');
     const api = (await call(`${server.url}/api/projects/${project.id}/scan`)).body;
     assert.deepEqual(runs, api.runs.map((r: any) => r.runner ?? ''));

@@ -91,12 +91,21 @@ export function projectView(main, id) {
           onClick: () => { const p = state.projects.get(id); if (p) startRun(p, { files: [t.file_path] }); } })))))));
   };
 
-  // One row per port (and kind), with every script and file that names it: a port read from package.json,
-  // .env and vite.config.ts is one port, not three rows.
-  const renderPorts = () => fill(portsBox, ports.length === 0 ? h('p', { class: 'muted', text: 'No ports found.' })
-    : table(['Port', 'Kind', 'Scripts', 'Sources'], groupPorts(ports).map((g) => [String(g.port), g.kind ?? '—', g.scripts.join(', '),
-      h('span', { class: 'sources' }, g.sources.flatMap((src, i) => [i ? ', ' : null, h('code', { text: src })]))]),
-    { id: 'project-ports-table' }));
+  // One row per port and kind, with every script and file that names it: a port read from package.json,
+  // .env and vite.config.ts is one port, not three rows. Every kind is listed (the ports the project listens
+  // on, the services it connects to, the ports bound inside its containers); only listen rows are collisions.
+  const renderPorts = () => {
+    if (ports.length === 0) return fill(portsBox, h('p', { class: 'muted', text: 'No ports found.' }));
+    const groups = groupPorts(ports);
+    const others = groups.filter((g) => g.kind !== 'listen').length;
+    fill(portsBox,
+      table(['Port', 'Kind', 'Scripts', 'Sources'], groups.map((g) => [String(g.port), g.kind ?? '—', g.scripts.join(', '),
+        h('span', { class: 'sources' }, g.sources.flatMap((src, i) => [i ? ', ' : null, h('code', { text: src })]))]),
+      { id: 'project-ports-table' }),
+      others === 0 ? null : h('p', { class: 'muted', id: 'project-ports-kinds',
+        text: 'Only listen ports can collide with another project: connect ports are services this project calls, '
+          + 'container ports are bound inside a container (or on a production host), not on this machine.' }));
+  };
 
   const renderScan = () => {
     if (!summary) return;
@@ -115,7 +124,7 @@ export function projectView(main, id) {
   const load = async () => {
     try {
       const base = `/api/projects/${id}`;
-      [tests, ports, summary] = await Promise.all([api('GET', `${base}/tests`), api('GET', `${base}/ports`), api('GET', `${base}/scan`)]);
+      [tests, ports, summary] = await Promise.all([api('GET', `${base}/tests`), api('GET', `${base}/ports?kind=all`), api('GET', `${base}/scan`)]);
     } catch (error) {
       if (error.status !== 404) toast(`Could not load the project: ${error.message}`, 'error');
       return;
