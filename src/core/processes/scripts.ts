@@ -1,12 +1,14 @@
 /**
  * What a named script of a project runs: a `package.json` script (its text, through `sh -c` with the
  * project's `node_modules/.bin` first on PATH, as npm runs it), a Procfile process (its command, through
- * `sh -c`) or a Makefile target (`make TARGET`). Read from the project's files when a start is requested,
- * each file with the scanner's care: no symlinks followed, regular files of 1 MiB at most.
+ * `sh -c`), a Makefile target (`make TARGET`) or a compose service (`compose:SERVICE`, see compose.ts). Read
+ * from the project's files when a start is requested, each file with the scanner's care: no symlinks
+ * followed, regular files of 1 MiB at most.
  */
 import { constants, promises as fsp } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { httpError } from '../errors.ts';
+import { COMPOSE_PREFIX, composeCommand, composeFiles, listServices, type ComposeService } from './compose.ts';
 
 /** A script ready to spawn. */
 export interface ScriptPlan {
@@ -19,12 +21,25 @@ export interface ScriptPlan {
   readonly args: readonly string[];
   /** Directories put first on PATH. */
   readonly path: readonly string[];
+  /** For a compose service: the service and its file (its declared ports are that service's rows). */
+  readonly service?: ComposeService;
+}
+
+export interface PlanOptions {
+  /** The files the last scan took ports from: compose files among them are looked in for services. */
+  readonly recordedSources?: Iterable<string>;
+  /** The PATH `docker` is looked up on. @default process.env.PATH */
+  readonly searchPath?: string;
 }
 
 const MAX_FILE = 1 << 20;
 
-/** A project file's text, or undefined when absent, a link, not a regular file or too big. */
+/**
+ * A project file's text (`name` a relative POSIX path), or undefined when absent, a link, reached through a
+ * link or `..`, not a regular file or too big.
+ */
 async function readProjectFile(dir: string, name: string): Promise<string | undefined> {
+  if (name.split('/').some((part) => part === '..' || part === '')) return undefined;
   let handle;
   try {
     handle = await fsp.open(join(dir, name), constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
@@ -34,6 +49,10 @@ async function readProjectFile(dir: string, name: string): Promise<string | unde
   try {
     const info = await handle.stat();
     if (!info.isFile() || info.size > MAX_FILE) return undefined;
+    // A folder on the way swapped for a link would lead outside the project: the file must be where it says.
+    if (name.includes('/') && await fsp.realpath(join(dir, name)).catch(() => '') !== join(await fsp.realpath(dir), name)) {
+      return undefined;
+    }
     return await handle.readFile('utf8');
   } finally {
     await handle.close();
@@ -72,15 +91,21 @@ export function makeTargets(text: string | undefined): Set<string> {
   return out;
 }
 
+/** Names listed in a 404 at most. */
+const MAX_LISTED = 30;
+
 /**
  * The plan for `script` in `dir`; without a name, the project's usual one: `dev`, else `start`, else the
- * Procfile's `web`. 404 when the project has no such script.
+ * Procfile's `web` (a compose service is started only by its name, `compose:SERVICE`). 404 when the project
+ * has no such script (naming the ones it has), 422 for a compose service when Docker is not installed.
  */
-export async function planScript(dir: string, script: string | undefined): Promise<ScriptPlan> {
+export async function planScript(dir: string, script: string | undefined, options: PlanOptions = {}): Promise<ScriptPlan> {
   const [pkg, procfile, makefile] = await Promise.all(['package.json', 'Procfile', 'Makefile'].map((f) => readProjectFile(dir, f)));
   const scripts = packageScripts(pkg);
   const processes = procfileProcesses(procfile);
   const targets = makeTargets(makefile);
+  const services = (): Promise<ComposeService[]> =>
+    listServices(composeFiles(options.recordedSources ?? []), (file) => readProjectFile(dir, file));
   const bin = [join(dir, 'node_modules', '.bin')];
   const shell = (name: string, source: string, text: string, path: readonly string[] = []): ScriptPlan =>
     ({ script: name, source, command: text, program: '/bin/sh', args: ['-c', text], path });
@@ -92,8 +117,20 @@ export async function planScript(dir: string, script: string | undefined): Promi
   };
   if (script !== undefined) {
     const plan = pick(script);
-    if (!plan) throw httpError(404, 'SCRIPT_NOT_FOUND', `No script "${script}" in the project's package.json, Procfile or Makefile`);
-    return plan;
+    if (plan) return plan;
+    const service = script.startsWith(COMPOSE_PREFIX)
+      ? (await services()).find((s) => s.name === script.slice(COMPOSE_PREFIX.length)) : undefined;
+    if (service) {
+      const run = await composeCommand(service, options.searchPath ?? process.env.PATH);
+      return { script, source: service.file, ...run, path: [], service };
+    }
+    const names = [...new Set([...scripts.keys(), ...processes.keys(), ...targets,
+      ...(await services()).map((s) => COMPOSE_PREFIX + s.name)])];
+    const shown = names.slice(0, MAX_LISTED).map((n) => (n.length > 80 ? `${n.slice(0, 80)}…` : n));
+    const has = names.length === 0 ? 'it has none'
+      : `it has ${shown.join(', ')}${names.length > MAX_LISTED ? `, and ${names.length - MAX_LISTED} more` : ''}`;
+    throw httpError(404, 'SCRIPT_NOT_FOUND',
+      `No script "${script}" in the project's package.json, Procfile, Makefile or compose files: ${has}`);
   }
   const usual = (scripts.has('dev') && pick('dev')) || (scripts.has('start') && pick('start')) || (processes.has('web') && pick('web'));
   if (!usual) throw httpError(404, 'SCRIPT_NOT_FOUND', 'The project has no dev or start script and no Procfile web process: name a script');

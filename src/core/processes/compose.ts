@@ -1,0 +1,93 @@
+/**
+ * Compose services as startable scripts, named `compose:SERVICE`. A service's command runs inside its image,
+ * so starting one means `docker compose -f FILE up SERVICE` (or `docker-compose -f FILE up SERVICE` where only
+ * that is installed) in the project's directory. The services are read when a start is requested, from the
+ * compose file at the project's root (`compose.yaml`, `compose.yml`, `docker-compose.yaml`,
+ * `docker-compose.yml`, in Compose's own order) and from every other compose file the last scan took ports
+ * from; the first file defining a service is the one started.
+ */
+import { constants, promises as fsp } from 'node:fs';
+import { delimiter, isAbsolute, join } from 'node:path';
+import { parseYaml } from '../../readers/yaml.ts';
+import { composeServices } from '../../ports/compose-files.ts';
+import { httpError } from '../errors.ts';
+
+/** The prefix of a compose service's script name: `compose:web`. */
+export const COMPOSE_PREFIX = 'compose:';
+
+/** The files Compose itself looks for at a project's root, in its order. */
+export const ROOT_COMPOSE_FILES = ['compose.yaml', 'compose.yml', 'docker-compose.yaml', 'docker-compose.yml'];
+
+/** Compose's own rule for a service name; it also keeps a name from reading as an option (`-d`). */
+const SERVICE_NAME = /^[a-zA-Z0-9][a-zA-Z0-9_.-]*$/;
+/** Compose files read per start at most. */
+const MAX_FILES = 50;
+
+/** A service and the compose file (relative POSIX path) that defines it. */
+export interface ComposeService {
+  readonly name: string;
+  readonly file: string;
+}
+
+/** The files to look in: the root's default names first, then the scan's other compose files (yaml only). */
+export function composeFiles(recordedSources: Iterable<string>): string[] {
+  const out = [...ROOT_COMPOSE_FILES];
+  const recorded = [...new Set(recordedSources)].filter((f) => /\.ya?ml$/i.test(f) && !out.includes(f)).sort();
+  return [...out, ...recorded].slice(0, MAX_FILES);
+}
+
+/**
+ * Every service of the project's compose files, each under the first file that defines it. `read` gives a
+ * file's text (or undefined when absent or refused); a file that is not a compose document is skipped.
+ */
+export async function listServices(
+  files: readonly string[], read: (file: string) => Promise<string | undefined>,
+): Promise<ComposeService[]> {
+  const texts = await Promise.all(files.map(read));
+  const out: ComposeService[] = [];
+  const seen = new Set<string>();
+  files.forEach((file, k) => {
+    const text = texts[k];
+    if (text === undefined) return;
+    let services: Record<string, unknown> | undefined;
+    try {
+      services = composeServices(parseYaml(text));
+    } catch {
+      return; // The yaml reader gave up on it: not a file to start from.
+    }
+    for (const name of Object.keys(services ?? {})) {
+      if (!SERVICE_NAME.test(name) || seen.has(name)) continue;
+      seen.add(name);
+      out.push({ name, file });
+    }
+  });
+  return out;
+}
+
+/** The first executable file called `name` on `path` (a PATH value), else undefined. */
+export async function findExecutable(name: string, path: string | undefined): Promise<string | undefined> {
+  for (const dir of (path ?? '').split(delimiter)) {
+    if (dir === '' || !isAbsolute(dir)) continue; // A relative PATH entry would depend on the project's files.
+    const file = join(dir, name);
+    try {
+      const info = await fsp.stat(file);
+      if (!info.isFile()) continue;
+      await fsp.access(file, constants.X_OK);
+      return file;
+    } catch { /* not here */ }
+  }
+  return undefined;
+}
+
+/** How to run `up SERVICE`: `docker compose`, else `docker-compose`; 422 when neither is installed. */
+export async function composeCommand(service: ComposeService, path: string | undefined): Promise<{
+  program: string; args: string[]; command: string;
+}> {
+  const tail = ['-f', service.file, 'up', service.name];
+  const docker = await findExecutable('docker', path);
+  if (docker) return { program: docker, args: ['compose', ...tail], command: ['docker', 'compose', ...tail].join(' ') };
+  const legacy = await findExecutable('docker-compose', path);
+  if (legacy) return { program: legacy, args: tail, command: ['docker-compose', ...tail].join(' ') };
+  throw httpError(422, 'DOCKER_NOT_FOUND', `Cannot start compose service "${service.name}": no docker or docker-compose `
+    + 'executable is on the server\'s PATH (a compose service runs in its image, through Docker)');
+}
