@@ -106,7 +106,7 @@ export const ROUTE_DOCS: Readonly<Record<string, RouteDoc>> = {
   },
   'GET /api/ports/live': {
     summary: 'Every TCP socket listening on this machine now, its process and that process\'s registered project',
-    description: 'Linux: read from /proc/net/tcp, /proc/net/tcp6 and the descriptors of the processes this user may inspect (at most 4,096 processes and 100,000 descriptors). Elsewhere: `lsof -nP -iTCP -sTCP:LISTEN` when installed. Read at each request; nothing is stored.',
+    description: 'Linux: read from /proc/net/tcp, /proc/net/tcp6 and the descriptors of the processes this user may inspect (at most 4,096 processes and 100,000 descriptors). Windows: not read (`available` false, with a note). Elsewhere (macOS): `lsof -nP -iTCP -sTCP:LISTEN` when installed. Read at each request; nothing is stored.',
     responses: { 200: ok('The sockets', 'LiveSockets') },
   },
   'GET /api/events': {

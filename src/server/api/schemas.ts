@@ -217,7 +217,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = {
     live_note: nullable('string', 'Only with `?live=1`: why `live` is null or its holder unknown (no way to list sockets on this platform, another user\'s process); else null.'),
   }, 'A port and every project that names it.', ['port', 'conflict', 'projects']),
   LiveSockets: object({
-    available: { type: 'boolean', description: 'False when this platform gives no way to list sockets (not Linux, and no lsof): `sockets` is empty.' },
+    available: { type: 'boolean', description: 'False when this platform gives no way to list sockets (Windows; elsewhere than Linux without lsof; no readable /proc): `sockets` is empty and `notes` say why.' },
     sockets: {
       type: 'array',
       description: 'Every TCP socket listening now, by port.',
