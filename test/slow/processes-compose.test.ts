@@ -7,9 +7,9 @@ import { suite, test } from 'node:test';
 import { call, makeTree, serve } from '../helpers/index.ts';
 
 // Compose services as startable scripts (`compose:SERVICE`). A service runs in its image, so projdex starts
-// `docker compose -f FILE up SERVICE`. Docker is an external tool: where a real one is needed (the success
-// path), the test writes its own `docker` executable that records its arguments and serves the port, and
-// puts it on the server's PATH. The server reads PATH from its own environment, so these tests set it.
+// `docker compose -f FILE up --timeout 3 SERVICE`. Docker is an external tool: where a real one is needed
+// (the success path), the test writes its own `docker` executable that records its arguments and serves the
+// port, and puts it on the server's PATH. The server reads PATH from its own environment, so these tests set it.
 
 async function freePort(): Promise<number> {
   const probe = createServer();
@@ -82,7 +82,7 @@ const composeYaml = (port: number): string => `services:
 `;
 
 suite('compose services as scripts', { skip: process.platform !== 'linux' && 'checks /proc' }, () => {
-  test('compose:web runs `docker compose -f FILE up web`, declares its published port, and stops as a group', async (t) => {
+  test('compose:web runs `docker compose -f FILE up --timeout 3 web`, declares its published port, and stops as a group', async (t) => {
     const port = await freePort();
     const root = makeTree(t, {
       'app/compose.yaml': composeYaml(port), 'app/package.json': JSON.stringify({ scripts: { dev: 'node server.js' } }),
@@ -100,7 +100,7 @@ suite('compose services as scripts', { skip: process.platform !== 'linux' && 'ch
     const proc = started.body;
     t.after(() => { try { process.kill(-proc.pid, 'SIGKILL'); } catch { /* gone */ } });
     assert.deepEqual([proc.script, proc.command, proc.status, proc.ports],
-      ['compose:web', 'docker compose -f compose.yaml up web', 'running', [port]]);
+      ['compose:web', 'docker compose -f compose.yaml up --timeout 3 web', 'running', [port]]);
 
     const group = await until('the published port to be live', async () => {
       const groups = (await call(`${url}/api/ports?live=1`)).body as Array<{ port: number; live: { pid: number; project_id: number } | null }>;
@@ -108,7 +108,7 @@ suite('compose services as scripts', { skip: process.platform !== 'linux' && 'ch
     });
     assert.equal(group.live!.project_id, 1);
     const recorded = JSON.parse(readFileSync(join(docker, 'argv.json'), 'utf8'));
-    assert.deepEqual(recorded, { argv: ['compose', '-f', 'compose.yaml', 'up', 'web'], cwd: realpathSync(join(root, 'app')) });
+    assert.deepEqual(recorded, { argv: ['compose', '-f', 'compose.yaml', 'up', '--timeout', '3', 'web'], cwd: realpathSync(join(root, 'app')) });
 
     // The other project's service publishes the same host port (from a compose file the scan found): 409.
     const refused = await call(`${url}/api/projects/2/processes`, 'POST', { script: 'compose:web' });
@@ -117,7 +117,7 @@ suite('compose services as scripts', { skip: process.platform !== 'linux' && 'ch
     // Its worker publishes nothing: no port to check, so it starts (and is stopped at once).
     const worker = await call(`${url}/api/projects/2/processes`, 'POST', { script: 'compose:worker' });
     assert.equal(worker.status, 202, JSON.stringify(worker.body));
-    assert.deepEqual([worker.body.command, worker.body.ports], ['docker compose -f deploy/docker-compose.dev.yml up worker', []]);
+    assert.deepEqual([worker.body.command, worker.body.ports], ['docker compose -f deploy/docker-compose.dev.yml up --timeout 3 worker', []]);
     await call(`${url}/api/processes/${worker.body.id}`, 'DELETE');
 
     await until('the output', async () => ((await call(`${url}/api/processes/${proc.id}`)).body.output.includes(`fake compose serving ${port}`) || undefined));
@@ -139,10 +139,10 @@ suite('compose services as scripts', { skip: process.platform !== 'linux' && 'ch
     const started = await call(`${url}/api/projects/1/processes`, 'POST', { script: 'compose:web' });
     assert.equal(started.status, 202, JSON.stringify(started.body));
     t.after(() => { try { process.kill(-started.body.pid, 'SIGKILL'); } catch { /* gone */ } });
-    assert.equal(started.body.command, 'docker-compose -f compose.yml up web');
+    assert.equal(started.body.command, 'docker-compose -f compose.yml up --timeout 3 web');
     await until('the fake to record its arguments', () => {
       try { return JSON.parse(readFileSync(join(legacy, 'argv.json'), 'utf8')).argv; } catch { return undefined; }
-    }).then((argv) => assert.deepEqual(argv, ['-f', 'compose.yml', 'up', 'web']));
+    }).then((argv) => assert.deepEqual(argv, ['-f', 'compose.yml', 'up', '--timeout', '3', 'web']));
     assert.equal((await call(`${url}/api/processes/${started.body.id}`, 'DELETE')).body.status, 'stopped');
 
     process.env.PATH = empty;

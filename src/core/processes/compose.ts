@@ -1,7 +1,7 @@
 /**
  * Compose services as startable scripts, named `compose:SERVICE`. A service's command runs inside its image,
- * so starting one means `docker compose -f FILE up SERVICE` (or `docker-compose -f FILE up SERVICE` where only
- * that is installed) in the project's directory. The services are read when a start is requested, from the
+ * so starting one means `docker compose -f FILE up --timeout 3 SERVICE` (or `docker-compose` with the same
+ * arguments where only that is installed) in the project's directory. The services are read when a start is requested, from the
  * compose file at the project's root (`compose.yaml`, `compose.yml`, `docker-compose.yaml`,
  * `docker-compose.yml`, in Compose's own order) and from every other compose file the last scan took ports
  * from; the first file defining a service is the one started.
@@ -79,11 +79,18 @@ export async function findExecutable(name: string, path: string | undefined): Pr
   return undefined;
 }
 
+/**
+ * Seconds compose gives a container to stop once it is told to (on SIGTERM it stops what it started): under
+ * projdex's 5 s before SIGKILL, so the containers are stopped, not left running by a killed compose.
+ * Compose's own default is 10 s, which a container whose main process ignores SIGTERM always takes.
+ */
+export const COMPOSE_STOP_SECONDS = 3;
+
 /** How to run `up SERVICE`: `docker compose`, else `docker-compose`; 422 when neither is installed. */
 export async function composeCommand(service: ComposeService, path: string | undefined): Promise<{
   program: string; args: string[]; command: string;
 }> {
-  const tail = ['-f', service.file, 'up', service.name];
+  const tail = ['-f', service.file, 'up', '--timeout', String(COMPOSE_STOP_SECONDS), service.name];
   const docker = await findExecutable('docker', path);
   if (docker) return { program: docker, args: ['compose', ...tail], command: ['docker', 'compose', ...tail].join(' ') };
   const legacy = await findExecutable('docker-compose', path);
