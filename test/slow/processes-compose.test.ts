@@ -4,7 +4,7 @@ import { chmodSync, readdirSync, readFileSync, realpathSync, writeFileSync } fro
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { suite, test } from 'node:test';
-import { call, makeTree, serve } from '../helpers/index.ts';
+import { call, makeTree, runBin, serve, spawnBin } from '../helpers/index.ts';
 
 // Compose services as startable scripts (`compose:SERVICE`). A service runs in its image, so projdex starts
 // `docker compose -f FILE up --timeout 3 SERVICE`. Docker is an external tool: where a real one is needed
@@ -53,11 +53,14 @@ function usePath(t: { after(fn: () => unknown): void }, path: string): void {
 /**
  * A stand-in `docker` (or `docker-compose`) in a folder of its own: it writes its arguments and working
  * directory to `argv.json`, serves `port` on 127.0.0.1 and says so, and ends on SIGTERM as compose does.
+ * With `leaveProject` it serves from `/`, as Docker's proxy does.
  */
-function fakeDocker(t: { after(fn: () => unknown): void }, name: string, port: number): string {
+function fakeDocker(t: { after(fn: () => unknown): void }, name: string, port: number, { leaveProject = false } = {}): string {
   const dir = makeTree(t, {
     'fake.js': `const http = require('node:http');
 require('node:fs').writeFileSync(${JSON.stringify('ARGV')}, JSON.stringify({ argv: process.argv.slice(2), cwd: process.cwd() }));
+// Docker's own proxy holds a published port from outside the project's directory.
+${leaveProject ? "process.chdir('/');" : ''}
 const server = http.createServer((req, res) => res.end('ok'));
 server.listen(${port}, '127.0.0.1', () => console.log('fake compose serving ${port}'));
 process.on('SIGTERM', () => { console.log('Gracefully stopping...'); process.exit(0); });
@@ -156,6 +159,24 @@ suite('compose services as scripts', { skip: process.platform !== 'linux' && 'ch
       + 'Makefile or compose files: it has build, compose:web, compose:worker']);
     // A service is never the usual script: with no dev, start or Procfile web, a name is needed.
     assert.equal((await call(`${url}/api/projects/1/processes`, 'POST', {})).status, 404);
+  });
+
+  test('projdex run ID compose:web prints the URL of its published port, held from outside the project', async (t) => {
+    const port = await freePort();
+    const root = makeTree(t, { 'app/compose.yaml': composeYaml(port) });
+    const docker = fakeDocker(t, 'docker', port, { leaveProject: true });
+    const data = ['--data-dir', join(root, 'data')];
+    const env = { PATH: `${docker}:${process.env.PATH}` };
+    assert.equal((await runBin(t, ['add', join(root, 'app'), ...data], env)).code, 0);
+    assert.equal((await runBin(t, ['scan', '1', ...data], env)).code, 0);
+    const running = spawnBin(t, ['run', '1', 'compose:web', ...data], env);
+    const [, pid] = await running.waitFor(/^started #1 compose:web of #1 app \(pid (\d+)\): docker compose -f compose\.yaml up --timeout 3 web\n/);
+    t.after(() => { try { process.kill(-Number(pid), 'SIGKILL'); } catch { /* gone */ } });
+    await running.waitFor(new RegExp(`${port}: http://127\\.0\\.0\\.1:${port}/\\n`));
+    running.child.kill('SIGINT');
+    assert.deepEqual(await running.exit(), { code: 0, signal: null });
+    assert.equal((await runBin(t, ['kill', '1', ...data], env)).stdout, `#1 compose:web (pid ${pid}): stopped\n`);
+    assert.deepEqual(groupMembers(Number(pid)), []);
   });
 
   test('a real docker client with no engine: the process is `failed` with docker\'s own message', async (t) => {
