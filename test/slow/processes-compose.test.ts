@@ -159,6 +159,13 @@ suite('compose services as scripts', { skip: process.platform !== 'linux' && 'ch
       + 'Makefile or compose files: it has build, compose:web, compose:worker']);
     // A service is never the usual script: with no dev, start or Procfile web, a name is needed.
     assert.equal((await call(`${url}/api/projects/1/processes`, 'POST', {})).status, 404);
+
+    // A compose file past 128 KiB is not parsed on the HTTP thread, and the answer says so.
+    const big = makeTree(t, { 'compose.yaml': composeYaml(port) + `# ${'x'.repeat(140 * 1024)}\n` });
+    await call(`${url}/api/projects`, 'POST', { name: 'big', path: big });
+    const unread = await call(`${url}/api/projects/2/processes`, 'POST', { script: 'compose:web' });
+    assert.deepEqual([unread.status, unread.body.error], [404, 'No script "compose:web" in the project\'s package.json, '
+      + 'Procfile, Makefile or compose files: it has none; not read, over 128 KiB: compose.yaml']);
   });
 
   test('projdex run ID compose:web prints the URL of its published port, held from outside the project', async (t) => {

@@ -21,7 +21,7 @@ export const ROOT_COMPOSE_FILES = ['compose.yaml', 'compose.yml', 'docker-compos
 /** Compose's own rule for a service name; it also keeps a name from reading as an option (`-d`). */
 const SERVICE_NAME = /^[a-zA-Z0-9][a-zA-Z0-9_.-]*$/;
 /** Compose files read per start at most. */
-const MAX_FILES = 50;
+const MAX_FILES = 20;
 
 /** A service and the compose file (relative POSIX path) that defines it. */
 export interface ComposeService {
@@ -36,32 +36,43 @@ export function composeFiles(recordedSources: Iterable<string>): string[] {
   return [...out, ...recorded].slice(0, MAX_FILES);
 }
 
+/** The services found, and the files not read because they were too big. */
+export interface ComposeServices {
+  readonly services: ComposeService[];
+  readonly skipped: string[];
+}
+
 /**
- * Every service of the project's compose files, each under the first file that defines it. `read` gives a
- * file's text (or undefined when absent or refused); a file that is not a compose document is skipped.
+ * The services of the project's compose files, each under the first file that defines it; with `wanted`,
+ * files are read only until one defines that service. `read` gives a file's text, undefined when absent or
+ * refused, null when too big. A file that is not a compose document is passed over. The parses run on the
+ * caller's thread, so the loop yields between files.
  */
 export async function listServices(
-  files: readonly string[], read: (file: string) => Promise<string | undefined>,
-): Promise<ComposeService[]> {
-  const texts = await Promise.all(files.map(read));
-  const out: ComposeService[] = [];
+  files: readonly string[], read: (file: string) => Promise<string | undefined | null>, wanted?: string,
+): Promise<ComposeServices> {
+  const services: ComposeService[] = [];
+  const skipped: string[] = [];
   const seen = new Set<string>();
-  files.forEach((file, k) => {
-    const text = texts[k];
-    if (text === undefined) return;
-    let services: Record<string, unknown> | undefined;
+  for (const file of files) {
+    const text = await read(file);
+    if (text === null) skipped.push(file);
+    if (typeof text !== 'string') continue;
+    let found: Record<string, unknown> | undefined;
     try {
-      services = composeServices(parseYaml(text));
+      found = composeServices(parseYaml(text));
     } catch {
-      return; // The yaml reader gave up on it: not a file to start from.
+      found = undefined; // The yaml reader gave up on it: not a file to start from.
     }
-    for (const name of Object.keys(services ?? {})) {
+    for (const name of Object.keys(found ?? {})) {
       if (!SERVICE_NAME.test(name) || seen.has(name)) continue;
       seen.add(name);
-      out.push({ name, file });
+      services.push({ name, file });
     }
-  });
-  return out;
+    if (wanted !== undefined && seen.has(wanted)) break;
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  return { services, skipped };
 }
 
 /** The first executable file called `name` on `path` (a PATH value), else undefined. */

@@ -8,7 +8,7 @@
 import { constants, promises as fsp } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { httpError } from '../errors.ts';
-import { COMPOSE_PREFIX, composeCommand, composeFiles, listServices, type ComposeService } from './compose.ts';
+import { COMPOSE_PREFIX, composeCommand, composeFiles, listServices, type ComposeService, type ComposeServices } from './compose.ts';
 
 /** A script ready to spawn. */
 export interface ScriptPlan {
@@ -33,12 +33,17 @@ export interface PlanOptions {
 }
 
 const MAX_FILE = 1 << 20;
+/**
+ * Compose files are read on the HTTP thread when a service is asked for: one of 128 KiB (thousands of lines,
+ * far past real ones) parses in tens of milliseconds; a bigger one is named as not read.
+ */
+const MAX_COMPOSE_FILE = 128 << 10;
 
 /**
  * A project file's text (`name` a relative POSIX path), or undefined when absent, a link, reached through a
- * link or `..`, not a regular file or too big.
+ * link or `..`, or not a regular file; null when it is over `max` bytes.
  */
-async function readProjectFile(dir: string, name: string): Promise<string | undefined> {
+async function readProjectFile(dir: string, name: string, max = MAX_FILE): Promise<string | undefined | null> {
   if (name.split('/').some((part) => part === '..' || part === '')) return undefined;
   let handle;
   try {
@@ -48,7 +53,8 @@ async function readProjectFile(dir: string, name: string): Promise<string | unde
   }
   try {
     const info = await handle.stat();
-    if (!info.isFile() || info.size > MAX_FILE) return undefined;
+    if (!info.isFile()) return undefined;
+    if (info.size > max) return null;
     // A folder on the way swapped for a link would lead outside the project: the file must be where it says.
     if (name.includes('/') && await fsp.realpath(join(dir, name)).catch(() => '') !== join(await fsp.realpath(dir), name)) {
       return undefined;
@@ -100,12 +106,13 @@ const MAX_LISTED = 30;
  * has no such script (naming the ones it has), 422 for a compose service when Docker is not installed.
  */
 export async function planScript(dir: string, script: string | undefined, options: PlanOptions = {}): Promise<ScriptPlan> {
-  const [pkg, procfile, makefile] = await Promise.all(['package.json', 'Procfile', 'Makefile'].map((f) => readProjectFile(dir, f)));
+  const [pkg, procfile, makefile] = (await Promise.all(['package.json', 'Procfile', 'Makefile'].map((f) => readProjectFile(dir, f))))
+    .map((text) => text ?? undefined);
   const scripts = packageScripts(pkg);
   const processes = procfileProcesses(procfile);
   const targets = makeTargets(makefile);
-  const services = (): Promise<ComposeService[]> =>
-    listServices(composeFiles(options.recordedSources ?? []), (file) => readProjectFile(dir, file));
+  const services = (wanted?: string): Promise<ComposeServices> =>
+    listServices(composeFiles(options.recordedSources ?? []), (file) => readProjectFile(dir, file, MAX_COMPOSE_FILE), wanted);
   const bin = [join(dir, 'node_modules', '.bin')];
   const shell = (name: string, source: string, text: string, path: readonly string[] = []): ScriptPlan =>
     ({ script: name, source, command: text, program: '/bin/sh', args: ['-c', text], path });
@@ -118,19 +125,22 @@ export async function planScript(dir: string, script: string | undefined, option
   if (script !== undefined) {
     const plan = pick(script);
     if (plan) return plan;
-    const service = script.startsWith(COMPOSE_PREFIX)
-      ? (await services()).find((s) => s.name === script.slice(COMPOSE_PREFIX.length)) : undefined;
+    const wanted = script.startsWith(COMPOSE_PREFIX) ? script.slice(COMPOSE_PREFIX.length) : undefined;
+    const found = await services(wanted);
+    const service = found.services.find((s) => s.name === wanted);
     if (service) {
       const run = await composeCommand(service, options.searchPath ?? process.env.PATH);
       return { script, source: service.file, ...run, path: [], service };
     }
     const names = [...new Set([...scripts.keys(), ...processes.keys(), ...targets,
-      ...(await services()).map((s) => COMPOSE_PREFIX + s.name)])];
+      ...found.services.map((s) => COMPOSE_PREFIX + s.name)])];
     const shown = names.slice(0, MAX_LISTED).map((n) => (n.length > 80 ? `${n.slice(0, 80)}…` : n));
     const has = names.length === 0 ? 'it has none'
       : `it has ${shown.join(', ')}${names.length > MAX_LISTED ? `, and ${names.length - MAX_LISTED} more` : ''}`;
+    const unread = found.skipped.length === 0 ? ''
+      : `; not read, over ${MAX_COMPOSE_FILE >> 10} KiB: ${found.skipped.slice(0, 5).join(', ')}${found.skipped.length > 5 ? ', ...' : ''}`;
     throw httpError(404, 'SCRIPT_NOT_FOUND',
-      `No script "${script}" in the project's package.json, Procfile, Makefile or compose files: ${has}`);
+      `No script "${script}" in the project's package.json, Procfile, Makefile or compose files: ${has}${unread}`);
   }
   const usual = (scripts.has('dev') && pick('dev')) || (scripts.has('start') && pick('start')) || (processes.has('web') && pick('web'));
   if (!usual) throw httpError(404, 'SCRIPT_NOT_FOUND', 'The project has no dev or start script and no Procfile web process: name a script');
