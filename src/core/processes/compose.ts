@@ -101,7 +101,9 @@ export const COMPOSE_STOP_SECONDS = 3;
 export async function composeCommand(service: ComposeService, path: string | undefined): Promise<{
   program: string; args: string[]; command: string;
 }> {
-  const tail = ['-f', service.file, 'up', '--timeout', String(COMPOSE_STOP_SECONDS), service.name];
+  // A file named `-x.yml` must not read as an option: `./-x.yml`. A service name cannot start with `-`.
+  const file = service.file.startsWith('-') ? `./${service.file}` : service.file;
+  const tail = ['-f', file, 'up', '--timeout', String(COMPOSE_STOP_SECONDS), service.name];
   const docker = await findExecutable('docker', path);
   if (docker) return { program: docker, args: ['compose', ...tail], command: ['docker', 'compose', ...tail].join(' ') };
   const legacy = await findExecutable('docker-compose', path);
