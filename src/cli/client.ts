@@ -46,7 +46,8 @@ export async function connect(dataDir: string, token: string | undefined): Promi
     } catch (error) {
       // As for `serve`: a store that cannot open (a damaged or unwritable database) says so in one sentence.
       const message = error instanceof Error ? error.message : String(error);
-      throw new CliError(message.includes(dataDir) ? message : `Cannot open the database in the data dir ${dataDir}: ${message}`);
+      throw new CliError(message.includes(dataDir) ? message
+        : `Cannot open the database in the data dir ${dataDir}: ${message}`);
     }
     url = running.url;
     token = undefined;

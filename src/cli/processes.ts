@@ -40,7 +40,8 @@ export async function run(client: Client, { io, values }: Out, positionals: stri
     // the project's directory: those count when they are the ports the service declares.
     const docker = started.script.startsWith('compose:');
     for (const socket of live.sockets) {
-      const ours = (socket.project_id === project.id && socket.pid !== null) || (docker && started.ports.includes(socket.port));
+      const ours = (socket.project_id === project.id && socket.pid !== null)
+        || (docker && started.ports.includes(socket.port));
       if (!ours || announced.has(socket.port)) continue;
       announced.add(socket.port);
       io.stdout.write(`${socket.port}: http://${socket.address.includes(':') ? 'localhost' : '127.0.0.1'}:${socket.port}/\n`);

@@ -55,7 +55,8 @@ function declaredPorts(rows: readonly ProjectPort[], plan: ScriptPlan): number[]
   const chosen = service
     ? rows.filter((p) => p.config_source === service.file && p.script_name === service.name)
     : rows.filter((p) => p.script_name === plan.script && !/\.ya?ml$/i.test(p.config_source));
-  return [...new Set((chosen.length > 0 || service ? chosen : rows.filter((p) => p.script_name === null)).map((p) => p.port))];
+  const rowsOf = chosen.length > 0 || service ? chosen : rows.filter((p) => p.script_name === null);
+  return [...new Set(rowsOf.map((p) => p.port))];
 }
 
 const info = ({ log_path: _log, proc_start: _start, ...rest }: ProcessRow): ProcessInfo => rest;
@@ -164,7 +165,9 @@ export function createProcessManager(options: ProcessManagerOptions) {
   return {
     async start(project: Project, { script, keep = false, force = false }: StartRequest): Promise<ProcessInfo> {
       const recorded = store.listPorts(project.id, 'all').map((p) => p.config_source);
-      const plan = await planScript(project.path, script, { recordedSources: recorded, searchPath: scriptEnv(env).PATH });
+      const plan = await planScript(project.path, script, {
+        recordedSources: recorded, searchPath: scriptEnv(env).PATH,
+      });
       const ports = declaredPorts(store.listPorts(project.id), plan);
       if (!force) await checkPorts(project, ports);
       if (logDir === undefined) { logDir = mkdtempSync(join(tmpdir(), 'projdex-processes-')); ownDir = true; }

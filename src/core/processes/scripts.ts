@@ -56,9 +56,8 @@ async function readProjectFile(dir: string, name: string, max = MAX_FILE): Promi
     if (!info.isFile()) return undefined;
     if (info.size > max) return null;
     // A folder on the way swapped for a link would lead outside the project: the file must be where it says.
-    if (name.includes('/') && await fsp.realpath(join(dir, name)).catch(() => '') !== join(await fsp.realpath(dir), name)) {
-      return undefined;
-    }
+    const real = name.includes('/') ? await fsp.realpath(join(dir, name)).catch(() => '') : undefined;
+    if (real !== undefined && real !== join(await fsp.realpath(dir), name)) return undefined;
     return await handle.readFile('utf8');
   } finally {
     await handle.close();
@@ -105,14 +104,17 @@ const MAX_LISTED = 30;
  * Procfile's `web` (a compose service is started only by its name, `compose:SERVICE`). 404 when the project
  * has no such script (naming the ones it has), 422 for a compose service when Docker is not installed.
  */
-export async function planScript(dir: string, script: string | undefined, options: PlanOptions = {}): Promise<ScriptPlan> {
-  const [pkg, procfile, makefile] = (await Promise.all(['package.json', 'Procfile', 'Makefile'].map((f) => readProjectFile(dir, f))))
-    .map((text) => text ?? undefined);
+export async function planScript(
+  dir: string, script: string | undefined, options: PlanOptions = {},
+): Promise<ScriptPlan> {
+  const [pkg, procfile, makefile] = (await Promise.all(['package.json', 'Procfile', 'Makefile']
+    .map((f) => readProjectFile(dir, f)))).map((text) => text ?? undefined);
   const scripts = packageScripts(pkg);
   const processes = procfileProcesses(procfile);
   const targets = makeTargets(makefile);
   const services = (wanted?: string): Promise<ComposeServices> =>
-    listServices(composeFiles(options.recordedSources ?? []), (file) => readProjectFile(dir, file, MAX_COMPOSE_FILE), wanted);
+    listServices(composeFiles(options.recordedSources ?? []),
+      (file) => readProjectFile(dir, file, MAX_COMPOSE_FILE), wanted);
   const bin = [join(dir, 'node_modules', '.bin')];
   const shell = (name: string, source: string, text: string, path: readonly string[] = []): ScriptPlan =>
     ({ script: name, source, command: text, program: '/bin/sh', args: ['-c', text], path });
@@ -137,8 +139,8 @@ export async function planScript(dir: string, script: string | undefined, option
     const shown = names.slice(0, MAX_LISTED).map((n) => (n.length > 80 ? `${n.slice(0, 80)}…` : n));
     const has = names.length === 0 ? 'it has none'
       : `it has ${shown.join(', ')}${names.length > MAX_LISTED ? `, and ${names.length - MAX_LISTED} more` : ''}`;
-    const unread = found.skipped.length === 0 ? ''
-      : `; not read, over ${MAX_COMPOSE_FILE >> 10} KiB: ${found.skipped.slice(0, 5).join(', ')}${found.skipped.length > 5 ? ', ...' : ''}`;
+    const skipped = `${found.skipped.slice(0, 5).join(', ')}${found.skipped.length > 5 ? ', ...' : ''}`;
+    const unread = found.skipped.length === 0 ? '' : `; not read, over ${MAX_COMPOSE_FILE >> 10} KiB: ${skipped}`;
     throw httpError(404, 'SCRIPT_NOT_FOUND',
       `No script "${script}" in the project's package.json, Procfile, Makefile or compose files: ${has}${unread}`);
   }
