@@ -156,7 +156,7 @@ suite('compose services as scripts', { skip: process.platform !== 'linux' && 'ch
 
     const unknown = await call(`${url}/api/projects/1/processes`, 'POST', { script: 'compose:db' });
     assert.deepEqual([unknown.status, unknown.body.error], [404, 'No script "compose:db" in the project\'s package.json, Procfile, '
-      + 'Makefile or compose files: it has build, compose:web, compose:worker']);
+      + 'Makefile or compose files: it has compose:web, compose:worker, build']);
     // A service is never the usual script: with no dev, start or Procfile web, a name is needed.
     assert.equal((await call(`${url}/api/projects/1/processes`, 'POST', {})).status, 404);
 

@@ -134,8 +134,10 @@ export async function planScript(
       const run = await composeCommand(service, options.searchPath ?? process.env.PATH);
       return { script, source: service.file, ...run, path: [], service };
     }
-    const names = [...new Set([...scripts.keys(), ...processes.keys(), ...targets,
-      ...found.services.map((s) => COMPOSE_PREFIX + s.name)])];
+    // Asked for a service, the services come first (the list is cut at MAX_LISTED).
+    const own = [...scripts.keys(), ...processes.keys(), ...targets];
+    const composed = found.services.map((s) => COMPOSE_PREFIX + s.name);
+    const names = [...new Set(wanted === undefined ? [...own, ...composed] : [...composed, ...own])];
     const shown = names.slice(0, MAX_LISTED).map((n) => (n.length > 80 ? `${n.slice(0, 80)}…` : n));
     const has = names.length === 0 ? 'it has none'
       : `it has ${shown.join(', ')}${names.length > MAX_LISTED ? `, and ${names.length - MAX_LISTED} more` : ''}`;
