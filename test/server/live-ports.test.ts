@@ -96,6 +96,9 @@ suite('live ports', () => {
     const projects = [{ id: 1, path: root }, { id: 2, path: join(root, 'web') }];
     const reading = await readLivePorts(projects, { source: 'lsof' });
     assert.equal(reading.available, true, reading.notes.join('; '));
+    // What lsof leaves out is said.
+    assert.deepEqual(reading.notes, ['lsof lists only the processes it may inspect: a port held by another user\'s '
+      + 'process, or one outside this process namespace, is not listed']);
     const socket = reading.sockets.find((s) => s.port === port);
     assert.ok(socket, `port ${port} in lsof's listing: ${JSON.stringify(reading.sockets)}`);
     // lsof names a process by its command name (what /proc/PID/comm holds on Linux), not its whole command line.
