@@ -40,7 +40,15 @@ export async function connect(dataDir: string, token: string | undefined): Promi
   } else {
     const db = join(dataDir, 'projdex.db');
     ensureRegularFile(db);
-    const running = await startServer({ port: 0, db, logger: { error() {} } });
+    let running;
+    try {
+      running = await startServer({ port: 0, db, logger: { error() {} } });
+    } catch (error) {
+      // As for `serve`: a store that cannot open (a damaged or unwritable database) says so in one sentence.
+      const message = error instanceof Error ? error.message : String(error);
+      throw new CliError(message.includes(dataDir) ? message
+        : `Cannot open the database in the data dir ${dataDir}: ${message}`);
+    }
     url = running.url;
     token = undefined;
     close = running.close;

@@ -155,8 +155,9 @@ const COMMAND_HELP: Record<Command, string> = {
   run: `Usage
     $ projdex run ID|DIR [SCRIPT] [--force] [--json]
 
-  Starts a package.json script, Procfile process or Makefile target (default: dev, else start, else the
-  Procfile's web) in the project's directory, in its own process group, prints the URL of each port the
+  Starts a package.json script, Procfile process, Makefile target or compose service (default: dev,
+  else start, else the Procfile's web; compose:SERVICE runs \`docker compose -f FILE up --timeout 3
+  SERVICE\`) in the project's directory, in its own process group, prints the URL of each port the
   project's processes open, and follows the output. Ctrl-C stops following; the script keeps running
   (\`projdex kill ID\` stops it). When a port the script declares is already held, it is not started
   unless --force. Started by a server that runs, it stops with that server; otherwise it is kept.`,

@@ -36,8 +36,13 @@ export async function run(client: Client, { io, values }: Out, positionals: stri
     if (fresh) io.stdout.write(fresh);
     printed = now.output;
     const live = (await client.request('GET', '/api/ports/live')).body as LiveReading;
+    // A compose service's published ports are held by Docker (its proxy or the engine), not by a process in
+    // the project's directory: those count when they are the ports the service declares.
+    const docker = started.script.startsWith('compose:');
     for (const socket of live.sockets) {
-      if (socket.project_id !== project.id || socket.pid === null || announced.has(socket.port)) continue;
+      const ours = (socket.project_id === project.id && socket.pid !== null)
+        || (docker && started.ports.includes(socket.port));
+      if (!ours || announced.has(socket.port)) continue;
       announced.add(socket.port);
       io.stdout.write(`${socket.port}: http://${socket.address.includes(':') ? 'localhost' : '127.0.0.1'}:${socket.port}/\n`);
     }

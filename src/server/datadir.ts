@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { closeSync, constants, fsyncSync, linkSync, lstatSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { CHALLENGE_HEADER, newChallenge, provesInstance } from './identity.ts';
 
 /** What `server.json` holds while a server runs on a data dir. */
@@ -35,20 +35,52 @@ export class AlreadyRunningError extends Error {
   }
 }
 
+/** Why a file or folder could not be made, in words, from the system's error code. */
+export function whyNot(code: string | undefined): string {
+  return code === 'EACCES' || code === 'EPERM' ? 'permission denied'
+    : code === 'ENOTDIR' ? 'a part of that path is a file, not a directory'
+      : code === 'EROFS' ? 'the file system is read-only'
+        // A missing path after its parent was found: a file system that makes nothing there (/proc, /sys).
+        : code === 'ENOENT' ? 'that file system does not allow creating anything there'
+          : code === 'ENOSPC' ? 'the disk is full' : `the system said ${code ?? 'EIO'}`;
+}
+
+/**
+ * Makes `dir` and its missing parents, one mkdir each. Node's `recursive` mkdir never returns on a path
+ * under /proc (it takes ENOENT for a missing parent, makes the parent, gets EEXIST and starts again).
+ */
+function makeDirs(dir: string, mode: number): void {
+  const missing: string[] = [];
+  for (let at = resolve(dir); ; at = dirname(at)) {
+    try {
+      statSync(at);
+      break;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    }
+    missing.push(at);
+    if (dirname(at) === at) break;
+  }
+  for (const at of missing.reverse()) {
+    try {
+      mkdirSync(at, { mode });
+    } catch (error) {
+      // Made meanwhile by someone else: what it is gets checked below.
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+  }
+}
+
 /**
  * Creates `dir` (0700) if needed and checks it is a directory of ours that no one else may write:
  * the database and server.json in it are trusted. Throws DataDirError with a sentence naming the fix.
  */
 export function prepareDataDir(dir: string): void {
   try {
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    makeDirs(dir, 0o700);
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code ?? 'EIO';
-    if (code === 'EEXIST') throw new DataDirError('DATA_DIR_NOT_DIR', `The data dir ${dir} is not a directory; choose another with --data-dir DIR.`);
-    const why = code === 'EACCES' || code === 'EPERM' ? 'permission denied'
-      : code === 'ENOTDIR' ? 'a part of that path is a file, not a directory'
-        : code === 'EROFS' ? 'the file system is read-only' : `the system said ${code}`;
-    throw new DataDirError('DATA_DIR_CREATE', `Cannot create the data dir ${dir}: ${why}; choose another with --data-dir DIR.`);
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new DataDirError('DATA_DIR_CREATE', `Cannot create the data dir ${dir}: ${whyNot(code)}; choose another with --data-dir DIR.`);
   }
   const info = statSync(dir);
   if (!info.isDirectory()) {
@@ -80,7 +112,13 @@ export function ensureRegularFile(file: string): void {
       throw new DataDirError('DATA_FILE_NOT_REGULAR', `${name} is not a regular file (a symlink?); projdex will not follow it: remove it or choose another --data-dir.`);
     }
   }
-  closeSync(openSync(file, constants.O_RDWR | constants.O_CREAT | constants.O_NOFOLLOW, 0o600));
+  try {
+    closeSync(openSync(file, constants.O_RDWR | constants.O_CREAT | constants.O_NOFOLLOW, 0o600));
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new DataDirError('DATA_FILE_OPEN', `Cannot open the database ${file} for writing: ${whyNot(code)}; `
+      + 'choose another data dir with --data-dir DIR.');
+  }
 }
 
 /** The server.json of `dir`, or undefined when absent or unreadable. */

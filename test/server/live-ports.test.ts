@@ -1,11 +1,12 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { suite, test } from 'node:test';
 import { hexAddress, parseProcNet } from '../../src/core/live/proc-net.ts';
 import { parseLsofFields, splitName } from '../../src/core/live/lsof.ts';
-import { projectOf, readLivePorts } from '../../src/core/live/live-ports.ts';
+import { defaultSource, projectOf, readLivePorts } from '../../src/core/live/live-ports.ts';
+import { withLive } from '../../src/server/api/live-ports.ts';
 import { call, makeTree, serve } from '../helpers/index.ts';
 
 // Ports really held: parsers on the shapes Linux and lsof print, then a real node:http server on port 0.
@@ -61,6 +62,53 @@ suite('live ports', () => {
       assert.match(reading.notes[0]!, /not available on freebsd.*lsof is not installed/);
     } finally {
       process.env.PATH = saved;
+    }
+  });
+
+  test('Windows: no source, so every live field is null with a note saying why', async () => {
+    assert.deepEqual([defaultSource('linux'), defaultSource('darwin'), defaultSource('freebsd'), defaultSource('win32')],
+      ['proc', 'lsof', 'lsof', 'none']);
+    const reading = await readLivePorts([{ id: 1, path: '/code/web' }], { platform: 'win32' });
+    assert.deepEqual([reading.available, reading.sockets], [false, []]);
+    assert.match(reading.notes[0]!, /^live ports are not read on win32: projdex reads \/proc on Linux and runs lsof on macOS/);
+    const claim = { port: 3000, conflict: false, projects: [{ project_id: 1, name: 'web', scripts: ['dev'], sources: ['package.json'] }] };
+    assert.deepEqual(withLive([claim], reading), [{ ...claim, live: null, live_note: reading.notes[0] }]);
+  });
+
+  test('the proc source where procfs is missing: not available, with a note (never an empty "nothing listens")', async (t) => {
+    const empty = makeTree(t, {});
+    const reading = await readLivePorts([], { source: 'proc', proc: empty });
+    assert.deepEqual([reading.available, reading.sockets], [false, []]);
+    assert.equal(reading.notes[0], `live ports could not be read: ${empty}/net/tcp cannot be read`);
+  });
+
+  // macOS's path, run here with the real lsof on a real socket (Linux has lsof too; the source is chosen).
+  const lsof = (() => {
+    try { return execFileSync('sh', ['-c', 'command -v lsof'], { encoding: 'utf8' }).trim(); } catch { return ''; }
+  })();
+  test('the lsof source on a real listening socket: holder, command name, working directory, project', async (t) => {
+    if (!lsof) {
+      console.log('# skipped: lsof is not installed here, so the lsof source cannot be run (install the lsof package)');
+      return t.skip('lsof is not installed');
+    }
+    const root = realpathSync(makeTree(t, { 'web/package.json': '{}' }));
+    const { pid, port } = await listener(t, join(root, 'web'));
+    const projects = [{ id: 1, path: root }, { id: 2, path: join(root, 'web') }];
+    const reading = await readLivePorts(projects, { source: 'lsof' });
+    assert.equal(reading.available, true, reading.notes.join('; '));
+    // What lsof leaves out is said.
+    assert.deepEqual(reading.notes, ['lsof lists only the processes it may inspect: a port held by another user\'s '
+      + 'process, or one outside this process namespace, is not listed']);
+    const socket = reading.sockets.find((s) => s.port === port);
+    assert.ok(socket, `port ${port} in lsof's listing: ${JSON.stringify(reading.sockets)}`);
+    // lsof names a process by its command name (what /proc/PID/comm holds on Linux), not its whole command line.
+    const name = process.platform === 'linux' ? readFileSync(`/proc/${pid}/comm`, 'utf8').trim() : socket.command;
+    assert.deepEqual(socket, { port, address: '127.0.0.1', pid, command: name, cwd: join(root, 'web'), project_id: 2 });
+    assert.ok(name, 'a command name');
+    if (process.platform === 'linux') {
+      // Both sources agree on who holds it and where it runs.
+      const viaProc = (await readLivePorts(projects, { source: 'proc' })).sockets.find((s) => s.port === port);
+      assert.deepEqual([viaProc?.pid, viaProc?.cwd, viaProc?.project_id], [pid, join(root, 'web'), 2]);
     }
   });
 

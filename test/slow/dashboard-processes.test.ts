@@ -46,6 +46,10 @@ suite('the dashboard: git, processes, live ports', { skip: missing || (process.p
     await page.goto(`${server.url}/#/project/1`);
     assert.equal(await page.waitFor('document.querySelector("#project-git")?.textContent', 'the git fact'), 'main, uncommitted changes');
 
+    // The click lands at coordinates measured just before it: every section above the button (tests, runs,
+    // ports, each loaded on its own) must be drawn first, or the button moves down under the pointer.
+    await page.waitFor(`['The last scan found no test files', 'Never run.', '${port}\\tlisten', 'Nothing started yet.']
+      .every((text) => document.querySelector('main').innerText.includes(text))`, 'the project page drawn whole');
     await page.click('[data-action="start"]');
     await page.waitFor(`document.querySelector(".process.running .output")?.textContent.includes("listening on ${port}")`, 'the output', 20_000);
     const pid = (await call(`${server.url}/api/processes/1`)).body.pid as number;

@@ -24,9 +24,19 @@ export interface LiveReading {
   readonly notes: string[];
 }
 
+/** Where sockets are read from: `/proc` (Linux), `lsof` (macOS and other Unix systems), or nowhere. */
+export type LiveSource = 'proc' | 'lsof' | 'none';
+
 export interface LiveOptions extends LiveLimits {
   /** @default process.platform */
   readonly platform?: NodeJS.Platform;
+  /** @default the platform's: `proc` on Linux, `none` on Windows, `lsof` elsewhere */
+  readonly source?: LiveSource;
+}
+
+/** The platform's way to list sockets. Windows has neither procfs nor lsof: its listing is not read. */
+export function defaultSource(platform: NodeJS.Platform): LiveSource {
+  return platform === 'linux' ? 'proc' : platform === 'win32' ? 'none' : 'lsof';
 }
 
 /** The registered project whose path holds `cwd` (the deepest one when projects nest), else null. */
@@ -40,8 +50,8 @@ export function projectOf(cwd: string | null, projects: ReadonlyArray<Pick<Proje
 }
 
 /**
- * Reads the machine's listening TCP sockets: Linux from /proc, elsewhere with lsof when it is installed.
- * Never rejects: what cannot be read is a note.
+ * Reads the machine's listening TCP sockets: Linux from /proc, Windows not at all, elsewhere with lsof when
+ * it is installed (`source` picks one). Never rejects: what cannot be read is a note.
  *
  * @example
  * const { sockets } = await readLivePorts(store.listProjects());
@@ -50,15 +60,20 @@ export function projectOf(cwd: string | null, projects: ReadonlyArray<Pick<Proje
 export async function readLivePorts(
   projects: ReadonlyArray<Pick<Project, 'id' | 'path'>>, options: LiveOptions = {},
 ): Promise<LiveReading> {
-  const { platform = process.platform, ...limits } = options;
+  const { platform = process.platform, source = defaultSource(platform), ...limits } = options;
+  if (source === 'none') {
+    const note = `live ports are not read on ${platform}: projdex reads /proc on Linux and runs lsof on macOS and other Unix systems`;
+    return { available: false, sockets: [], notes: [note] };
+  }
   let found: { sockets: ListeningSocket[]; notes: string[] };
   try {
-    found = platform === 'linux' ? await linuxListening(limits) : await lsofListening(limits);
+    found = source === 'proc' ? await linuxListening(limits) : await lsofListening(limits);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     const note = code === 'ENOENT'
       ? `live ports are not available on ${platform}: projdex reads /proc on Linux and runs lsof elsewhere, and lsof is not installed`
-      : `live ports could not be read: ${code === 'RUN_TIMEOUT' ? (error as Error).message : `lsof failed (${code ?? 'error'})`}`;
+      : code === 'NO_PROCFS' ? `live ports could not be read: ${(error as Error).message}`
+        : `live ports could not be read: ${code === 'RUN_TIMEOUT' ? (error as Error).message : `lsof failed (${code ?? 'error'})`}`;
     return { available: false, sockets: [], notes: [note] };
   }
   const sockets = found.sockets.map((s) => ({ ...s, project_id: projectOf(s.cwd, projects) }));

@@ -37,6 +37,10 @@ export async function lsofListening({ timeoutMs = 5000 }: LiveLimits = {}): Prom
   const listing = await runBounded('lsof', ['-nP', '-iTCP', '-sTCP:LISTEN', '-F', 'pcn'], { env, timeoutMs, what: 'lsof' });
   const fields = parseLsofFields(listing.stdout);
   const notes = listing.capped ? ['lsof printed more than 1 MiB: the rest of its listing was not read'] : [];
+  // Unlike /proc, lsof leaves out what it may not inspect instead of listing it without a holder (even as
+  // root, a process outside this process namespace).
+  notes.push('lsof lists only the processes it may inspect: a port held by another user\'s process, or one '
+    + 'outside this process namespace, is not listed');
   const pids = [...new Set(fields.map((f) => f.pid))];
   const cwds = new Map<number, string>();
   if (pids.length > 0) {

@@ -62,19 +62,22 @@ async function describe(pid: number): Promise<{ command: string | null; cwd: str
 
 /**
  * Every TCP socket listening now, with its holder where this user can see it. `notes` say what was left out
- * (a budget reached, processes that could not be read).
+ * (a budget reached, processes that could not be read). Rejects (`NO_PROCFS`) when neither listing is readable.
  */
 export async function linuxListening(limits: LiveLimits = {}): Promise<{ sockets: ListeningSocket[]; notes: string[] }> {
   const { maxProcesses = 4096, maxDescriptors = 100_000, proc = '/proc' } = limits;
   const byInode = new Map<string, Array<{ address: string; port: number }>>();
+  let readable = 0;
   for (const file of ['tcp', 'tcp6']) {
-    const text = await fsp.readFile(`${proc}/net/${file}`, 'utf8').catch(() => '');
+    const text = await fsp.readFile(`${proc}/net/${file}`, 'utf8').then((t) => { readable++; return t; }, () => '');
     for (const s of parseProcNet(text)) {
       const list = byInode.get(s.inode) ?? [];
       list.push({ address: s.address, port: s.port });
       byInode.set(s.inode, list);
     }
   }
+  // No procfs (not Linux, or not mounted): an empty list would say "nothing listens", which is not known.
+  if (readable === 0) throw Object.assign(new Error(`${proc}/net/tcp cannot be read`), { code: 'NO_PROCFS' });
   const holders = new Map<string, number>();
   const notes: string[] = [];
   const pids = (await fsp.readdir(proc).catch(() => [] as string[])).filter((name) => /^\d+$/.test(name)).map(Number).sort((a, b) => a - b);

@@ -12,11 +12,11 @@ import type { Events } from '../events.ts';
 import { readLivePorts, type LiveOptions } from '../live/live-ports.ts';
 import type { ProcessRow, ProcessStatus } from '../store/processes.ts';
 import type { Store } from '../store/store.ts';
-import type { Project } from '../types.ts';
+import type { Project, ProjectPort } from '../types.ts';
 import { httpError } from '../errors.ts';
 import { followLog, readTail } from './output.ts';
 import { groupAlive, procStart, sameProcess, scriptEnv, signalGroup } from './proc.ts';
-import { planScript, withPath } from './scripts.ts';
+import { planScript, withPath, type ScriptPlan } from './scripts.ts';
 
 /** A started script as the API shows it (`log_path` and the recorded start time stay inside). */
 export type ProcessInfo = Omit<ProcessRow, 'log_path' | 'proc_start'>;
@@ -42,6 +42,21 @@ export interface StartRequest {
   readonly script?: string;
   readonly keep?: boolean;
   readonly force?: boolean;
+}
+
+/**
+ * The ports a plan declares, from the last scan's listen rows: a compose service's are its own rows of its
+ * file (its published host ports); a script's are the rows naming it outside compose files (a service may
+ * share a script's name: rows from yaml files, which package.json scripts, Procfiles and Makefiles never
+ * are, are left to the service), else the project's rows that name no script.
+ */
+function declaredPorts(rows: readonly ProjectPort[], plan: ScriptPlan): number[] {
+  const { service } = plan;
+  const chosen = service
+    ? rows.filter((p) => p.config_source === service.file && p.script_name === service.name)
+    : rows.filter((p) => p.script_name === plan.script && !/\.ya?ml$/i.test(p.config_source));
+  const rowsOf = chosen.length > 0 || service ? chosen : rows.filter((p) => p.script_name === null);
+  return [...new Set(rowsOf.map((p) => p.port))];
 }
 
 const info = ({ log_path: _log, proc_start: _start, ...rest }: ProcessRow): ProcessInfo => rest;
@@ -149,10 +164,11 @@ export function createProcessManager(options: ProcessManagerOptions) {
 
   return {
     async start(project: Project, { script, keep = false, force = false }: StartRequest): Promise<ProcessInfo> {
-      const plan = await planScript(project.path, script);
-      const declared = store.listPorts(project.id);
-      const own = declared.filter((p) => p.script_name === plan.script);
-      const ports = [...new Set((own.length > 0 ? own : declared.filter((p) => p.script_name === null)).map((p) => p.port))];
+      const recorded = store.listPorts(project.id, 'all').map((p) => p.config_source);
+      const plan = await planScript(project.path, script, {
+        recordedSources: recorded, searchPath: scriptEnv(env).PATH,
+      });
+      const ports = declaredPorts(store.listPorts(project.id), plan);
       if (!force) await checkPorts(project, ports);
       if (logDir === undefined) { logDir = mkdtempSync(join(tmpdir(), 'projdex-processes-')); ownDir = true; }
       mkdirSync(logDir, { recursive: true, mode: 0o700 });

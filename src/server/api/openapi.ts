@@ -106,7 +106,7 @@ export const ROUTE_DOCS: Readonly<Record<string, RouteDoc>> = {
   },
   'GET /api/ports/live': {
     summary: 'Every TCP socket listening on this machine now, its process and that process\'s registered project',
-    description: 'Linux: read from /proc/net/tcp, /proc/net/tcp6 and the descriptors of the processes this user may inspect (at most 4,096 processes and 100,000 descriptors). Elsewhere: `lsof -nP -iTCP -sTCP:LISTEN` when installed. Read at each request; nothing is stored.',
+    description: 'Linux: read from /proc/net/tcp, /proc/net/tcp6 and the descriptors of the processes this user may inspect (at most 4,096 processes and 100,000 descriptors). Windows: not read (`available` false, with a note). Elsewhere (macOS): `lsof -nP -iTCP -sTCP:LISTEN` when installed. Read at each request; nothing is stored.',
     responses: { 200: ok('The sockets', 'LiveSockets') },
   },
   'GET /api/events': {
@@ -166,12 +166,13 @@ export const ROUTE_DOCS: Readonly<Record<string, RouteDoc>> = {
   },
   'POST /api/projects/:id/processes': {
     summary: 'Start one of the project\'s scripts in the background',
-    description: 'Runs a `package.json` script (its text through `/bin/sh -c`, the project\'s `node_modules/.bin` first on PATH), a Procfile process (`/bin/sh -c`) or a Makefile target (`make TARGET`), read from the project\'s files now; without `script`, `dev`, else `start`, else the Procfile\'s `web`. It runs in the project\'s directory, in its own process group, with the server\'s environment minus `PROJDEX_*`; stdout and stderr go to one log. It stops with the server unless `keep`. When a port the script declares (the last scan\'s rows for that script, else the project\'s ports without a script) is held now by any process, the answer is 409 naming it, unless `force`.',
+    description: 'Runs a `package.json` script (its text through `/bin/sh -c`, the project\'s `node_modules/.bin` first on PATH), a Procfile process (`/bin/sh -c`), a Makefile target (`make TARGET`) or a compose service, named `compose:SERVICE` (`docker compose -f FILE up --timeout 3 SERVICE`, or `docker-compose` where only that is installed; FILE is the root\'s `compose.yaml`/`compose.yml`/`docker-compose.yaml`/`docker-compose.yml` or another compose file the last scan took ports from, the first that defines the service), read from the project\'s files now; without `script`, `dev`, else `start`, else the Procfile\'s `web`. It runs in the project\'s directory, in its own process group, with the server\'s environment minus `PROJDEX_*`; stdout and stderr go to one log. It stops with the server unless `keep`. When a port the script declares (the last scan\'s rows for that script, else the project\'s ports without a script; for a compose service, its published host ports) is held now by any process, the answer is 409 naming it, unless `force`.',
     body: 'ProcessStart',
     responses: {
       202: ok('Started (or `failed` at once: `note` says why)', 'Process'),
       400: err('Bad input', INVALID_ID, 'script must be a non-empty string of at most 256 characters', 'keep must be a boolean', 'force must be a boolean'),
-      404: err('No such project or script', NOT_FOUND, 'No script "NAME" in the project\'s package.json, Procfile or Makefile', 'The project has no dev or start script and no Procfile web process: name a script'),
+      404: err('No such project or script', NOT_FOUND, 'No script "NAME" in the project\'s package.json, Procfile, Makefile or compose files: it has dev, start, compose:web', 'The project has no dev or start script and no Procfile web process: name a script'),
+      422: err('A compose service, and no Docker to run it', 'Cannot start compose service "web": no docker or docker-compose executable is on the server\'s PATH (a compose service runs in its image, through Docker)'),
       409: { description: 'A declared port is held now; `holder` names the process: `Port N is already held by pid P (COMMAND), a process of project #ID NAME: stop it first, or start with "force": true`', body: 'PortHeld' },
     },
   },

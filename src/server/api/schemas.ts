@@ -63,7 +63,7 @@ const registryExport = object({
 const processFields = {
   id: int('Identifier of the started script.', { minimum: 1 }),
   project_id: int('Its project.', { minimum: 1 }),
-  script: str('The script, Procfile process or Makefile target.'),
+  script: str('The script, Procfile process, Makefile target or compose service (`compose:SERVICE`).'),
   command: str('What runs: the script\'s text, or `make TARGET`.'),
   pid: nullable('integer', 'The process (and process group) id; null when it could not start.'),
   status: { type: 'string', enum: ['running', 'exited', 'failed', 'stopped'], description: '`exited`: ended with code 0 (or gone, code unknown: see `note`); `failed`: could not start, ended with another code or by a signal it was not sent by projdex; `stopped`: stopped by DELETE or with the server.' },
@@ -217,7 +217,7 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = {
     live_note: nullable('string', 'Only with `?live=1`: why `live` is null or its holder unknown (no way to list sockets on this platform, another user\'s process); else null.'),
   }, 'A port and every project that names it.', ['port', 'conflict', 'projects']),
   LiveSockets: object({
-    available: { type: 'boolean', description: 'False when this platform gives no way to list sockets (not Linux, and no lsof): `sockets` is empty.' },
+    available: { type: 'boolean', description: 'False when this platform gives no way to list sockets (Windows; elsewhere than Linux without lsof; no readable /proc): `sockets` is empty and `notes` say why.' },
     sockets: {
       type: 'array',
       description: 'Every TCP socket listening now, by port.',
@@ -289,7 +289,7 @@ export const BODIES: Readonly<Record<string, Schema>> = {
     type: 'object',
     description: 'What to start; every field may be absent.',
     properties: {
-      script: str('A package.json script, Procfile process or Makefile target; absent: `dev`, else `start`, else the Procfile\'s `web`.'),
+      script: str('A package.json script, Procfile process, Makefile target or compose service (`compose:SERVICE`); absent: `dev`, else `start`, else the Procfile\'s `web`.'),
       keep: { type: 'boolean', default: false, description: 'Keep it running when the server stops; a restarted server finds it again.' },
       force: { type: 'boolean', default: false, description: 'Start even when a port the script declares is held now.' },
     },

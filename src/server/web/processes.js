@@ -9,7 +9,10 @@ const WITH_OUTPUT = 3;
 
 export function processesPanel(projectId) {
   const list = h('div', { id: 'process-list' });
-  const script = h('input', { id: 'process-script', placeholder: 'dev', 'aria-label': 'Script to start (empty: dev, else start, else web)' });
+  const script = h('input', {
+    id: 'process-script', placeholder: 'dev', 'aria-label': 'Script to start (empty: dev, else start, else web)',
+    title: 'A package.json script, Procfile process, Makefile target, or compose:SERVICE for a compose service',
+  });
   let timer;
   let closed = false;
 
