@@ -1,7 +1,6 @@
 import type { ScanContext } from '../rules/types.ts';
 import { addressPort, isRecord, pick, toPort, type PortRow } from './common.ts';
 import { dirname } from '../rules/paths.ts';
-import { parseJsonc } from '../readers/jsonc.ts';
 import { parseToml, tomlGet, type TomlTable } from '../readers/toml.ts';
 
 /**
@@ -41,9 +40,7 @@ export async function findPlatformPorts(ctx: ScanContext): Promise<PortRow[]> {
       const port = wranglerJsonPort(await ctx.readJson(file));
       return port === undefined ? [] : [{ port, script_name: 'dev', config_source: file, dir, suppress: ['wrangler:8787'] }];
     }
-    // Visual Studio writes launchSettings.json with a byte order mark, which JSON.parse refuses.
-    const text = base === 'launchSettings.json' ? await ctx.read(file) : undefined;
-    const json = text === undefined ? await ctx.readJson(file) : parseJsonc(text.replace(/^\uFEFF/, ''));
+    const json = await ctx.readJson(file);
     const found = base === 'firebase.json' ? firebasePorts(json) : launchPorts(json);
     return found.map(([name, port]) => ({ port, script_name: name, config_source: file, dir }));
   }));

@@ -5,7 +5,9 @@ import { MAX_DEPTH, noteLimit, tooDeep } from './budget.ts';
  * deno.jsonc, VS Code style). Returns `undefined` instead of throwing: a broken config file is skipped,
  * never fatal to a scan.
  */
-export function parseJsonc(text: string): unknown {
+export function parseJsonc(input: string): unknown {
+  // Windows tools (Visual Studio, PowerShell's UTF-8) start files with a byte order mark JSON.parse refuses.
+  const text = input.charCodeAt(0) === 0xfeff ? input.slice(1) : input;
   // JSON.parse takes any depth, but what walks the value after it (stringify, copies) would overflow.
   if (tooDeep(text, '[{', ']}')) {
     noteLimit(`a JSON file nests deeper than ${MAX_DEPTH} brackets; it was not read`);

@@ -18,4 +18,8 @@ suite('parseJsonc()', () => {
   test('returns undefined for text that is not JSON even with comments removed', () => {
     for (const text of ['{bad', '', '{"a": 1} trailing', '/* unterminated']) assert.equal(parseJsonc(text), undefined, text);
   });
+  test('a leading byte order mark is not part of the JSON', () => {
+    assert.deepEqual(parseJsonc('\uFEFF{ "scripts": { "test": "jest" } }'), { scripts: { test: 'jest' } });
+    assert.deepEqual(parseJsonc('\uFEFF{ "a": 1, // c\n}'), { a: 1 });
+  });
 });

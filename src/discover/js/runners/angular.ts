@@ -3,6 +3,7 @@ import { flagValues, positionals } from '../args.ts';
 import { jest } from './jest.ts';
 import type { RunnerRule } from '../types.ts';
 import { joinPath } from '../../../rules/paths.ts';
+import { parseJsonc } from '../../../readers/jsonc.ts';
 
 interface Target { builder?: unknown; options?: { include?: unknown; exclude?: unknown; main?: unknown } }
 interface Project { root?: unknown; sourceRoot?: unknown; architect?: { test?: Target }; targets?: { test?: Target } }
@@ -16,8 +17,7 @@ interface Project { root?: unknown; sourceRoot?: unknown; architect?: { test?: T
 export const angular: RunnerRule = {
   framework: 'karma',
   async discover(ctx, pkg, inv) {
-    let doc: { projects?: Record<string, Project> } | undefined;
-    try { doc = JSON.parse((await pkg.read('angular.json')) ?? 'null') ?? undefined; } catch { doc = undefined; }
+    const doc = parseJsonc((await pkg.read('angular.json')) ?? 'null') as { projects?: Record<string, Project> } | null | undefined;
     if (!doc?.projects) { ctx.note(`${pkg.dir ? pkg.dir + '/' : ''}angular.json: not found or unreadable; \`ng test\` not followed`); return []; }
     const named = positionals(inv, new Set(['--include', '--karma-config', '--browsers', '-c', '--configuration'])).map((p) => p.arg);
     const out = new Set<string>();

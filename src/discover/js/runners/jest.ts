@@ -3,6 +3,7 @@ import { compileGlobs, isGlob, picomatchGroups } from '../../../rules/glob.ts';
 import { flagValues, positionals } from '../args.ts';
 import { argvOf, firstExisting, KCD_JEST, patternList, readConfigFile, stringKey, stringList, where, type ConfigObject } from '../config/config.ts';
 import { isObject, type Lit } from '../../../readers/js/literal.ts';
+import { parseJsonc } from '../../../readers/jsonc.ts';
 import { depsOf, majorOf, type Invocation, type Pkg, type RunnerRule } from '../types.ts';
 import { dirname, joinPath } from '../../../rules/paths.ts';
 import { projectRegExp } from '../../../readers/safe-regex.ts';
@@ -70,7 +71,7 @@ async function resolveConfig(ctx: ScanContext, pkg: Pkg, inv: Invocation): Promi
 async function fromDir(ctx: ScanContext, pkg: Pkg, dir: string, json?: Record<string, unknown>, argv?: string[]): Promise<Resolved> {
   const file = firstExisting(pkg, dir, CONFIG_NAMES);
   if (file) return fromFile(ctx, pkg, file, argv);
-  const pj = json ?? (await pkg.read(joinPath(dir, 'package.json')).then((t) => { try { return t ? JSON.parse(t) : undefined; } catch { return undefined; } }));
+  const pj = json ?? (await pkg.read(joinPath(dir, 'package.json')).then((t) => (t ? (parseJsonc(t) as Record<string, unknown> | undefined) : undefined)));
   const key = pj?.jest;
   if (typeof key === 'string') return fromFile(ctx, pkg, joinPath(dir, key), argv);
   return { config: isObject(key) ? key : {}, dir, source: where(pkg, joinPath(dir, 'package.json')) };
