@@ -91,9 +91,12 @@ export async function reachScripts(pkgs: readonly Pkg[], nx?: NxWorkspace): Prom
     for (const d of plan.delegations) {
       const viaNx = nx !== undefined && d.tool.startsWith('nx');
       // Nx runs a target of the project itself too (`nx test app` from app's own script, a standalone workspace).
-      const targets = (viaNx ? pkgs.filter((m) => m.nx !== undefined) : members.filter((m) => m !== pkg)).filter((m) => matches(m, d, nx, pkg));
+      const pool = viaNx ? pkgs.filter((m) => m.nx !== undefined) : members.filter((m) => m !== pkg);
+      const names = d.tool.startsWith('pnpm') ? unscopedNames(pool) : undefined;
+      const targets = pool.filter((m) => matches(m, d, nx, pkg, names));
       const text = `${d.tool} ${d.scripts.join(' ')}`.trim();
-      if (targets.length === 0) notes.push(`${label(pkg)}: \`${text}\` reaches no workspace package`);
+      const named = d.filters && d.filters[0] !== NX_DEFAULT_PROJECT ? ` (selected by ${d.filters.map((f) => `\`${f}\``).join(', ')})` : '';
+      if (targets.length === 0) notes.push(`${label(pkg)}: \`${text}\` reaches no workspace package${named}`);
       for (const t of targets) for (const s of d.scripts) add(t, s, `\`${text}\``, viaNx);
       if (d.filters?.some((f) => /\.\.\.|\^|\[/.test(f))) notes.push(`${label(pkg)}: dependency and change filters of \`${text}\` were read as the packages they name`);
       if (viaNx && d.tool === 'nx affected') notes.push(`${label(pkg)}: \`${text}\` was read as every project (what changed since the base is not known)`);
@@ -110,7 +113,7 @@ export async function reachScripts(pkgs: readonly Pkg[], nx?: NxWorkspace): Prom
 }
 
 /** Whether a workspace package is selected by a hand-off's filters (by name or directory, globs allowed). */
-function matches(pkg: Pkg, d: Delegation, nx?: NxWorkspace, from?: Pkg): boolean {
+function matches(pkg: Pkg, d: Delegation, nx?: NxWorkspace, from?: Pkg, unscoped?: Map<string, Pkg | null>): boolean {
   if (d.filters === null) return true;
   // `nx test` alone: nx.json's defaultProject, else the project the command runs in.
   if (d.filters[0] === NX_DEFAULT_PROJECT) return nx?.defaultProject !== undefined ? pkg.nx?.name === nx.defaultProject : pkg === from;
@@ -126,11 +129,27 @@ function matches(pkg: Pkg, d: Delegation, nx?: NxWorkspace, from?: Pkg): boolean
     // nx `--projects tag:scope:api`: the projects carrying that tag.
     const ok = f.startsWith('tag:') && pkg.nx ? pkg.nx.tags.some((t) => compileGlobs([f.slice(4)]).match(t))
       : (asDir !== undefined && compileGlobs([joinPath(asDir)]).match(pkg.dir))
-      || (dir === undefined && f !== '' && (f === name || compileGlobs([f]).match(name) || pkg.dir.split('/').pop() === f));
+      || (dir === undefined && f !== '' && (f === name || compileGlobs([f]).match(name) || pkg.dir.split('/').pop() === f
+        || unscoped?.get(f) === pkg));
     if (ok) hit = !negate;
     else if (negate && !d.filters.some((x) => !x.startsWith('!'))) hit = true;
   }
   return hit;
+}
+
+/**
+ * pnpm's scope-optional names: `--filter core` picks `@babel/core` when no package is named `core` and only
+ * one package's name without its scope is `core` (https://pnpm.io/filtering). null: taken by several.
+ */
+function unscopedNames(pool: readonly Pkg[]): Map<string, Pkg | null> {
+  const plain = new Set(pool.map((p) => p.json.name).filter((n): n is string => typeof n === 'string'));
+  const out = new Map<string, Pkg | null>();
+  for (const p of pool) {
+    const m = typeof p.json.name === 'string' ? /^@[^/]+\/(.+)$/.exec(p.json.name) : null;
+    if (!m || plain.has(m[1]!)) continue;
+    out.set(m[1]!, out.has(m[1]!) ? null : p);
+  }
+  return out;
 }
 
 /** A script file or Makefile a package's command names: the package's own, or another file of the project. */
