@@ -7,7 +7,7 @@ import { bnt } from './runners/bnt.ts';
 import { bun } from './runners/bun.ts';
 import { countCases } from './cases.ts';
 import { cypress } from './runners/cypress.ts';
-import { fallbackRunners } from './fallback.ts';
+import { configuredRunners, fallbackRunners } from './fallback.ts';
 import { jasmine } from './runners/jasmine.ts';
 import { cra, jest, kcd } from './runners/jest.ts';
 import { mocha } from './runners/mocha.ts';
@@ -127,13 +127,18 @@ export const discoverJs: Discover = async (ctx) => {
  */
 function fallback(ctx: ScanContext, run: Reached, runNotes: string[]): Invocation[] {
   const { pkg, plan } = run;
-  const assumed = plan.missing ? fallbackRunners(pkg) : [];
+  // A wrapper projdex cannot follow, around a runner configured right there: that runner's own discovery.
+  const wrapped = !plan.missing && plan.unknown.length > 0 && plan.invocations.length === 0 ? configuredRunners(pkg) : [];
+  const assumed = plan.missing ? fallbackRunners(pkg) : wrapped.map((w): Invocation => ({ runner: w.runner, args: [], quoted: [] }));
   const npm = run.standIn !== undefined ? run.standIn : plan.command?.startsWith('nx run ') ? `\`${plan.command}\`` : run.script === 'test' ? '`npm test`' : `\`npm run ${run.script}\``;
   const name = typeof pkg.json.name === 'string' && pkg.json.name !== '' ? pkg.json.name : pkg.dir === '' ? 'the project' : pkg.dir;
   const unknown = [...new Set(plan.unknown)].map((u) => `\`${u}\``).join(', ');
   const msg = plan.missing
     ? (assumed.length > 0 ? `${missingWhy(pkg, label(pkg))}; assumed the defaults of ${[...new Set(assumed.map((i) => i.runner))].join(', ')}`
       : `${missingWhy(pkg, label(pkg))}; no test files listed for it`)
+    : wrapped.length > 0
+      ? `${label(pkg)}: ${npm} runs ${unknown}, which projdex cannot follow; assumed it starts `
+        + `${wrapped.map((w) => `${w.runner} (configured in ${w.where})`).join(', ')} and listed what that runner finds on its own`
     : plan.unknown.length > 0
       ? `${label(pkg)}: ${npm} runs ${unknown}, which projdex cannot follow: no tests listed for ${name}, though it may have some`
       : `${label(pkg)}: ${npm} runs no test runner projdex knows (\`${plan.command}\`): no tests listed for ${name}`;
