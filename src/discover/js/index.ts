@@ -13,6 +13,7 @@ import { cra, jest, kcd } from './runners/jest.ts';
 import { mocha } from './runners/mocha.ts';
 import { nodeTest } from './runners/node-test.ts';
 import { findPackages, releasePkg } from './packages/packages.ts';
+import { atRunDir } from './packages/run-dir.ts';
 import { readNxWorkspace } from './nx/nx.ts';
 import { playwright } from './runners/playwright.ts';
 import type { Invocation, JsRunner, Pkg, RunnerRule } from './types.ts';
@@ -53,7 +54,6 @@ export const discoverJs: Discover = async (ctx) => {
   const order = [...reach.runs].sort((x, y) => y.pkg.dir.split('/').length - x.pkg.dir.split('/').length || (x.pkg.dir < y.pkg.dir ? -1 : 1));
   for (const run of order) {
     const { pkg, plan } = run;
-    const prefix = pkg.dir === '' ? '' : pkg.dir + '/';
     const runNotes = [...plan.notes];
     for (const n of plan.notes) ctx.note(`${label(pkg)}: ${n}`);
     if (plan.followed.length > 0) runNotes.push(`followed ${plan.followed.join(', ')}`);
@@ -64,27 +64,30 @@ export const discoverJs: Discover = async (ctx) => {
       ctx.note(msg);
       runNotes.push(msg);
     }
-    for (const inv of invocations) {
+    for (const call of invocations) {
+      // A call made in another directory (`cd e2e && jest`) is read where that runner reads it from.
+      const { pkg: here, inv } = await atRunDir(pkg, call);
+      const prefix = here.dir === '' ? '' : here.dir + '/';
       const rule = RULES[inv.runner];
       const info = { config: null as string | null, notes: [...runNotes] };
       if (!rule) {
         const msg = `${label(pkg)}: ${inv.runner} test discovery is not supported yet`;
         ctx.note(msg);
-        ctx.follow({ package: pkg.dir, command: plan.command, runner: inv.runner, config: null, notes: [...info.notes, msg] });
+        ctx.follow({ package: here.dir, command: plan.command, runner: inv.runner, config: null, notes: [...info.notes, msg] });
         continue;
       }
       // A file two runners both run is one row (the first runner's); say so rather than drop it silently.
       const shared = new Map<TestFramework, string[]>();
-      const files = await discoverUnit(ctx, rule, pkg, inv, info);
+      const files = await discoverUnit(ctx, rule, here, inv, info);
       // An empty run the rule said nothing about gets a note of its own (never an empty list in silence).
       if (files.length === 0 && info.notes.length === runNotes.length) {
-        const msg = emptyRun(pkg, inv);
+        const msg = emptyRun(here, inv);
         ctx.note(msg);
         info.notes.push(msg);
       }
       for (const file of files) {
         // Perf: rules return normalized package-relative paths, so a prefix does what joinPath would.
-        const full = isNormal(file) ? prefix + file : joinPath(pkg.dir, file);
+        const full = isNormal(file) ? prefix + file : joinPath(here.dir, file);
         const owner = claimed.get(full);
         if (owner === undefined) claimed.set(full, rule.framework);
         else if (owner !== rule.framework) {
@@ -99,7 +102,8 @@ export const discoverJs: Discover = async (ctx) => {
         ctx.note(msg);
         info.notes.push(msg);
       }
-      ctx.follow({ package: pkg.dir, command: plan.command, runner: rule.framework, config: info.config, notes: info.notes });
+      ctx.follow({ package: here.dir, command: plan.command, runner: rule.framework, config: info.config, notes: info.notes });
+      if (here !== pkg) releasePkg(here);
     }
     if (invocations.length === 0 && plan.delegations.length + plan.dirs.length > 0) {
       ctx.follow({ package: pkg.dir, command: plan.command, runner: null, config: null, notes: [...runNotes, 'hands the script to workspace packages'] });

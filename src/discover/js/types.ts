@@ -12,6 +12,8 @@ export interface Invocation {
   readonly args: readonly string[];
   /** Per argument: was it quoted (so `sh` did not glob-expand it). */
   readonly quoted: readonly boolean[];
+  /** The directory the call runs in, relative to its package, when not the package's own (`cd e2e && jest`). */
+  readonly cwd?: string;
 }
 
 /** A package: the project root or a workspace member, with the files below it. */
