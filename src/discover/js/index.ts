@@ -10,6 +10,7 @@ import { cypress } from './runners/cypress.ts';
 import { configuredRunners, fallbackRunners } from './fallback.ts';
 import { jasmine } from './runners/jasmine.ts';
 import { cra, jest, kcd } from './runners/jest.ts';
+import { karmaStart } from './runners/karma.ts';
 import { mocha } from './runners/mocha.ts';
 import { nodeTest } from './runners/node-test.ts';
 import { findPackages, releasePkg } from './packages/packages.ts';
@@ -26,7 +27,7 @@ import { wtr } from './runners/wtr.ts';
 import { joinPath } from '../../rules/paths.ts';
 
 const RULES: Partial<Record<JsRunner, RunnerRule>> = {
-  jest, cra, kcd, vitest, mocha, 'node-test': nodeTest, playwright, cypress, ava, jasmine, bun, 'web-test-runner': wtr, tap, uvu, borp, tape, angular, karma, bnt,
+  jest, cra, kcd, vitest, mocha, 'node-test': nodeTest, playwright, cypress, ava, jasmine, bun, 'web-test-runner': wtr, tap, uvu, borp, tape, angular, karma, 'karma-start': karmaStart, bnt,
 };
 const READ_CONCURRENCY = 16;
 const MAX_LISTED = 8;

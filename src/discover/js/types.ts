@@ -3,7 +3,7 @@ import type { NxProject } from './nx/nx.ts';
 
 /** Runners the script reader recognises; `cra` is Jest under react-scripts' own config. */
 export type JsRunner = 'jest' | 'cra' | 'vitest' | 'mocha' | 'node-test' | 'playwright' | 'cypress' | 'ava' | 'jasmine'
-  | 'bun' | 'deno' | 'web-test-runner' | 'tap' | 'uvu' | 'borp' | 'tape' | 'kcd' | 'angular' | 'karma' | 'bnt';
+  | 'bun' | 'deno' | 'web-test-runner' | 'tap' | 'uvu' | 'borp' | 'tape' | 'kcd' | 'angular' | 'karma' | 'karma-start' | 'bnt';
 
 /** One runner call reached from a package's test script (or assumed, with `args` empty, as a fallback). */
 export interface Invocation {

@@ -32,7 +32,7 @@ export const BINARIES: Record<string, JsRunner> = {
 const SUBCOMMANDS: Record<string, Record<string, JsRunner>> = {
   playwright: { test: 'playwright' }, cypress: { run: 'cypress' }, bun: { test: 'bun' }, deno: { test: 'deno' },
   'react-scripts': { test: 'cra' }, craco: { test: 'cra' }, 'react-app-rewired': { test: 'cra' }, 'kcd-scripts': { test: 'kcd' },
-  'vue-cli-service': { 'test:unit': 'jest' }, 'razzle': { test: 'jest' }, 'tsdx': { test: 'jest' }, 'dts': { test: 'jest' },
+  'vue-cli-service': { 'test:unit': 'jest' }, karma: { start: 'karma-start' }, 'razzle': { test: 'jest' }, 'tsdx': { test: 'jest' }, 'dts': { test: 'jest' },
 };
 const QUIET = new Set(['echo', 'exit', 'true', 'false', 'rm', 'rimraf', 'del', 'del-cli', 'mkdir', 'mkdirp', 'cp', 'mv', 'cpy', 'shx', 'tsc', 'eslint',
   'prettier', 'biome', 'xo', 'standard', 'tsd', 'attw', 'publint', 'set', 'sleep', 'printf', 'test', '[', '[[', 'wait', 'export', 'unset', 'cat',
