@@ -13,15 +13,20 @@ import { dirname, joinPath } from '../../../rules/paths.ts';
 const CONFIG_NAMES = ['karma.conf.js', 'karma.conf.coffee', 'karma.conf.ts', '.config/karma.conf.js', '.config/karma.conf.coffee', '.config/karma.conf.ts'];
 const VALUE_FLAGS = new Set(['--port', '--browsers', '--reporters', '--log-level', '--format-error', '--grep', '--listen-address', '--hostname']);
 const SCRIPT = /\.(?:[cm]?[jt]sx?|coffee)$/;
-// Karma loads sources and libraries the same way as tests; a pattern that names no test or spec is read as one.
-const TEST_PATTERN = /test|spec/i;
+// Karma loads sources, libraries and setup files the same way as tests. A glob counts when it names a test
+// or spec outside vendor, setup, helper and fixture directories; a single file when its own name does.
+const TEST_WORD = /test|spec/i;
+const NOT_TESTS = /(^|\/)(vendors?|setup|helpers?|fixtures?|support|libs?|node_modules|dist|build)(\/|$)/i;
+const isTestPattern = (p: string): boolean => !NOT_TESTS.test(p)
+  && (/[*?[{]/.test(p) ? TEST_WORD.test(p) : TEST_WORD.test(p.slice(p.lastIndexOf('/') + 1)));
 
 /**
  * `karma start [config]`: the files its `files` patterns load into the browser (`included` not false),
  * from `basePath` (the config's directory by default), minus `exclude`. Karma's config is a function
  * handed a `config` object: it is called with one whose `set` records what it is given (merged, arrays
- * replaced). Of the loaded scripts, only patterns naming a test or spec count; the rest (sources, built
- * bundles, libraries under node_modules) are noted as left out.
+ * replaced). Of the loaded scripts, only patterns naming a test or spec count (outside vendor, setup,
+ * helper and fixture directories; a single file by its own name); the rest (sources, built bundles,
+ * libraries, setup files, a bundler's entry file) are noted as left out.
  */
 export const karmaStart: RunnerRule = {
   framework: 'karma',
@@ -36,9 +41,12 @@ export const karmaStart: RunnerRule = {
     const source = where(pkg, file);
     if (!set) { ctx.note(`${source}: Karma's \`files\` could not be read statically; nothing listed`); return []; }
     const base = joinPath(dirname(file), set.basePath ?? '');
-    const tests = set.files.filter((p) => TEST_PATTERN.test(p));
-    const others = set.files.filter((p) => !TEST_PATTERN.test(p));
-    if (others.length > 0) ctx.note(`${source}: loaded files that name no test or spec were read as sources, not tests: ${others.slice(0, 4).join(', ')}`);
+    const tests = set.files.filter(isTestPattern);
+    const others = set.files.filter((p) => !isTestPattern(p));
+    if (others.length > 0) {
+      const more = others.length > 4 ? ` and ${others.length - 4} more` : '';
+      ctx.note(`${source}: loaded files read as sources, libraries or setup, not tests: ${others.slice(0, 4).join(', ')}${more}`);
+    }
     const match = compileGlobs(tests.map((p) => joinPath(base, p)));
     const skip = compileGlobs(set.exclude.map((p) => joinPath(base, p)));
     return pkg.files.filter((f) => SCRIPT.test(f) && !f.includes('node_modules/') && match.match(f) && !skip.match(f));

@@ -26,15 +26,15 @@ suite('karma start', () => {
       'test/fixtures/f.js': '', 'test/page.html': '', 'src/c.spec.js': '', 'src/index.js': '',
     });
     const { files, notes } = await discover(root);
-    assert.deepEqual(files, all('karma', ['test/a.spec.js', 'test/helpers.js', 'test/unit/b.spec.js']));
-    assert.deepEqual(notes, ['karma.conf.js: loaded files that name no test or spec were read as sources, not tests: dist/lib.js']);
+    assert.deepEqual(files, all('karma', ['test/a.spec.js', 'test/unit/b.spec.js']));
+    assert.deepEqual(notes, ['karma.conf.js: loaded files read as sources, libraries or setup, not tests: dist/lib.js, test/helpers.js']);
   });
 
   test('an arrow config under test/ with basePath .. and the default config name', async (t) => {
     const root = makeTree(t, {
       'package.json': json({ scripts: { test: 'karma start test/karma.conf.js' } }),
-      'test/karma.conf.js': "module.exports = (karma) => {\n  karma.set({ basePath: '..', files: ['test/spec/**/*.js'] });\n};\n",
-      'test/spec/a.js': '', 'test/other.js': '',
+      'test/karma.conf.js': "module.exports = (karma) => {\n  karma.set({ basePath: '..', files: ['test/vendor/jquery.js', 'test/setup/*.js', 'test/spec/**/*.js'] });\n};\n",
+      'test/spec/a.js': '', 'test/other.js': '', 'test/vendor/jquery.js': '', 'test/setup/env.js': '',
     });
     assert.deepEqual((await discover(root)).files, all('karma', ['test/spec/a.js']));
     const bare = makeTree(t, {
