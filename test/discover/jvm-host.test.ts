@@ -18,7 +18,8 @@ const KOTLIN_TEST = 'class ParserTest {\n  @Test fun parses() {}\n}\n';
 
 function library(test: string, extra: Record<string, string> = {}): Record<string, string> {
   return {
-    'package.json': json({ name: 'react-native-acme', scripts: { test, 'android:unit': 'cd android && ./gradlew testDebugUnitTest' } }),
+    'package.json': json({ name: 'react-native-acme', scripts: { test, 'android:unit': 'cd android && ./gradlew testDebugUnitTest',
+      'test:android': 'cd android && ./gradlew test' } }),
     'android/build.gradle': "apply plugin: 'com.android.library'\n",
     'android/src/main/java/com/acme/Parser.kt': 'class Parser\n',
     'android/src/test/java/com/acme/ParserTest.kt': KOTLIN_TEST,
@@ -32,7 +33,7 @@ function library(test: string, extra: Record<string, string> = {}): Record<strin
 }
 
 suite('JVM tests inside a JS package', () => {
-  test('a React Native library whose test script is Jest lists none of its Gradle unit tests, and says so', async (t) => {
+  test('a React Native library whose test script is Jest lists none of its Gradle unit tests (a sibling test:android script is another command), and says so', async (t) => {
     const { files, notes } = await discover(makeTree(t, library('jest')));
     assert.deepEqual(files, []);
     assert.deepEqual(notes, [
@@ -44,6 +45,15 @@ suite('JVM tests inside a JS package', () => {
   test('kept where the test script starts Gradle (through a script it names), where there is no test script, and in a JVM project with a package.json', async (t) => {
     const runs = await discover(makeTree(t, library('jest && npm run android:unit')));
     assert.deepEqual(runs.files, ['android/src/test/java/com/acme/ParserTest.kt']);
+    // A script file the test script runs, read without its comments.
+    const file = await discover(makeTree(t, library('node scripts/test', {
+      'scripts/test.js': "const { execSync } = require('child_process');\nexecSync('cd android && ./gradlew testDebugUnitTest');\n",
+    })));
+    assert.deepEqual(file.files, ['android/src/test/java/com/acme/ParserTest.kt']);
+    const commented = await discover(makeTree(t, library('node scripts/test', {
+      'scripts/test.js': "// execSync('cd android && ./gradlew testDebugUnitTest');\n",
+    })));
+    assert.deepEqual(commented.files, []);
     const none = await discover(makeTree(t, library('echo "Error: no test specified" && exit 1')));
     assert.deepEqual(none.files, ['android/src/test/java/com/acme/ParserTest.kt']);
     const jvm = await discover(makeTree(t, {
