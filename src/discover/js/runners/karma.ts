@@ -3,7 +3,7 @@
 import type { ScanContext } from '../../../rules/types.ts';
 import { compileGlobs } from '../../../rules/glob.ts';
 import { positionals } from '../args.ts';
-import { firstExisting, readConfigFile, where } from '../config/config.ts';
+import { firstExisting, readConfigValue, where } from '../config/config.ts';
 import { isObject, type Lit } from '../../../readers/js/literal.ts';
 import { native } from '../../../readers/js/values.ts';
 import type { Pkg, RunnerRule } from '../types.ts';
@@ -40,6 +40,7 @@ export const karmaStart: RunnerRule = {
     const set = readSettings(await karmaSettings(ctx, pkg, file));
     const source = where(pkg, file);
     if (!set) { ctx.note(`${source}: Karma's \`files\` could not be read statically; nothing listed`); return []; }
+    if (set.computed > 0) ctx.note(`${source}: ${set.computed} \`files\` pattern${set.computed === 1 ? ' is' : 's are'} computed; what ${set.computed === 1 ? 'it loads is' : 'they load is'} not listed`);
     const base = joinPath(dirname(file), set.basePath ?? '');
     const tests = set.files.filter(isTestPattern);
     const others = set.files.filter((p) => !isTestPattern(p));
@@ -58,7 +59,7 @@ async function karmaSettings(ctx: ScanContext, pkg: Pkg, file: string): Promise<
   const calls: Lit[] = [];
   const record = native('config.set', (args) => { if (args[0] !== undefined) calls.push(args[0]); return undefined; });
   const config = { set: record, LOG_DISABLE: 'OFF', LOG_ERROR: 'ERROR', LOG_WARN: 'WARN', LOG_INFO: 'INFO', LOG_DEBUG: 'DEBUG' };
-  const exported = await readConfigFile(ctx, pkg, file, { exportArgs: [config] });
+  const exported = await readConfigValue(ctx, pkg, file, { exportArgs: [config] });
   // An object exported as it is (no function) is the settings themselves.
   if (calls.length === 0) return exported;
   const merged: { [key: string]: Lit } = {};
@@ -67,15 +68,16 @@ async function karmaSettings(ctx: ScanContext, pkg: Pkg, file: string): Promise<
 }
 
 /** `files` (strings or `{ pattern, included }`), `exclude` and `basePath`, when all are literal. */
-function readSettings(value: Lit | undefined): { files: string[]; exclude: string[]; basePath?: string } | undefined {
+function readSettings(value: Lit | undefined): { files: string[]; exclude: string[]; computed: number; basePath?: string } | undefined {
   if (!isObject(value) || !Array.isArray(value.files)) return undefined;
   const files: string[] = [];
+  let computed = 0;
   for (const f of value.files) {
     if (typeof f === 'string') files.push(f);
     else if (isObject(f) && typeof f.pattern === 'string') { if (f.included !== false) files.push(f.pattern); }
-    else return undefined;
+    else if (!(isObject(f) && f.included === false)) computed++;
   }
   const exclude = Array.isArray(value.exclude) ? value.exclude.filter((x): x is string => typeof x === 'string') : [];
   const basePath = typeof value.basePath === 'string' ? value.basePath : undefined;
-  return basePath === undefined ? { files, exclude } : { files, exclude, basePath };
+  return basePath === undefined ? { files, exclude, computed } : { files, exclude, computed, basePath };
 }
