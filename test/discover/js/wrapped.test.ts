@@ -39,4 +39,14 @@ suite('a wrapper around a configured runner', () => {
     assert.deepEqual(b.files, {});
     assert.match(b.notes[0] ?? '', /which projdex cannot follow: no tests listed for the project, though it may have some/);
   });
+
+  test('ts-mocha is Mocha without its own tsconfig flags; node --run runs a package script', async (t) => {
+    const root = makeTree(t, {
+      'package.json': json({ scripts: { test: 'node --run lint && node --run unit', lint: 'eslint .', unit: 'ts-mocha -p test/tsconfig.json --paths "test/**/*.spec.ts"' } }),
+      'test/tsconfig.json': '{}', 'test/a.spec.ts': '', 'test/b.ts': '', 'src/c.spec.ts': '',
+    });
+    const { files, notes } = await discover(root);
+    assert.deepEqual(files, { 'test/a.spec.ts': 'mocha' });
+    assert.deepEqual(notes, []);
+  });
 });
