@@ -45,4 +45,25 @@ suite('runners started in other directories', () => {
       'lib/c.check.js': 'jest', 'src/a.check.js': 'jest', 'tools/e.test.js': 'node-test', 'tools/test/d.js': 'node-test',
     });
   });
+
+  test('CI runs npm test in each matrix directory, each a package.json no workspace lists', async (t) => {
+    const root = makeTree(t, {
+      'package.json': json({ private: true, scripts: { lint: 'eslint .' } }),
+      '.github/workflows/ci.yml': [
+        'jobs:', '  test:', '    strategy:', '      matrix:', '        dir:', '          - "frontend"', '          - "backend"',
+        '    steps:', '      - run: npm install', '        working-directory: ./${{ matrix.dir }}',
+        '      - run: npm run test', '        working-directory: ./${{ matrix.dir }}',
+      ].join('\n') + '\n',
+      'frontend/package.json': json({ scripts: { test: 'vitest run' }, devDependencies: { vitest: '^3.2.0' } }),
+      'frontend/src/a.test.ts': '', 'frontend/dist/b.test.js': '',
+      'backend/package.json': json({ scripts: { test: 'jest' }, jest: { testMatch: ['**/test/**/*.js'] } }),
+      'backend/test/c.js': '', 'backend/src/d.test.js': '',
+      'e.test.js': '',
+    });
+    const { files, runs } = await discover(root);
+    assert.deepEqual(files, { 'backend/test/c.js': 'jest', 'frontend/src/a.test.ts': 'vitest' });
+    assert.deepEqual(runs.filter((r) => r.runner !== null).map((r) => [r.package, r.command, r.runner]).sort(), [
+      ['backend', 'jest', 'jest'], ['frontend', 'vitest run', 'vitest'],
+    ]);
+  });
 });

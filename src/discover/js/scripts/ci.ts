@@ -61,7 +61,10 @@ export async function ciTests(files: readonly string[], read: Read, hasScript: (
         const commands = parseShell(body);
         const start = here;
         for (const c of commands) if (c.argv[0] === 'cd' && c.argv.length === 2 && !c.argv[1]!.includes('*')) here = joinDir(here, c.argv[1]!);
-        if (!commands.some((c) => startsTest(c.argv, c.quoted, hasScript, 0))) {
+        // In another directory, `npm run test` names that directory's script, which the root's cannot vouch for.
+        const elsewhere = start !== '' || commands.some((c) => c.argv[0] === 'cd');
+        const named = elsewhere ? (n: string): boolean => hasScript(n) || TEST_NAME.test(n) : hasScript;
+        if (!commands.some((c) => startsTest(c.argv, c.quoted, named, 0))) {
           if (body !== written && TEST_NAME.test(body) && !undecided.includes(written)) undecided.push(written);
           continue;
         }
