@@ -51,7 +51,9 @@ export function subPackage(pkg: Pkg, rel: string, json: Record<string, unknown> 
     dir: joinPath(pkg.dir, rel),
     json,
     get files() { return (files ??= pkg.files.filter((f) => f.startsWith(prefix)).map((f) => f.slice(prefix.length))); },
-    get dirs() { return (dirs ??= new Set([...pkg.dirs].filter((d) => d.startsWith(prefix)).map((d) => d.slice(prefix.length)))); },
+    get dirs() {
+      return (dirs ??= new Set([...pkg.dirs].filter((d) => d.startsWith(prefix)).map((d) => d.slice(prefix.length))));
+    },
     has: (path) => pkg.has(prefix + path),
     read: (path) => pkg.read(prefix + path),
     release: () => { files = undefined; dirs = undefined; },

@@ -10,8 +10,10 @@ import type { Pkg, RunnerRule } from '../types.ts';
 import { dirname, joinPath } from '../../../rules/paths.ts';
 
 /** Where `karma start` looks for its config when none is named (karma's cli). */
-const CONFIG_NAMES = ['karma.conf.js', 'karma.conf.coffee', 'karma.conf.ts', '.config/karma.conf.js', '.config/karma.conf.coffee', '.config/karma.conf.ts'];
-const VALUE_FLAGS = new Set(['--port', '--browsers', '--reporters', '--log-level', '--format-error', '--grep', '--listen-address', '--hostname']);
+const CONFIG_NAMES = ['karma.conf.js', 'karma.conf.coffee', 'karma.conf.ts',
+  '.config/karma.conf.js', '.config/karma.conf.coffee', '.config/karma.conf.ts'];
+const VALUE_FLAGS = new Set(['--port', '--browsers', '--reporters', '--log-level', '--format-error', '--grep',
+  '--listen-address', '--hostname']);
 const SCRIPT = /\.(?:[cm]?[jt]sx?|coffee)$/;
 // Karma loads sources, libraries and setup files the same way as tests. A glob counts when it names a test
 // or spec outside vendor, setup, helper and fixture directories; a single file when its own name does.
@@ -40,7 +42,10 @@ export const karmaStart: RunnerRule = {
     const set = readSettings(await karmaSettings(ctx, pkg, file));
     const source = where(pkg, file);
     if (!set) { ctx.note(`${source}: Karma's \`files\` could not be read statically; nothing listed`); return []; }
-    if (set.computed > 0) ctx.note(`${source}: ${set.computed} \`files\` pattern${set.computed === 1 ? ' is' : 's are'} computed; what ${set.computed === 1 ? 'it loads is' : 'they load is'} not listed`);
+    if (set.computed > 0) {
+      const one = set.computed === 1;
+      ctx.note(`${source}: ${set.computed} \`files\` pattern${one ? ' is' : 's are'} computed; what ${one ? 'it loads' : 'they load'} is not listed`);
+    }
     const base = joinPath(dirname(file), set.basePath ?? '');
     const tests = set.files.filter(isTestPattern);
     const others = set.files.filter((p) => !isTestPattern(p));
@@ -68,7 +73,9 @@ async function karmaSettings(ctx: ScanContext, pkg: Pkg, file: string): Promise<
 }
 
 /** `files` (strings or `{ pattern, included }`), `exclude` and `basePath`, when all are literal. */
-function readSettings(value: Lit | undefined): { files: string[]; exclude: string[]; computed: number; basePath?: string } | undefined {
+interface Settings { files: string[]; exclude: string[]; computed: number; basePath?: string }
+
+function readSettings(value: Lit | undefined): Settings | undefined {
   if (!isObject(value) || !Array.isArray(value.files)) return undefined;
   const files: string[] = [];
   let computed = 0;
