@@ -2,6 +2,7 @@ import type { FoundTest, ScanContext } from '../rules/types.ts';
 import { withCases } from '../rules/with-cases.ts';
 import { countMatches, nearest, under, type FileIndex } from './files.ts';
 import { antRegex } from './patterns.ts';
+import { jsHostNotRunningBuild, type JsHost } from './jvm-host.ts';
 import { parseXml, xmlChildren, xmlFind } from '../readers/xml.ts';
 import { basename, dirname, joinPath } from '../rules/paths.ts';
 
@@ -56,6 +57,9 @@ export async function discoverJunit(ctx: ScanContext, index: FileIndex): Promise
   }
   if (modules.size === 0) return [];
   const dirs = new Set(modules.keys());
+  const hosts = new Map<string, JsHost>();
+  for (const dir of dirs) { const h = await jsHostNotRunningBuild(ctx, dir); if (h) hosts.set(dir, h); }
+  const leftOut = new Map<string, number>();
   const picked: string[] = [];
   for (const ext of ['java', 'kt', 'groovy']) {
     for (const file of index.byExt.get(ext) ?? []) {
@@ -65,13 +69,20 @@ export async function discoverJunit(ctx: ScanContext, index: FileIndex): Promise
       for (const src of mod.sources) {
         const inSrc = under(joinPath('', src), rel);
         if (inSrc === undefined) continue;
-        if (mod.kind === 'maven') {
+        if (hosts.has(mod.dir)) leftOut.set(mod.dir, (leftOut.get(mod.dir) ?? 0) + 1);
+        else if (mod.kind === 'maven') {
           const asJava = inSrc.replace(/\.(?:kt|groovy)$/, '.java');
           if (mod.includes.some((re) => re.test(asJava)) && !mod.excludes.some((re) => re.test(asJava))) picked.push(file);
         } else picked.push(file);
         break;
       }
     }
+  }
+  for (const [dir, n] of [...leftOut].sort((a, b) => (a[0] < b[0] ? -1 : 1))) {
+    const h = hosts.get(dir)!;
+    const tool = modules.get(dir)!.kind === 'maven' ? 'Maven' : 'Gradle';
+    ctx.note(`${dir}: ${n} file${n === 1 ? '' : 's'} under its ${tool} test sources not listed: the module lies inside the JS package at `
+      + `${h.pkgDir === '' ? 'the root' : h.pkgDir}, whose test script (\`${h.command.slice(0, 120)}\`) never starts ${tool}`);
   }
   const found = await withCases(ctx, picked, 'junit', (text, file) => {
     const cls = basename(file).replace(/\.\w+$/, '');

@@ -34,3 +34,21 @@ export function fallbackRunners(pkg: Pkg): Invocation[] {
   if (found.includes('cra')) found.splice(found.indexOf('jest'), found.includes('jest') ? 1 : 0);
   return found.map((runner) => ({ runner, args: [], quoted: [] }));
 }
+
+/**
+ * The runners a package configures right there (a config file at its top, or its package.json key), each
+ * with where it is configured: what a wrapper projdex cannot follow most likely starts (a task runner or
+ * a wrapper binary from a git dependency around AVA, which then reads `ava.config.js`).
+ */
+export function configuredRunners(pkg: Pkg): Array<{ runner: JsRunner; where: string }> {
+  const out: Array<{ runner: JsRunner; where: string }> = [];
+  const top = pkg.files.filter((f) => !f.includes('/') || f.startsWith('spec/support/')).sort();
+  for (const [runner, re] of CONFIGS) {
+    const file = top.find((f) => re.test(f));
+    if (file) out.push({ runner, where: file });
+  }
+  for (const [runner, key] of KEYS) {
+    if (pkg.json[key] !== undefined && !out.some((o) => o.runner === runner)) out.push({ runner, where: `package.json \`${key}\`` });
+  }
+  return out;
+}

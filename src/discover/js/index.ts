@@ -7,12 +7,14 @@ import { bnt } from './runners/bnt.ts';
 import { bun } from './runners/bun.ts';
 import { countCases } from './cases.ts';
 import { cypress } from './runners/cypress.ts';
-import { fallbackRunners } from './fallback.ts';
+import { configuredRunners, fallbackRunners } from './fallback.ts';
 import { jasmine } from './runners/jasmine.ts';
 import { cra, jest, kcd } from './runners/jest.ts';
+import { karmaStart } from './runners/karma.ts';
 import { mocha } from './runners/mocha.ts';
 import { nodeTest } from './runners/node-test.ts';
 import { findPackages, releasePkg } from './packages/packages.ts';
+import { atRunDir } from './packages/run-dir.ts';
 import { readNxWorkspace } from './nx/nx.ts';
 import { playwright } from './runners/playwright.ts';
 import type { Invocation, JsRunner, Pkg, RunnerRule } from './types.ts';
@@ -25,7 +27,7 @@ import { wtr } from './runners/wtr.ts';
 import { joinPath } from '../../rules/paths.ts';
 
 const RULES: Partial<Record<JsRunner, RunnerRule>> = {
-  jest, cra, kcd, vitest, mocha, 'node-test': nodeTest, playwright, cypress, ava, jasmine, bun, 'web-test-runner': wtr, tap, uvu, borp, tape, angular, karma, bnt,
+  jest, cra, kcd, vitest, mocha, 'node-test': nodeTest, playwright, cypress, ava, jasmine, bun, 'web-test-runner': wtr, tap, uvu, borp, tape, angular, karma, 'karma-start': karmaStart, bnt,
 };
 const READ_CONCURRENCY = 16;
 const MAX_LISTED = 8;
@@ -53,7 +55,6 @@ export const discoverJs: Discover = async (ctx) => {
   const order = [...reach.runs].sort((x, y) => y.pkg.dir.split('/').length - x.pkg.dir.split('/').length || (x.pkg.dir < y.pkg.dir ? -1 : 1));
   for (const run of order) {
     const { pkg, plan } = run;
-    const prefix = pkg.dir === '' ? '' : pkg.dir + '/';
     const runNotes = [...plan.notes];
     for (const n of plan.notes) ctx.note(`${label(pkg)}: ${n}`);
     if (plan.followed.length > 0) runNotes.push(`followed ${plan.followed.join(', ')}`);
@@ -64,27 +65,30 @@ export const discoverJs: Discover = async (ctx) => {
       ctx.note(msg);
       runNotes.push(msg);
     }
-    for (const inv of invocations) {
+    for (const call of invocations) {
+      // A call made in another directory (`cd e2e && jest`) is read where that runner reads it from.
+      const { pkg: here, inv } = await atRunDir(pkg, call);
+      const prefix = here.dir === '' ? '' : here.dir + '/';
       const rule = RULES[inv.runner];
       const info = { config: null as string | null, notes: [...runNotes] };
       if (!rule) {
         const msg = `${label(pkg)}: ${inv.runner} test discovery is not supported yet`;
         ctx.note(msg);
-        ctx.follow({ package: pkg.dir, command: plan.command, runner: inv.runner, config: null, notes: [...info.notes, msg] });
+        ctx.follow({ package: here.dir, command: plan.command, runner: inv.runner, config: null, notes: [...info.notes, msg] });
         continue;
       }
       // A file two runners both run is one row (the first runner's); say so rather than drop it silently.
       const shared = new Map<TestFramework, string[]>();
-      const files = await discoverUnit(ctx, rule, pkg, inv, info);
+      const files = await discoverUnit(ctx, rule, here, inv, info);
       // An empty run the rule said nothing about gets a note of its own (never an empty list in silence).
       if (files.length === 0 && info.notes.length === runNotes.length) {
-        const msg = emptyRun(pkg, inv);
+        const msg = emptyRun(here, inv);
         ctx.note(msg);
         info.notes.push(msg);
       }
       for (const file of files) {
         // Perf: rules return normalized package-relative paths, so a prefix does what joinPath would.
-        const full = isNormal(file) ? prefix + file : joinPath(pkg.dir, file);
+        const full = isNormal(file) ? prefix + file : joinPath(here.dir, file);
         const owner = claimed.get(full);
         if (owner === undefined) claimed.set(full, rule.framework);
         else if (owner !== rule.framework) {
@@ -99,7 +103,8 @@ export const discoverJs: Discover = async (ctx) => {
         ctx.note(msg);
         info.notes.push(msg);
       }
-      ctx.follow({ package: pkg.dir, command: plan.command, runner: rule.framework, config: info.config, notes: info.notes });
+      ctx.follow({ package: here.dir, command: plan.command, runner: rule.framework, config: info.config, notes: info.notes });
+      if (here !== pkg) releasePkg(here);
     }
     if (invocations.length === 0 && plan.delegations.length + plan.dirs.length > 0) {
       ctx.follow({ package: pkg.dir, command: plan.command, runner: null, config: null, notes: [...runNotes, 'hands the script to workspace packages'] });
@@ -127,13 +132,18 @@ export const discoverJs: Discover = async (ctx) => {
  */
 function fallback(ctx: ScanContext, run: Reached, runNotes: string[]): Invocation[] {
   const { pkg, plan } = run;
-  const assumed = plan.missing ? fallbackRunners(pkg) : [];
+  // A wrapper projdex cannot follow, around a runner configured right there: that runner's own discovery.
+  const wrapped = !plan.missing && plan.unknown.length > 0 && plan.invocations.length === 0 ? configuredRunners(pkg) : [];
+  const assumed = plan.missing ? fallbackRunners(pkg) : wrapped.map((w): Invocation => ({ runner: w.runner, args: [], quoted: [] }));
   const npm = run.standIn !== undefined ? run.standIn : plan.command?.startsWith('nx run ') ? `\`${plan.command}\`` : run.script === 'test' ? '`npm test`' : `\`npm run ${run.script}\``;
   const name = typeof pkg.json.name === 'string' && pkg.json.name !== '' ? pkg.json.name : pkg.dir === '' ? 'the project' : pkg.dir;
   const unknown = [...new Set(plan.unknown)].map((u) => `\`${u}\``).join(', ');
   const msg = plan.missing
     ? (assumed.length > 0 ? `${missingWhy(pkg, label(pkg))}; assumed the defaults of ${[...new Set(assumed.map((i) => i.runner))].join(', ')}`
       : `${missingWhy(pkg, label(pkg))}; no test files listed for it`)
+    : wrapped.length > 0
+      ? `${label(pkg)}: ${npm} runs ${unknown}, which projdex cannot follow; assumed it starts `
+        + `${wrapped.map((w) => `${w.runner} (configured in ${w.where})`).join(', ')} and listed what that runner finds on its own`
     : plan.unknown.length > 0
       ? `${label(pkg)}: ${npm} runs ${unknown}, which projdex cannot follow: no tests listed for ${name}, though it may have some`
       : `${label(pkg)}: ${npm} runs no test runner projdex knows (\`${plan.command}\`): no tests listed for ${name}`;

@@ -3,7 +3,7 @@ import type { NxProject } from './nx/nx.ts';
 
 /** Runners the script reader recognises; `cra` is Jest under react-scripts' own config. */
 export type JsRunner = 'jest' | 'cra' | 'vitest' | 'mocha' | 'node-test' | 'playwright' | 'cypress' | 'ava' | 'jasmine'
-  | 'bun' | 'deno' | 'web-test-runner' | 'tap' | 'uvu' | 'borp' | 'tape' | 'kcd' | 'angular' | 'karma' | 'bnt';
+  | 'bun' | 'deno' | 'web-test-runner' | 'tap' | 'uvu' | 'borp' | 'tape' | 'kcd' | 'angular' | 'karma' | 'karma-start' | 'bnt';
 
 /** One runner call reached from a package's test script (or assumed, with `args` empty, as a fallback). */
 export interface Invocation {
@@ -12,6 +12,8 @@ export interface Invocation {
   readonly args: readonly string[];
   /** Per argument: was it quoted (so `sh` did not glob-expand it). */
   readonly quoted: readonly boolean[];
+  /** The directory the call runs in, relative to its package, when not the package's own (`cd e2e && jest`). */
+  readonly cwd?: string;
 }
 
 /** A package: the project root or a workspace member, with the files below it. */

@@ -38,6 +38,11 @@ export interface EvalOptions {
    * unknown when not given.
    */
   readonly argv?: readonly string[];
+  /**
+   * What an exported function is called with (Karma's `module.exports = (config) => config.set({...})` is
+   * handed an object whose `set` records); none by default, as Jest and Vitest call a config function.
+   */
+  readonly exportArgs?: readonly Val[];
 }
 
 export interface EvalResult {
@@ -114,7 +119,7 @@ export async function evaluateModule(src: string, opts: EvalOptions): Promise<Ev
     const rec = evaluate(opts.file);
     let value = rec ? (rec.default ?? rec.exports) : undefined;
     // Jest and Vitest accept a config function (`module.exports = async () => ({...})`): it is called with no arguments.
-    if (isFn(value) && value.fn) value = callFn(value.fn, []);
+    if (isFn(value) && value.fn) value = callFn(value.fn, [...(opts.exportArgs ?? [])]);
     return { value: value === undefined ? undefined : toLit(value), notes: [...notes], files: [...sources.keys()] };
   } catch (e) {
     if (!(e instanceof BudgetError)) throw e;

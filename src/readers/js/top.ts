@@ -8,6 +8,7 @@ import { isComputed, isObject, type Lit } from './lit.ts';
 import { dry, eat, kindAt, matchClose, peek, tokAt, type Cur } from './cursor.ts';
 import { expr } from './expressions.ts';
 import { declare, runStatement } from './statements.ts';
+import { parseArrowOrFunction } from './functions.ts';
 import { step, unknown, type Obj, type Scope, type Val } from './values.ts';
 
 /** What a module exports: ESM named and default exports, and CommonJS `module.exports` once assigned. */
@@ -16,6 +17,7 @@ export interface ModuleRecord { named: Obj; exports: Val; default: Val }
 /** Runs a module's top level, filling `rec`. */
 export function runTopLevel(c: Cur, scope: Scope, rec: ModuleRecord): void {
   const n = c.env.toks.length;
+  hoistFunctions(c, scope);
   while (c.pos < n) {
     step(c.env.budget);
     const at = c.pos;
@@ -31,6 +33,34 @@ export function runTopLevel(c: Cur, scope: Scope, rec: ModuleRecord): void {
     const r = runStatement(c, scope);
     if (r && c.pos === at) c.pos++;
   }
+}
+
+// A token after which `function` starts a declaration, not an expression (`x = function f() {}`).
+const BEFORE_DECLARATION = new Set([';', '}', ')', ']', 'export', 'default', 'async']);
+
+/**
+ * Top-level function declarations are hoisted, as JS does: a config calls `project('threads')` in its
+ * export and declares `function project(pool) {...}` below it. Only their parameters and where their
+ * body lies are read here; bodies run when called.
+ */
+function hoistFunctions(c: Cur, scope: Scope): void {
+  const toks = c.env.toks;
+  const start = c.pos;
+  for (let j = start; j < toks.length; j++) {
+    const tok = toks[j]!;
+    if (tok.kind === 'punct' && (tok.t === '(' || tok.t === '[' || tok.t === '{')) { j = matchClose(c, j); continue; }
+    if (tok.kind !== 'id' || tok.t !== 'function') continue;
+    const before = toks[j - 1];
+    const name = toks[j + 1];
+    if (before !== undefined && before.kind === 'punct' && !BEFORE_DECLARATION.has(before.t)) continue;
+    if (before !== undefined && before.kind === 'id' && !BEFORE_DECLARATION.has(before.t) && before.t !== 'async') continue;
+    if (name?.kind !== 'id' || scope.vars.has(name.t)) continue;
+    step(c.env.budget);
+    c.pos = j;
+    scope.vars.set(name.t, parseArrowOrFunction(c, scope, expr));
+    j = c.pos - 1;
+  }
+  c.pos = start;
 }
 
 /** `import a, { b as c, type D } from 'x'`, `import * as ns from 'x'`, `import 'x'`, `import type ...`. */

@@ -36,6 +36,29 @@ suite('reach: what the root test command runs', () => {
     }
   });
 
+  test('pnpm --filter without the scope picks the one scoped package of that name; its --project selects a project', async (t) => {
+    const unit = {
+      'package.json': json({ private: true, scripts: { test: 'pnpm --filter test-unit test:threads' } }),
+      'pnpm-workspace.yaml': 'packages:\n  - test/*\n',
+      'test/unit/package.json': json({ name: '@acme/test-unit', scripts: { 'test:threads': 'vitest --project threads' } }),
+      // A project made by a function declared below the export (hoisted), extending the config itself.
+      'test/unit/vite.config.ts': [
+        "import { defineConfig } from 'vitest/config';",
+        "export default defineConfig({ test: { exclude: ['**/fixtures/**'], projects: [project('threads'), project('forks')] } });",
+        "function project(pool: string) { return { extends: './vite.config.ts', test: { name: { label: pool }, pool } }; }",
+      ].join('\n'),
+      'test/unit/test/a.test.ts': '', 'test/unit/test/fixtures/b.test.ts': '',
+    };
+    const picked = await discover(makeTree(t, unit));
+    assert.deepEqual(picked.files, { 'test/unit/test/a.test.ts': 'vitest' });
+    assert.deepEqual(picked.notes, []);
+    // Two packages named test-unit without their scope: pnpm picks neither.
+    const both = await discover(makeTree(t, { ...unit,
+      'test/other/package.json': json({ name: '@other/test-unit', scripts: { test: 'vitest' } }), 'test/other/c.test.ts': '' }));
+    assert.deepEqual(both.files, {});
+    assert.ok(both.notes.includes('package.json: `pnpm --filter test:threads` reaches no workspace package (selected by `test-unit`)'), both.notes.join('\n'));
+  });
+
   test('a script that names no runner projdex knows is a note, and so is a package with no test files to follow', async (t) => {
     const unknown = makeTree(t, {
       'package.json': json({ scripts: { test: './scripts/run-tests.sh --all' } }),

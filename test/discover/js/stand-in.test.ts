@@ -40,8 +40,8 @@ suite('stand-ins for a missing test script: CI test steps, then test:* scripts',
       'web/package.json': json({ name: 'web' }), 'web/src/a.test.ts': '', 'web/other/b.test.ts': '', 'c.test.ts': '',
     });
     const a = await discover(gh);
-    // The step runs in web/, which is no workspace package of the root: read from the package directory, with a note.
-    assert.ok(a.notes.some((n) => n.includes('runs in web; projdex read it from the package directory')), a.notes.join('\n'));
+    // The step runs in web/, which is no workspace package of the root: Vitest's root is that directory.
+    assert.deepEqual(a.files, { 'web/src/a.test.ts': 'vitest' });
     const gitlab = makeTree(t, {
       'package.json': json({ devDependencies: { mocha: '^10.0.0', jest: '^29.0.0' } }),
       '.gitlab-ci.yml': 'stages: [test]\nunit:\n  stage: test\n  script:\n    - yarn install --frozen-lockfile\n    - yarn mocha "test/**/*.spec.js"\n',

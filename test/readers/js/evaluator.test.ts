@@ -97,6 +97,17 @@ suite('static evaluator of config modules', () => {
     assert.deepEqual(plain(cjs.value), { testDir: 'x', retries: 1 });
   });
 
+  test('top-level function declarations are hoisted; a function expression is not', async () => {
+    const r = await run([
+      "export default { test: { projects: [project('threads', 'red'), later()] } };",
+      "function project(pool: string, color: string) { return { test: { name: { label: pool, color }, pool } }; }",
+      "const later = function named() { return 1; };",
+    ].join('\n'));
+    assert.deepEqual(plain(r.value), { test: { projects: [
+      { test: { name: { label: 'threads', color: 'red' }, pool: 'threads' } }, { computed: 'later()' },
+    ] } });
+  });
+
   test('unknown conditions, computed keys and unreadable imports stay unknown', async () => {
     const r = await run("import x from './missing';\nconst k = getKey();\nexport default { [k]: 1, a: os.cpus() > 2 ? 'x' : 'y', b: x };");
     assert.deepEqual(plain(r.value), { '...0': { computed: '[k]: 1' }, a: { computed: "os.cpus() > 2 ? 'x' : 'y'" }, b: { computed: "import from './missing'" } });

@@ -34,7 +34,11 @@ export async function readConfigValue(ctx: ScanContext, pkg: Pkg, file: string, 
 }
 
 /** `argv`: the runner's command line, which a config may test (`process.argv.includes('--ui')`). */
-export interface ReadOptions { readonly argv?: readonly string[] }
+export interface ReadOptions {
+  readonly argv?: readonly string[];
+  /** What an exported config function is called with (Karma's `config` object); none by default. */
+  readonly exportArgs?: readonly Lit[];
+}
 
 /** `process.argv` as a runner's config sees it: node, the runner's bin, then the arguments. */
 export function argvOf(inv: { readonly runner: string; readonly args: readonly string[] }): string[] {
@@ -64,6 +68,7 @@ export async function configValue(ctx: ScanContext, text: string, file: string, 
     known: KNOWN_MODULES,
     resolvePackage: packageModules(ctx, label, note),
     argv: opts.argv,
+    exportArgs: opts.exportArgs,
   });
   const short = local ?? file;
   for (const n of result.notes) note(n.startsWith(short + ':') ? `${label}${n.slice(short.length)}` : `${label}: ${n}`);

@@ -10,6 +10,7 @@
 import { parseYaml } from '../../../readers/yaml.ts';
 import { parseShell } from '../../../readers/shell/parse.ts';
 import { classify } from './commands.ts';
+import { joinDir } from '../../../readers/shell/words.ts';
 
 /**
  * The test lines of one CI file, as a shell text (one line each, `cd dir && ` for another directory), and
@@ -49,18 +50,28 @@ export async function ciTests(files: readonly string[], read: Read, hasScript: (
     const undecided: string[] = [];
     const widened: string[] = [];
     for (const step of runSteps(file, parseYaml(text))) {
+      // Each step is a shell of its own, starting in its directory; a `cd` carries to the step's next lines only.
+      let here = step.dir === '.' ? '' : step.dir;
       for (const line of step.run.replace(/\\\r?\n/g, ' ').split('\n')) {
         const written = line.trim();
         if (written === '' || written.startsWith('#')) continue;
         // `npm run test-${{ matrix.browser }}`: a matrix or a caller runs every value, so the expression
         // reads as a wildcard over script names (`test-*`); it must still name a script of the package.
         const body = written.replace(/(?:\$\{\{[^}]*\}\})+/g, '*');
-        if (!parseShell(body).some((c) => startsTest(c.argv, c.quoted, hasScript, 0))) {
+        const commands = parseShell(body);
+        const start = here;
+        for (const c of commands) if (c.argv[0] === 'cd' && c.argv.length === 2 && !c.argv[1]!.includes('*')) here = joinDir(here, c.argv[1]!);
+        // In another directory, `npm run test` names that directory's script, which the root's cannot vouch for.
+        const elsewhere = start !== '' || commands.some((c) => c.argv[0] === 'cd');
+        const named = elsewhere ? (n: string): boolean => hasScript(n) || TEST_NAME.test(n) : hasScript;
+        if (!commands.some((c) => startsTest(c.argv, c.quoted, named, 0))) {
           if (body !== written && TEST_NAME.test(body) && !undecided.includes(written)) undecided.push(written);
           continue;
         }
         if (body !== written && !widened.includes(written)) widened.push(written);
-        const full = step.dir === '' || step.dir === '.' ? body : `cd ${shellWord(step.dir)} && ${body}`;
+        // A line that changes directory runs in a subshell, so the lines of other steps start where they should.
+        const moved = start === '' ? body : `cd ${shellWord(start)} && ${body}`;
+        const full = start !== '' || commands.some((c) => c.argv[0] === 'cd') ? `(${moved})` : moved;
         if (!lines.includes(full) && total < MAX_LINES) { lines.push(full); total++; }
       }
     }
@@ -87,13 +98,14 @@ function runSteps(file: string, doc: unknown): Array<{ run: string; dir: string 
     if (!isObject(job) || !Array.isArray(job.steps)) continue;
     const defaults = isObject(job.defaults) && isObject(job.defaults.run) ? str(job.defaults.run['working-directory']) : undefined;
     const jobDir = str(job.working_directory) ?? defaults ?? '';
+    const matrix = isObject(job.strategy) && isObject(job.strategy.matrix) ? job.strategy.matrix : {};
     for (const step of job.steps) {
       if (!isObject(step)) continue;
       // CircleCI: `- run: cmd` or `- run: { command: cmd, working_directory: dir }`.
       const run = isObject(step.run) ? str(step.run.command) : str(step.run);
       if (run === undefined) continue;
       const dir = str(step['working-directory']) ?? (isObject(step.run) ? str(step.run.working_directory) : undefined) ?? jobDir;
-      out.push({ run, dir: dir.replace(/^~\/project\/?|^\.\/?/, '') });
+      for (const d of matrixValues(dir, matrix)) out.push({ run, dir: d.replace(/^~\/project\/?|^\.\/?/, '') });
     }
   }
   return out;
@@ -112,6 +124,17 @@ function startsTest(argv: readonly string[], quoted: readonly boolean[], hasScri
     case 'make': return step.targets.some((t) => TEST_NAME.test(t));
     default: return false;
   }
+}
+
+/**
+ * A working directory naming a matrix value (`./${{ matrix.dir }}`) is each of that matrix's literal values
+ * (a job runs once per value); anything else is taken as written.
+ */
+function matrixValues(dir: string, matrix: Record<string, unknown>): string[] {
+  const m = /^(.*)\$\{\{\s*matrix\.([\w-]+)\s*\}\}(.*)$/.exec(dir);
+  const values = m ? matrix[m[2]!] : undefined;
+  if (!m || !Array.isArray(values) || values.length > 32 || !values.every((v) => typeof v === 'string')) return [dir];
+  return values.map((v) => `${m[1]}${v}${m[3]}`);
 }
 
 function shellWord(word: string): string {

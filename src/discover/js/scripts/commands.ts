@@ -32,7 +32,7 @@ export const BINARIES: Record<string, JsRunner> = {
 const SUBCOMMANDS: Record<string, Record<string, JsRunner>> = {
   playwright: { test: 'playwright' }, cypress: { run: 'cypress' }, bun: { test: 'bun' }, deno: { test: 'deno' },
   'react-scripts': { test: 'cra' }, craco: { test: 'cra' }, 'react-app-rewired': { test: 'cra' }, 'kcd-scripts': { test: 'kcd' },
-  'vue-cli-service': { 'test:unit': 'jest' }, 'razzle': { test: 'jest' }, 'tsdx': { test: 'jest' }, 'dts': { test: 'jest' },
+  'vue-cli-service': { 'test:unit': 'jest' }, karma: { start: 'karma-start' }, 'razzle': { test: 'jest' }, 'tsdx': { test: 'jest' }, 'dts': { test: 'jest' },
 };
 const QUIET = new Set(['echo', 'exit', 'true', 'false', 'rm', 'rimraf', 'del', 'del-cli', 'mkdir', 'mkdirp', 'cp', 'mv', 'cpy', 'shx', 'tsc', 'eslint',
   'prettier', 'biome', 'xo', 'standard', 'tsd', 'attw', 'publint', 'set', 'sleep', 'printf', 'test', '[', '[[', 'wait', 'export', 'unset', 'cat',
@@ -82,6 +82,11 @@ export function classify(argv: readonly string[], quoted: readonly boolean[], ha
   }
   if (name === 'turbo' || name === 'lerna' || name === 'nx' || name === 'wsrun' || name === 'ultra') return monorepoTool(name, rest);
   if (name === 'node' || name === 'tsx' || name === 'ts-node') return node(rest, restQ, hasScript);
+  // ts-mocha is Mocha with ts-node registered: its own `-p/--project tsconfig`, `--paths`, `--type-check` go.
+  if (name === 'ts-mocha') {
+    const keep = rest.map((_, i) => i).filter((i) => !/^(--paths|--type-check)$/.test(rest[i]!) && !/^(-p|--project)$/.test(rest[i]!) && !/^(-p|--project)$/.test(rest[i - 1] ?? ''));
+    return { kind: 'runner', runner: 'mocha', args: keep.map((i) => rest[i]!), quoted: keep.map((i) => restQ[i]!) };
+  }
   const direct = BINARIES[name];
   if (direct) return { kind: 'runner', runner: direct, args: rest, quoted: restQ };
   // `playwright install chromium`, `cypress verify`: setup, no tests.
@@ -131,6 +136,12 @@ function node(rest: string[], restQ: boolean[], _hasScript: (n: string) => boole
     const a = rest[j]!;
     if (NODE_VALUE.has(a)) { j++; continue; }
     if (a === '--test' || a.startsWith('--test=')) { test = true; continue; }
+    // `node --run test:unit -- --ci` (Node 22+): the package script of that name, as `npm run` would.
+    if (!test && (a === '--run' || a.startsWith('--run='))) {
+      const script = a === '--run' ? rest[++j] ?? '' : a.slice(6);
+      const more = rest.slice(j + 1).filter((w) => w !== '--');
+      return { kind: 'script', names: [script], args: more, quoted: more.map(() => false) };
+    }
     // `node -e "..."` / `node -p`: inline code, no file to follow.
     if (!test && /^(-e|-p|--eval|--print)$/.test(a)) return { kind: 'unknown', name: `node ${a}` };
     if (a.startsWith('-')) continue;

@@ -7,6 +7,7 @@ import { NX_DEFAULT_PROJECT } from './package-managers.ts';
 import type { NxWorkspace } from '../nx/nx.ts';
 import type { Pkg } from '../types.ts';
 import { missingWhy, standIn } from './stand-in.ts';
+import { subPackage } from '../packages/run-dir.ts';
 
 /**
  * One package script the project's test command runs, with its plan and how it was reached; `standIn` says
@@ -39,6 +40,7 @@ export async function reachScripts(pkgs: readonly Pkg[], nx?: NxWorkspace): Prom
   const notes: string[] = [];
   const seen = new Set<string>();
   const queue: Array<{ pkg: Pkg; script: string; via: string | null; nx: boolean }> = [];
+  const others = new Map<string, Pkg | undefined>();
   // `nx`: an Nx target of that name (nx-plan.ts), else a package.json script.
   const add = (pkg: Pkg, script: string, via: string | null, isNx = false): void => {
     const key = `${pkg.dir}\0${script}\0${isNx}`;
@@ -63,7 +65,7 @@ export async function reachScripts(pkgs: readonly Pkg[], nx?: NxWorkspace): Prom
         notes.push(found.note);
         seen.add(`\0test\0false`);
         runs.push({ pkg: root, script: found.script, plan: found.plan, via: null, standIn: found.what });
-        delegate(root, found.plan);
+        await delegate(root, found.plan);
       } else if (memberTests.length > 0) {
         notes.push(`${why}; followed each workspace package's own \`test\` script`);
         for (const m of memberTests) add(m, 'test', null);
@@ -76,7 +78,7 @@ export async function reachScripts(pkgs: readonly Pkg[], nx?: NxWorkspace): Prom
       const planned = await planNxTarget(pkg, script, nx, pkgs, options);
       if (planned === undefined) { notes.push(`${nxLabel(pkg)} has no \`${script}\` target, so ${via} skips it`); continue; }
       if (planned !== 'script') {
-        for (const p of planned) { runs.push({ pkg: p.pkg, script, plan: p.plan, via }); delegate(p.pkg, p.plan); }
+        for (const p of planned) { runs.push({ pkg: p.pkg, script, plan: p.plan, via }); await delegate(p.pkg, p.plan); }
         continue;
       }
       if (seen.has(`${pkg.dir}\0${script}\0false`)) continue;
@@ -84,25 +86,43 @@ export async function reachScripts(pkgs: readonly Pkg[], nx?: NxWorkspace): Prom
     const plan = await planScript(pkg.json.scripts as Record<string, unknown> | undefined, script, options(pkg));
     if (plan.missing && via !== null) { notes.push(`${label(pkg)} has no \`${script}\` script, so ${via} skips it`); continue; }
     runs.push({ pkg, script, plan, via });
-    delegate(pkg, plan);
+    await delegate(pkg, plan);
   }
   /** Queues the hand-offs of one followed plan (a note for each that reaches nothing). */
-  function delegate(pkg: Pkg, plan: ScriptPlan): void {
+  async function delegate(pkg: Pkg, plan: ScriptPlan): Promise<void> {
     for (const d of plan.delegations) {
       const viaNx = nx !== undefined && d.tool.startsWith('nx');
       // Nx runs a target of the project itself too (`nx test app` from app's own script, a standalone workspace).
-      const targets = (viaNx ? pkgs.filter((m) => m.nx !== undefined) : members.filter((m) => m !== pkg)).filter((m) => matches(m, d, nx, pkg));
+      const pool = viaNx ? pkgs.filter((m) => m.nx !== undefined) : members.filter((m) => m !== pkg);
+      const names = d.tool.startsWith('pnpm') ? unscopedNames(pool) : undefined;
+      const targets = pool.filter((m) => matches(m, d, nx, pkg, names));
       const text = `${d.tool} ${d.scripts.join(' ')}`.trim();
-      if (targets.length === 0) notes.push(`${label(pkg)}: \`${text}\` reaches no workspace package`);
+      const named = d.filters && d.filters[0] !== NX_DEFAULT_PROJECT ? ` (selected by ${d.filters.map((f) => `\`${f}\``).join(', ')})` : '';
+      if (targets.length === 0) notes.push(`${label(pkg)}: \`${text}\` reaches no workspace package${named}`);
       for (const t of targets) for (const s of d.scripts) add(t, s, `\`${text}\``, viaNx);
       if (d.filters?.some((f) => /\.\.\.|\^|\[/.test(f))) notes.push(`${label(pkg)}: dependency and change filters of \`${text}\` were read as the packages they name`);
       if (viaNx && d.tool === 'nx affected') notes.push(`${label(pkg)}: \`${text}\` was read as every project (what changed since the base is not known)`);
     }
     for (const { dir, script: s } of plan.dirs) {
-      const target = pkgs.find((p) => p.dir === joinPath(pkg.dir, dir));
+      const at = joinPath(pkg.dir, dir);
+      // A directory with a package.json of its own that no workspace lists (CI's `npm test` per matrix dir).
+      const target = pkgs.find((p) => p.dir === at) ?? (root && !at.startsWith('..') ? await nested(root, at) : undefined);
       if (target) add(target, s, `\`cd ${dir}\``);
       else notes.push(`${label(pkg)}: \`cd ${dir}\` is not a package projdex knows; not followed`);
     }
+  }
+  /** The package at `dir` below the root that is no workspace member, made once from its package.json. */
+  async function nested(top: Pkg, dir: string): Promise<Pkg | undefined> {
+    if (others.has(dir)) return others.get(dir);
+    let made: Pkg | undefined;
+    if (top.has(`${dir}/package.json`)) {
+      try {
+        const json: unknown = JSON.parse((await top.read(`${dir}/package.json`)) ?? 'null');
+        if (json && typeof json === 'object' && !Array.isArray(json)) made = subPackage(top, dir, json as Record<string, unknown>);
+      } catch { made = undefined; }
+    }
+    others.set(dir, made);
+    return made;
   }
   const reached = new Set(runs.map((r) => r.pkg));
   const unreached = members.filter((m) => !reached.has(m) && !members.some((o) => reached.has(o) && m.dir.startsWith(o.dir + '/')));
@@ -110,7 +130,7 @@ export async function reachScripts(pkgs: readonly Pkg[], nx?: NxWorkspace): Prom
 }
 
 /** Whether a workspace package is selected by a hand-off's filters (by name or directory, globs allowed). */
-function matches(pkg: Pkg, d: Delegation, nx?: NxWorkspace, from?: Pkg): boolean {
+function matches(pkg: Pkg, d: Delegation, nx?: NxWorkspace, from?: Pkg, unscoped?: Map<string, Pkg | null>): boolean {
   if (d.filters === null) return true;
   // `nx test` alone: nx.json's defaultProject, else the project the command runs in.
   if (d.filters[0] === NX_DEFAULT_PROJECT) return nx?.defaultProject !== undefined ? pkg.nx?.name === nx.defaultProject : pkg === from;
@@ -126,11 +146,27 @@ function matches(pkg: Pkg, d: Delegation, nx?: NxWorkspace, from?: Pkg): boolean
     // nx `--projects tag:scope:api`: the projects carrying that tag.
     const ok = f.startsWith('tag:') && pkg.nx ? pkg.nx.tags.some((t) => compileGlobs([f.slice(4)]).match(t))
       : (asDir !== undefined && compileGlobs([joinPath(asDir)]).match(pkg.dir))
-      || (dir === undefined && f !== '' && (f === name || compileGlobs([f]).match(name) || pkg.dir.split('/').pop() === f));
+      || (dir === undefined && f !== '' && (f === name || compileGlobs([f]).match(name) || pkg.dir.split('/').pop() === f
+        || unscoped?.get(f) === pkg));
     if (ok) hit = !negate;
     else if (negate && !d.filters.some((x) => !x.startsWith('!'))) hit = true;
   }
   return hit;
+}
+
+/**
+ * pnpm's scope-optional names: `--filter core` picks `@babel/core` when no package is named `core` and only
+ * one package's name without its scope is `core` (https://pnpm.io/filtering). null: taken by several.
+ */
+function unscopedNames(pool: readonly Pkg[]): Map<string, Pkg | null> {
+  const plain = new Set(pool.map((p) => p.json.name).filter((n): n is string => typeof n === 'string'));
+  const out = new Map<string, Pkg | null>();
+  for (const p of pool) {
+    const m = typeof p.json.name === 'string' ? /^@[^/]+\/(.+)$/.exec(p.json.name) : null;
+    if (!m || plain.has(m[1]!)) continue;
+    out.set(m[1]!, out.has(m[1]!) ? null : p);
+  }
+  return out;
 }
 
 /** A script file or Makefile a package's command names: the package's own, or another file of the project. */

@@ -132,8 +132,8 @@ export async function planScript(scripts: Record<string, unknown> | undefined, e
     const step = classify(argv, quoted, hasScript);
     switch (step.kind) {
       case 'runner':
-        plan.invocations.push({ runner: step.runner, args: step.args, quoted: step.quoted });
-        if (cwd !== '') plan.notes.push(`\`${argv.join(' ')}\` runs in ${cwd}; projdex read it from the package directory`);
+        // Where it runs is settled by the caller (index.ts): that directory's own config, if it has one.
+        plan.invocations.push({ runner: step.runner, args: step.args, quoted: step.quoted, ...(cwd !== '' ? { cwd } : {}) });
         return;
       case 'wrapped': return runCommand(step.argv, step.quoted, cwd, depth, hops + 1);
       case 'program': return runText(step.text, cwd, depth, {});

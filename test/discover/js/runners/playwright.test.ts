@@ -1,5 +1,7 @@
 // The Playwright rule: src/discover/js/runners/playwright.ts.
-// Fixtures in test/fixtures/: js-playwright, js-playwright-computed.
+// Fixtures in test/fixtures/: js-playwright, js-playwright-computed, js-playwright-ignore (checked against
+// `playwright test --list` 1.65: `testIgnore` as a RegExp and as an array of globs and RegExps, and a
+// project's own `testIgnore` replacing the top-level one).
 import assert from 'node:assert/strict';
 import { suite, test } from 'node:test';
 import { all, discover, fixtureSuite } from '../../../helpers/discover.ts';
@@ -7,6 +9,7 @@ import { makeTree } from '../../../helpers/index.ts';
 
 const EXPECTED: Record<string, Record<string, string>> = {
   'js-playwright': all('playwright', ['e2e/Login.SPEC.ts', 'e2e/home.spec.ts']),
+  'js-playwright-ignore': all('playwright', ['e2e/a.spec.ts', 'e2e/b.test.js', 'e2e/c.mobile.ts', 'e2e/x.SPEC.ts']),
   'js-playwright-computed': all('playwright', ['tests/e2e/cart.flow.ts', 'tests/e2e/local-only/debug.e2e.ts', 'tests/e2e/login.e2e.ts']),
 };
 
