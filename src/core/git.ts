@@ -93,7 +93,9 @@ export function parseStatus(text: string): Omit<GitState, 'last_commit_at'> {
  * @example
  * const { state, note } = await readGitState('/home/me/app');
  */
-export async function readGitState(dir: string, options: GitOptions = {}, known: GitState | null = null): Promise<GitReading> {
+export async function readGitState(
+  dir: string, options: GitOptions = {}, known: GitState | null = null,
+): Promise<GitReading> {
   let status: BoundedOutput;
   try {
     status = await runGit(dir, ['status', '--porcelain=v2', '--branch', '--untracked-files=normal', '--ignore-submodules=all'], options);

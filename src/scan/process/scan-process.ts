@@ -169,5 +169,6 @@ export function startScanProcess(entry: string, heapMb: number, onExit: () => vo
 /** `env` naming this process's compile cache directory, when it has one and `env` names none. */
 function withCompileCache(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   const dir = getCompileCacheDir?.();
-  return dir && !env.NODE_COMPILE_CACHE && !env.NODE_DISABLE_COMPILE_CACHE ? { ...env, NODE_COMPILE_CACHE: dir } : env;
+  if (!dir || env.NODE_COMPILE_CACHE || env.NODE_DISABLE_COMPILE_CACHE) return env;
+  return { ...env, NODE_COMPILE_CACHE: dir };
 }
