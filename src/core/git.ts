@@ -87,11 +87,15 @@ export function parseStatus(text: string): Omit<GitState, 'last_commit_at'> {
 /**
  * Reads the git state of the repository holding `dir` (a project may be a folder of a bigger repository).
  * Never rejects: no repository, no git, a refused repository or a slow one is `state: null` with a note.
+ * `known` is the state read last time: when HEAD still names its commit, that commit's time is taken from it
+ * (a commit's date is part of its hash) and `git log` is not run, so a rescan runs one git process, not two.
  *
  * @example
  * const { state, note } = await readGitState('/home/me/app');
  */
-export async function readGitState(dir: string, options: GitOptions = {}): Promise<GitReading> {
+export async function readGitState(
+  dir: string, options: GitOptions = {}, known: GitState | null = null,
+): Promise<GitReading> {
   let status: BoundedOutput;
   try {
     status = await runGit(dir, ['status', '--porcelain=v2', '--branch', '--untracked-files=normal', '--ignore-submodules=all'], options);
@@ -101,7 +105,9 @@ export async function readGitState(dir: string, options: GitOptions = {}): Promi
   if (status.code !== 0 && !status.capped) return { state: null, note: refusal(status.stderr) };
   const parsed = parseStatus(status.capped ? status.stdout.slice(0, status.stdout.lastIndexOf('\n') + 1) : status.stdout);
   let lastCommitAt: number | null = null;
-  if (parsed.head !== null) {
+  if (parsed.head !== null && parsed.head === known?.head && known.last_commit_at !== null) {
+    lastCommitAt = known.last_commit_at;
+  } else if (parsed.head !== null) {
     try {
       const log = await runGit(dir, ['log', '-1', '--format=%ct'], options);
       const seconds = Number(log.stdout.trim());

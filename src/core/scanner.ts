@@ -68,7 +68,7 @@ export function createScanner(store: Store, options: WorkerScanOptions = {}, wor
     // The walk and the rules run in a scan process: whatever a project holds, this process (HTTP) survives.
     const scanOptions = previous ? { ...options, previous: previous.data } : options;
     // Git is read beside the walk (its own time budget; never rejects): a commit moves no file the walk sees.
-    const git = readGitState(project.path, gitOptions);
+    const git = readGitState(project.path, gitOptions, project.git);
     const result = await pool.scan(project.path, scanOptions, { onProgress }).catch((error: NodeJS.ErrnoException) => {
       if (error.code === 'ENOENT' || error.code === 'ENOTDIR') {
         throw httpError(409, 'PROJECT_DIR_MISSING', `Project directory no longer exists: ${project.path}`, { cause: error });

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { suite, test } from 'node:test';
 import { gitEnv, parseStatus, readGitState } from '../../src/core/git.ts';
@@ -52,6 +52,27 @@ suite('git state', () => {
     const after = await readGitState(work);
     assert.equal(after.state?.dirty, false);
     assert.equal(after.state?.ahead, 2);
+  });
+
+  test('the last state given: its commit time is taken again while HEAD names the same commit, git log is not run', async (t) => {
+    const { work } = repoAheadAndDirty(t);
+    // A git that writes its subcommand to a log, then runs the real one.
+    const bin = makeTree(t, {}, 'projdex-gitlog-');
+    const calls = join(bin, 'calls');
+    writeFileSync(join(bin, 'git'), `#!/bin/sh\necho "$4" >> '${calls}'\nexec git "$@"\n`, { mode: 0o755 });
+    const counted = { git: join(bin, 'git') };
+    const first = await readGitState(work, counted);
+    assert.equal(readFileSync(calls, 'utf8'), 'status\nlog\n');
+    // A known time that is not the commit's shows it was taken, not read again.
+    const again = await readGitState(work, counted, { ...first.state!, last_commit_at: 7 });
+    assert.equal(readFileSync(calls, 'utf8'), 'status\nlog\nstatus\n');
+    assert.deepEqual(again.state, { ...first.state, last_commit_at: 7 });
+    // A new commit: HEAD moved, so its time is read.
+    git(work, 'commit', '-am', 'three');
+    const moved = await readGitState(work, counted, { ...first.state!, last_commit_at: 7 });
+    assert.equal(readFileSync(calls, 'utf8'), 'status\nlog\nstatus\nstatus\nlog\n');
+    assert.equal(moved.state?.last_commit_at, Number(git(work, 'log', '-1', '--format=%ct').trim()));
+    assert.notEqual(moved.state?.head, first.state?.head);
   });
 
   test('no repository, no git and a deadline are null with a note, never a throw', async (t) => {

@@ -8,6 +8,7 @@ import { DELTA_ROWS, packTests, type PackedTests } from './packed.ts';
 import { createStatusCell, WATCHDOG_SOURCE } from './probe.ts';
 import { createScanCache } from '../incremental/cache.ts';
 import { getHeapStatistics } from 'node:v8';
+import { flushCompileCache } from 'node:module';
 
 // Heap the decoded snapshots kept (and the walks they were made from) may hold: a 100k-file tree's ~16 MB,
 // a 10k-file one's ~2 MB; well inside the 256 MB heap a scan process runs in.
@@ -63,3 +64,5 @@ process.on('message', (request: ScanRequest) => {
 process.on('disconnect', () => process.exit(0));
 // Loading the scanner takes a while on a busy machine: the pool starts a scan's deadline only from here.
 process.send!({ ready: true });
+// The pool ends scan processes with a kill, which writes no compile cache (see scan-process.ts): written now.
+flushCompileCache?.();

@@ -1,4 +1,5 @@
 import { fork } from 'node:child_process';
+import { getCompileCacheDir } from 'node:module';
 import type { Readable } from 'node:stream';
 import type { ScanResult } from '../index.ts';
 import { testCountOf, withPackedTests } from './packed.ts';
@@ -33,6 +34,9 @@ export function startScanProcess(entry: string, heapMb: number, onExit: () => vo
     execArgv: [`--max-old-space-size=${heapMb}`, '--max-semi-space-size=2', '--enable-experimental-regexp-engine-on-excessive-backtracks'],
     serialization: 'advanced',
     stdio: ['ignore', 'ignore', 'pipe', 'pipe', 'ipc'],
+    // The compile cache the server's start enabled (bin.ts): a scan process then loads the engine compiled.
+    // Only here: never in the environment of what runs and processes start, the project's own commands.
+    env: withCompileCache(process.env),
   });
   const streams = [child.stdio[2], child.stdio[3]] as Readable[];
   let stderr = '';
@@ -160,4 +164,11 @@ export function startScanProcess(entry: string, heapMb: number, onExit: () => vo
     },
   };
   return proc;
+}
+
+/** `env` naming this process's compile cache directory, when it has one and `env` names none. */
+function withCompileCache(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const dir = getCompileCacheDir?.();
+  if (!dir || env.NODE_COMPILE_CACHE || env.NODE_DISABLE_COMPILE_CACHE) return env;
+  return { ...env, NODE_COMPILE_CACHE: dir };
 }
