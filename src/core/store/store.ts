@@ -10,6 +10,7 @@ import { RUNS_MIGRATION } from './runs.ts';
 import { createStaging, STAGING_MIGRATION, type Staging } from './staging.ts';
 import { createFinisher, portKindOf, type ApplyRequest } from './finish.ts';
 import { createApplier } from './applier.ts';
+import { createWriteGate } from './write-gate.ts';
 import { arrayCursor, DELTA_ROWS, packedCount, packedCursor, packedOf } from '../../scan/process/packed.ts';
 
 /** Schema migrations, applied in order; `PRAGMA user_version` records how many have run. */
@@ -299,8 +300,8 @@ export function openStore(file: string, { now = Date.now, maxBytes }: StoreOptio
   const finishSave = finisher.finishSave;
   // A file database applies the last transaction of a big save in a thread of its own (applier.ts).
   const applier = file === ':memory:' ? undefined : createApplier(file, maxBytes);
-  /** Settles when the big saves' last transactions in the apply thread are done: slices wait for them. */
-  let applying: Promise<unknown> = Promise.resolve();
+  /** Writes of this connection wait (asynchronously) while a big save's last transaction holds the lock. */
+  const gate = createWriteGate();
   /** Big saves in flight. While there are any, this connection checkpoints nothing: the apply thread does. */
   let slicing = 0;
   const leaveCheckpoints = (leave: boolean): void => {
@@ -318,15 +319,18 @@ export function openStore(file: string, { now = Date.now, maxBytes }: StoreOptio
    */
   const inSlices = async (step: () => boolean, going: () => boolean = () => true): Promise<boolean> => {
     for (let more = true; more; await turn()) {
-      // Not while the apply thread holds the write lock: this thread would wait for it, blocked.
-      await applying;
-      if (!going()) return false;
-      const until = performance.now() + SLICE_MS;
-      more = transaction(() => {
-        let again: boolean;
-        do again = step(); while (again && performance.now() < until);
-        return again;
+      // Through the gate: not while the apply thread holds the write lock (this thread would wait for it, blocked).
+      const outcome = await gate.write(() => {
+        if (!going()) return undefined;
+        const until = performance.now() + SLICE_MS;
+        return transaction(() => {
+          let again: boolean;
+          do again = step(); while (again && performance.now() < until);
+          return again;
+        });
       });
+      if (outcome === undefined) return false;
+      more = outcome;
     }
     return true;
   };
@@ -345,7 +349,7 @@ export function openStore(file: string, { now = Date.now, maxBytes }: StoreOptio
   async function saveSlices(projectId: number, record: ScanRecord, state: SliceState): Promise<boolean> {
     const { rows, count, at, prefixes, startGeneration } = state;
     const current = (): boolean => Number(q.generationOf.get(projectId)?.scan_generation ?? Number.NaN) === startGeneration;
-    const saveId = transaction(() => staging.begin());
+    const saveId = await gate.write(() => transaction(() => staging.begin()));
     applier?.warm();
     leaveCheckpoints(true);
     try {
@@ -362,10 +366,9 @@ export function openStore(file: string, { now = Date.now, maxBytes }: StoreOptio
         saveId, projectId, startGeneration, at, kept: prefixes, record: { ports, framework, notes, runs, truncated, snapshot },
       };
       const threaded = applier?.apply(request);
-      if (threaded) applying = Promise.allSettled([applying, threaded]);
-      const applied = await threaded;
+      const applied = threaded && await gate.hold(threaded);
       changed();
-      return applied ?? transaction(() => finisher.applyStaged(staging, request));
+      return applied ?? await gate.write(() => transaction(() => finisher.applyStaged(staging, request)));
     } finally {
       // Staged rows are of no use once the save ended; if discarding fails too, the first error is the one
       // reported, and the next open discards them.
@@ -541,12 +544,12 @@ export function openStore(file: string, { now = Date.now, maxBytes }: StoreOptio
       // A result from a scan process keeps its tests in columns: read them from there, a row at a time.
       const packed = packedOf(record);
       const count = packed ? packedCount(packed) : record.tests.length;
-      if (count <= SAVE_SLICE || record.mode === 'unchanged') return this.saveScan(projectId, record);
+      if (count <= SAVE_SLICE || record.mode === 'unchanged') return gate.write(() => this.saveScan(projectId, record));
       const { delta, base } = record;
       const startGeneration = Number(q.generationOf.get(projectId)?.scan_generation ?? Number.NaN);
       if (Number.isNaN(startGeneration)) return false;
       if (delta && delta.upserts.length + delta.removed.length <= SAVE_SLICE && startGeneration === base) {
-        return this.saveScan(projectId, record);
+        return gate.write(() => this.saveScan(projectId, record));
       }
       const { unreadable = [] } = record;
       const rows = packed ? packedCursor(packed) : arrayCursor(record.tests);
@@ -589,6 +592,13 @@ export function openStore(file: string, { now = Date.now, maxBytes }: StoreOptio
     extend: <T>(build: (db: DatabaseSync, changed: () => void, inTransaction: <R>(fn: () => R) => R) => T): T =>
       build(db, changed, transaction),
     ...processVerbs(db),
+
+    /**
+     * Runs `fn` (synchronous calls of the write verbs) at once, or, while a big save's last transaction holds
+     * the database's write lock in its own thread, right after it, in the order calls came: the HTTP thread
+     * never waits for the lock itself. Every write on the HTTP thread goes through here.
+     */
+    write: <T>(fn: () => T): Promise<T> => gate.write(fn),
 
     /** Runs `fn` (calls of these verbs) in one IMMEDIATE transaction: all of it lands, or none. */
     atomically: <T>(fn: () => T): T => transaction(fn),

@@ -57,7 +57,7 @@ export function projectHandlers(store: Store, scanner: Scanner, events?: Events)
     async create({ body, res }: Context) {
       const input = projectInput(await body());
       const path = await resolveProjectPath(input.path);
-      const project = store.insertProject({ name: input.name, path });
+      const project = await store.write(() => store.insertProject({ name: input.name, path }));
       if (!project) {
         throw httpError(409, 'DUPLICATE_PATH', 'Project with this path already exists', { body: { project: store.getProjectByPath(path) } });
       }
@@ -71,14 +71,15 @@ export function projectHandlers(store: Store, scanner: Scanner, events?: Events)
       const fields = await body();
       // An unknown project is 404 whatever the body says; field rules apply to projects that exist.
       if (!store.getProject(id)) notFound();
-      const project = store.updateProject(id, projectUpdate(fields)) ?? notFound();
+      const update = projectUpdate(fields);
+      const project = await store.write(() => store.updateProject(id, update)) ?? notFound();
       events?.emit('project.updated', { project });
       return project;
     },
 
-    remove({ params }: Context) {
+    async remove({ params }: Context) {
       const id = parseId(params.id ?? '');
-      if (!store.deleteProject(id)) notFound();
+      if (!await store.write(() => store.deleteProject(id))) notFound();
       events?.emit('project.deleted', { id });
       return null;
     },
