@@ -109,7 +109,7 @@ async function scanFrom(root: string, options: ScanOptions): Promise<ScanResult 
   const limits = walkOptions.exclude ? null
     : JSON.stringify([walkOptions.maxDepth ?? 32, walkOptions.maxEntries ?? 1_000_000,
       // Only when not the default: snapshots kept before this limit existed stay usable.
-      ...(walkOptions.maxPathChars === undefined || walkOptions.maxPathChars === MAX_PATH_CHARS ? [] : [walkOptions.maxPathChars])]);
+      ...((walkOptions.maxPathChars ?? MAX_PATH_CHARS) === MAX_PATH_CHARS ? [] : [walkOptions.maxPathChars])]);
   const previous = limits === null ? undefined : decodeSnapshot(bytes, root, limits, cache.snapshots);
   const base = root.endsWith('/') ? root : root + '/';
   const quick = previous ? await quickCheck(previous, base, clock, cache) : undefined;
@@ -180,7 +180,8 @@ async function scanFrom(root: string, options: ScanOptions): Promise<ScanResult 
   const failed = tree.errors - unspelled.length;
   if (failed > 0) {
     const named = tree.unreadable.filter((dir) => !UNSPELLED.test(dir.slice(dir.lastIndexOf('/') + 1)));
-    ctx.note(`${failed} director${failed === 1 ? 'y' : 'ies'} could not be read (${named.slice(0, 3).join(', ')}${failed > 3 ? ', ...' : ''}); what was found there before was kept`);
+    ctx.note(`${failed} director${failed === 1 ? 'y' : 'ies'} could not be read (${named.slice(0, 3).join(', ')}`
+      + `${failed > 3 ? ', ...' : ''}); what was found there before was kept`);
   }
   if (unspelled.length > 0) {
     ctx.note(`${unspelled.length} director${unspelled.length === 1 ? 'y was' : 'ies were'} not scanned: the name is not valid UTF-8 `

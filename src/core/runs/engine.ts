@@ -181,7 +181,8 @@ export function createRuns(options: RunsOptions) {
         const plan = planRun(scanned.path, store.getScanSummary(project.id).runs, tests, files ? { files } : {});
         if ('error' in plan) throw httpError(409, 'NOT_RUNNABLE', plan.error);
         if (closed) throw httpError(503, 'SHUTTING_DOWN', 'The server is shutting down');
-        record = await store.write(() => runs.createRun(project.id, running < limit() && waiting.length === 0 ? 'running' : 'queued'));
+        record = await store.write(() =>
+          runs.createRun(project.id, running < limit() && waiting.length === 0 ? 'running' : 'queued'));
         run = { id: record.id, project: scanned, steps: plan.steps, end: null, processes: new Set(), done: Promise.resolve() };
       } catch (error) {
         byProject.delete(project.id);

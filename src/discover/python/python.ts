@@ -46,9 +46,13 @@ export async function discoverPython(ctx: ScanContext, index: FileIndex): Promis
     const commands = base === '' ? rootCommands : await declaredPyCommands(ctx, base);
     // Every line of the first source that names a runner runs (tox/Makefile/CI often split the suite).
     const pytestCmds = sameSource(commands.filter((c) => c.runner === 'pytest'));
-    if (pytestCmds.length > 0) return union(await allInOrder(ctx, pytestCmds, (ctx, command) => discoverPytest(ctx, index, { command, base, owns })));
+    if (pytestCmds.length > 0) {
+      return union(await allInOrder(ctx, pytestCmds, (ctx, command) => discoverPytest(ctx, index, { command, base, owns })));
+    }
     const unittestCmds = sameSource(commands.filter((c) => c.runner === 'unittest'));
-    if (unittestCmds.length > 0) return union(await allInOrder(ctx, unittestCmds, (ctx, c) => discoverUnittest(ctx, index, c, base)));
+    if (unittestCmds.length > 0) {
+      return union(await allInOrder(ctx, unittestCmds, (ctx, c) => discoverUnittest(ctx, index, c, base)));
+    }
     if (await usesPytest(ctx, index, config, base, owns)) return discoverPytest(ctx, index, { base, owns });
     const manage = base === '' ? 'manage.py' : `${base}/manage.py`;
     if (ctx.has(manage) && /django/i.test((await ctx.read(manage)) ?? '')) {

@@ -92,7 +92,8 @@ function sessionSide(port: MessagePort, limits: Limits, firstId: number, budget 
   const run = async (start?: PendingDir[], onProgress?: (files: number) => void): Promise<{ part: WalkPart; handed: number[] }> => {
     const handed: number[] = [];
     const part = await walkPart(limits.root, {
-      maxDepth: limits.maxDepth, maxEntries: limits.maxEntries, maxPathChars: limits.maxPathChars, clock: limits.clock, stampsUpTo: Infinity, indexNames,
+      maxDepth: limits.maxDepth, maxEntries: limits.maxEntries, maxPathChars: limits.maxPathChars,
+      clock: limits.clock, stampsUpTo: Infinity, indexNames,
       timeoutMs: Math.max(0, limits.deadline - Date.now()), ...(start ? { start } : {}), ...(onProgress ? { onProgress } : {}),
       share: {
         wanted: () => peerHungry,
