@@ -84,7 +84,8 @@ export function createScanner(store: Store, options: WorkerScanOptions = {}, wor
     // A big scan is saved in slices, so the HTTP thread answers in between (see `saveScanSliced`).
     // Not a spread: `result` keeps its tests in columns (see `withPackedTests`), which a spread would unpack.
     const record = previous ? Object.assign(result, { base: previous.generation }) : result;
-    store.setGitState(project.id, await git);
+    const gitState = await git;
+    await store.write(() => store.setGitState(project.id, gitState));
     if (!await store.saveScanSliced(project.id, record)) throw httpError(404, 'PROJECT_NOT_FOUND', 'Project not found');
     return {
       project: store.getProject(project.id)!, testsFound: testCountOf(result), notes: result.notes, runs: result.runs,

@@ -28,3 +28,16 @@ export function partLog() {
     },
   };
 }
+
+/**
+ * `Promise.all(items.map(...))` for work that notes and follows runs: each item's notes and runs reach
+ * `ctx` in the items' order, whatever finishes first (a rescan answers some reads from what it kept, so
+ * completion order differs from a full scan's).
+ */
+export async function allInOrder<T, R>(ctx: ScanContext, items: readonly T[],
+  each: (ctx: ScanContext, item: T) => Promise<R>): Promise<R[]> {
+  const logs = items.map(() => partLog());
+  const results = await Promise.all(items.map((item, i) => logs[i]!.run(ctx, (own) => each(own, item))));
+  for (const log of logs) log.replay(ctx);
+  return results;
+}

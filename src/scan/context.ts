@@ -146,8 +146,11 @@ export function createContext(root: string, tree: Tree & { readonly record?: Tre
   const told = (file: string, once: boolean, text: Promise<string | undefined>): Promise<string | undefined> =>
     onRead ? text.then((t) => (onRead(file, once), t)) : text;
 
+  // A name the walk spelled from bytes that are not UTF-8 (walk.ts distinctNames: any name holding U+FFFD) is
+  // not the file's name: opened by it, another file could be read. Such files are listed, never read.
+  const readable = (file: string): boolean => has(file) && !file.includes('\uFFFD');
   const read = (file: string): Promise<string | undefined> => {
-    if (!has(file)) return Promise.resolve(undefined);
+    if (!readable(file)) return Promise.resolve(undefined);
     let text = texts.get(file);
     if (!text) {
       texts.set(file, (text = new Promise((resolve) => queue.push({ file, resolve }))));
@@ -157,7 +160,7 @@ export function createContext(root: string, tree: Tree & { readonly record?: Tre
   };
 
   const readOnce = (file: string): Promise<string | undefined> => {
-    if (!has(file)) return Promise.resolve(undefined);
+    if (!readable(file)) return Promise.resolve(undefined);
     const cached = texts.get(file);
     if (cached) return told(file, true, cached);
     const text = new Promise<string | undefined>((resolve) => queue.push({ file, resolve }));

@@ -15,7 +15,7 @@ import {
 } from './incremental/snapshot.ts';
 import { detectStack } from '../discover/stack.ts';
 import type { FoundPort, FoundTest, RunInfo } from '../rules/types.ts';
-import type { WalkOptions, WalkResult } from './walk/walk.ts';
+import { MAX_PATH_CHARS, type WalkOptions, type WalkResult } from './walk/walk.ts';
 import { walkShared } from './walk/walk-split.ts';
 import { ruleReadsOf, rulesView } from './rules-view.ts';
 import type { Counter } from '../rules/with-cases.ts';
@@ -81,6 +81,9 @@ export interface ScanOptions extends Omit<WalkOptions, 'fs' | 'onProgress' | 'pr
   readonly cache?: ScanCache;
 }
 
+/** A path component the walk spelled from bytes that are not UTF-8 (or that hold U+FFFD): see walk.ts. */
+const UNSPELLED = /\uFFFD\[(?:[0-9a-f]{2}|efbfbd)\]/;
+
 /**
  * Scans one project directory: the test files its own runners would run, the ports its files name
  * and its main stack. Reads files, never executes them.
@@ -104,7 +107,9 @@ async function scanFrom(root: string, options: ScanOptions): Promise<ScanResult 
   root = await realpath(resolve(root));
   // Limits that change what the walk records make a snapshot unusable; `exclude` is a function: never reused.
   const limits = walkOptions.exclude ? null
-    : JSON.stringify([walkOptions.maxDepth ?? 32, walkOptions.maxEntries ?? 1_000_000]);
+    : JSON.stringify([walkOptions.maxDepth ?? 32, walkOptions.maxEntries ?? 1_000_000,
+      // Only when not the default: snapshots kept before this limit existed stay usable.
+      ...((walkOptions.maxPathChars ?? MAX_PATH_CHARS) === MAX_PATH_CHARS ? [] : [walkOptions.maxPathChars])]);
   const previous = limits === null ? undefined : decodeSnapshot(bytes, root, limits, cache.snapshots);
   const base = root.endsWith('/') ? root : root + '/';
   const quick = previous ? await quickCheck(previous, base, clock, cache) : undefined;
@@ -170,7 +175,18 @@ async function scanFrom(root: string, options: ScanOptions): Promise<ScanResult 
     clock, fresh, keep, ...(memo ? { previous: memo } : {}), ...(probe ? { onRead: probe.reading } : {}),
     walkMemos: cache.walkMemos, units: cache.units,
   });
-  if (tree.errors > 0) ctx.note(`${tree.errors} director${tree.errors === 1 ? 'y' : 'ies'} could not be read (${tree.unreadable.slice(0, 3).join(', ')}${tree.errors > 3 ? ', ...' : ''}); what was found there before was kept`);
+  // A directory whose name is not UTF-8 cannot be opened by its name (walk.ts distinctNames): said apart.
+  const unspelled = tree.unreadable.filter((dir) => UNSPELLED.test(dir.slice(dir.lastIndexOf('/') + 1)));
+  const failed = tree.errors - unspelled.length;
+  if (failed > 0) {
+    const named = tree.unreadable.filter((dir) => !UNSPELLED.test(dir.slice(dir.lastIndexOf('/') + 1)));
+    ctx.note(`${failed} director${failed === 1 ? 'y' : 'ies'} could not be read (${named.slice(0, 3).join(', ')}`
+      + `${failed > 3 ? ', ...' : ''}); what was found there before was kept`);
+  }
+  if (unspelled.length > 0) {
+    ctx.note(`${unspelled.length} director${unspelled.length === 1 ? 'y was' : 'ies were'} not scanned: the name is not valid UTF-8 `
+      + `(${unspelled.slice(0, 3).join(', ')}${unspelled.length > 3 ? ', ...' : ''}; each such byte shown as \uFFFD[hh]); rename to scan`);
+  }
   const dropped = tree.record.stamps.length !== tree.record.dirs.length * 4; // see `stampsUpTo`
   if ((entries > snapshotMaxEntries || dropped) && tree.truncated === null) {
     ctx.note(`${entries} files and directories: over the ${snapshotMaxEntries} a scan keeps a snapshot of, so rescans of this project are full scans`);
@@ -195,6 +211,11 @@ async function scanFrom(root: string, options: ScanOptions): Promise<ScanResult 
   const byFile = new Map<string, FoundTest>();
   for (const test of [...js, ...others]) if (!byFile.has(test.file)) byFile.set(test.file, test);
   const tests = [...byFile.values()].sort((a, b) => compare(a.file, b.file));
+  const unreadNames = tests.filter((test) => UNSPELLED.test(test.file.slice(test.file.lastIndexOf('/') + 1))).length;
+  if (unreadNames > 0) {
+    ctx.note(`${unreadNames} test file${unreadNames === 1 ? '' : 's'} listed with a name that is not valid UTF-8 (each such byte `
+      + 'shown as \uFFFD[hh]): not read, so their cases are not counted');
+  }
 
   const seen = new Set<string>();
   const uniquePorts = ports.filter((p) => {

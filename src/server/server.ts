@@ -35,7 +35,7 @@ export interface ServerOptions extends GuardOptions {
   readonly dataDir?: string;
   /** Database file, or `':memory:'`. @default ':memory:' unless `dataDir` is set */
   readonly db?: string;
-  /** Limits for each scan's walk (`maxDepth`, `maxEntries`, `timeoutMs`, `concurrency`). */
+  /** Limits for each scan's walk (`maxDepth`, `maxEntries`, `maxPathChars`, `timeoutMs`, `concurrency`). */
   readonly scan?: WorkerScanOptions;
   /** Scan processes: how many, their heap, the whole-scan deadline, the grace on close; see `createScanPool`. */
   readonly scanWorker?: ScanWorkerOptions;

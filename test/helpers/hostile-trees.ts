@@ -1,3 +1,5 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 /**
  * Hostile project trees, each a few kilobytes to a few megabytes, shaped after known attacks on readers and scans:
  * expansions that blow up, patterns that backtrack, deep nesting. Shared by the hostile-*.test.ts files.
@@ -93,3 +95,11 @@ export const HOSTILE: Record<string, Record<string, string>> = {
     ...Object.fromEntries(Array.from({ length: 300 }, (_, i) => [`docker/x${i}.yaml`, 'services:\n  a:\n    image: x\n'])),
   },
 };
+
+/** A folder chain of `levels` names of 250 characters: every path below it starts with ~250 x levels characters. */
+export function deepLongFolders(root: string, levels: number): string {
+  let rel = '';
+  for (let i = 0; i < levels; i++) rel += `${String(i).padStart(3, '0')}${'x'.repeat(247)}/`;
+  mkdirSync(join(root, rel), { recursive: true });
+  return rel;
+}

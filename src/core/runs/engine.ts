@@ -90,7 +90,8 @@ export function createRuns(options: RunsOptions) {
   const execute = async (run: Active): Promise<void> => {
     await new Promise<void>((resolve) => { run.release = resolve; pump(); });
     if (run.end) return finish(run, run.end.status, null, [], [], '', run.end.reason);
-    runs.startRun(run.id);
+    // Writes wait (asynchronously) while a big save's last transaction holds the lock: see store.write.
+    await store.write(() => runs.startRun(run.id));
     events?.emit('run.started', { id: run.id, project_id: run.project.id, name: run.project.name });
     const output = createRunOutput({ events, id: run.id, projectId: run.project.id, everyMs: outputEveryMs });
     const onOutput = output.write;
@@ -126,12 +127,12 @@ export function createRuns(options: RunsOptions) {
       : startFailed ? 'error' : exitCode !== 0 || list.some((f) => f.status === 'failed') ? 'failed' : 'passed';
     const reason = run.end?.reason ?? (startFailed ? 'a step could not start (see its notes)' : null);
     // Files a stopped run reported before it stopped are kept: their results are real.
-    finish(run, status, run.end ? null : exitCode, list, steps, text, reason);
+    await finish(run, status, run.end ? null : exitCode, list, steps, text, reason);
   };
 
-  const finish = (run: Active, status: RunStatus, exitCode: number | null, files: FileResult[], steps: StepRecord[],
-    output: string, reason: string | null): void => {
-    const record = runs.finishRun(run.id, { status, exit_code: exitCode, files, steps, output, reason });
+  const finish = async (run: Active, status: RunStatus, exitCode: number | null, files: FileResult[], steps: StepRecord[],
+    output: string, reason: string | null): Promise<void> => {
+    const record = await store.write(() => runs.finishRun(run.id, { status, exit_code: exitCode, files, steps, output, reason }));
     active.delete(run.id);
     if (byProject.get(run.project.id) === run.id) byProject.delete(run.project.id);
     events?.emit('run.finished', {
@@ -180,7 +181,8 @@ export function createRuns(options: RunsOptions) {
         const plan = planRun(scanned.path, store.getScanSummary(project.id).runs, tests, files ? { files } : {});
         if ('error' in plan) throw httpError(409, 'NOT_RUNNABLE', plan.error);
         if (closed) throw httpError(503, 'SHUTTING_DOWN', 'The server is shutting down');
-        record = runs.createRun(project.id, running < limit() && waiting.length === 0 ? 'running' : 'queued');
+        record = await store.write(() =>
+          runs.createRun(project.id, running < limit() && waiting.length === 0 ? 'running' : 'queued'));
         run = { id: record.id, project: scanned, steps: plan.steps, end: null, processes: new Set(), done: Promise.resolve() };
       } catch (error) {
         byProject.delete(project.id);
@@ -189,10 +191,10 @@ export function createRuns(options: RunsOptions) {
       active.set(run.id, run);
       byProject.set(project.id, run.id);
       waiting.push(run);
-      run.done = execute(run).catch((error: unknown) => {
+      run.done = execute(run).catch(async (error: unknown) => {
         // A failure outside the steps (the database refused a write): the run still ends, as an error.
         try {
-          finish(run, 'error', null, [], [], '', `the run failed: ${(error as Error).message}`);
+          await finish(run, 'error', null, [], [], '', `the run failed: ${(error as Error).message}`);
         } catch {
           active.delete(run.id);
           if (byProject.get(run.project.id) === run.id) byProject.delete(run.project.id);

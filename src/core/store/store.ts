@@ -10,6 +10,7 @@ import { RUNS_MIGRATION } from './runs.ts';
 import { createStaging, STAGING_MIGRATION, type Staging } from './staging.ts';
 import { createFinisher, portKindOf, type ApplyRequest } from './finish.ts';
 import { createApplier } from './applier.ts';
+import { createWriteGate } from './write-gate.ts';
 import { arrayCursor, DELTA_ROWS, packedCount, packedCursor, packedOf } from '../../scan/process/packed.ts';
 
 /** Schema migrations, applied in order; `PRAGMA user_version` records how many have run. */
@@ -91,6 +92,15 @@ const turn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve)
 /** Rows per piece of a list sent piece by piece (`testsJsonPieces`), and the size from which lists are. */
 const LIST_PAGE = 2_000;
 export const STREAMED_LIST = 10_000;
+/**
+ * Bytes of paths from which a list is sent piece by piece whatever its count: deep folders with long names
+ * make each row kilobytes (8k rows of 4 KB paths: one 31 MB block of the HTTP thread, 0.3-0.7 s, built at
+ * once). A piece holds about PIECE_BYTES.
+ */
+const STREAMED_BYTES = 2 * 1024 * 1024;
+const PIECE_BYTES = 512 * 1024;
+/** What a row adds to its path in a list's JSON (the other fields and the keys), for sizing pieces. */
+const ROW_BYTES = 160;
 
 /** Largest serialised list kept between requests (a 10k-test list is about 1.6 MB). */
 const MAX_CACHED_BODY = 4 * 1024 * 1024;
@@ -241,7 +251,8 @@ export function openStore(file: string, { now = Date.now, maxBytes }: StoreOptio
     countTests: sql('SELECT count(*) AS n FROM tests WHERE project_id = ?'),
     testsPage: sql(`SELECT json_group_array(json_object('id', id, 'project_id', project_id, 'file_path', file_path, 'framework', framework,
       'status', status, 'last_run', last_run, 'cases', cases, 'created_at', created_at)) AS body, max(file_path) AS last
-      FROM (SELECT * FROM tests WHERE project_id = ? AND file_path > ? ORDER BY file_path LIMIT ${LIST_PAGE})`),
+      FROM (SELECT * FROM tests WHERE project_id = ? AND file_path > ? ORDER BY file_path LIMIT ?)`),
+    listSize: sql('SELECT count(*) AS n, coalesce(sum(octet_length(file_path)), 0) AS bytes FROM tests WHERE project_id = ?'),
     saveSummary: sql(`INSERT INTO scan_summaries (project_id, notes, runs, truncated, scanned_at) VALUES (?, ?, ?, ?, ?)
       ON CONFLICT (project_id) DO UPDATE SET notes = excluded.notes, runs = excluded.runs, truncated = excluded.truncated,
       scanned_at = excluded.scanned_at`),
@@ -299,8 +310,8 @@ export function openStore(file: string, { now = Date.now, maxBytes }: StoreOptio
   const finishSave = finisher.finishSave;
   // A file database applies the last transaction of a big save in a thread of its own (applier.ts).
   const applier = file === ':memory:' ? undefined : createApplier(file, maxBytes);
-  /** Settles when the big saves' last transactions in the apply thread are done: slices wait for them. */
-  let applying: Promise<unknown> = Promise.resolve();
+  /** Writes of this connection wait (asynchronously) while a big save's last transaction holds the lock. */
+  const gate = createWriteGate();
   /** Big saves in flight. While there are any, this connection checkpoints nothing: the apply thread does. */
   let slicing = 0;
   const leaveCheckpoints = (leave: boolean): void => {
@@ -318,15 +329,18 @@ export function openStore(file: string, { now = Date.now, maxBytes }: StoreOptio
    */
   const inSlices = async (step: () => boolean, going: () => boolean = () => true): Promise<boolean> => {
     for (let more = true; more; await turn()) {
-      // Not while the apply thread holds the write lock: this thread would wait for it, blocked.
-      await applying;
-      if (!going()) return false;
-      const until = performance.now() + SLICE_MS;
-      more = transaction(() => {
-        let again: boolean;
-        do again = step(); while (again && performance.now() < until);
-        return again;
+      // Through the gate: not while the apply thread holds the write lock (this thread would wait for it, blocked).
+      const outcome = await gate.write(() => {
+        if (!going()) return undefined;
+        const until = performance.now() + SLICE_MS;
+        return transaction(() => {
+          let again: boolean;
+          do again = step(); while (again && performance.now() < until);
+          return again;
+        });
       });
+      if (outcome === undefined) return false;
+      more = outcome;
     }
     return true;
   };
@@ -345,7 +359,7 @@ export function openStore(file: string, { now = Date.now, maxBytes }: StoreOptio
   async function saveSlices(projectId: number, record: ScanRecord, state: SliceState): Promise<boolean> {
     const { rows, count, at, prefixes, startGeneration } = state;
     const current = (): boolean => Number(q.generationOf.get(projectId)?.scan_generation ?? Number.NaN) === startGeneration;
-    const saveId = transaction(() => staging.begin());
+    const saveId = await gate.write(() => transaction(() => staging.begin()));
     applier?.warm();
     leaveCheckpoints(true);
     try {
@@ -362,10 +376,9 @@ export function openStore(file: string, { now = Date.now, maxBytes }: StoreOptio
         saveId, projectId, startGeneration, at, kept: prefixes, record: { ports, framework, notes, runs, truncated, snapshot },
       };
       const threaded = applier?.apply(request);
-      if (threaded) applying = Promise.allSettled([applying, threaded]);
-      const applied = await threaded;
+      const applied = threaded && await gate.hold(threaded);
       changed();
-      return applied ?? transaction(() => finisher.applyStaged(staging, request));
+      return applied ?? await gate.write(() => transaction(() => finisher.applyStaged(staging, request)));
     } finally {
       // Staged rows are of no use once the save ended; if discarding fails too, the first error is the one
       // reported, and the next open discards them.
@@ -419,6 +432,15 @@ export function openStore(file: string, { now = Date.now, maxBytes }: StoreOptio
 
     /** How many tests a project has. */
     countTests: (projectId: number): number => Number(q.countTests.get(projectId)?.n ?? 0),
+    /**
+     * Whether a project's tests list is big enough to be sent in pieces (`testsJsonPieces`): over
+     * STREAMED_LIST rows, or over STREAMED_BYTES of paths.
+     */
+    bigList(projectId: number): boolean {
+      // Perf: octet_length takes each size from the row's header, without reading long paths' overflow pages.
+      const size = q.listSize.get(projectId);
+      return Number(size?.n ?? 0) > STREAMED_LIST || Number(size?.bytes ?? 0) > STREAMED_BYTES;
+    },
 
     /**
      * The tests list as JSON pieces of 2,000 rows, with a turn of the event loop between pieces: a 200k-test
@@ -427,9 +449,13 @@ export function openStore(file: string, { now = Date.now, maxBytes }: StoreOptio
      */
     async *testsJsonPieces(projectId: number): AsyncGenerator<Buffer> {
       yield Buffer.from('[');
+      // Pieces of 2,000 rows, fewer when paths are long (about PIECE_BYTES a piece).
+      const size = q.listSize.get(projectId);
+      const average = Number(size?.bytes ?? 0) / Math.max(1, Number(size?.n ?? 0)) + ROW_BYTES;
+      const rows = Math.max(1, Math.min(LIST_PAGE, Math.floor(PIECE_BYTES / average)));
       let after = '';
       for (let first = true; ; first = false) {
-        const page = q.testsPage.get(projectId, after);
+        const page = q.testsPage.get(projectId, after, rows);
         const body = String(page?.body ?? '[]');
         if (body === '[]') break;
         yield Buffer.from((first ? '' : ',') + body.slice(1, -1));
@@ -541,12 +567,12 @@ export function openStore(file: string, { now = Date.now, maxBytes }: StoreOptio
       // A result from a scan process keeps its tests in columns: read them from there, a row at a time.
       const packed = packedOf(record);
       const count = packed ? packedCount(packed) : record.tests.length;
-      if (count <= SAVE_SLICE || record.mode === 'unchanged') return this.saveScan(projectId, record);
+      if (count <= SAVE_SLICE || record.mode === 'unchanged') return gate.write(() => this.saveScan(projectId, record));
       const { delta, base } = record;
       const startGeneration = Number(q.generationOf.get(projectId)?.scan_generation ?? Number.NaN);
       if (Number.isNaN(startGeneration)) return false;
       if (delta && delta.upserts.length + delta.removed.length <= SAVE_SLICE && startGeneration === base) {
-        return this.saveScan(projectId, record);
+        return gate.write(() => this.saveScan(projectId, record));
       }
       const { unreadable = [] } = record;
       const rows = packed ? packedCursor(packed) : arrayCursor(record.tests);
@@ -589,6 +615,13 @@ export function openStore(file: string, { now = Date.now, maxBytes }: StoreOptio
     extend: <T>(build: (db: DatabaseSync, changed: () => void, inTransaction: <R>(fn: () => R) => R) => T): T =>
       build(db, changed, transaction),
     ...processVerbs(db),
+
+    /**
+     * Runs `fn` (synchronous calls of the write verbs) at once, or, while a big save's last transaction holds
+     * the database's write lock in its own thread, right after it, in the order calls came: the HTTP thread
+     * never waits for the lock itself. Every write on the HTTP thread goes through here.
+     */
+    write: <T>(fn: () => T): Promise<T> => gate.write(fn),
 
     /** Runs `fn` (calls of these verbs) in one IMMEDIATE transaction: all of it lands, or none. */
     atomically: <T>(fn: () => T): T => transaction(fn),

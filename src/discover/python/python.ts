@@ -4,6 +4,7 @@ import { declaredPyCommands, type PyCommand } from './commands.ts';
 import { discoverPytest } from './pytest.ts';
 import { PYTEST_CONFIG_NAMES, readPytestConfig, type PytestConfig } from './config.ts';
 import { joinPath } from '../../rules/paths.ts';
+import { allInOrder } from '../../rules/part-log.ts';
 import { discoverUnittest } from './unittest.ts';
 
 // Directories pytest's default norecursedirs would never enter: a config inside them is a fixture or a build
@@ -38,15 +39,20 @@ export async function discoverPython(ctx: ScanContext, index: FileIndex): Promis
       if (await readPytestConfig(ctx, dir) || (await declaredPyCommands(ctx, dir)).length > 0) roots.add(dir);
     }
   }
-  const results = await Promise.all([...roots].map(async (base) => {
+  // Each root's notes and runs in root order, as each command's in command order (see allInOrder).
+  const results = await allInOrder(ctx, [...roots], async (ctx, base) => {
     const owns = (file: string): boolean => nearest(roots, file) === base;
     const config = base === '' ? rootConfig : await readPytestConfig(ctx, base);
     const commands = base === '' ? rootCommands : await declaredPyCommands(ctx, base);
     // Every line of the first source that names a runner runs (tox/Makefile/CI often split the suite).
     const pytestCmds = sameSource(commands.filter((c) => c.runner === 'pytest'));
-    if (pytestCmds.length > 0) return union(await Promise.all(pytestCmds.map((command) => discoverPytest(ctx, index, { command, base, owns }))));
+    if (pytestCmds.length > 0) {
+      return union(await allInOrder(ctx, pytestCmds, (ctx, command) => discoverPytest(ctx, index, { command, base, owns })));
+    }
     const unittestCmds = sameSource(commands.filter((c) => c.runner === 'unittest'));
-    if (unittestCmds.length > 0) return union(await Promise.all(unittestCmds.map((c) => discoverUnittest(ctx, index, c, base))));
+    if (unittestCmds.length > 0) {
+      return union(await allInOrder(ctx, unittestCmds, (ctx, c) => discoverUnittest(ctx, index, c, base)));
+    }
     if (await usesPytest(ctx, index, config, base, owns)) return discoverPytest(ctx, index, { base, owns });
     const manage = base === '' ? 'manage.py' : `${base}/manage.py`;
     if (ctx.has(manage) && /django/i.test((await ctx.read(manage)) ?? '')) {
@@ -55,7 +61,7 @@ export async function discoverPython(ctx: ScanContext, index: FileIndex): Promis
     const found = await discoverPytest(ctx, index, { base, owns });
     if (found.length > 0) ctx.note(`no Python test runner is declared${base ? ` in ${base}` : ''}; listed the files pytest would collect by default`);
     return found;
-  }));
+  });
   return results.flat();
 }
 

@@ -12,7 +12,7 @@ export type { ScanProgress } from './probe.ts';
  * The walk limits a pooled scan takes, and the previous snapshot (bytes, sent as they are by the IPC
  * channel's advanced serialisation): plain data, since functions and signals do not cross processes.
  */
-export type WorkerScanOptions = Pick<WalkOptions, 'maxDepth' | 'maxEntries' | 'timeoutMs' | 'concurrency'>
+export type WorkerScanOptions = Pick<WalkOptions, 'maxDepth' | 'maxEntries' | 'maxPathChars' | 'timeoutMs' | 'concurrency'>
   & Pick<ScanOptions, 'previous' | 'snapshotMaxEntries'>;
 
 export interface ScanWorkerOptions {
@@ -182,6 +182,6 @@ export function createScanPool({
 }
 
 const GROW_AFTER_MS = 50;
-const LIMIT_KEYS = new Set(['maxDepth', 'maxEntries', 'timeoutMs', 'concurrency', 'previous', 'snapshotMaxEntries']);
+const LIMIT_KEYS = new Set(['maxDepth', 'maxEntries', 'maxPathChars', 'timeoutMs', 'concurrency', 'previous', 'snapshotMaxEntries']);
 
 export type ScanPool = ReturnType<typeof createScanPool>;

@@ -10,7 +10,7 @@ import { MessageChannel, type MessagePort } from 'node:worker_threads';
 import type { Helper } from './helper.ts';
 import { basename } from '../../rules/paths.ts';
 import type { StampClock } from '../incremental/snapshot.ts';
-import { walk, walkPart, type PendingDir, type WalkOptions, type WalkPart, type WalkResult } from './walk.ts';
+import { MAX_PATH_CHARS, walk, walkPart, type PendingDir, type WalkOptions, type WalkPart, type WalkResult } from './walk.ts';
 
 /**
  * Files the helper records per walk before it hands back all it has left: what it holds until it sends its
@@ -45,7 +45,8 @@ export type WalkSharing = ReturnType<typeof createWalkSharing>;
 
 /** The limits every part of one walk runs under. */
 interface Limits {
-  readonly root: string; readonly maxDepth: number; readonly maxEntries: number; readonly deadline: number; readonly clock: StampClock;
+  readonly root: string; readonly maxDepth: number; readonly maxEntries: number; readonly maxPathChars: number;
+  readonly deadline: number; readonly clock: StampClock;
   readonly helperFiles: number;
 }
 
@@ -64,7 +65,7 @@ interface PackedPart {
   readonly files: string; readonly fileCount: number; readonly dirs: string; readonly dirCount: number;
   readonly recordDirs: string; readonly stamps: Float64Array; readonly flags: Uint8Array; readonly fileCounts: Uint32Array;
   readonly truncated: string | null; readonly errors: number; readonly unreadable: string[]; readonly unvisited: string[];
-  readonly entries: number; readonly peak: number; readonly prunedOutside: string[];
+  readonly entries: number; readonly chars: number; readonly peak: number; readonly prunedOutside: string[];
 }
 
 /** Stacks shorter than this are not split: the halves would cost more to send than to walk. */
@@ -91,7 +92,8 @@ function sessionSide(port: MessagePort, limits: Limits, firstId: number, budget 
   const run = async (start?: PendingDir[], onProgress?: (files: number) => void): Promise<{ part: WalkPart; handed: number[] }> => {
     const handed: number[] = [];
     const part = await walkPart(limits.root, {
-      maxDepth: limits.maxDepth, maxEntries: limits.maxEntries, clock: limits.clock, stampsUpTo: Infinity, indexNames,
+      maxDepth: limits.maxDepth, maxEntries: limits.maxEntries, maxPathChars: limits.maxPathChars,
+      clock: limits.clock, stampsUpTo: Infinity, indexNames,
       timeoutMs: Math.max(0, limits.deadline - Date.now()), ...(start ? { start } : {}), ...(onProgress ? { onProgress } : {}),
       share: {
         wanted: () => peerHungry,
@@ -141,6 +143,7 @@ export async function walkShared(root: string, options: WalkOptions = {}, share 
   }
   const limits: Limits = {
     root, maxDepth: options.maxDepth ?? 32, maxEntries: options.maxEntries ?? 1_000_000,
+    maxPathChars: options.maxPathChars ?? MAX_PATH_CHARS,
     deadline: (options.now ?? Date.now)() + (options.timeoutMs ?? 30_000),
     clock: options.clock ?? { since: Date.now(), racyMs: 2000, granularityMs: 0 }, helperFiles,
   };
@@ -172,12 +175,13 @@ export async function walkShared(root: string, options: WalkOptions = {}, share 
     port1.postMessage({ type: 'end' } satisfies SessionMessage);
     port1.close();
   }
-  // A helper that died mid-walk (its parts never came), or parts that together pass the entry cap: again,
+  // A helper that died mid-walk (its parts never came), or parts that together pass the entry or path-length cap: again,
   // on this thread alone.
   const ok = await session;
   const ordered = ok ? order(parts, 0) : undefined;
   const entries = ordered?.reduce((sum, p) => sum + p.entries, 0) ?? Infinity;
-  if (!ordered || entries > limits.maxEntries) return sized(bigRoots, root, stampsUpTo, await walk(root, options));
+  const chars = ordered?.reduce((sum, p) => sum + p.chars, 0) ?? Infinity;
+  if (!ordered || entries > limits.maxEntries || chars > limits.maxPathChars) return sized(bigRoots, root, stampsUpTo, await walk(root, options));
   sharing.lastParts = ordered.length;
   return sized(bigRoots, root, stampsUpTo, merge(ordered, stampsUpTo));
 }
@@ -292,7 +296,7 @@ function pack(part: WalkPart): PackedPart {
     recordDirs: part.record.dirs.join('\0'), stamps: Float64Array.from(part.record.stamps),
     flags: Uint8Array.from(part.record.flags), fileCounts: Uint32Array.from(part.record.fileCounts),
     truncated: part.truncated, errors: part.errors, unreadable: part.unreadable, unvisited: part.unvisited,
-    entries: part.entries, peak: part.peak, prunedOutside: part.prunedOutside,
+    entries: part.entries, chars: part.chars, peak: part.peak, prunedOutside: part.prunedOutside,
   };
 }
 
@@ -305,6 +309,6 @@ function unpack(packed: PackedPart): WalkPart {
       dirs: split(packed.recordDirs, packed.flags.length), stamps: packed.stamps,
       flags: Array.from(packed.flags), fileCounts: Array.from(packed.fileCounts),
     },
-    entries: packed.entries, peak: packed.peak, prunedOutside: packed.prunedOutside,
+    entries: packed.entries, chars: packed.chars, peak: packed.peak, prunedOutside: packed.prunedOutside,
   };
 }

@@ -15,6 +15,13 @@ export interface WalkOptions {
   readonly maxDepth?: number;
   /** Most files and directories recorded before the walk stops. @default 1_000_000 */
   readonly maxEntries?: number;
+  /**
+   * Most characters of relative paths (files and directories, added up) recorded before the walk stops: deep
+   * folders with long names repeat their prefix in every path below them (50k files under 4 KB of folder
+   * names: 200 MB of paths), which bounds the scan's memory, its answer and the rows stored.
+   * @default MAX_PATH_CHARS (32 Mi)
+   */
+  readonly maxPathChars?: number;
   /** Milliseconds before the walk stops. @default 30_000 */
   readonly timeoutMs?: number;
   /**
@@ -94,6 +101,9 @@ export const PRUNED_DIRS: ReadonlySet<string> = new Set([
 ]);
 const PRUNE_MARKERS = ['pyvenv.cfg', 'CACHEDIR.TAG'];
 
+/** The default `maxPathChars`: 32 Mi characters of paths (a 1M-entry tree at ~33 characters a path). */
+export const MAX_PATH_CHARS = 32 * 1024 * 1024;
+
 /** A directory to visit; `dev`/`ino` identify its parent as listed (NaN: not known, see `listSync`). */
 export interface PendingDir { readonly abs: string; readonly rel: string; readonly depth: number; readonly dev: number; readonly ino: number }
 
@@ -126,6 +136,8 @@ export interface WalkPartOptions extends WalkOptions {
 export interface WalkPart extends WalkResult {
   /** Files and directories counted against `maxEntries`. */
   readonly entries: number;
+  /** Characters of their paths, counted against `maxPathChars`. */
+  readonly chars: number;
   /** Largest `files.length + dirs.length` (less the `prunedOutside`) at any directory recorded. */
   readonly peak: number;
   /** Directories of `start` pruned by a marker file: they are in the caller's `dirs`, to be taken out. */
@@ -149,6 +161,7 @@ export function walk(root: string, options: WalkOptions = {}): Promise<WalkResul
 export async function walkPart(root: string, {
   maxDepth = 32,
   maxEntries = 1_000_000,
+  maxPathChars = MAX_PATH_CHARS,
   timeoutMs = 30_000,
   concurrency = 32,
   sliceMs = 8,
@@ -185,6 +198,18 @@ export async function walkPart(root: string, {
   // Directories a cap (entries, time, abort) left unlisted or half-listed: their stored rows are kept too.
   const unvisited: string[] = [];
   let entries = 0;
+  let chars = 0;
+  /** Set once a cap on what is recorded (entries, path characters) is reached: the walk stops. */
+  let capped = false;
+  /** Counts one more entry at `path`; true (and the walk is over) when that passes a cap. */
+  const full = (path: string): boolean => {
+    if (++entries > maxEntries) truncated ??= `entry limit of ${maxEntries} reached`;
+    else if ((chars += path.length) > maxPathChars) {
+      truncated ??= `path length limit reached: the paths found add up to over ${maxPathChars} characters (long folder names repeat in every path below them)`;
+    } else return false;
+    capped = true;
+    return true;
+  };
   const stamps: number[] = [];
   const record = { dirs: [] as string[], stamps, flags: [] as number[], fileCounts: [] as number[] } satisfies TreeRecord;
   // The shared basename index (see context.ts `byName`), filled from the listing's names: no path is sliced.
@@ -358,12 +383,12 @@ export async function walkPart(root: string, {
         // Its path cannot be spelled as a string, so it cannot be listed: counted, its old rows kept.
         if ((entry as Dirent & { invalidName?: boolean }).invalidName) { errors++; unreadable.push(childRel); continue; }
         if (depth + 1 > maxDepth) { truncated ??= `depth limit of ${maxDepth} reached at ${childRel}`; continue; }
-        if (++entries > maxEntries) { truncated ??= `entry limit of ${maxEntries} reached`; unvisited.push(rel); return; }
+        if (full(childRel)) { unvisited.push(rel); return; }
         dirs.push(childRel);
         subdirs.push(childRel);
         queue.push({ abs: abs + name + '/', rel: childRel, depth: depth + 1, dev, ino });
       } else if (entry.isFile()) {
-        if (++entries > maxEntries) { truncated ??= `entry limit of ${maxEntries} reached`; unvisited.push(rel); return; }
+        if (full(childRel)) { unvisited.push(rel); return; }
         files.push(childRel);
         named(name, childRel);
       }
@@ -383,9 +408,9 @@ export async function walkPart(root: string, {
     const prefix = rel === '' ? '' : rel + '/';
     const start = p.fileStart[was]!;
     for (let i = start; i < start + count; i++) {
-      if (++entries > maxEntries) { truncated ??= `entry limit of ${maxEntries} reached`; unvisited.push(rel); return; }
       const name = p.names[i]!;
       const path = prefix === '' ? name : [prefix, name].join('');
+      if (full(path)) { unvisited.push(rel); return; }
       files.push(path);
       named(name, path);
     }
@@ -394,8 +419,8 @@ export async function walkPart(root: string, {
     // walk that lists them all (order counts: rules take the first of several matches).
     const children = p.children[was]!;
     for (let c = children.length - 1; c >= 0; c--) {
-      if (++entries > maxEntries) { truncated ??= `entry limit of ${maxEntries} reached`; unvisited.push(rel); return; }
       const childRel = p.dirs[children[c]!]!;
+      if (full(childRel)) { unvisited.push(rel); return; }
       dirs.push(childRel);
       queue.push({ abs: base + childRel + '/', rel: childRel, depth: depth + 1, dev: NaN, ino: NaN });
     }
@@ -403,7 +428,7 @@ export async function walkPart(root: string, {
   };
 
   const stopped = (): boolean => {
-    if (!truncated?.startsWith('entry') && !signal?.aborted && now() <= deadline) return false;
+    if (!capped && !signal?.aborted && now() <= deadline) return false;
     truncated ??= signal?.aborted ? 'scan aborted' : `time limit of ${timeoutMs} ms reached`;
     for (const dir of queue) unvisited.push(dir.rel);
     queue.length = 0;
@@ -439,7 +464,7 @@ export async function walkPart(root: string, {
     });
   }
   if (previous && record.dirs.length !== previous.dirs.length) same = false;
-  return { files, dirs, truncated, errors, unreadable, unvisited, rootError, record, same, nameIndex: names, entries, peak, prunedOutside };
+  return { files, dirs, truncated, errors, unreadable, unvisited, rootError, record, same, nameIndex: names, entries, chars, peak, prunedOutside };
 }
 
 /** Where this process's open files are named, on Linux. */
@@ -459,10 +484,14 @@ function pinnedBase(root: string): string | undefined {
 }
 
 const strict = new TextDecoder('utf-8', { fatal: true });
+/** How U+FFFD in a name is spelled among names that are not UTF-8: its own bytes, as an invalid byte is. */
+const REPLACEMENT = '\uFFFD[efbfbd]';
 
 /**
- * The directory listed again as bytes, each name decoded with its invalid bytes spelled `\uFFFD[hh]`, so
- * two files whose names differ only in such bytes stay two rows (their text cannot be read by that name).
+ * The directory listed again as bytes, each name decoded with its invalid bytes spelled `\uFFFD[hh]` and
+ * U+FFFD itself `\uFFFD[efbfbd]`, so two files whose names differ only in such bytes stay two rows, under
+ * the same name at every scan, and no valid name spells an invalid one (their text cannot be read by that
+ * name: such files are listed, not read; such directories are not listed).
  */
 function distinctNames(raw: Array<Dirent<Buffer>> | undefined, list: Dirent[]): Dirent[] {
   if (!Array.isArray(raw) || !raw.every((e) => Buffer.isBuffer(e.name))) return list;
@@ -475,13 +504,15 @@ function distinctNames(raw: Array<Dirent<Buffer>> | undefined, list: Dirent[]): 
 
 function decodeDistinct(bytes: Buffer): { text: string; valid: boolean } {
   try {
-    return { text: strict.decode(bytes), valid: true };
+    const text = strict.decode(bytes);
+    // A name that holds U+FFFD itself is spelled `\uFFFD[efbfbd]` there: no valid name reads as an invalid one.
+    return text.includes('\uFFFD') ? { text: text.replaceAll('\uFFFD', REPLACEMENT), valid: false } : { text, valid: true };
   } catch {
     let text = '';
     for (let i = 0; i < bytes.length;) {
       let step = 0;
       for (let n = 1; n <= 4 && i + n <= bytes.length && step === 0; n++) {
-        try { text += strict.decode(bytes.subarray(i, i + n)); step = n; } catch { /* try a longer sequence */ }
+        try { text += strict.decode(bytes.subarray(i, i + n)).replace('\uFFFD', REPLACEMENT); step = n; } catch { /* try a longer sequence */ }
       }
       if (step === 0) { text += `\uFFFD[${bytes[i]!.toString(16).padStart(2, '0')}]`; step = 1; }
       i += step;

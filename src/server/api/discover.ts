@@ -26,7 +26,7 @@ export function discoverHandler(store: Store, events?: Events) {
     const added: Project[] = [];
     const existing: Project[] = [];
     for (const path of found.roots) {
-      const project = store.insertProject({ name: basename(path), path });
+      const project = await store.write(() => store.insertProject({ name: basename(path), path }));
       if (project) {
         added.push(project);
         events?.emit('project.created', { project });

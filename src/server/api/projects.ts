@@ -1,7 +1,7 @@
 import type { Events } from '../../core/events.ts';
 import { httpError, jsonParts, jsonStream } from '../http.ts';
 import type { ScanOutcome, Scanner } from '../../core/scanner.ts';
-import { STREAMED_LIST, type Store } from '../../core/store/store.ts';
+import type { Store } from '../../core/store/store.ts';
 import type { Project } from '../../core/types.ts';
 import { parseId, projectInput, projectUpdate, resolveProjectPath } from '../validate.ts';
 import type { Context } from './context.ts';
@@ -57,7 +57,7 @@ export function projectHandlers(store: Store, scanner: Scanner, events?: Events)
     async create({ body, res }: Context) {
       const input = projectInput(await body());
       const path = await resolveProjectPath(input.path);
-      const project = store.insertProject({ name: input.name, path });
+      const project = await store.write(() => store.insertProject({ name: input.name, path }));
       if (!project) {
         throw httpError(409, 'DUPLICATE_PATH', 'Project with this path already exists', { body: { project: store.getProjectByPath(path) } });
       }
@@ -71,14 +71,15 @@ export function projectHandlers(store: Store, scanner: Scanner, events?: Events)
       const fields = await body();
       // An unknown project is 404 whatever the body says; field rules apply to projects that exist.
       if (!store.getProject(id)) notFound();
-      const project = store.updateProject(id, projectUpdate(fields)) ?? notFound();
+      const update = projectUpdate(fields);
+      const project = await store.write(() => store.updateProject(id, update)) ?? notFound();
       events?.emit('project.updated', { project });
       return project;
     },
 
-    remove({ params }: Context) {
+    async remove({ params }: Context) {
       const id = parseId(params.id ?? '');
-      if (!store.deleteProject(id)) notFound();
+      if (!await store.write(() => store.deleteProject(id))) notFound();
       events?.emit('project.deleted', { id });
       return null;
     },
@@ -86,13 +87,13 @@ export function projectHandlers(store: Store, scanner: Scanner, events?: Events)
     // A big list is built while it is sent (see `testsJsonPieces`); smaller ones come from the cache.
     tests: ({ params }: Context) => {
       const { id } = find(params.id);
-      return store.countTests(id) > STREAMED_LIST ? jsonStream(() => store.testsJsonPieces(id)) : store.testsJson(id);
+      return store.bigList(id) ? jsonStream(() => store.testsJsonPieces(id)) : store.testsJson(id);
     },
     ports: ({ params, query }: Context) => store.portsJson(find(params.id).id, portKind(query.kind)),
     // `?full=1` ignores what the last scan kept and reads the whole tree again.
     scan: async ({ params, query }: Context) => {
       const outcome = await scanner.scanProject(find(params.id), { full: isFull(query) });
-      if (outcome.testsFound <= STREAMED_LIST) return jsonParts(scanBody(outcome));
+      if (!store.bigList(outcome.project.id)) return jsonParts(scanBody(outcome));
       // A big answer is built while it is sent, as GET /tests does.
       return jsonStream(async function* pieces() {
         yield scanHead(outcome);
@@ -119,7 +120,7 @@ export function projectHandlers(store: Store, scanner: Scanner, events?: Events)
           const project = projects[i]!;
           try {
             const outcome = await scanner.scanProject(project, { full });
-            if (outcome.testsFound <= STREAMED_LIST) {
+            if (!store.bigList(outcome.project.id)) {
               const body = scanBody(outcome, true);
               entries[i] = async function* small() { yield* body; };
             } else {

@@ -94,7 +94,7 @@ export function registryHandlers(store: Store, events?: Events, now: () => numbe
       }
       const added: Project[] = [];
       const updated: Project[] = [];
-      store.atomically(() => {
+      await store.write(() => store.atomically(() => {
         for (const [path, fields] of byPath) {
           const existing = store.getProjectByPath(path);
           if (existing) {
@@ -105,7 +105,7 @@ export function registryHandlers(store: Store, events?: Events, now: () => numbe
           }
         }
         for (const [key, value] of parsed.settings) store.putSetting(key, value);
-      });
+      }));
       for (const project of added) events?.emit('project.created', { project });
       for (const project of updated) events?.emit('project.updated', { project });
       for (const [key, value] of parsed.settings) events?.emit('settings.changed', { key, value });

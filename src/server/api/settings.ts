@@ -23,9 +23,9 @@ export function settingsHandlers(store: Store, events?: Events) {
       const value = store.getSetting(key);
       return value === undefined ? notFound() : { key, value };
     },
-    remove(ctx: Context) {
+    async remove(ctx: Context) {
       const key = keyOf(ctx);
-      if (!store.deleteSetting(key)) notFound();
+      if (!await store.write(() => store.deleteSetting(key))) notFound();
       events?.emit('settings.changed', { key, value: null });
       return null;
     },
@@ -41,7 +41,7 @@ export function settingsHandlers(store: Store, events?: Events) {
       const text = String(value);
       const problem = settingProblem(key, text);
       if (problem) throw httpError(400, 'INVALID_VALUE', problem);
-      store.putSetting(key, text);
+      await store.write(() => store.putSetting(key, text));
       // A long value is not carried: the event says what to refetch (the replay buffer holds 1000 events).
       events?.emit('settings.changed', text.length <= EVENT_VALUE_CHARS ? { key, value: text } : { key, size: text.length });
       return { key, value: text };

@@ -103,9 +103,12 @@ function mutate(root: string, rnd: () => number, step: number): string {
   }
 }
 
-/** What a scan found, with lists the walk order may shuffle put in a fixed order. */
+/**
+ * What a scan found: `runs` in the answer's order (an incremental rescan must list them as a full scan
+ * does, not only hold the same ones), notes as a set.
+ */
 function found({ tests, ports, framework, notes, runs, truncated }: ScanResult): unknown {
-  return { tests, ports, framework, notes: [...notes].sort(), runs: runs.map((r) => JSON.stringify(r)).sort(), truncated };
+  return { tests, ports, framework, notes: [...notes].sort(), runs: runs.map((r) => JSON.stringify(r)), truncated };
 }
 
 /** Which run of the rules a snapshot's result comes from. */

@@ -13,7 +13,7 @@ import { makeTree, seededRandom } from '../../helpers/index.ts';
 /** Everything a walk returns, in a form `deepEqual` compares in order (the index as its entries). */
 function shape(tree: WalkResult): unknown {
   // (The one-thread walk also returns what a merge of parts needs: not part of the result.)
-  const { nameIndex, record, entries: _e, peak: _p, prunedOutside: _o, ...rest } = tree as WalkResult & Record<string, unknown>;
+  const { nameIndex, record, entries: _e, chars: _c, peak: _p, prunedOutside: _o, ...rest } = tree as WalkResult & Record<string, unknown>;
   return { ...rest, nameIndex: [...nameIndex], record: { ...record, stamps: Array.from(record.stamps) } };
 }
 
@@ -83,10 +83,10 @@ suite('walkShared()', () => {
     assert.ok(sharedWalks > 0, 'at least one walk was split between the threads');
   });
 
-  test('equals it under caps: depth, entries (walked again on one thread), stamps kept up to a count', async (t) => {
+  test('equals it under caps: depth, entries and path characters (walked again on one thread), stamps kept up to a count', async (t) => {
     const root = realpathSync(makeTree(t));
     randomTree(root, 4, 3000);
-    for (const options of [{ maxDepth: 3 }, { maxEntries: 2000 }, { stampsUpTo: 5000 }, { stampsUpTo: 100_000 }] as WalkOptions[]) {
+    for (const options of [{ maxDepth: 3 }, { maxEntries: 2000 }, { maxPathChars: 20_000 }, { stampsUpTo: 5000 }, { stampsUpTo: 100_000 }] as WalkOptions[]) {
       const { single, shared } = await both(root, options);
       assert.deepEqual(shape(shared), shape(single), JSON.stringify(options));
     }
