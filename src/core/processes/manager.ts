@@ -75,10 +75,13 @@ export function createProcessManager(options: ProcessManagerOptions) {
   const stopping = new Set<number>();
   const seconds = (): number => Math.floor(now() / 1000);
 
-  const finish = (id: number, status: ProcessStatus, exitCode: number | null, note: string | null): void => {
+  // Writes go through `store.write`: in the order they were asked for, and never blocking this thread while
+  // a big save holds the database's write lock.
+  const finish = async (id: number, status: ProcessStatus, exitCode: number | null, note: string | null): Promise<void> => {
+    const fields = { status: stopping.has(id) ? 'stopped' as const : status, exit_code: exitCode, note, ended_at: seconds() };
     let row: ProcessRow | undefined;
     try {
-      row = store.finishProcess(id, { status: stopping.has(id) ? 'stopped' : status, exit_code: exitCode, note, ended_at: seconds() });
+      row = await store.write(() => store.finishProcess(id, fields));
     } catch { /* the store closed under a late exit: nothing left to record */ }
     if (row) void flush(id).then(() => { followers.delete(id); events.emit('process.exited', { process: info(row) }); });
   };
@@ -157,8 +160,7 @@ export function createProcessManager(options: ProcessManagerOptions) {
       }
     }
     foreign.delete(id);
-    finish(id, 'stopped', null, null);
-    await new Promise((resolve) => setImmediate(resolve));
+    await finish(id, 'stopped', null, null);
     return info(store.getProcess(id)!);
   };
 
@@ -172,9 +174,9 @@ export function createProcessManager(options: ProcessManagerOptions) {
       if (!force) await checkPorts(project, ports);
       if (logDir === undefined) { logDir = mkdtempSync(join(tmpdir(), 'projdex-processes-')); ownDir = true; }
       mkdirSync(logDir, { recursive: true, mode: 0o700 });
-      const started = store.insertProcess({
+      const started = await store.write(() => store.insertProcess({
         project_id: project.id, script: plan.script, command: plan.command, keep, ports, log_path: '', started_at: seconds(),
-      });
+      }));
       const logPath = join(logDir, `${started.id}.log`);
       const fd = openSync(logPath, 'a', 0o600);
       let child;
@@ -186,18 +188,21 @@ export function createProcessManager(options: ProcessManagerOptions) {
         closeSync(fd);
       }
       child.unref();
-      store.setProcessLog(started.id, logPath);
       followers.set(started.id, followLog(logPath));
       if (child.pid === undefined) {
         const error = await new Promise<Error>((resolve) => child.once('error', resolve));
-        finish(started.id, 'failed', null, `could not start ${plan.program}: ${(error as NodeJS.ErrnoException).code ?? error.message}`);
+        await store.write(() => store.setProcessLog(started.id, logPath));
+        await finish(started.id, 'failed', null, `could not start ${plan.program}: ${(error as NodeJS.ErrnoException).code ?? error.message}`);
         return info(store.getProcess(started.id)!);
       }
-      store.setProcessPid(started.id, child.pid, procStart(child.pid));
+      const { pid } = child;
+      // The exit listener is in place before any await, so an exit at once is not missed; its write queues
+      // behind the pid's.
       child.once('exit', (code, signal) => {
         // A stop in progress records `stopped` itself, once the whole group is gone.
-        if (!stopping.has(started.id)) finish(started.id, code === 0 ? 'exited' : 'failed', code, signal ? `ended by ${signal}` : null);
+        if (!stopping.has(started.id)) void finish(started.id, code === 0 ? 'exited' : 'failed', code, signal ? `ended by ${signal}` : null);
       });
+      await store.write(() => { store.setProcessLog(started.id, logPath); store.setProcessPid(started.id, pid, procStart(pid)); });
       const row = store.getProcess(started.id)!;
       events.emit('process.started', { process: info(row) });
       return info(row);
