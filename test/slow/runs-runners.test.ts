@@ -132,4 +132,93 @@ suite('test runs with real runners', { concurrency: 1 }, () => {
     assert.doesNotMatch(run.files[0].failures[0].message, /\x1b\[/);
     assert.deepEqual(statuses(tests), statuses(run.files));
   });
+
+  test('cargo: per file from the human output, unit tests placed on their module files', { skip: missing('cargo', ['--version']) }, async (t) => {
+    const root = makeTree(t, CARGO_PROJECT);
+    const { run, tests } = await runAll(t, root);
+    assert.equal(run.status, 'failed', run.output);
+    assert.equal(run.exit_code, 101);
+    assert.deepEqual(statuses(run.files), [
+      ['src/util/mod.rs', 'failed'], ['tests/fail.rs', 'failed'], ['src/lib.rs', 'passed'], ['src/skipped.rs', 'skipped'],
+      ['tests/multi/inner.rs', 'passed'], ['tests/pass.rs', 'passed']].sort(byPath));
+    const util = run.files.find((f: any) => f.file_path === 'src/util/mod.rs');
+    assert.deepEqual(util.failures.map((f: any) => f.name), ['util::tests::doubles']);
+    assert.match(util.failures[0].message, /wrong double/);
+    assert.deepEqual(run.steps[0].notes, [], 'every test was placed (the doc test on src/lib.rs)');
+    // The integration target's root declares no test itself: it keeps no status.
+    assert.deepEqual(statuses(tests), [...statuses(run.files), ['tests/multi/main.rs', null]].sort(byPath));
+  });
+
+  test('cargo: an integration test file runs alone as its target; a unit file runs the whole command', { skip: missing('cargo', ['--version']) }, async (t) => {
+    const root = makeTree(t, CARGO_PROJECT);
+    const { url } = await serve(t);
+    const { body: project } = await call(`${url}/api/projects`, 'POST', { name: 'fx', path: root });
+    assert.equal((await call(`${url}/api/projects/${project.id}/scan`, 'POST')).status, 200);
+    const alone = await call(`${url}/api/projects/${project.id}/runs`, 'POST', { files: ['tests/pass.rs'] });
+    assert.equal(alone.status, 202, JSON.stringify(alone.body));
+    const one = await waitRun(url, alone.body.id, 300_000);
+    assert.equal(one.status, 'passed', one.output);
+    assert.deepEqual(statuses(one.files), [['tests/pass.rs', 'passed']]);
+    assert.match(one.steps[0].command, /--test pass$/);
+    const unit = await call(`${url}/api/projects/${project.id}/runs`, 'POST', { files: ['src/skipped.rs'] });
+    const whole = await waitRun(url, unit.body.id, 300_000);
+    assert.equal(whole.status, 'failed');
+    assert.match(whole.steps[0].notes.join('\n'), /whole command ran/);
+    assert.equal(whole.files.length, 6);
+  });
+
+  test('rspec: per file through --format json --out, the terminal keeping the project\'s formatter', { skip: missing('rspec', ['--version']) }, async (t) => {
+    const root = makeTree(t, {
+      '.rspec': '--format documentation\n',
+      'spec/pass_spec.rb': "RSpec.describe 'pass' do\n  it('adds') { expect(1 + 1).to eq(2) }\nend\n",
+      'spec/fail_spec.rb': "RSpec.describe 'fail' do\n  it('adds wrong') { expect(1 + 1).to eq(3) }\n  it('fine') { expect(1).to eq(1) }\nend\n",
+      'spec/skip_spec.rb': "RSpec.describe 'skip' do\n  it('later') { skip 'not yet' }\n  xit('pending one') { }\nend\n",
+    });
+    const { run, tests } = await runAll(t, root);
+    assert.equal(run.status, 'failed', run.output);
+    assert.equal(run.steps[0].command.split(' --format json')[0], 'rspec --format documentation');
+    assert.deepEqual(statuses(run.files), [['spec/fail_spec.rb', 'failed'], ['spec/pass_spec.rb', 'passed'], ['spec/skip_spec.rb', 'skipped']]);
+    assert.deepEqual(run.files[0].failures.map((f: any) => f.name), ['fail adds wrong']);
+    assert.match(run.files[0].failures[0].message, /expected: 3/);
+    assert.match(run.output, /adds wrong \(FAILED - 1\)/, 'the documentation formatter still prints');
+    assert.deepEqual(statuses(tests), statuses(run.files));
+  });
+
+  test('phpunit: per file through --log-junit; an error counts as failed, incomplete as skipped', { skip: missing('phpunit', ['--version']) }, async (t) => {
+    const test_ = (cls: string, body: string): string => `<?php\nuse PHPUnit\\Framework\\TestCase;\nfinal class ${cls} extends TestCase {\n${body}}\n`;
+    const root = makeTree(t, {
+      'phpunit.xml': '<?xml version="1.0"?>\n<phpunit>\n  <testsuites><testsuite name="all"><directory>tests</directory></testsuite></testsuites>\n</phpunit>\n',
+      'tests/PassTest.php': test_('PassTest', '  public function testAdds(): void { $this->assertSame(2, 1 + 1); }\n'),
+      'tests/FailTest.php': test_('FailTest', '  public function testWrong(): void { $this->assertSame(3, 1 + 1, "wrong sum"); }\n'
+        + '  public function testFine(): void { $this->assertTrue(true); }\n'),
+      'tests/ErrorTest.php': test_('ErrorTest', '  /** @dataProvider sums */\n  public function testData(int $a): void { if ($a > 1) throw new RuntimeException("boom"); $this->assertSame(1, $a); }\n'
+        + '  public static function sums(): array { return ["one" => [1], "two" => [2]]; }\n'),
+      'tests/SkipTest.php': test_('SkipTest', '  public function testLater(): void { $this->markTestSkipped("not yet"); }\n'
+        + '  public function testHalf(): void { $this->markTestIncomplete("half"); }\n'),
+    });
+    const { run, tests } = await runAll(t, root);
+    assert.equal(run.status, 'failed', run.output);
+    assert.equal(run.exit_code, 2, 'PHPUnit exits 2 when a test errored');
+    assert.deepEqual(statuses(run.files), [['tests/ErrorTest.php', 'failed'], ['tests/FailTest.php', 'failed'],
+      ['tests/PassTest.php', 'passed'], ['tests/SkipTest.php', 'skipped']]);
+    assert.match(run.files[0].failures[0].message, /RuntimeException: boom/);
+    assert.match(run.files[1].failures[0].message, /wrong sum/);
+    assert.deepEqual(statuses(tests), statuses(run.files));
+  });
 });
+
+const byPath = (a: unknown[], b: unknown[]): number => String(a[0]).localeCompare(String(b[0]));
+
+/** A crate with a failing unit module, an ignored test, a doc test and three integration targets. */
+const CARGO_PROJECT: Record<string, string> = {
+  'Cargo.toml': '[package]\nname = "fx"\nversion = "0.1.0"\nedition = "2021"\n',
+  'src/lib.rs': 'pub mod util;\nmod skipped;\n\n/// Adds.\n///\n/// ```\n/// assert_eq!(fx::sum(1, 1), 2);\n/// ```\n'
+    + 'pub fn sum(a: i32, b: i32) -> i32 { a + b }\n\n#[cfg(test)]\nmod tests {\n    #[test]\n    fn root_ok() { assert_eq!(super::sum(1, 1), 2); }\n}\n',
+  'src/util/mod.rs': 'pub fn twice(a: i32) -> i32 { a * 2 }\n#[cfg(test)]\nmod tests {\n    #[test]\n'
+    + '    fn doubles() { assert_eq!(super::twice(2), 5, "wrong double"); }\n    #[test]\n    fn fine() {}\n}\n',
+  'src/skipped.rs': '#[cfg(test)]\nmod tests {\n    #[test]\n    #[ignore]\n    fn later() {}\n}\n',
+  'tests/pass.rs': '#[test]\nfn adds() { assert_eq!(fx::sum(2, 2), 4); }\n',
+  'tests/fail.rs': '#[test]\nfn wrong() { assert_eq!(fx::sum(2, 2), 5, "wrong sum"); }\n#[test]\nfn right() {}\n',
+  'tests/multi/main.rs': 'mod inner;\n',
+  'tests/multi/inner.rs': '#[test]\nfn inner_ok() {}\n',
+};

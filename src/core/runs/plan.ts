@@ -54,7 +54,7 @@ export function planRun(root: string, runs: readonly RunInfo[], tests: readonly 
     if (info.runner) entry.runners.add(info.runner);
     byCommand.set(key, entry);
   }
-  addGoModules(root, tests, byCommand, abs);
+  addUnrecorded(tests, byCommand, abs);
 
   const wanted = request.files ? new Set(request.files) : undefined;
   const steps: Step[] = [];
@@ -69,10 +69,12 @@ export function planRun(root: string, runs: readonly RunInfo[], tests: readonly 
     if (!invocation) { unrunnable.push(`\`${info.command}\` cannot be read as a command`); continue; }
     const notes: string[] = [];
     const reporter = pickReporter(invocation, runners, notes, info.command!);
-    if (chosen && !reporter) notes.push('this runner cannot be given single files: the whole command ran');
+    const files = chosen?.map((t) => abs(t.file_path));
+    const whole = files && (reporter ? reporter.wholeFor?.(files) : 'this runner cannot be given single files: the whole command ran');
+    if (whole) notes.push(whole);
     steps.push({
       package: info.package, runner: reporter?.runner ?? [...runners][0] ?? null, cwd, base: invocation, reporter,
-      files: chosen && reporter ? chosen.map((t) => abs(t.file_path)) : undefined,
+      files: whole ? undefined : files,
       known: mine.map((t) => abs(t.file_path)), notes,
     });
   }
@@ -107,25 +109,35 @@ function pickReporter(invocation: NonNullable<ReturnType<typeof readCommand>>, r
 }
 
 /**
- * Go modules get a step even when the scan recorded no command for them (Go has no test script):
- * `go test ./...` in each module directory that holds known Go test files.
+ * Runners the scan records no command for (Go has no test script; RSpec and PHPUnit are found by their
+ * files) get a step with their default command in the nearest directory holding one of their `home`
+ * files (`go.mod`, `.rspec`, `Gemfile`, `phpunit.xml`...), for test files no recorded command covers.
  */
-function addGoModules(root: string, tests: readonly PlanTest[], byCommand: Map<string, { info: RunInfo; runners: Set<string> }>,
+function addUnrecorded(tests: readonly PlanTest[], byCommand: Map<string, { info: RunInfo; runners: Set<string> }>,
   abs: (rel: string) => string): void {
-  const covered = [...byCommand.values()].filter((e) => e.runners.has('go')).map((e) => e.info.package);
-  const modules = new Set<string>();
+  const homes = new Map<string, Set<string>>();
   for (const t of tests) {
-    if (t.framework !== 'go') continue;
-    if (covered.some((p) => p === '' || t.file_path.startsWith(p + '/'))) continue;
+    const reporter = REPORTERS.get(t.framework ?? '');
+    if (!reporter?.home) continue;
+    const covered = [...byCommand.values()].some((e) => e.runners.has(reporter.runner)
+      && (e.info.package === '' || t.file_path.startsWith(e.info.package + '/')));
+    if (covered) continue;
     for (let dir = dirname(t.file_path); ; dir = dirname(dir)) {
       const rel = dir === '.' ? '' : dir;
-      if (existsSync(`${abs(rel)}/go.mod`)) { modules.add(rel); break; }
+      if (reporter.home.some((name) => existsSync(`${abs(rel)}/${name}`))) {
+        homes.set(reporter.runner, (homes.get(reporter.runner) ?? new Set()).add(rel));
+        break;
+      }
       if (rel === '') break;
     }
   }
-  for (const pkg of modules) {
-    byCommand.set(`${pkg}\0go test ./...`, {
-      info: { package: pkg, command: 'go test ./...', runner: 'go', config: null, notes: [] }, runners: new Set(['go']),
-    });
+  for (const [runner, dirs] of homes) {
+    const reporter = REPORTERS.get(runner)!;
+    for (const pkg of dirs) {
+      const command = reporter.commandIn?.(abs(pkg)) ?? reporter.defaultCommand!;
+      byCommand.set(`${pkg}\0${command}`, {
+        info: { package: pkg, command, runner, config: null, notes: [] }, runners: new Set([runner]),
+      });
+    }
   }
 }

@@ -39,7 +39,9 @@ export async function runStep(step: Step, { root, env, secrets, onOutput, onProc
     const ctx: ReportContext = { cwd: step.cwd, reportDir, known: step.known, words: step.base.last, ...(step.files ? { files: step.files } : {}) };
     const reporter = step.reporter;
     await reporter?.prepare?.(ctx);
-    const { argv, shown } = stepArgv(step, reporter ? reporter.args(ctx) : []);
+    const { argv: own, shown } = stepArgv(step, reporter ? reporter.args(ctx) : []);
+    // One pipe for both streams, shared at the descriptor, keeps their lines in the order they were written.
+    const argv = reporter?.mergeStderr ? ['/bin/sh', '-c', 'exec "$@" 2>&1', 'sh', ...own] : own;
     onOutput(`$ ${shown}${step.package ? `   (in ${step.package})` : ''}\n`);
     const reader = reporter?.stdout?.(ctx);
     // Decoders keep a character cut between two chunks whole.
@@ -56,7 +58,7 @@ export async function runStep(step: Step, { root, env, secrets, onOutput, onProc
     if (exit.error) notes.push(`could not start: ${exit.error}`);
     else if (exit.signal) notes.push(`ended by ${exit.signal}`);
     let outcomes: TestOutcome[] = [];
-    if (reader) outcomes = reader.outcomes();
+    if (reader) { outcomes = reader.outcomes(); notes.push(...(reader.notes?.() ?? [])); }
     else if (reporter?.read && !exit.error) {
       try { outcomes = await reporter.read(ctx); } catch (error) { notes.push(`no per-file result: ${(error as Error).message}`); }
     }

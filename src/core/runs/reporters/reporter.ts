@@ -28,6 +28,8 @@ export interface ReportContext {
 export interface LineReader {
   line(line: string): string | undefined;
   outcomes(): TestOutcome[];
+  /** What the step's record should say about what was read (tests it could not place on a file). */
+  notes?(): string[];
 }
 
 export interface Reporter {
@@ -37,6 +39,13 @@ export interface Reporter {
   accepts(words: readonly string[]): boolean;
   /** The command used when the scan recorded the runner but no command (pytest, go). */
   readonly defaultCommand?: string;
+  /**
+   * For runners the scan records no command for (go, rspec, phpunit): the files whose nearest directory
+   * is where the default command runs, for test files no recorded command covers.
+   */
+  readonly home?: readonly string[];
+  /** The default command for that directory, where it depends on it (`bundle exec rspec`). */
+  commandIn?(dir: string): string;
   /** Why this command cannot take the reporter flags (e.g. it sets its own reporter), or undefined. */
   refuse?(invocation: Invocation): string | undefined;
   /** Writes what the flags point to (a reporter module) into `reportDir` before the step starts. */
@@ -45,7 +54,11 @@ export interface Reporter {
   args(ctx: ReportContext): string[];
   /** Variables added to the step's environment (where a runner takes its report path from one). */
   env?(ctx: ReportContext): Record<string, string>;
-  /** A reader of stdout for a streaming format (go), created per step. */
+  /** Whether stderr goes to the stdout pipe (one pipe keeps cargo's banners and results in order). */
+  readonly mergeStderr?: boolean;
+  /** Why these files (absolute) cannot be run alone, so the whole command runs; undefined when they can. */
+  wholeFor?(files: readonly string[]): string | undefined;
+  /** A reader of stdout for a streaming format (go, cargo), created per step. */
   stdout?(ctx: ReportContext): LineReader;
   /** Reads the report written into `reportDir`; throws (a sentence) when it is missing or unreadable. */
   read?(ctx: ReportContext): Promise<TestOutcome[]>;
