@@ -62,6 +62,21 @@ suite('runs: planning steps from the last scan', () => {
     assert.ok('steps' in plan);
     assert.deepEqual(plan.steps.map((s) => [s.package, s.reporter?.runner]), [['svc', 'go']]);
   });
+  test('RSpec and PHPUnit get their default command where their config is; a recorded command covers its files', (t) => {
+    const root = makeTree(t, {
+      'api/Gemfile': "gem 'rspec'\n", 'api/Gemfile.lock': '', 'api/spec/a_spec.rb': '', 'cli/spec/spec_helper.rb': '', 'cli/spec/b_spec.rb': '',
+      'web/phpunit.xml.dist': '<phpunit/>', 'web/tests/ATest.php': '', 'go/x_test.go': '',
+    });
+    const tests = [['api/spec/a_spec.rb', 'rspec'], ['cli/spec/b_spec.rb', 'rspec'], ['web/tests/ATest.php', 'phpunit'], ['go/x_test.go', 'go']]
+      .map(([file_path, framework]) => ({ file_path: file_path!, framework: framework! }));
+    const plan = planRun(root, [], tests);
+    assert.ok('steps' in plan);
+    assert.deepEqual(plan.steps.map((s) => [s.package, showArgv(s.base.argv!), s.reporter?.runner]),
+      [['api', 'bundle exec rspec', 'rspec'], ['cli', 'rspec', 'rspec'], ['web', 'phpunit', 'phpunit']], 'a Go file without go.mod gets no step');
+    const recorded = planRun(root, [{ package: 'api', command: 'bin/rspec --tag fast', runner: 'rspec', config: null, notes: [] }], tests.slice(0, 1));
+    assert.ok('steps' in recorded);
+    assert.deepEqual(recorded.steps.map((s) => showArgv(s.base.argv!)), ['bin/rspec --tag fast']);
+  });
 });
 
 suite('runs: environment and output', () => {

@@ -1,6 +1,6 @@
-// Test runs with the real runners: pytest and Go when installed (CI installs them with apt), Jest and
-// Vitest from the folder PROJDEX_CI_RUNNERS names (.ci/run installs them there once). A runner missing
-// here skips its test with the reason.
+// Test runs with the real runners: pytest, Go, cargo, RSpec and PHPUnit when installed (CI installs them
+// with apt), Jest, Vitest, Mocha and Playwright from the folder PROJDEX_CI_RUNNERS names (.ci/run installs
+// them there once). A runner missing here skips its test with the reason.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { existsSync, symlinkSync } from 'node:fs';

@@ -3,7 +3,8 @@
  * writes `{ examples: [{ file_path, full_description, status, run_time, exception }] }`. Each `--out`
  * binds to the `--format` before it, and formats given on the command line replace those of `.rspec`, so
  * a formatter for the terminal is added first: the command's own when it names one, else the one its
- * `.rspec-local`/`.rspec` names, else `progress` (RSpec's default).
+ * `.rspec-local`/`.rspec` names, else `progress` (RSpec's default). A spec file that fails to load is
+ * failed, from the report's `messages`.
  */
 import { promises as fsp, readFileSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -27,9 +28,14 @@ export const rspec: Reporter = {
     const info = await fsp.stat(file(ctx)).catch(() => undefined);
     if (!info) throw new Error('RSpec wrote no report (it stopped before the end of the run)');
     if (info.size > MAX_REPORT_BYTES) throw new Error(`the report is over ${MAX_REPORT_BYTES} bytes: not read`);
-    let report: { examples?: Example[] };
-    try { report = JSON.parse(await fsp.readFile(file(ctx), 'utf8')) as { examples?: Example[] }; } catch { throw new Error('RSpec\'s report is not JSON'); }
+    let report: { examples?: Example[]; messages?: unknown[] };
+    try { report = JSON.parse(await fsp.readFile(file(ctx), 'utf8')) as typeof report; } catch { throw new Error('RSpec\'s report is not JSON'); }
     const outcomes: TestOutcome[] = [];
+    // A spec file that does not load stops the run before any example; its message names the file.
+    for (const message of Array.isArray(report.messages) ? report.messages : []) {
+      const broken = /An error occurred while loading (\S+)\.\n/.exec(String(message));
+      if (broken) outcomes.push({ file: resolve(ctx.cwd, broken[1]!), name: '(loading the file)', status: 'failed', ms: null, message: cleanMessage(String(message).trim()) });
+    }
     for (const e of Array.isArray(report.examples) ? report.examples : []) {
       if (typeof e.file_path !== 'string') continue;
       const status = e.status === 'passed' ? 'passed' : e.status === 'failed' ? 'failed' : 'skipped';
