@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { suite, test } from 'node:test';
 import { argvOf, readCommand, showArgv } from '../../src/core/runs/command.ts';
 import { stepEnv } from '../../src/core/runs/env.ts';
+import { scriptHooks } from '../../src/core/runs/hooks.ts';
 import { planRun } from '../../src/core/runs/plan.ts';
 import { createTail } from '../../src/core/runs/tail.ts';
 import { makeTree } from '../helpers/index.ts';
@@ -76,6 +77,27 @@ suite('runs: planning steps from the last scan', () => {
     const recorded = planRun(root, [{ package: 'api', command: 'bin/rspec --tag fast', runner: 'rspec', config: null, notes: [] }], tests.slice(0, 1));
     assert.ok('steps' in recorded);
     assert.deepEqual(recorded.steps.map((s) => showArgv(s.base.argv!)), ['bin/rspec --tag fast']);
+  });
+});
+
+suite('runs: npm test\'s pretest and posttest', () => {
+  const pkg = (scripts: Record<string, string>, extra: Record<string, unknown> = {}) => JSON.stringify({ name: 'x', scripts, ...extra });
+  test('run when the command is the package\'s test script, unless Yarn 2+ or ignore-scripts say otherwise', (t) => {
+    const root = makeTree(t, {
+      'package.json': pkg({ pretest: 'tsc -b', test: 'node --test', posttest: 'echo done' }),
+      'berry/package.json': pkg({ pretest: 'tsc -b', test: 'jest' }, { packageManager: 'yarn@4.5.0' }),
+      'classic/package.json': pkg({ pretest: 'tsc -b', test: 'jest' }, { packageManager: 'yarn@1.22.22' }),
+      'yarnrc/package.json': pkg({ posttest: 'echo done', test: 'jest' }), 'yarnrc/.yarnrc.yml': 'nodeLinker: node-modules\n',
+      'ws/.npmrc': 'ignore-scripts = true\n', 'ws/pkgs/a/package.json': pkg({ pretest: 'tsc -b', test: 'jest' }),
+    });
+    assert.deepEqual(scriptHooks(root, root, 'node --test'), { pre: 'tsc -b', post: 'echo done', notes: [] });
+    assert.deepEqual(scriptHooks(root, root, 'node --test test/'), { notes: [] }, 'another command than the test script');
+    assert.deepEqual(scriptHooks(root, `${root}/classic`, 'jest'), { pre: 'tsc -b', notes: [] });
+    assert.deepEqual(scriptHooks(root, `${root}/berry`, 'jest').notes, ['the `pretest` script was not run: Yarn 2 and later run no pre/post scripts']);
+    assert.deepEqual(scriptHooks(root, `${root}/yarnrc`, 'jest').notes, ['the `posttest` script was not run: Yarn 2 and later run no pre/post scripts']);
+    assert.deepEqual(scriptHooks(root, `${root}/ws/pkgs/a`, 'jest').notes,
+      ['the `pretest` script was not run: `.npmrc` sets `ignore-scripts=true`, with which npm skips them']);
+    assert.deepEqual(scriptHooks(root, `${root}/none`, 'jest'), { notes: [] });
   });
 });
 

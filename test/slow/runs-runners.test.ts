@@ -205,6 +205,39 @@ suite('test runs with real runners', { concurrency: 1 }, () => {
     assert.match(run.files[1].failures[0].message, /wrong sum/);
     assert.deepEqual(statuses(tests), statuses(run.files));
   });
+
+  test('npm test\'s hooks: pretest runs first (a failure stops the step), posttest after a pass only', async (t) => {
+    const check = "import test from 'node:test';\nimport { existsSync } from 'node:fs';\n"
+      + "test('built', () => { if (!existsSync('built.txt')) throw new Error('not built'); });\n";
+    const project = (scripts: Record<string, string>, extra: Record<string, string> = {}) => makeTree(t, {
+      'package.json': JSON.stringify({ name: 'fx', scripts: { test: 'node --test', ...scripts } }), 'test/built.test.mjs': check, ...extra,
+    });
+    const built = { pretest: "node -e \"require('fs').writeFileSync('built.txt', 'x')\"", posttest: "node -e \"require('fs').writeFileSync('post.txt', 'x')\"" };
+    const ok = project(built);
+    const { run } = await runAll(t, ok);
+    assert.equal(run.status, 'passed', run.output);
+    assert.deepEqual(statuses(run.files), [['test/built.test.mjs', 'passed']]);
+    assert.ok(existsSync(join(ok, 'post.txt')), 'posttest ran');
+    assert.deepEqual(run.steps[0].notes, ['the package\'s `pretest` script ran first, as `npm test` runs it',
+      'the package\'s `posttest` script ran after the tests passed, as `npm test` runs it']);
+    assert.match(run.output, /^\$ node -e .*\(pretest\)\n/m);
+
+    const broken = await runAll(t, project({ pretest: 'exit 3', posttest: built.posttest }));
+    assert.equal(broken.run.status, 'failed');
+    assert.equal(broken.run.exit_code, 3);
+    assert.deepEqual(broken.run.files, []);
+    assert.deepEqual(broken.run.steps[0].notes, ['the package\'s `pretest` script failed (exit code 3): the tests did not run']);
+    assert.deepEqual(statuses(broken.tests), [['test/built.test.mjs', null]], 'the file keeps its previous status');
+
+    const failing = project({ posttest: built.posttest });
+    const noPost = await runAll(t, failing);
+    assert.equal(noPost.run.status, 'failed');
+    assert.ok(!existsSync(join(failing, 'post.txt')), 'posttest does not run after a failure');
+
+    const ignored = await runAll(t, project(built, { '.npmrc': 'ignore-scripts=true\n' }));
+    assert.equal(ignored.run.status, 'failed', 'the build did not run');
+    assert.match(ignored.run.steps[0].notes.join('\n'), /`pretest` and `posttest` scripts were not run: `\.npmrc` sets `ignore-scripts=true`/);
+  });
 });
 
 const byPath = (a: unknown[], b: unknown[]): number => String(a[0]).localeCompare(String(b[0]));

@@ -7,6 +7,7 @@ import { existsSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { RunInfo } from '../../rules/types.ts';
 import { argvOf, readCommand, showArgv } from './command.ts';
+import { scriptHooks, type ScriptHooks } from './hooks.ts';
 import { REPORTERS } from './reporters/index.ts';
 import type { Reporter } from './reporters/reporter.ts';
 
@@ -28,6 +29,8 @@ export interface Step {
   readonly files: readonly string[] | undefined;
   /** Absolute paths of the project's known test files this step's runner runs under its directory. */
   readonly known: readonly string[];
+  /** The package's `pretest`/`posttest` scripts, when the command is its `test` script. */
+  readonly hooks: Pick<ScriptHooks, 'pre' | 'post'>;
   readonly notes: string[];
 }
 
@@ -69,13 +72,15 @@ export function planRun(root: string, runs: readonly RunInfo[], tests: readonly 
     if (!invocation) { unrunnable.push(`\`${info.command}\` cannot be read as a command`); continue; }
     const notes: string[] = [];
     const reporter = pickReporter(invocation, runners, notes, info.command!);
+    const { notes: hookNotes, ...hooks } = scriptHooks(root, cwd, info.command!);
+    notes.push(...hookNotes);
     const files = chosen?.map((t) => abs(t.file_path));
     const whole = files && (reporter ? reporter.wholeFor?.(files) : 'this runner cannot be given single files: the whole command ran');
     if (whole) notes.push(whole);
     steps.push({
       package: info.package, runner: reporter?.runner ?? [...runners][0] ?? null, cwd, base: invocation, reporter,
       files: whole ? undefined : files,
-      known: mine.map((t) => abs(t.file_path)), notes,
+      known: mine.map((t) => abs(t.file_path)), hooks, notes,
     });
   }
   if (steps.length > 0) return { steps };

@@ -42,7 +42,17 @@ export async function runStep(step: Step, { root, env, secrets, onOutput, onProc
     const { argv: own, shown } = stepArgv(step, reporter ? reporter.args(ctx) : []);
     // One pipe for both streams, shared at the descriptor, keeps their lines in the order they were written.
     const argv = reporter?.mergeStderr ? ['/bin/sh', '-c', 'exec "$@" 2>&1', 'sh', ...own] : own;
-    onOutput(`$ ${shown}${step.package ? `   (in ${step.package})` : ''}\n`);
+    const where = step.package ? `   (in ${step.package})` : '';
+    const hookEnv = stepEnv(env, { secrets, binDirs: binDirs(root, step.cwd) });
+    // The package's `pretest`, as `npm test` runs it: a failure stops the step before the tests.
+    if (step.hooks.pre !== undefined) {
+      const pre = await runHook('pretest', step.hooks.pre, { cwd: step.cwd, env: hookEnv, where, onOutput, onProcess });
+      if (pre.code !== 0) {
+        return { record: { package: step.package, command: shown, runner: step.runner, exit_code: pre.code, notes: [...step.notes, pre.note] },
+          outcomes: [], failedToStart: false };
+      }
+    }
+    onOutput(`$ ${shown}${where}\n`);
     const reader = reporter?.stdout?.(ctx);
     // Decoders keep a character cut between two chunks whole.
     const [outText, errText] = [new StringDecoder('utf8'), new StringDecoder('utf8')];
@@ -65,13 +75,42 @@ export async function runStep(step: Step, { root, env, secrets, onOutput, onProc
     if (reporter && !exit.error && outcomes.length === 0 && !notes.some((n) => n.startsWith('no per-file result'))) {
       notes.push('no per-file result: the runner reported no test');
     }
+    let code = exit.code;
+    if (step.hooks.pre !== undefined) notes.push('the package\'s `pretest` script ran first, as `npm test` runs it');
+    // `posttest` runs after a passing test only; its failure fails the step, as it fails `npm test`.
+    if (step.hooks.post !== undefined && code === 0) {
+      const post = await runHook('posttest', step.hooks.post, { cwd: step.cwd, env: hookEnv, where, onOutput, onProcess });
+      notes.push(post.code === 0 ? 'the package\'s `posttest` script ran after the tests passed, as `npm test` runs it' : post.note);
+      code = post.code;
+    }
     return {
-      record: { package: step.package, command: shown, runner: step.runner, exit_code: exit.code, notes },
+      record: { package: step.package, command: shown, runner: step.runner, exit_code: code, notes },
       outcomes, failedToStart: exit.error !== undefined,
     };
   } finally {
     await rm(reportDir, { recursive: true, force: true });
   }
+}
+
+interface HookOptions {
+  readonly cwd: string;
+  readonly env: NodeJS.ProcessEnv;
+  readonly where: string;
+  readonly onOutput: (text: string) => void;
+  readonly onProcess: (process: StepProcess) => void;
+}
+
+/** Runs a package script through `sh -c`, as package managers do; its output is the step's. */
+async function runHook(name: string, script: string, { cwd, env, where, onOutput, onProcess }: HookOptions): Promise<{ code: number | null; note: string }> {
+  onOutput(`$ ${script}${where}   (${name})\n`);
+  const [outText, errText] = [new StringDecoder('utf8'), new StringDecoder('utf8')];
+  const child = startStep({ argv: ['/bin/sh', '-c', script], cwd, env,
+    onStdout: (chunk) => onOutput(outText.write(chunk)), onStderr: (chunk) => onOutput(errText.write(chunk)) });
+  onProcess(child);
+  const exit = await child.done;
+  const how = exit.error ? `could not start: ${exit.error}` : exit.signal ? `ended by ${exit.signal}` : `exit code ${exit.code}`;
+  const after = name === 'pretest' ? 'the tests did not run' : 'the step failed';
+  return { code: exit.code, note: `the package's \`${name}\` script failed (${how}): ${after}` };
 }
 
 /** `node_modules/.bin` of the step's directory and each parent up to the project root, nearest first. */
