@@ -206,6 +206,28 @@ suite('test runs with real runners', { concurrency: 1 }, () => {
     assert.deepEqual(statuses(tests), statuses(run.files));
   });
 
+  test('unittest: per file through unittest\'s own results (a sitecustomize on PYTHONPATH)', { skip: missing('python3', ['--version']) }, async (t) => {
+    const root = makeTree(t, {
+      'Makefile': 'test:\n\tpython3 -m unittest discover -s tests -v\n',
+      'tests/test_pass.py': 'import unittest\n\nclass Pass(unittest.TestCase):\n    def test_adds(self):\n        self.assertEqual(1 + 1, 2)\n',
+      'tests/test_fail.py': "import unittest\n\nclass Fail(unittest.TestCase):\n    def test_wrong(self):\n        self.assertEqual(1 + 1, 3, 'wrong sum')\n\n"
+        + '    def test_fine(self):\n        pass\n\n    def test_cases(self):\n        for i in range(2):\n            with self.subTest(i=i):\n'
+        + '                self.assertEqual(i, 0)\n',
+      'tests/test_skip.py': "import unittest\n\nclass Skip(unittest.TestCase):\n    @unittest.skip('not yet')\n    def test_later(self):\n        pass\n",
+      'tests/test_broken.py': 'import no_such_module_here\n',
+    });
+    const { run, tests } = await runAll(t, root);
+    assert.equal(run.status, 'failed', run.output);
+    assert.deepEqual(statuses(run.files), [['tests/test_broken.py', 'failed'], ['tests/test_fail.py', 'failed'],
+      ['tests/test_pass.py', 'passed'], ['tests/test_skip.py', 'skipped']]);
+    assert.match(run.files[0].failures[0].message, /No module named 'no_such_module_here'/);
+    assert.deepEqual(run.files[1].failures.map((f: any) => f.name).sort(),
+      ['test_fail.Fail.test_cases (i=1)', 'test_fail.Fail.test_wrong']);
+    assert.match(run.files[1].failures.find((f: any) => f.name.endsWith('test_wrong')).message, /wrong sum/);
+    assert.match(run.output, /test_adds \(test_pass\.Pass\.test_adds\) \.\.\. ok/, 'the command\'s own -v output is kept');
+    assert.deepEqual(statuses(tests), statuses(run.files));
+  });
+
   test('npm test\'s hooks: pretest runs first (a failure stops the step), posttest after a pass only', async (t) => {
     const check = "import test from 'node:test';\nimport { existsSync } from 'node:fs';\n"
       + "test('built', () => { if (!existsSync('built.txt')) throw new Error('not built'); });\n";

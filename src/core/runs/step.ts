@@ -36,17 +36,17 @@ export interface StepResult {
 export async function runStep(step: Step, { root, env, secrets, onOutput, onProcess }: StepOptions): Promise<StepResult> {
   const reportDir = await mkdtemp(join(tmpdir(), 'projdex-run-'));
   try {
-    const ctx: ReportContext = { cwd: step.cwd, reportDir, known: step.known, words: step.base.last, ...(step.files ? { files: step.files } : {}) };
+    const baseEnv = stepEnv(env, { secrets, binDirs: binDirs(root, step.cwd) });
+    const ctx: ReportContext = { cwd: step.cwd, reportDir, known: step.known, words: step.base.last, env: baseEnv, ...(step.files ? { files: step.files } : {}) };
     const reporter = step.reporter;
     await reporter?.prepare?.(ctx);
     const { argv: own, shown } = stepArgv(step, reporter ? reporter.args(ctx) : []);
     // One pipe for both streams, shared at the descriptor, keeps their lines in the order they were written.
     const argv = reporter?.mergeStderr ? ['/bin/sh', '-c', 'exec "$@" 2>&1', 'sh', ...own] : own;
     const where = step.package ? `   (in ${step.package})` : '';
-    const hookEnv = stepEnv(env, { secrets, binDirs: binDirs(root, step.cwd) });
     // The package's `pretest`, as `npm test` runs it: a failure stops the step before the tests.
     if (step.hooks.pre !== undefined) {
-      const pre = await runHook('pretest', step.hooks.pre, { cwd: step.cwd, env: hookEnv, where, onOutput, onProcess });
+      const pre = await runHook('pretest', step.hooks.pre, { cwd: step.cwd, env: baseEnv, where, onOutput, onProcess });
       if (pre.code !== 0) {
         return { record: { package: step.package, command: shown, runner: step.runner, exit_code: pre.code, notes: [...step.notes, pre.note] },
           outcomes: [], failedToStart: false };
@@ -58,7 +58,7 @@ export async function runStep(step: Step, { root, env, secrets, onOutput, onProc
     const [outText, errText] = [new StringDecoder('utf8'), new StringDecoder('utf8')];
     const stdout = reader ? lineSplitter(reader, onOutput) : { push: (b: Buffer) => onOutput(outText.write(b)), end: () => {} };
     const child = startStep({
-      argv, cwd: step.cwd, env: { ...stepEnv(env, { secrets, binDirs: binDirs(root, step.cwd) }), ...reporter?.env?.(ctx) },
+      argv, cwd: step.cwd, env: { ...baseEnv, ...reporter?.env?.(ctx) },
       onStdout: (chunk) => stdout.push(chunk), onStderr: (chunk) => onOutput(errText.write(chunk)),
     });
     onProcess(child);
@@ -79,7 +79,7 @@ export async function runStep(step: Step, { root, env, secrets, onOutput, onProc
     if (step.hooks.pre !== undefined) notes.push('the package\'s `pretest` script ran first, as `npm test` runs it');
     // `posttest` runs after a passing test only; its failure fails the step, as it fails `npm test`.
     if (step.hooks.post !== undefined && code === 0) {
-      const post = await runHook('posttest', step.hooks.post, { cwd: step.cwd, env: hookEnv, where, onOutput, onProcess });
+      const post = await runHook('posttest', step.hooks.post, { cwd: step.cwd, env: baseEnv, where, onOutput, onProcess });
       notes.push(post.code === 0 ? 'the package\'s `posttest` script ran after the tests passed, as `npm test` runs it' : post.note);
       code = post.code;
     }

@@ -8,6 +8,7 @@ import { playwright } from './playwright.ts';
 import { phpunit } from './phpunit.ts';
 import { pytest } from './pytest.ts';
 import { rspec } from './rspec.ts';
+import { unittest } from './unittest.ts';
 import type { Reporter } from './reporter.ts';
 
-export const REPORTERS: ReadonlyMap<string, Reporter> = new Map([nodeTest, jest, vitest, mocha, playwright, pytest, go, cargo, rspec, phpunit].map((r) => [r.runner, r]));
+export const REPORTERS: ReadonlyMap<string, Reporter> = new Map([nodeTest, jest, vitest, mocha, playwright, pytest, go, cargo, rspec, phpunit, unittest].map((r) => [r.runner, r]));

@@ -22,6 +22,8 @@ export interface ReportContext {
   readonly known: readonly string[];
   /** The words of the command's last simple command, which the arguments are appended to. */
   readonly words: readonly string[];
+  /** The step's environment before the reporter's own variables (a path list to extend). */
+  readonly env?: NodeJS.ProcessEnv;
 }
 
 /** Reads a step's stdout line by line (streaming reporters); returns the text to show for the line. */
