@@ -228,6 +228,24 @@ suite('test runs with real runners', { concurrency: 1 }, () => {
     assert.deepEqual(statuses(tests), statuses(run.files));
   });
 
+  test('minitest: per file through a minitest plugin on RUBYOPT, under `rake test`', { skip: missing('rake', ['--version']) }, async (t) => {
+    const klass = (name: string, body: string): string => `require 'minitest/autorun'\n\nclass ${name} < Minitest::Test\n${body}end\n`;
+    const root = makeTree(t, {
+      'Rakefile': "require 'rake/testtask'\n\nRake::TestTask.new(:test) do |t|\n  t.pattern = 'test/**/*_test.rb'\nend\n",
+      'test/pass_test.rb': klass('PassTest', '  def test_adds\n    assert_equal 2, 1 + 1\n  end\n'),
+      'test/fail_test.rb': klass('FailTest', "  def test_wrong\n    assert_equal 3, 1 + 1, 'wrong sum'\n  end\n\n  def test_fine\n    assert true\n  end\n\n"
+        + "  def test_raises\n    raise ArgumentError, 'boom'\n  end\n"),
+      'test/skip_test.rb': klass('SkipTest', "  def test_later\n    skip 'not yet'\n  end\n"),
+    });
+    const { run, tests } = await runAll(t, root);
+    assert.equal(run.status, 'failed', run.output);
+    assert.equal(run.steps[0].command, 'rake test');
+    assert.deepEqual(statuses(run.files), [['test/fail_test.rb', 'failed'], ['test/pass_test.rb', 'passed'], ['test/skip_test.rb', 'skipped']]);
+    assert.deepEqual(run.files[0].failures.map((f: any) => f.name).sort(), ['FailTest#test_raises', 'FailTest#test_wrong']);
+    assert.match(run.files[0].failures.find((f: any) => f.name === 'FailTest#test_raises').message, /ArgumentError: boom/);
+    assert.deepEqual(statuses(tests), statuses(run.files));
+  });
+
   test('npm test\'s hooks: pretest runs first (a failure stops the step), posttest after a pass only', async (t) => {
     const check = "import test from 'node:test';\nimport { existsSync } from 'node:fs';\n"
       + "test('built', () => { if (!existsSync('built.txt')) throw new Error('not built'); });\n";

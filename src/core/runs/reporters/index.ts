@@ -2,6 +2,7 @@
 import { cargo } from './cargo.ts';
 import { go } from './go.ts';
 import { jest, vitest } from './jest-json.ts';
+import { minitest } from './minitest.ts';
 import { mocha } from './mocha.ts';
 import { nodeTest } from './node-test.ts';
 import { playwright } from './playwright.ts';
@@ -11,4 +12,4 @@ import { rspec } from './rspec.ts';
 import { unittest } from './unittest.ts';
 import type { Reporter } from './reporter.ts';
 
-export const REPORTERS: ReadonlyMap<string, Reporter> = new Map([nodeTest, jest, vitest, mocha, playwright, pytest, go, cargo, rspec, phpunit, unittest].map((r) => [r.runner, r]));
+export const REPORTERS: ReadonlyMap<string, Reporter> = new Map([nodeTest, jest, vitest, mocha, playwright, pytest, go, cargo, rspec, phpunit, unittest, minitest].map((r) => [r.runner, r]));
