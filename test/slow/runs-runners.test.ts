@@ -1,5 +1,5 @@
 // Test runs with the real runners: pytest, Go, cargo, RSpec and PHPUnit when installed (CI installs them
-// with apt), Jest, Vitest, Mocha and Playwright from the folder PROJDEX_CI_RUNNERS names (.ci/run installs
+// with apt), Jest, Vitest, Mocha, Jasmine and Playwright from the folder PROJDEX_CI_RUNNERS names (.ci/run installs
 // them there once). A runner missing here skips its test with the reason.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -243,6 +243,24 @@ suite('test runs with real runners', { concurrency: 1 }, () => {
     assert.deepEqual(statuses(run.files), [['test/fail_test.rb', 'failed'], ['test/pass_test.rb', 'passed'], ['test/skip_test.rb', 'skipped']]);
     assert.deepEqual(run.files[0].failures.map((f: any) => f.name).sort(), ['FailTest#test_raises', 'FailTest#test_wrong']);
     assert.match(run.files[0].failures.find((f: any) => f.name === 'FailTest#test_raises').message, /ArgumentError: boom/);
+    assert.deepEqual(statuses(tests), statuses(run.files));
+  });
+
+  test('jasmine: per file through a reporter module that keeps Jasmine\'s console output', { skip: jsRunner('jasmine') }, async (t) => {
+    const root = makeTree(t, {
+      'package.json': JSON.stringify({ name: 'fx', scripts: { test: 'jasmine' }, devDependencies: { jasmine: '5' } }),
+      'spec/support/jasmine.json': JSON.stringify({ spec_dir: 'spec', spec_files: ['**/*[sS]pec.?(m)js'] }),
+      'spec/pass.spec.js': "describe('pass', () => { it('adds', () => { expect(1 + 1).toBe(2); }); });\n",
+      'spec/fail.spec.js': "describe('fail', () => { it('adds wrong', () => { expect(1 + 1).toBe(3); }); it('fine', () => {}); });\n",
+      'spec/skip.spec.js': "describe('skip', () => { xit('later', () => {}); });\n",
+    });
+    symlinkSync(join(RUNNERS!, 'node_modules'), join(root, 'node_modules'));
+    const { run, tests } = await runAll(t, root);
+    assert.equal(run.status, 'failed', run.output);
+    assert.equal(run.exit_code, 3, 'Jasmine exits 3 when a spec failed');
+    assert.deepEqual(statuses(run.files), [['spec/fail.spec.js', 'failed'], ['spec/pass.spec.js', 'passed'], ['spec/skip.spec.js', 'skipped']]);
+    assert.match(run.files[0].failures[0].message, /Expected 2 to be 3/);
+    assert.match(run.output, /4 specs, 1 failure, 1 pending spec/, 'Jasmine\'s own summary is printed');
     assert.deepEqual(statuses(tests), statuses(run.files));
   });
 

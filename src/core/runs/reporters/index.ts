@@ -1,6 +1,7 @@
 /** The runners whose results projdex reads per file; any other runner's command runs as written. */
 import { cargo } from './cargo.ts';
 import { go } from './go.ts';
+import { jasmine } from './jasmine.ts';
 import { jest, vitest } from './jest-json.ts';
 import { minitest } from './minitest.ts';
 import { mocha } from './mocha.ts';
@@ -12,4 +13,4 @@ import { rspec } from './rspec.ts';
 import { unittest } from './unittest.ts';
 import type { Reporter } from './reporter.ts';
 
-export const REPORTERS: ReadonlyMap<string, Reporter> = new Map([nodeTest, jest, vitest, mocha, playwright, pytest, go, cargo, rspec, phpunit, unittest, minitest].map((r) => [r.runner, r]));
+export const REPORTERS: ReadonlyMap<string, Reporter> = new Map([nodeTest, jest, vitest, mocha, playwright, pytest, go, cargo, rspec, phpunit, unittest, minitest, jasmine].map((r) => [r.runner, r]));
