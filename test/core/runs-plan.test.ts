@@ -80,6 +80,24 @@ suite('runs: planning steps from the last scan', () => {
   });
 });
 
+suite('runs: single files for runners projdex reads no report of', () => {
+  test('a runner that takes files as arguments gets them; others run whole, each with a note', (t) => {
+    const root = makeTree(t);
+    const plan = (runner: string, command: string) => planRun(root, [{ package: '', command, runner, config: null, notes: [] }],
+      [{ file_path: 'test/a_test.exs', framework: runner }], { files: ['test/a_test.exs'] });
+    const mix = plan('exunit', 'mix test --trace');
+    assert.ok('steps' in mix);
+    assert.deepEqual(mix.steps[0]!.files, [`${root}/test/a_test.exs`]);
+    assert.match(mix.steps[0]!.notes.join('\n'), /projdex reads no report of exunit.*\nonly the files asked for were given to exunit$/);
+    for (const [runner, command] of [['tape', "tape 'test/**/*.js'"], ['exunit', 'make test']]) {
+      const whole = plan(runner!, command!);
+      assert.ok('steps' in whole);
+      assert.equal(whole.steps[0]!.files, undefined, command);
+      assert.match(whole.steps[0]!.notes.at(-1)!, /the whole command ran/);
+    }
+  });
+});
+
 suite('runs: npm test\'s pretest and posttest', () => {
   const pkg = (scripts: Record<string, string>, extra: Record<string, unknown> = {}) => JSON.stringify({ name: 'x', scripts, ...extra });
   test('run when the command is the package\'s test script, unless Yarn 2+ or ignore-scripts say otherwise', (t) => {

@@ -1,6 +1,7 @@
-// Test runs with the real runners: pytest, Go, cargo, RSpec and PHPUnit when installed (CI installs them
-// with apt), Jest, Vitest, Mocha, Jasmine and Playwright from the folder PROJDEX_CI_RUNNERS names (.ci/run installs
-// them there once). A runner missing here skips its test with the reason.
+// Test runs with the real runners: pytest, unittest, Go, cargo, RSpec, minitest and PHPUnit when installed
+// (CI installs them with apt), Jest, Vitest, Mocha, Jasmine, AVA and Playwright from the folder
+// PROJDEX_CI_RUNNERS names (.ci/run installs them there once). A runner missing here skips its test with
+// the reason.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { existsSync, symlinkSync } from 'node:fs';
@@ -262,6 +263,29 @@ suite('test runs with real runners', { concurrency: 1 }, () => {
     assert.match(run.files[0].failures[0].message, /Expected 2 to be 3/);
     assert.match(run.output, /4 specs, 1 failure, 1 pending spec/, 'Jasmine\'s own summary is printed');
     assert.deepEqual(statuses(tests), statuses(run.files));
+  });
+
+  test('ava: no report is read, but a run of one file gives AVA only that file', { skip: jsRunner('ava') }, async (t) => {
+    const root = makeTree(t, {
+      'package.json': JSON.stringify({ name: 'fx', type: 'module', scripts: { test: 'ava' }, devDependencies: { ava: '6' } }),
+      'test/pass.test.js': "import test from 'ava';\ntest('adds', (t) => { t.is(1 + 1, 2); });\n",
+      'test/fail.test.js': "import test from 'ava';\ntest('adds wrong', (t) => { t.is(1 + 1, 3); });\n",
+    });
+    symlinkSync(join(RUNNERS!, 'node_modules'), join(root, 'node_modules'));
+    const { url } = await serve(t);
+    const { body: project } = await call(`${url}/api/projects`, 'POST', { name: 'fx', path: root });
+    assert.equal((await call(`${url}/api/projects/${project.id}/scan`, 'POST')).status, 200);
+    const started = await call(`${url}/api/projects/${project.id}/runs`, 'POST', { files: ['test/pass.test.js'] });
+    assert.equal(started.status, 202, JSON.stringify(started.body));
+    const run = await waitRun(url, started.body.id, 300_000);
+    assert.equal(run.status, 'passed', run.output);
+    assert.equal(run.steps[0].command, 'ava test/pass.test.js');
+    assert.deepEqual(run.files, []);
+    assert.match(run.steps[0].notes.join('\n'), /projdex reads no report of ava.*\n.*only the files asked for were given to ava/);
+    assert.doesNotMatch(run.output, /adds wrong/, 'the other file did not run');
+    const whole = await waitRun(url, (await call(`${url}/api/projects/${project.id}/runs`, 'POST')).body.id, 300_000);
+    assert.equal(whole.status, 'failed', 'the whole command runs the failing file too');
+    assert.deepEqual(processesMentioning(root), []);
   });
 
   test('npm test\'s hooks: pretest runs first (a failure stops the step), posttest after a pass only', async (t) => {

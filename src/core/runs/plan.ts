@@ -7,6 +7,7 @@ import { existsSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { RunInfo } from '../../rules/types.ts';
 import { argvOf, readCommand, showArgv } from './command.ts';
+import { takesFiles } from './file-arguments.ts';
 import { scriptHooks, type ScriptHooks } from './hooks.ts';
 import { REPORTERS } from './reporters/index.ts';
 import type { Reporter } from './reporters/reporter.ts';
@@ -75,10 +76,13 @@ export function planRun(root: string, runs: readonly RunInfo[], tests: readonly 
     const { notes: hookNotes, ...hooks } = scriptHooks(root, cwd, info.command!);
     notes.push(...hookNotes);
     const files = chosen?.map((t) => abs(t.file_path));
-    const whole = files && (reporter ? reporter.wholeFor?.(files) : 'this runner cannot be given single files: the whole command ran');
+    const runner = reporter?.runner ?? [...runners][0] ?? null;
+    const whole = files && (reporter ? reporter.wholeFor?.(files)
+      : takesFiles(runner, invocation.last) ? undefined : 'this runner cannot be given single files: the whole command ran');
     if (whole) notes.push(whole);
+    else if (files && !reporter) notes.push(`only the files asked for were given to ${runner}`);
     steps.push({
-      package: info.package, runner: reporter?.runner ?? [...runners][0] ?? null, cwd, base: invocation, reporter,
+      package: info.package, runner, cwd, base: invocation, reporter,
       files: whole ? undefined : files,
       known: mine.map((t) => abs(t.file_path)), hooks, notes,
     });

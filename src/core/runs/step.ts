@@ -5,7 +5,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { StringDecoder } from 'node:string_decoder';
-import { dirname, join } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { stepEnv } from './env.ts';
 import { stepArgv, type Step } from './plan.ts';
 import { startStep, type StepProcess } from './process.ts';
@@ -40,7 +40,7 @@ export async function runStep(step: Step, { root, env, secrets, onOutput, onProc
     const ctx: ReportContext = { cwd: step.cwd, reportDir, known: step.known, words: step.base.last, env: baseEnv, ...(step.files ? { files: step.files } : {}) };
     const reporter = step.reporter;
     await reporter?.prepare?.(ctx);
-    const { argv: own, shown } = stepArgv(step, reporter ? reporter.args(ctx) : []);
+    const { argv: own, shown } = stepArgv(step, reporter ? reporter.args(ctx) : (step.files ?? []).map((f) => relative(step.cwd, f)));
     // One pipe for both streams, shared at the descriptor, keeps their lines in the order they were written.
     const argv = reporter?.mergeStderr ? ['/bin/sh', '-c', 'exec "$@" 2>&1', 'sh', ...own] : own;
     const where = step.package ? `   (in ${step.package})` : '';
