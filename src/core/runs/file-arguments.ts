@@ -1,15 +1,14 @@
 /**
  * Runners projdex reads no report of, but that take test files as arguments and then run only those:
  * a run of some files passes them, so only those run (their results stay unread; the exit code decides).
- * Runners whose arguments add to their own file list (tape, uvu globs) or that take files only through a
- * flag of their own are not listed: they run whole.
+ * Runners whose arguments add to their own file list (tape, uvu globs), filter by substring (bun test, as
+ * Vitest does), or take files only through a flag of their own are not listed: they run whole.
  */
 import { bin } from './reporters/reporter.ts';
 
 const STARTS: ReadonlyMap<string, (words: readonly string[]) => boolean> = new Map([
   ['ava', (w) => bin(w[0]) === 'ava'],
   ['tap', (w) => bin(w[0]) === 'tap'],
-  ['bun', (w) => bin(w[0]) === 'bun' && w[1] === 'test'],
   ['exunit', (w) => bin(w[0]) === 'mix' && w[1] === 'test'],
 ]);
 
