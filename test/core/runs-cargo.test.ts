@@ -155,6 +155,16 @@ suite('runs: cargo test output', () => {
     assert.match(notes[0]!, /^7 tests could not be placed on a test file the scan lists, so no file carries their result: stray \(tests printed before any `Running` banner\), skipped::tests::later, util::tests::fine, util::tests::doubles, right, and 2 more$/);
   });
 
+  test('after the command\'s own `--`, a failure notes that cargo stopped at the first failing binary', (t) => {
+    const root = makeTree(t, CRATE);
+    const reader = cargoReader({ cwd: root, reportDir: '/nowhere', known: KNOWN.map((k) => `${root}/${k}`), words: ['cargo', 'test', '--', '--nocapture'] });
+    for (const line of FAILURE_1_65.split('\n')) reader.line(line);
+    assert.equal(reader.outcomes().length, 2);
+    const notes = reader.notes!();
+    assert.match(notes[0]!, /could not add `--no-fail-fast`: cargo stops after the first test binary that fails/);
+    assert.match(notes[1]!, /with `--nocapture` a test's own output can break its result line/);
+  });
+
   // Cargo names a member's files relative to the member (real output of a two-member workspace run from its root).
   test('in a workspace, the binary\'s crate name tells apart members that hold the same path', (t) => {
     const root = makeTree(t, {
@@ -213,7 +223,9 @@ running 0 tests
     assert.ok('steps' in whole);
     assert.equal(whole.steps[0]!.files, undefined);
     assert.match(whole.steps[0]!.notes.join(), /cargo runs test targets, not files.*the whole command ran/);
-    assert.match(cargo.refuse!({ argv: [], last: ['cargo', 'test', '--', '--nocapture'] })!, /after `--`/);
+    assert.equal(cargo.refuse!({ argv: [], last: ['cargo', 'test', '--', '--test-threads=1'] }), undefined);
+    assert.deepEqual(cargo.args({ ...ctx, words: ['cargo', 'test', '--', '--test-threads=1'] }), [], 'nothing can follow the binaries\' arguments');
+    assert.match(cargo.wholeFor!([`${root}/tests/pass.rs`], ['cargo', 'test', '--', '--test-threads=1'])!, /after `--`.*whole command ran/);
     assert.match(cargo.refuse!({ argv: [], last: ['cargo', 'test', '-q'] })!, /--quiet/);
     assert.equal(cargo.refuse!({ argv: [], last: ['cargo', 'test', '--workspace'] }), undefined);
     assert.equal(cargo.accepts(['cargo', 'nextest', 'run']), false);

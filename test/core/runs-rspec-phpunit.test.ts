@@ -120,8 +120,8 @@ suite('runs: RSpec and PHPUnit reports', () => {
     assert.deepEqual(await phpunit.read!(ctx), [], 'a testcase without a file is left out');
     await assert.rejects(phpunit.read!(context(t)), /PHPUnit wrote no report/);
     assert.deepEqual(phpunit.args({ ...ctx, files: ['/p/tests/A.php'] }), ['--log-junit', `${ctx.reportDir}/phpunit.xml`, '--colors=never', '/p/tests/A.php']);
-    assert.equal(phpunit.wholeFor!(['/p/tests/A.php']), undefined);
-    assert.match(phpunit.wholeFor!(['/p/tests/A.php', '/p/tests/B.php'])!, /single test file/);
+    assert.equal(phpunit.wholeFor!(['/p/tests/A.php'], []), undefined);
+    assert.match(phpunit.wholeFor!(['/p/tests/A.php', '/p/tests/B.php'], [])!, /single test file/);
     assert.equal(phpunit.accepts(['php', 'vendor/bin/phpunit']), true);
     assert.match(phpunit.refuse!({ argv: [], last: ['phpunit', '--log-junit', 'x.xml'] })!, /own --log-junit/);
   });

@@ -77,7 +77,7 @@ export function planRun(root: string, runs: readonly RunInfo[], tests: readonly 
     notes.push(...hookNotes);
     const files = chosen?.map((t) => abs(t.file_path));
     const runner = reporter?.runner ?? [...runners][0] ?? null;
-    const whole = files && (reporter ? reporter.wholeFor?.(files)
+    const whole = files && (reporter ? reporter.wholeFor?.(files, invocation.last)
       : takesFiles(runner, invocation.last) ? undefined : 'this runner cannot be given single files: the whole command ran');
     if (whole) notes.push(whole);
     else if (files && !reporter) notes.push(`only the files asked for were given to ${runner}`);

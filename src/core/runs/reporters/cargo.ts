@@ -27,17 +27,18 @@ export const cargo: Reporter = {
   mergeStderr: true,
   accepts: (words) => bin(words[0]) === 'cargo' && words[1] === 'test',
   refuse: (invocation) => {
-    if (invocation.last.includes('--')) {
-      return 'the command passes its own arguments to the test binaries (after `--`), so `--no-fail-fast` cannot be added';
-    }
     if (invocation.last.some((w) => w === '-q' || w === '--quiet')) return 'with `--quiet` the test binaries print dots, not test names';
     if (invocation.last.includes('--no-run')) return 'the command builds the tests without running them (`--no-run`)';
     return undefined;
   },
   // A file is a target of its own only as an integration test (`--test it`); a unit test's module is not.
-  wholeFor: (files) => (files.every((f) => integrationName(f) !== undefined) ? undefined
-    : 'cargo runs test targets, not files, and a unit test file is part of its crate: the whole command ran'),
-  args: (ctx) => ['--no-fail-fast', ...(ctx.files ?? []).flatMap((f) => ['--test', integrationName(f)!])],
+  wholeFor: (files, words) => (words.includes('--') ? 'the command passes arguments to the test binaries (after `--`), '
+    + 'after which no target can be named: the whole command ran'
+    : files.every((f) => integrationName(f) !== undefined) ? undefined
+      : 'cargo runs test targets, not files, and a unit test file is part of its crate: the whole command ran'),
+  // Words after the command's own `--` go to the test binaries: cargo's flags cannot follow them.
+  args: (ctx) => (ctx.words.includes('--') ? []
+    : ['--no-fail-fast', ...(ctx.files ?? []).flatMap((f) => ['--test', integrationName(f)!])]),
   stdout: (ctx) => cargoReader(ctx),
 };
 
@@ -96,9 +97,17 @@ export function cargoReader(ctx: ReportContext): LineReader {
     outcomes: () => placed().outcomes,
     notes() {
       const { lost } = placed();
-      if (lost.length === 0) return [];
+      const notes: string[] = [];
+      if (ctx.words.includes('--') && results.some((r) => r.status === 'failed')) {
+        notes.push('the command passes arguments to the test binaries (after `--`), so projdex could not add `--no-fail-fast`: '
+          + 'cargo stops after the first test binary that fails, and the files of the binaries after it keep their previous status');
+      }
+      if (ctx.words.some((w) => w === '--nocapture' || w === '--show-output')) {
+        notes.push('with `--nocapture` a test\'s own output can break its result line: such a test is not reported');
+      }
+      if (lost.length === 0) return notes;
       const more = lost.length > NAMED ? `, and ${lost.length - NAMED} more` : '';
-      return [`${lost.length} test${lost.length === 1 ? '' : 's'} could not be placed on a test file the scan lists, `
+      return [...notes, `${lost.length} test${lost.length === 1 ? '' : 's'} could not be placed on a test file the scan lists, `
         + `so no file carries their result: ${lost.slice(0, NAMED).join(', ')}${more}`];
     },
   };

@@ -13,4 +13,6 @@ import { rspec } from './rspec.ts';
 import { unittest } from './unittest.ts';
 import type { Reporter } from './reporter.ts';
 
-export const REPORTERS: ReadonlyMap<string, Reporter> = new Map([nodeTest, jest, vitest, mocha, playwright, pytest, go, cargo, rspec, phpunit, unittest, minitest, jasmine].map((r) => [r.runner, r]));
+export const REPORTERS: ReadonlyMap<string, Reporter> = new Map([
+  nodeTest, jest, vitest, mocha, jasmine, playwright, pytest, unittest, go, cargo, rspec, minitest, phpunit,
+].map((r) => [r.runner, r]));

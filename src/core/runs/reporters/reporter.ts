@@ -59,7 +59,7 @@ export interface Reporter {
   /** Whether stderr goes to the stdout pipe (one pipe keeps cargo's banners and results in order). */
   readonly mergeStderr?: boolean;
   /** Why these files (absolute) cannot be run alone, so the whole command runs; undefined when they can. */
-  wholeFor?(files: readonly string[]): string | undefined;
+  wholeFor?(files: readonly string[], words: readonly string[]): string | undefined;
   /** A reader of stdout for a streaming format (go, cargo), created per step. */
   stdout?(ctx: ReportContext): LineReader;
   /** Reads the report written into `reportDir`; throws (a sentence) when it is missing or unreadable. */
