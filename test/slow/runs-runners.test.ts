@@ -168,6 +168,15 @@ suite('test runs with real runners', { concurrency: 1 }, () => {
     assert.equal(whole.files.length, 6);
   });
 
+  test('cargo missing: the step cannot start, so the run is an error with a note (one pipe or not)', async (t) => {
+    const root = makeTree(t, CARGO_PROJECT);
+    const { url } = await serve(t, { runs: { env: { PATH: '/nonexistent' } } });
+    const { body: project } = await call(`${url}/api/projects`, 'POST', { name: 'fx', path: root });
+    const run = await waitRun(url, (await call(`${url}/api/projects/${project.id}/runs`, 'POST')).body.id);
+    assert.equal(run.status, 'error');
+    assert.deepEqual(run.steps[0].notes, ['could not start: cargo is not installed (not found on PATH)']);
+  });
+
   test('rspec: per file through --format json --out, the terminal keeping the project\'s formatter', { skip: missing('rspec', ['--version']) }, async (t) => {
     const root = makeTree(t, {
       '.rspec': '--format documentation\n',

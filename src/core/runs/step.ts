@@ -5,7 +5,8 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { StringDecoder } from 'node:string_decoder';
-import { dirname, join, relative } from 'node:path';
+import { accessSync, constants, statSync } from 'node:fs';
+import { delimiter, dirname, join, relative, resolve } from 'node:path';
 import { stepEnv } from './env.ts';
 import { stepArgv, type Step } from './plan.ts';
 import { startStep, type StepProcess } from './process.ts';
@@ -41,8 +42,11 @@ export async function runStep(step: Step, { root, env, secrets, onOutput, onProc
     const reporter = step.reporter;
     await reporter?.prepare?.(ctx);
     const { argv: own, shown } = stepArgv(step, reporter ? reporter.args(ctx) : (step.files ?? []).map((f) => relative(step.cwd, f)));
+    const stepEnvironment = { ...baseEnv, ...reporter?.env?.(ctx) };
     // One pipe for both streams, shared at the descriptor, keeps their lines in the order they were written.
-    const argv = reporter?.mergeStderr ? ['/bin/sh', '-c', 'exec "$@" 2>&1', 'sh', ...own] : own;
+    // A program that is not there is started directly, so it fails to start as any other would.
+    const argv = reporter?.mergeStderr && findProgram(own[0]!, step.cwd, stepEnvironment.PATH)
+      ? ['/bin/sh', '-c', 'exec "$@" 2>&1', 'sh', ...own] : own;
     const where = step.package ? `   (in ${step.package})` : '';
     // The package's `pretest`, as `npm test` runs it: a failure stops the step before the tests.
     if (step.hooks.pre !== undefined) {
@@ -58,7 +62,7 @@ export async function runStep(step: Step, { root, env, secrets, onOutput, onProc
     const [outText, errText] = [new StringDecoder('utf8'), new StringDecoder('utf8')];
     const stdout = reader ? lineSplitter(reader, onOutput) : { push: (b: Buffer) => onOutput(outText.write(b)), end: () => {} };
     const child = startStep({
-      argv, cwd: step.cwd, env: { ...baseEnv, ...reporter?.env?.(ctx) },
+      argv, cwd: step.cwd, env: stepEnvironment,
       onStdout: (chunk) => stdout.push(chunk), onStderr: (chunk) => onOutput(errText.write(chunk)),
     });
     onProcess(child);
@@ -111,6 +115,15 @@ async function runHook(name: string, script: string, { cwd, env, where, onOutput
   const how = exit.error ? `could not start: ${exit.error}` : exit.signal ? `ended by ${exit.signal}` : `exit code ${exit.code}`;
   const after = name === 'pretest' ? 'the tests did not run' : 'the step failed';
   return { code: exit.code, note: `the package's \`${name}\` script failed (${how}): ${after}` };
+}
+
+/** Whether `program` can be executed: a path (from `cwd`), or a name found on `PATH`. */
+function findProgram(program: string, cwd: string, path: string | undefined): boolean {
+  const candidates = program.includes('/') ? [resolve(cwd, program)]
+    : (path ?? '').split(delimiter).filter((d) => d !== '').map((d) => join(d, program));
+  return candidates.some((file) => {
+    try { accessSync(file, constants.X_OK); return statSync(file).isFile(); } catch { return false; }
+  });
 }
 
 /** `node_modules/.bin` of the step's directory and each parent up to the project root, nearest first. */
