@@ -31,4 +31,16 @@ suite('runs: minitest results', () => {
     assert.equal(minitest.commandIn!(makeTree(t, { 'Rakefile': '', 'Gemfile.lock': '' })), 'bundle exec rake test');
     assert.equal(minitest.commandIn!(makeTree(t, { 'bin/rails': '' })), 'bin/rails test');
   });
+
+  test('single files: `bin/rails test` takes paths, `rake test` one file through TEST=, others run whole', () => {
+    const files = ['/p/test/a_test.rb', '/p/test/b_test.rb'];
+    const ctx = (words: string[], asked: string[]) => ({ cwd: '/p', reportDir: '/r', known: [], words, files: asked });
+    assert.equal(minitest.wholeFor!(files, ['bin/rails', 'test']), undefined);
+    assert.deepEqual(minitest.args(ctx(['bin/rails', 'test'], files)), ['test/a_test.rb', 'test/b_test.rb']);
+    assert.equal(minitest.wholeFor!(files.slice(0, 1), ['bundle', 'exec', 'rake', 'test']), undefined);
+    assert.deepEqual(minitest.args(ctx(['rake', 'test'], files.slice(0, 1))), ['TEST=test/a_test.rb']);
+    assert.match(minitest.wholeFor!(files, ['rake', 'test'])!, /one file at a time/);
+    assert.match(minitest.wholeFor!(files.slice(0, 1), ['rake'])!, /chooses its own files/);
+    assert.deepEqual(minitest.args({ cwd: '/p', reportDir: '/r', known: [], words: ['rake', 'test'] }), []);
+  });
 });

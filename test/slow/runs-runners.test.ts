@@ -27,7 +27,7 @@ function jsRunner(name: string): string | false {
 }
 
 /** Registers `root`, runs its tests, and answers the run and the test rows. */
-async function runAll(t: test.TestContext, root: string): Promise<{ run: any; tests: any[] }> {
+async function runAll(t: test.TestContext, root: string): Promise<{ run: any; tests: any[]; url: string }> {
   const { url } = await serve(t);
   const { body: project } = await call(`${url}/api/projects`, 'POST', { name: 'fx', path: root });
   const started = await call(`${url}/api/projects/${project.id}/runs`, 'POST');
@@ -35,7 +35,7 @@ async function runAll(t: test.TestContext, root: string): Promise<{ run: any; te
   const run = await waitRun(url, started.body.id, 300_000);
   const tests = (await call(`${url}/api/projects/${project.id}/tests`)).body;
   assert.deepEqual(processesMentioning(root), [], 'no process of the run is left');
-  return { run, tests };
+  return { run, tests, url };
 }
 
 const statuses = (rows: any[]): Array<[string, string]> => rows.map((r) => [r.file_path, r.status]);
@@ -247,13 +247,19 @@ suite('test runs with real runners', { concurrency: 1 }, () => {
         + "  def test_raises\n    raise ArgumentError, 'boom'\n  end\n"),
       'test/skip_test.rb': klass('SkipTest', "  def test_later\n    skip 'not yet'\n  end\n"),
     });
-    const { run, tests } = await runAll(t, root);
+    const { run, tests, url } = await runAll(t, root);
     assert.equal(run.status, 'failed', run.output);
     assert.equal(run.steps[0].command, 'rake test');
     assert.deepEqual(statuses(run.files), [['test/fail_test.rb', 'failed'], ['test/pass_test.rb', 'passed'], ['test/skip_test.rb', 'skipped']]);
     assert.deepEqual(run.files[0].failures.map((f: any) => f.name).sort(), ['FailTest#test_raises', 'FailTest#test_wrong']);
     assert.match(run.files[0].failures.find((f: any) => f.name === 'FailTest#test_raises').message, /ArgumentError: boom/);
     assert.deepEqual(statuses(tests), statuses(run.files));
+    // One file: Rake's test task runs only the file `TEST=` names.
+    const started = await call(`${url}/api/projects/${run.project_id}/runs`, 'POST', { files: ['test/pass_test.rb'] });
+    const one = await waitRun(url, started.body.id, 300_000);
+    assert.equal(one.status, 'passed', one.output);
+    assert.equal(one.steps[0].command, 'rake test TEST=test/pass_test.rb');
+    assert.deepEqual(statuses(one.files), [['test/pass_test.rb', 'passed']]);
   });
 
   test('jasmine: per file through a reporter module that keeps Jasmine\'s console output', { skip: jsRunner('jasmine') }, async (t) => {

@@ -6,6 +6,7 @@
  * load no plugin, and report nothing.
  */
 import { promises as fsp, statSync } from 'node:fs';
+import { relative } from 'node:path';
 import { bin, cleanMessage, MAX_REPORT_BYTES, type Reporter, type ReportContext, type TestOutcome } from './reporter.ts';
 
 const report = (ctx: ReportContext): string => `${ctx.reportDir}/minitest.jsonl`;
@@ -51,8 +52,12 @@ export const minitest: Reporter = {
     await fsp.mkdir(`${libDir(ctx)}/minitest`, { recursive: true });
     await fsp.writeFile(`${libDir(ctx)}/minitest/pjx_plugin.rb`, PLUGIN);
   },
-  wholeFor: () => 'the test task chooses its files: the whole command ran',
-  args: () => [],
+  // `bin/rails test` takes paths; Rake's test task runs the one file `TEST=` names.
+  wholeFor: (files, words) => (isRails(words) || (isRake(words) && files.length === 1) ? undefined
+    : isRake(words) ? 'Rake\'s test task runs one file at a time (`TEST=`): the whole command ran'
+      : 'this command chooses its own files: the whole command ran'),
+  args: (ctx) => (!ctx.files ? [] : isRails(ctx.words) ? ctx.files.map((f) => relative(ctx.cwd, f))
+    : [`TEST=${relative(ctx.cwd, ctx.files[0]!)}`]),
   env: (ctx) => ({ PJX_MINITEST_REPORT: report(ctx), RUBYOPT: [`-I${libDir(ctx)}`, ctx.env?.RUBYOPT].filter((o) => o).join(' ') }),
   async read(ctx) {
     const info = await fsp.stat(report(ctx)).catch(() => undefined);
@@ -69,6 +74,16 @@ export const minitest: Reporter = {
     }
     return outcomes;
   },
+};
+
+/** The words after `bundle exec`, where the program is. */
+const program = (words: readonly string[]): readonly string[] =>
+  (bin(words[0]) === 'bundle' && words[1] === 'exec' ? words.slice(2) : words);
+const isRails = (words: readonly string[]): boolean =>
+  bin(program(words)[0]) === 'rails' && program(words)[1] === 'test';
+const isRake = (words: readonly string[]): boolean => {
+  const [rake, task, ...rest] = program(words);
+  return bin(rake) === 'rake' && task === 'test' && rest.length === 0;
 };
 
 function exists(path: string): boolean {
