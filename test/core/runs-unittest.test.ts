@@ -90,4 +90,14 @@ suite('runs: unittest results', () => {
     assert.equal(unittest.accepts(['coverage', 'run', '-m', 'unittest']), true);
     assert.equal(unittest.accepts(['tox']), false);
   });
+
+  test('single files go to `python -m unittest [options]`; discovery or named modules run whole', () => {
+    const file = ['/p/tests/test_a.py'];
+    assert.equal(unittest.wholeFor!(file, ['python3', '-m', 'unittest', '-v', '-k', 'fast']), undefined);
+    assert.equal(unittest.wholeFor!(file, ['coverage', 'run', '-m', 'unittest']), undefined);
+    assert.deepEqual(unittest.args({ cwd: '/p', reportDir: '/r', known: [], words: [], files: file }), ['tests/test_a.py']);
+    for (const words of [['python', '-m', 'unittest', 'discover', '-s', 'tests'], ['python', '-m', 'unittest', 'tests.test_b'], ['python', 'runtests.py']]) {
+      assert.match(unittest.wholeFor!(file, words)!, /whole command ran/, words.join(' '));
+    }
+  });
 });

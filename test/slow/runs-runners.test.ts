@@ -238,6 +238,22 @@ suite('test runs with real runners', { concurrency: 1 }, () => {
     assert.deepEqual(statuses(tests), statuses(run.files));
   });
 
+  test('unittest: one file given to `python3 -m unittest`', { skip: missing('python3', ['--version']) }, async (t) => {
+    const root = makeTree(t, {
+      'Makefile': 'test:\n\tpython3 -m unittest -v\n',
+      'tests/__init__.py': '',
+      'tests/test_pass.py': 'import unittest\n\nclass Pass(unittest.TestCase):\n    def test_adds(self):\n        self.assertEqual(1 + 1, 2)\n',
+      'tests/test_fail.py': 'import unittest\n\nclass Fail(unittest.TestCase):\n    def test_wrong(self):\n        self.assertEqual(1 + 1, 3)\n',
+    });
+    const { run, url } = await runAll(t, root);
+    assert.deepEqual(statuses(run.files), [['tests/test_fail.py', 'failed'], ['tests/test_pass.py', 'passed']], run.output);
+    const started = await call(`${url}/api/projects/${run.project_id}/runs`, 'POST', { files: ['tests/test_pass.py'] });
+    const one = await waitRun(url, started.body.id, 300_000);
+    assert.equal(one.status, 'passed', one.output);
+    assert.equal(one.steps[0].command, 'python3 -m unittest -v tests/test_pass.py');
+    assert.deepEqual(statuses(one.files), [['tests/test_pass.py', 'passed']]);
+  });
+
   test('minitest: per file through a minitest plugin on RUBYOPT, under `rake test`', { skip: missing('rake', ['--version']) }, async (t) => {
     const klass = (name: string, body: string): string => `require 'minitest/autorun'\n\nclass ${name} < Minitest::Test\n${body}end\n`;
     const root = makeTree(t, {

@@ -5,7 +5,7 @@
  * failed to import is placed on the known file its dotted name ends with.
  */
 import { promises as fsp } from 'node:fs';
-import { delimiter } from 'node:path';
+import { delimiter, relative } from 'node:path';
 import { bin, cleanMessage, MAX_REPORT_BYTES, type Reporter, type ReportContext, type TestOutcome } from './reporter.ts';
 import { UNITTEST_HOOK } from './unittest-hook.ts';
 
@@ -23,9 +23,10 @@ export const unittest: Reporter = {
     await fsp.mkdir(hookDir(ctx));
     await fsp.writeFile(`${hookDir(ctx)}/sitecustomize.py`, UNITTEST_HOOK);
   },
-  // The command names or discovers its modules itself; a file cannot be added to it safely.
-  wholeFor: () => 'unittest runs the modules its command names or discovers: the whole command ran',
-  args: () => [],
+  // `python -m unittest [options]` takes files; a command that names or discovers its modules does not.
+  wholeFor: (_files, words) => (takesFiles(words) ? undefined
+    : 'unittest runs the modules its command names or discovers: the whole command ran'),
+  args: (ctx) => (ctx.files ?? []).map((f) => relative(ctx.cwd, f)),
   env: (ctx) => ({
     PJX_UNITTEST_REPORT: report(ctx),
     PYTHONPATH: [hookDir(ctx), ctx.env?.PYTHONPATH].filter((p) => p).join(delimiter),
@@ -49,6 +50,18 @@ export const unittest: Reporter = {
     return outcomes;
   },
 };
+
+/** `python -m unittest` (or `coverage run -m unittest`) followed by options only, `-k PATTERN` included. */
+function takesFiles(words: readonly string[]): boolean {
+  const at = words.findIndex((w, i) => w === '-m' && words[i + 1] === 'unittest');
+  if (at === -1) return false;
+  const rest = words.slice(at + 2);
+  for (let i = 0; i < rest.length; i++) {
+    if (rest[i] === '-k') i++;
+    else if (!rest[i]!.startsWith('-')) return false;
+  }
+  return true;
+}
 
 /** The one known file a dotted module name (`tests.test_a`) ends with, `tests/test_a.py`. */
 function moduleFile(module: string, known: readonly string[]): string | undefined {
