@@ -1,5 +1,5 @@
 // Test runs with the real runners: pytest, unittest, Go, cargo, RSpec, minitest and PHPUnit when installed
-// (CI installs them with apt), Jest, Vitest, Mocha, Jasmine, AVA and Playwright from the folder
+// (CI installs them with apt), Jest, Vitest, Mocha, Jasmine, tap, AVA and Playwright from the folder
 // PROJDEX_CI_RUNNERS names (.ci/run installs them there once). A runner missing here skips its test with
 // the reason.
 import assert from 'node:assert/strict';
@@ -293,6 +293,22 @@ suite('test runs with real runners', { concurrency: 1 }, () => {
     assert.deepEqual(statuses(run.files), [['spec/fail.spec.js', 'failed'], ['spec/pass.spec.js', 'passed'], ['spec/skip.spec.js', 'skipped']]);
     assert.match(run.files[0].failures[0].message, /Expected 2 to be 3/);
     assert.match(run.output, /4 specs, 1 failure, 1 pending spec/, 'Jasmine\'s own summary is printed');
+    assert.deepEqual(statuses(tests), statuses(run.files));
+  });
+
+  test('tap: per file through --output-file (raw TAP beside the terminal report)', { skip: jsRunner('tap') }, async (t) => {
+    const root = makeTree(t, {
+      'package.json': JSON.stringify({ name: 'fx', type: 'module', scripts: { test: 'tap' }, devDependencies: { tap: '21' } }),
+      'test/pass.test.js': "import t from 'tap';\nt.test('adds', (t) => { t.equal(1 + 1, 2); t.end(); });\n",
+      'test/fail.test.js': "import t from 'tap';\nt.test('adds wrong', (t) => { t.equal(1 + 1, 3, 'wrong sum'); t.end(); });\n"
+        + "t.test('fine', (t) => { t.ok(true); t.end(); });\n",
+      'test/skip.test.js': "import t from 'tap';\nt.test('later', { skip: 'not yet' }, (t) => { t.end(); });\n",
+    });
+    symlinkSync(join(RUNNERS!, 'node_modules'), join(root, 'node_modules'));
+    const { run, tests } = await runAll(t, root);
+    assert.equal(run.status, 'failed', run.output);
+    assert.deepEqual(statuses(run.files), [['test/fail.test.js', 'failed'], ['test/pass.test.js', 'passed'], ['test/skip.test.js', 'skipped']]);
+    assert.deepEqual(run.files[0].failures, [{ name: 'adds wrong', message: 'wrong sum' }]);
     assert.deepEqual(statuses(tests), statuses(run.files));
   });
 

@@ -8,7 +8,6 @@ import { bin } from './reporters/reporter.ts';
 
 const STARTS: ReadonlyMap<string, (words: readonly string[]) => boolean> = new Map([
   ['ava', (w) => bin(w[0]) === 'ava'],
-  ['tap', (w) => bin(w[0]) === 'tap'],
   ['exunit', (w) => bin(w[0]) === 'mix' && w[1] === 'test'],
 ]);
 

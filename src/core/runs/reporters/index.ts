@@ -10,9 +10,10 @@ import { playwright } from './playwright.ts';
 import { phpunit } from './phpunit.ts';
 import { pytest } from './pytest.ts';
 import { rspec } from './rspec.ts';
+import { tap } from './tap.ts';
 import { unittest } from './unittest.ts';
 import type { Reporter } from './reporter.ts';
 
 export const REPORTERS: ReadonlyMap<string, Reporter> = new Map([
-  nodeTest, jest, vitest, mocha, jasmine, playwright, pytest, unittest, go, cargo, rspec, minitest, phpunit,
+  nodeTest, jest, vitest, mocha, jasmine, playwright, pytest, unittest, go, cargo, rspec, minitest, phpunit, tap,
 ].map((r) => [r.runner, r]));
