@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { suite, test } from 'node:test';
 import { argvOf, readCommand, showArgv } from '../../src/core/runs/command.ts';
 import { stepEnv } from '../../src/core/runs/env.ts';
+import { scriptHooks } from '../../src/core/runs/hooks.ts';
 import { planRun } from '../../src/core/runs/plan.ts';
 import { createTail } from '../../src/core/runs/tail.ts';
 import { makeTree } from '../helpers/index.ts';
@@ -61,6 +62,60 @@ suite('runs: planning steps from the last scan', () => {
     const plan = planRun(root, [], [{ file_path: 'svc/a_test.go', framework: 'go' }]);
     assert.ok('steps' in plan);
     assert.deepEqual(plan.steps.map((s) => [s.package, s.reporter?.runner]), [['svc', 'go']]);
+  });
+  test('RSpec and PHPUnit get their default command where their config is; a recorded command covers its files', (t) => {
+    const root = makeTree(t, {
+      'api/Gemfile': "gem 'rspec'\n", 'api/Gemfile.lock': '', 'api/spec/a_spec.rb': '', 'cli/spec/spec_helper.rb': '', 'cli/spec/b_spec.rb': '',
+      'web/phpunit.xml.dist': '<phpunit/>', 'web/tests/ATest.php': '', 'go/x_test.go': '',
+    });
+    const tests = [['api/spec/a_spec.rb', 'rspec'], ['cli/spec/b_spec.rb', 'rspec'], ['web/tests/ATest.php', 'phpunit'], ['go/x_test.go', 'go']]
+      .map(([file_path, framework]) => ({ file_path: file_path!, framework: framework! }));
+    const plan = planRun(root, [], tests);
+    assert.ok('steps' in plan);
+    assert.deepEqual(plan.steps.map((s) => [s.package, showArgv(s.base.argv!), s.reporter?.runner]),
+      [['api', 'bundle exec rspec', 'rspec'], ['cli', 'rspec', 'rspec'], ['web', 'phpunit', 'phpunit']], 'a Go file without go.mod gets no step');
+    const recorded = planRun(root, [{ package: 'api', command: 'bin/rspec --tag fast', runner: 'rspec', config: null, notes: [] }], tests.slice(0, 1));
+    assert.ok('steps' in recorded);
+    assert.deepEqual(recorded.steps.map((s) => showArgv(s.base.argv!)), ['bin/rspec --tag fast']);
+  });
+});
+
+suite('runs: single files for runners projdex reads no report of', () => {
+  test('a runner that takes files as arguments gets them; others run whole, each with a note', (t) => {
+    const root = makeTree(t);
+    const plan = (runner: string, command: string) => planRun(root, [{ package: '', command, runner, config: null, notes: [] }],
+      [{ file_path: 'test/a_test.exs', framework: runner }], { files: ['test/a_test.exs'] });
+    const mix = plan('exunit', 'mix test --trace');
+    assert.ok('steps' in mix);
+    assert.deepEqual(mix.steps[0]!.files, [`${root}/test/a_test.exs`]);
+    assert.match(mix.steps[0]!.notes.join('\n'), /projdex reads no report of exunit.*\nonly the files asked for were given to exunit$/);
+    for (const [runner, command] of [['tape', "tape 'test/**/*.js'"], ['exunit', 'make test']]) {
+      const whole = plan(runner!, command!);
+      assert.ok('steps' in whole);
+      assert.equal(whole.steps[0]!.files, undefined, command);
+      assert.match(whole.steps[0]!.notes.at(-1)!, /the whole command ran/);
+    }
+  });
+});
+
+suite('runs: npm test\'s pretest and posttest', () => {
+  const pkg = (scripts: Record<string, string>, extra: Record<string, unknown> = {}) => JSON.stringify({ name: 'x', scripts, ...extra });
+  test('run when the command is the package\'s test script, unless Yarn 2+ or ignore-scripts say otherwise', (t) => {
+    const root = makeTree(t, {
+      'package.json': pkg({ pretest: 'tsc -b', test: 'node --test', posttest: 'echo done' }),
+      'berry/package.json': pkg({ pretest: 'tsc -b', test: 'jest' }, { packageManager: 'yarn@4.5.0' }),
+      'classic/package.json': pkg({ pretest: 'tsc -b', test: 'jest' }, { packageManager: 'yarn@1.22.22' }),
+      'yarnrc/package.json': pkg({ posttest: 'echo done', test: 'jest' }), 'yarnrc/.yarnrc.yml': 'nodeLinker: node-modules\n',
+      'ws/.npmrc': 'ignore-scripts = true\n', 'ws/pkgs/a/package.json': pkg({ pretest: 'tsc -b', test: 'jest' }),
+    });
+    assert.deepEqual(scriptHooks(root, root, 'node --test'), { pre: 'tsc -b', post: 'echo done', notes: [] });
+    assert.deepEqual(scriptHooks(root, root, 'node --test test/'), { notes: [] }, 'another command than the test script');
+    assert.deepEqual(scriptHooks(root, `${root}/classic`, 'jest'), { pre: 'tsc -b', notes: [] });
+    assert.deepEqual(scriptHooks(root, `${root}/berry`, 'jest').notes, ['the `pretest` script was not run: Yarn 2 and later run no pre/post scripts']);
+    assert.deepEqual(scriptHooks(root, `${root}/yarnrc`, 'jest').notes, ['the `posttest` script was not run: Yarn 2 and later run no pre/post scripts']);
+    assert.deepEqual(scriptHooks(root, `${root}/ws/pkgs/a`, 'jest').notes,
+      ['the `pretest` script was not run: `.npmrc` sets `ignore-scripts=true`, with which npm skips them']);
+    assert.deepEqual(scriptHooks(root, `${root}/none`, 'jest'), { notes: [] });
   });
 });
 

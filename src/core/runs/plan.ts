@@ -7,6 +7,8 @@ import { existsSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { RunInfo } from '../../rules/types.ts';
 import { argvOf, readCommand, showArgv } from './command.ts';
+import { takesFiles } from './file-arguments.ts';
+import { scriptHooks, type ScriptHooks } from './hooks.ts';
 import { REPORTERS } from './reporters/index.ts';
 import type { Reporter } from './reporters/reporter.ts';
 
@@ -28,6 +30,8 @@ export interface Step {
   readonly files: readonly string[] | undefined;
   /** Absolute paths of the project's known test files this step's runner runs under its directory. */
   readonly known: readonly string[];
+  /** The package's `pretest`/`posttest` scripts, when the command is its `test` script. */
+  readonly hooks: Pick<ScriptHooks, 'pre' | 'post'>;
   readonly notes: string[];
 }
 
@@ -54,7 +58,7 @@ export function planRun(root: string, runs: readonly RunInfo[], tests: readonly 
     if (info.runner) entry.runners.add(info.runner);
     byCommand.set(key, entry);
   }
-  addGoModules(root, tests, byCommand, abs);
+  addUnrecorded(tests, byCommand, abs);
 
   const wanted = request.files ? new Set(request.files) : undefined;
   const steps: Step[] = [];
@@ -69,11 +73,18 @@ export function planRun(root: string, runs: readonly RunInfo[], tests: readonly 
     if (!invocation) { unrunnable.push(`\`${info.command}\` cannot be read as a command`); continue; }
     const notes: string[] = [];
     const reporter = pickReporter(invocation, runners, notes, info.command!);
-    if (chosen && !reporter) notes.push('this runner cannot be given single files: the whole command ran');
+    const { notes: hookNotes, ...hooks } = scriptHooks(root, cwd, info.command!);
+    notes.push(...hookNotes);
+    const files = chosen?.map((t) => abs(t.file_path));
+    const runner = reporter?.runner ?? [...runners][0] ?? null;
+    const whole = files && (reporter ? reporter.wholeFor?.(files, invocation.last)
+      : takesFiles(runner, invocation.last) ? undefined : 'this runner cannot be given single files: the whole command ran');
+    if (whole) notes.push(whole);
+    else if (files && !reporter) notes.push(`only the files asked for were given to ${runner}`);
     steps.push({
-      package: info.package, runner: reporter?.runner ?? [...runners][0] ?? null, cwd, base: invocation, reporter,
-      files: chosen && reporter ? chosen.map((t) => abs(t.file_path)) : undefined,
-      known: mine.map((t) => abs(t.file_path)), notes,
+      package: info.package, runner, cwd, base: invocation, reporter,
+      files: whole ? undefined : files,
+      known: mine.map((t) => abs(t.file_path)), hooks, notes,
     });
   }
   if (steps.length > 0) return { steps };
@@ -107,25 +118,35 @@ function pickReporter(invocation: NonNullable<ReturnType<typeof readCommand>>, r
 }
 
 /**
- * Go modules get a step even when the scan recorded no command for them (Go has no test script):
- * `go test ./...` in each module directory that holds known Go test files.
+ * Runners the scan records no command for (Go has no test script; RSpec and PHPUnit are found by their
+ * files) get a step with their default command in the nearest directory holding one of their `home`
+ * files (`go.mod`, `.rspec`, `Gemfile`, `phpunit.xml`...), for test files no recorded command covers.
  */
-function addGoModules(root: string, tests: readonly PlanTest[], byCommand: Map<string, { info: RunInfo; runners: Set<string> }>,
+function addUnrecorded(tests: readonly PlanTest[], byCommand: Map<string, { info: RunInfo; runners: Set<string> }>,
   abs: (rel: string) => string): void {
-  const covered = [...byCommand.values()].filter((e) => e.runners.has('go')).map((e) => e.info.package);
-  const modules = new Set<string>();
+  const homes = new Map<string, Set<string>>();
   for (const t of tests) {
-    if (t.framework !== 'go') continue;
-    if (covered.some((p) => p === '' || t.file_path.startsWith(p + '/'))) continue;
+    const reporter = REPORTERS.get(t.framework ?? '');
+    if (!reporter?.home) continue;
+    const covered = [...byCommand.values()].some((e) => e.runners.has(reporter.runner)
+      && (e.info.package === '' || t.file_path.startsWith(e.info.package + '/')));
+    if (covered) continue;
     for (let dir = dirname(t.file_path); ; dir = dirname(dir)) {
       const rel = dir === '.' ? '' : dir;
-      if (existsSync(`${abs(rel)}/go.mod`)) { modules.add(rel); break; }
+      if (reporter.home.some((name) => existsSync(`${abs(rel)}/${name}`))) {
+        homes.set(reporter.runner, (homes.get(reporter.runner) ?? new Set()).add(rel));
+        break;
+      }
       if (rel === '') break;
     }
   }
-  for (const pkg of modules) {
-    byCommand.set(`${pkg}\0go test ./...`, {
-      info: { package: pkg, command: 'go test ./...', runner: 'go', config: null, notes: [] }, runners: new Set(['go']),
-    });
+  for (const [runner, dirs] of homes) {
+    const reporter = REPORTERS.get(runner)!;
+    for (const pkg of dirs) {
+      const command = reporter.commandIn?.(abs(pkg)) ?? reporter.defaultCommand!;
+      byCommand.set(`${pkg}\0${command}`, {
+        info: { package: pkg, command, runner, config: null, notes: [] }, runners: new Set([runner]),
+      });
+    }
   }
 }

@@ -5,7 +5,8 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { StringDecoder } from 'node:string_decoder';
-import { dirname, join } from 'node:path';
+import { accessSync, constants, statSync } from 'node:fs';
+import { delimiter, dirname, join, relative, resolve } from 'node:path';
 import { stepEnv } from './env.ts';
 import { stepArgv, type Step } from './plan.ts';
 import { startStep, type StepProcess } from './process.ts';
@@ -36,17 +37,32 @@ export interface StepResult {
 export async function runStep(step: Step, { root, env, secrets, onOutput, onProcess }: StepOptions): Promise<StepResult> {
   const reportDir = await mkdtemp(join(tmpdir(), 'projdex-run-'));
   try {
-    const ctx: ReportContext = { cwd: step.cwd, reportDir, known: step.known, words: step.base.last, ...(step.files ? { files: step.files } : {}) };
+    const baseEnv = stepEnv(env, { secrets, binDirs: binDirs(root, step.cwd) });
+    const ctx: ReportContext = { cwd: step.cwd, reportDir, known: step.known, words: step.base.last, env: baseEnv, ...(step.files ? { files: step.files } : {}) };
     const reporter = step.reporter;
     await reporter?.prepare?.(ctx);
-    const { argv, shown } = stepArgv(step, reporter ? reporter.args(ctx) : []);
-    onOutput(`$ ${shown}${step.package ? `   (in ${step.package})` : ''}\n`);
+    const { argv: own, shown } = stepArgv(step, reporter ? reporter.args(ctx) : (step.files ?? []).map((f) => relative(step.cwd, f)));
+    const stepEnvironment = { ...baseEnv, ...reporter?.env?.(ctx) };
+    // One pipe for both streams, shared at the descriptor, keeps their lines in the order they were written.
+    // A program that is not there is started directly, so it fails to start as any other would.
+    const argv = reporter?.mergeStderr && findProgram(own[0]!, step.cwd, stepEnvironment.PATH)
+      ? ['/bin/sh', '-c', 'exec "$@" 2>&1', 'sh', ...own] : own;
+    const where = step.package ? `   (in ${step.package})` : '';
+    // The package's `pretest`, as `npm test` runs it: a failure stops the step before the tests.
+    if (step.hooks.pre !== undefined) {
+      const pre = await runHook('pretest', step.hooks.pre, { cwd: step.cwd, env: baseEnv, where, onOutput, onProcess });
+      if (pre.code !== 0) {
+        return { record: { package: step.package, command: shown, runner: step.runner, exit_code: pre.code, notes: [...step.notes, pre.note] },
+          outcomes: [], failedToStart: false };
+      }
+    }
+    onOutput(`$ ${shown}${where}\n`);
     const reader = reporter?.stdout?.(ctx);
     // Decoders keep a character cut between two chunks whole.
     const [outText, errText] = [new StringDecoder('utf8'), new StringDecoder('utf8')];
     const stdout = reader ? lineSplitter(reader, onOutput) : { push: (b: Buffer) => onOutput(outText.write(b)), end: () => {} };
     const child = startStep({
-      argv, cwd: step.cwd, env: { ...stepEnv(env, { secrets, binDirs: binDirs(root, step.cwd) }), ...reporter?.env?.(ctx) },
+      argv, cwd: step.cwd, env: stepEnvironment,
       onStdout: (chunk) => stdout.push(chunk), onStderr: (chunk) => onOutput(errText.write(chunk)),
     });
     onProcess(child);
@@ -56,20 +72,58 @@ export async function runStep(step: Step, { root, env, secrets, onOutput, onProc
     if (exit.error) notes.push(`could not start: ${exit.error}`);
     else if (exit.signal) notes.push(`ended by ${exit.signal}`);
     let outcomes: TestOutcome[] = [];
-    if (reader) outcomes = reader.outcomes();
+    if (reader) { outcomes = reader.outcomes(); notes.push(...(reader.notes?.() ?? [])); }
     else if (reporter?.read && !exit.error) {
       try { outcomes = await reporter.read(ctx); } catch (error) { notes.push(`no per-file result: ${(error as Error).message}`); }
     }
     if (reporter && !exit.error && outcomes.length === 0 && !notes.some((n) => n.startsWith('no per-file result'))) {
       notes.push('no per-file result: the runner reported no test');
     }
+    let code = exit.code;
+    if (step.hooks.pre !== undefined) notes.push('the package\'s `pretest` script ran first, as `npm test` runs it');
+    // `posttest` runs after a passing test only; its failure fails the step, as it fails `npm test`.
+    if (step.hooks.post !== undefined && code === 0) {
+      const post = await runHook('posttest', step.hooks.post, { cwd: step.cwd, env: baseEnv, where, onOutput, onProcess });
+      notes.push(post.code === 0 ? 'the package\'s `posttest` script ran after the tests passed, as `npm test` runs it' : post.note);
+      code = post.code;
+    }
     return {
-      record: { package: step.package, command: shown, runner: step.runner, exit_code: exit.code, notes },
+      record: { package: step.package, command: shown, runner: step.runner, exit_code: code, notes },
       outcomes, failedToStart: exit.error !== undefined,
     };
   } finally {
     await rm(reportDir, { recursive: true, force: true });
   }
+}
+
+interface HookOptions {
+  readonly cwd: string;
+  readonly env: NodeJS.ProcessEnv;
+  readonly where: string;
+  readonly onOutput: (text: string) => void;
+  readonly onProcess: (process: StepProcess) => void;
+}
+
+/** Runs a package script through `sh -c`, as package managers do; its output is the step's. */
+async function runHook(name: string, script: string, { cwd, env, where, onOutput, onProcess }: HookOptions): Promise<{ code: number | null; note: string }> {
+  onOutput(`$ ${script}${where}   (${name})\n`);
+  const [outText, errText] = [new StringDecoder('utf8'), new StringDecoder('utf8')];
+  const child = startStep({ argv: ['/bin/sh', '-c', script], cwd, env,
+    onStdout: (chunk) => onOutput(outText.write(chunk)), onStderr: (chunk) => onOutput(errText.write(chunk)) });
+  onProcess(child);
+  const exit = await child.done;
+  const how = exit.error ? `could not start: ${exit.error}` : exit.signal ? `ended by ${exit.signal}` : `exit code ${exit.code}`;
+  const after = name === 'pretest' ? 'the tests did not run' : 'the step failed';
+  return { code: exit.code, note: `the package's \`${name}\` script failed (${how}): ${after}` };
+}
+
+/** Whether `program` can be executed: a path (from `cwd`), or a name found on `PATH`. */
+function findProgram(program: string, cwd: string, path: string | undefined): boolean {
+  const candidates = program.includes('/') ? [resolve(cwd, program)]
+    : (path ?? '').split(delimiter).filter((d) => d !== '').map((d) => join(d, program));
+  return candidates.some((file) => {
+    try { accessSync(file, constants.X_OK); return statSync(file).isFile(); } catch { return false; }
+  });
 }
 
 /** `node_modules/.bin` of the step's directory and each parent up to the project root, nearest first. */

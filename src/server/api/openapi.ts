@@ -127,7 +127,7 @@ export const ROUTE_DOCS: Readonly<Record<string, RouteDoc>> = {
   },
   'POST /api/projects/:id/runs': {
     summary: 'Run the project\'s own tests',
-    description: 'Each test command the last scan recorded (`runs`) is a step, run in its package\'s directory with a reporter added where projdex reads that runner\'s report (node --test, Jest, Vitest, Mocha, Playwright, pytest, Go); other commands run as written and their exit code decides. A project never scanned is scanned first. The answer comes at once; follow the run on `/api/events` or `GET /api/runs/:id`. At most `run_concurrency` runs at once (setting, default 1; the rest queue), each stopped after `run_deadline_seconds` (setting, default 900).',
+    description: 'Each test command the last scan recorded (`runs`) is a step, run in its package\'s directory with a reporter added where projdex reads that runner\'s results (node --test, Jest, Vitest, Mocha, Jasmine, tap, Playwright, pytest, unittest, Go, cargo, RSpec, minitest, PHPUnit); other commands run as written and their exit code decides. A `test` script\'s `pretest` and `posttest` run as `npm test` runs them. Go modules and RSpec, minitest and PHPUnit projects the scan recorded no command for get their usual one (`go test ./...`, `rspec`, `rake test`, `phpunit`). A project never scanned is scanned first. The answer comes at once; follow the run on `/api/events` or `GET /api/runs/:id`. At most `run_concurrency` runs at once (setting, default 1; the rest queue), each stopped after `run_deadline_seconds` (setting, default 900).',
     body: 'RunInput',
     responses: {
       202: ok('Started (or queued)', 'Run'),

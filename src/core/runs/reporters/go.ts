@@ -15,6 +15,7 @@ const KEPT_LINES = 20;
 export const go: Reporter = {
   runner: 'go',
   defaultCommand: 'go test ./...',
+  home: ['go.mod'],
   accepts: (words) => words[0] === 'go' && words[1] === 'test',
   refuse: (invocation) => (invocation.last.includes('-json') ? 'the command already asks for -json' : undefined),
   args: (ctx) => ['-json', '-count=1', ...(ctx.files ? packagesOf(ctx) : [])],

@@ -22,12 +22,16 @@ export interface ReportContext {
   readonly known: readonly string[];
   /** The words of the command's last simple command, which the arguments are appended to. */
   readonly words: readonly string[];
+  /** The step's environment before the reporter's own variables (a path list to extend). */
+  readonly env?: NodeJS.ProcessEnv;
 }
 
 /** Reads a step's stdout line by line (streaming reporters); returns the text to show for the line. */
 export interface LineReader {
   line(line: string): string | undefined;
   outcomes(): TestOutcome[];
+  /** What the step's record should say about what was read (tests it could not place on a file). */
+  notes?(): string[];
 }
 
 export interface Reporter {
@@ -37,6 +41,13 @@ export interface Reporter {
   accepts(words: readonly string[]): boolean;
   /** The command used when the scan recorded the runner but no command (pytest, go). */
   readonly defaultCommand?: string;
+  /**
+   * For runners the scan records no command for (go, rspec, phpunit): the files whose nearest directory
+   * is where the default command runs, for test files no recorded command covers.
+   */
+  readonly home?: readonly string[];
+  /** The default command for that directory, where it depends on it (`bundle exec rspec`). */
+  commandIn?(dir: string): string;
   /** Why this command cannot take the reporter flags (e.g. it sets its own reporter), or undefined. */
   refuse?(invocation: Invocation): string | undefined;
   /** Writes what the flags point to (a reporter module) into `reportDir` before the step starts. */
@@ -45,7 +56,11 @@ export interface Reporter {
   args(ctx: ReportContext): string[];
   /** Variables added to the step's environment (where a runner takes its report path from one). */
   env?(ctx: ReportContext): Record<string, string>;
-  /** A reader of stdout for a streaming format (go), created per step. */
+  /** Whether stderr goes to the stdout pipe (one pipe keeps cargo's banners and results in order). */
+  readonly mergeStderr?: boolean;
+  /** Why these files (absolute) cannot be run alone, so the whole command runs; undefined when they can. */
+  wholeFor?(files: readonly string[], words: readonly string[]): string | undefined;
+  /** A reader of stdout for a streaming format (go, cargo), created per step. */
   stdout?(ctx: ReportContext): LineReader;
   /** Reads the report written into `reportDir`; throws (a sentence) when it is missing or unreadable. */
   read?(ctx: ReportContext): Promise<TestOutcome[]>;
