@@ -24,6 +24,36 @@ suite('discoverOthers() go', () => {
     ]);
   });
 
+  test('build tags set by CI (a matrix value, a Taskfile target, a Makefile target with an override) list the files that need them', async (t) => {
+    const goTest = (head: string): string => `${head}package x\n\nimport "testing"\n\nfunc TestA(t *testing.T) {}\n`;
+    const root = makeTree(t, {
+      'go.mod': 'module example.com/app\n',
+      'app_test.go': goTest(''),
+      'db_test.go': goTest('//go:build all || cassandra\n\n'),
+      'e2e/flow_test.go': goTest('//go:build e2e\n\n'),
+      'api/api_test.go': goTest('//go:build integration\n\n'),
+      'store/store_test.go': goTest('//go:build integration\n\n'),
+      'watch_test.go': goTest('//go:build watch\n\n'),
+      '.github/workflows/ci.yml': [
+        'jobs:', '  it:', '    strategy:', '      matrix:', '        tags: [ "cassandra", "unit" ]', '    steps:',
+        '      - run: |', '          go test -v -tags "${{ matrix.tags }} debug" -race ${{ env.args }}',
+        '      - run: task test:e2e', '      - run: make ci',
+      ].join('\n') + '\n',
+      'Taskfile.yml': "version: '3'\ntasks:\n  test:e2e:\n    deps: [build]\n    cmds:\n      - gotestsum -f testname -- -tags=e2e ./e2e/...\n  build: go build ./...\n",
+      'Makefile': 'ci: lint\n\t$(MAKE) unit FLAGS="-tags integration"\nlint:\n\tgolangci-lint run\nunit:\n\tgo test $(FLAGS) ./api/...\n',
+    });
+    const ctx = createContext(root, await walk(root));
+    const found = await discoverOthers(ctx);
+    // store/ is not under the integration run's ./api/..., and no run sets `watch`.
+    assert.deepEqual(found.map((f) => f.file).sort(), ['api/api_test.go', 'app_test.go', 'db_test.go', 'e2e/flow_test.go']);
+    assert.deepEqual(ctx.notes.filter((n) => n.startsWith('Go')), [
+      'Go: build tags `cassandra`, `debug`, `unit` are set by `go test` in .github/workflows/ci.yml; files that need them are listed for the packages that run covers',
+      'Go: build tags `e2e` are set by `go test` in Taskfile.yml; files that need them are listed for the packages that run covers',
+      'Go: build tags `integration` are set by `go test` in Makefile; files that need them are listed for the packages that run covers',
+      'Go module `.`: 2 of 6 `_test.go` files build only for other platforms or with build tags (file name or `//go:build` line; taken as linux/amd64, no tags): not listed; the build tags they name: `integration` (1 file), `watch` (1 file), which no `go test` line of the project sets for them',
+    ]);
+  });
+
   test('no go.mod, no Go tests', async (t) => {
     assert.deepEqual(await discover(makeTree(t, { 'a_test.go': 'package a\n' })), []);
   });
@@ -45,7 +75,7 @@ suite('discoverOthers() go', () => {
     const found = await discoverOthers(ctx);
     assert.deepEqual(found.map((f) => f.file), ['app_test.go']);
     assert.deepEqual(ctx.notes.filter((n) => n.startsWith('Go module')), [
-      'Go module `.`: 1 of 2 `_test.go` files build only for other platforms or with build tags (file name or `//go:build` line; taken as linux/amd64, no tags): not listed',
+      'Go module `.`: 1 of 2 `_test.go` files build only for other platforms or with build tags (file name or `//go:build` line; taken as linux/amd64, no tags): not listed; the build tags they name: `integration` (1 file), which no `go test` line of the project sets for them',
       'Go module `winsvc`: none of its 2 `_test.go` files builds for linux/amd64 without build tags (file name or `//go:build` line), so none is listed',
     ]);
   });
