@@ -43,6 +43,51 @@ suite('discoverOthers() ruby', () => {
   });
 });
 
+suite('discoverOthers() rake task files', () => {
+  test('test tasks in tasks/*.rake loaded by the Rakefile; CI names the tasks; each task keeps its own exclusions', async (t) => {
+    const root = makeTree(t, {
+      'Gemfile': "source 'https://rubygems.org'\ngem 'minitest'\n",
+      'Rakefile': "require 'bundler/gem_tasks'\nDir.glob('tasks/*.rake').each { |r| import r }\n\ntask default: %i[test rubocop]\n",
+      'tasks/test.rake': [
+        "require 'rake/testtask'", '', 'Rake::TestTask.new(:test) do |t|', "  t.libs << 'test'",
+        "  t.test_files = FileList['test/**/*_test.rb'].exclude('test/jobs/**/*')", 'end', '',
+        'namespace :test do', "  Rake::TestTask.new('jobs' => 'env:jobs') do |t|", '    if ENV["SKIP"]', '      exit 0', '    end',
+        "    t.test_files = FileList['test/jobs/cases/*_test.rb']", '  end',
+        "  Rake::TestTask.new('slow') do |t|", "    t.pattern = 'slow/**/*_test.rb'", '  end', 'end', '',
+      ].join('\n'),
+      '.github/workflows/ci.yml': 'jobs:\n  t:\n    steps:\n      - run: bundle exec rake\n      - run: bundle exec rake test:jobs\n',
+      'test/test_helper.rb': '', 'test/models/user_test.rb': 'def test_a; end\n', 'test/jobs/cases/queue_test.rb': '',
+      'test/jobs/helper_test.rb': '', 'slow/big_test.rb': '',
+    });
+    // slow/ is the `test:slow` task, which neither CI nor the default task runs.
+    assert.deepEqual((await discover(root)).tests.map((x) => x.file), [
+      'test/jobs/cases/queue_test.rb', 'test/models/user_test.rb',
+    ]);
+  });
+
+  test('RSpec::Core::RakeTask patterns reached from the default task, RSpec files named *_test.rb', async (t) => {
+    const root = makeTree(t, {
+      'Gemfile': "gem 'rspec'\n",
+      '.rspec': '--require spec_helper\n',
+      'Rakefile': [
+        "require 'rspec/core/rake_task'", "Dir['tasks/**/*.rake'].each { |f| load f }", '',
+        'task default: %w[all_specs]', 'task all_specs: %w[spec:unit spec:checks]', '',
+        'namespace :spec do', '  RSpec::Core::RakeTask.new("unit") do |t|', '    t.pattern = "spec/{*_spec.rb,lib/**/*_spec.rb}"', '  end', 'end', '',
+      ].join('\n'),
+      'tasks/checks.rake': "namespace :spec do\n  RSpec::Core::RakeTask.new(:checks) do |t|\n    t.pattern = 'checks/**/*_test.rb'\n  end\nend\n",
+      'spec/spec_helper.rb': '', 'spec/top_spec.rb': 'it "a" do end\n', 'spec/lib/deep/x_spec.rb': '',
+      'spec/acceptance/flow_spec.rb': '', 'checks/api_test.rb': 'it "b" do end\n',
+    });
+    const { tests, notes } = await discover(root);
+    assert.deepEqual(tests.map((x) => `${x.file} ${x.framework}`), [
+      'checks/api_test.rb rspec', 'spec/lib/deep/x_spec.rb rspec', 'spec/top_spec.rb rspec',
+    ]);
+    assert.deepEqual(notes.filter((n) => n.startsWith('RSpec')), [
+      "RSpec: patterns taken from the RSpec::Core::RakeTask tasks `spec:unit`, `spec:checks` that the project's rake run reaches",
+    ]);
+  });
+});
+
 suite('discoverOthers() phpunit', () => {
   test('phpunit.xml.dist suites: directory suffixes, file, exclude; vendor configs ignored', async () => {
     assert.deepEqual((await discover(fixture('php-phpunit'))).tests, [

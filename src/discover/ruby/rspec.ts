@@ -5,6 +5,7 @@ import { countMatches, nearest, under, type FileIndex } from '../files.ts';
 import { rubyGlobRegex } from '../patterns.ts';
 import { insideTestDir } from './minitest.ts';
 import { dirname, joinPath } from '../../rules/paths.ts';
+import { blockBody, namespaceAt, readRake } from './rake.ts';
 
 const RSPEC_CASES = /^\s*(?:it|specify|example|scenario|its|fit|fspecify|fexample|xit|xspecify|xexample)\b(?![?!_])(?=\s*[({'"]|\s+do\b|\s*$)/gm;
 
@@ -21,6 +22,12 @@ export async function discoverRspec(ctx: ScanContext, index: FileIndex): Promise
   for (const base of ['', ...(index.byName.get('Gemfile') ?? []).filter((f) => !/(?:^|\/)vendor\//.test(f)).map(dirname)]) {
     if (roots.has(base) || !index.dirs.has(joinPath(base, 'spec'))) continue;
     if (ctx.has(joinPath(base, 'spec/spec_helper.rb')) || /\brspec\b/.test((await ctx.read(joinPath(base, 'Gemfile'))) ?? '')) roots.add(base);
+  }
+  // A Rakefile whose run reaches an `RSpec::Core::RakeTask` runs RSpec there, whatever its files are named.
+  const rakeRuns = new Map<string, RakeRun[]>();
+  for (const base of ['', ...(index.byName.get('Rakefile') ?? []).filter((f) => !/(?:^|\/)vendor\//.test(f)).map(dirname)]) {
+    const runs = await rspecRakeRuns(ctx, base);
+    if (runs.length > 0) { rakeRuns.set(base, runs); roots.add(base); }
   }
   // A project inside another one's spec/ or test/ is fixture data: the enclosing glob reaches its files.
   for (const root of roots) if ([...roots].some((r) => r !== root && insideTestDir(r, root))) roots.delete(root);
@@ -46,14 +53,50 @@ export async function discoverRspec(ctx: ScanContext, index: FileIndex): Promise
       const braced = `{${p.trim().replace(/\s*,\s*/g, ',')}}`;
       return p.startsWith(path) || p.startsWith('./' + path) ? braced.replace(/^\{\.\//, '{') : `${path}/${braced}`;
     };
-    const include = rubyGlobRegex(full(pattern));
-    const excludeRe = exclude ? rubyGlobRegex(full(exclude)) : undefined;
+    // The rake task hands its own `--pattern` to rspec, in place of the one in .rspec; rspec globs a
+    // pattern under the default path and, unless it starts with `**`, from the working directory too.
+    const runs = rakeRuns.get(root) ?? [{ pattern, exclude }];
+    const fromRoot = (p: string): boolean => !rakeRuns.has(root) || p.startsWith(path) || p.startsWith('./' + path) || p.split('/')[0]!.includes('**');
+    const rules = runs.map((r) => ({
+      include: [rubyGlobRegex(full(r.pattern)), ...(fromRoot(r.pattern) ? [] : [rubyGlobRegex(`{${r.pattern.replace(/^\.\//, '')}}`)])],
+      exclude: r.exclude ? rubyGlobRegex(full(r.exclude)) : undefined,
+    }));
     for (const file of rb) {
       const rel = under(root, file);
-      if (rel !== undefined && include.test(rel) && !excludeRe?.test(rel) && nearest(roots, file) === root) picked.push(file);
+      if (rel === undefined || nearest(roots, file) !== root) continue;
+      if (rules.some((r) => r.include.some((re) => re.test(rel)) && !r.exclude?.test(rel))) picked.push(file);
+    }
+    if (rakeRuns.has(root)) {
+      ctx.note(`RSpec${root ? ` in ${root}` : ''}: patterns taken from the RSpec::Core::RakeTask tasks ${rakeRuns.get(root)!.map((r) => `\`${r.name}\``).join(', ')} that the project's rake run reaches`);
     }
   }
   return withCases(ctx, picked, 'rspec', countRspec, { rowPerFile: true });
+}
+
+interface RakeRun { readonly name?: string; readonly pattern: string; readonly exclude: string | undefined }
+
+/**
+ * The `RSpec::Core::RakeTask` tasks (Rakefile and the task files it loads) that the project's rake run
+ * reaches, each with its literal `pattern` (a string, `Dir.glob(...)` or `FileList[...]` of one glob;
+ * default `spec/**{,/*\/**}/*_spec.rb`) and `exclude_pattern`. None when no such task is reached.
+ */
+async function rspecRakeRuns(ctx: ScanContext, base: string): Promise<RakeRun[]> {
+  const rakefile = await ctx.read(joinPath(base, 'Rakefile'));
+  if (rakefile === undefined || !/RSpec::Core::RakeTask|\.rake\b/.test(rakefile)) return [];
+  const rake = await readRake(ctx, base);
+  if (!rake) return [];
+  const out: RakeRun[] = [];
+  for (const { text } of rake.files) {
+    for (const m of text.matchAll(/RSpec::Core::RakeTask\.new\s*\(?\s*(?::(\w+)|["']([\w:-]+)["'])?/g)) {
+      const name = namespaceAt(text, m.index) + (m[1] ?? m[2] ?? 'spec');
+      if (!rake.reached.has(name)) continue;
+      const body = blockBody(text, m.index);
+      const glob = /\.pattern\s*=\s*(?:Dir\.glob\s*\(\s*|FileList\s*\[\s*)?["']([^"']+)["']/.exec(body)?.[1];
+      const exclude = /\.exclude_pattern\s*=\s*["']([^"']+)["']/.exec(body)?.[1];
+      out.push({ name, pattern: glob ?? '**{,/*/**}/*_spec.rb', exclude });
+    }
+  }
+  return out;
 }
 
 // Module-level: a scan process keeps a rowPerFile counter between scans (with-cases.ts), so it must not hold a scan.
