@@ -47,7 +47,7 @@ export async function declaredPyCommands(ctx: ScanContext, base = ''): Promise<P
   }
   const resolved: PyCommand[] = [];
   for (const cmd of out) {
-    const next = cmd.script === undefined ? cmd : await scriptCommand(ctx, base, cmd);
+    const next = cmd.script === undefined && cmd.module === undefined ? cmd : await scriptCommand(ctx, base, cmd);
     if (next) resolved.push(next);
   }
   return resolved;

@@ -3,6 +3,7 @@ import { parseYaml } from '../../readers/yaml.ts';
 import { dirname, joinPath } from '../../rules/paths.ts';
 import { under } from '../files.ts';
 import { commandsFromLine, type PyCommand } from './words.ts';
+import { readRunnerModule } from './runner-module.ts';
 
 const MAKE_TARGETS = ['test', 'tests', 'check', 'unittest', 'unit'];
 
@@ -61,23 +62,32 @@ export async function ciCommands(ctx: ScanContext, base: string): Promise<PyComm
 }
 
 /**
- * What a `runtests.py`-style script runs: `pytest.main([...])` literal words, a unittest
- * `discover('dir', pattern=...)`, Django's test runner (discovery from the script's directory), or
- * `unittest.main()` in the script itself (the script is the test module). Anything else: undefined.
+ * What a `runtests.py`-style script (or a runner module started as `python -m pkg.tests`) runs:
+ * `pytest.main([...])` literal words, a unittest `discover('dir', pattern=...)`, Django's test runner
+ * (discovery from the script's directory), the modules and doctests its suite names (runner-module.ts),
+ * or `unittest.main()` in the script itself (the script is the test module). Anything else: undefined.
  */
 export async function scriptCommand(ctx: ScanContext, base: string, cmd: PyCommand): Promise<PyCommand | undefined> {
-  const file = joinPath(cmd.cwd ?? base, cmd.script!);
-  const text = await ctx.read(file);
-  if (text === undefined) return undefined;
-  const rest = { source: file, ...(cmd.text === undefined ? {} : { text: cmd.text }), cwd: dirname(file) };
+  const cwd = cmd.cwd ?? base;
+  // `python -m pkg.tests`: the package's `__main__.py`, else the module itself.
+  const file = cmd.module === undefined ? joinPath(cwd, cmd.script!)
+    : [`${cmd.module.replace(/\./g, '/')}/__main__.py`, `${cmd.module.replace(/\./g, '/')}.py`, `${cmd.module.replace(/\./g, '/')}/__init__.py`]
+      .map((f) => joinPath(cwd, f)).find((f) => ctx.has(f));
+  const text = file === undefined ? undefined : await ctx.read(file);
+  if (file === undefined || text === undefined) return undefined;
+  const rest = { source: file, ...(cmd.text === undefined ? {} : { text: cmd.text }), cwd: cmd.module === undefined ? dirname(file) : cwd };
+  const listed = await readRunnerModule(ctx, file, rest.cwd);
+  if (listed?.partial) ctx.note(`${file}: some of the modules its suite loads are computed; listed the ones named literally`);
+  const named = listed ? { files: listed.files } : {};
   const words = (src: string): string[] => [...src.matchAll(/["']([^"'\n]*)["']/g)].map((m) => m[1]!);
   const pyMain = /\bpytest\.main\(\s*(\[[^\]]*\])?/.exec(text);
   if (pyMain) return { runner: 'pytest', args: [...words(pyMain[1] ?? ''), ...cmd.args], ...rest };
   const disc = /\.discover\(\s*(?:start_dir\s*=\s*)?["']([^"']+)["'](?:\s*,\s*(?:pattern\s*=\s*)?["']([^"']+)["'])?/.exec(text);
-  if (disc) return { runner: 'unittest', args: ['discover', '-s', disc[1]!, ...(disc[2] ? ['-p', disc[2]] : [])], ...rest };
+  if (disc) return { runner: 'unittest', args: ['discover', '-s', disc[1]!, ...(disc[2] ? ['-p', disc[2]] : [])], ...named, ...rest };
   if (/\bdjango\b/.test(text) && /get_runner|call_command\(\s*["']test|execute_from_command_line/.test(text)) {
     return { runner: 'unittest', args: cmd.args.filter((a) => !a.startsWith('-')), django: true, ...rest };
   }
-  if (/\bunittest\.main\(/.test(text)) return { runner: 'unittest', args: [cmd.script!.replace(/^.*\//, '')], ...rest };
+  if (listed) return { runner: 'unittest', args: [], ...named, ...rest };
+  if (/\bunittest\.main\(/.test(text)) return { runner: 'unittest', args: [file.replace(/^.*\//, '')], ...rest };
   return undefined;
 }

@@ -134,4 +134,43 @@ suite('Python test commands', () => {
     const ctx = createContext(root, await walk(root));
     assert.deepEqual((await declaredPyCommands(ctx)).map((c) => [c.runner, c.django]), [['unittest', true]]);
   });
+
+  test('a runner module started as `python -m pkg.tests` (one hop from a CI line): listed modules, a listing, doctests', async (t) => {
+    const root = makeTree(t, {
+      '.github/workflows/ci.yml': 'jobs:\n  t:\n    steps:\n      - run: python -m pip install .\n      - run: python -m jsonish.tests._runner .\n',
+      'jsonish/__init__.py': 'def dumps(x):\n    """\n    >>> dumps(1)\n    \'1\'\n    """\n',
+      'jsonish/decoder.py': 'def loads(s):\n    return s\n',
+      'jsonish/encoder.py': 'def enc(x):\n    """>>> enc(2)\n    2\n    """\n',
+      'jsonish/tests/_runner.py': 'import sys\nimport jsonish.tests\n\nif __name__ == "__main__":\n    jsonish.tests.main(project_dir=sys.argv[1])\n',
+      'jsonish/tests/__init__.py': [
+        'import os', 'import unittest', '', '', 'class NoSpeedups(unittest.TestCase):', '    def runTest(self):', '        pass', '', '',
+        'def doctests(suite):', '    import doctest', '    import jsonish', '    import jsonish.encoder', '    import jsonish.decoder',
+        '    for mod in (jsonish, jsonish.encoder, jsonish.decoder):', '        suite.addTest(doctest.DocTestSuite(mod))',
+        '    suite.addTest(doctest.DocFileSuite(os.path.join(project_dir, "README.rst"), module_relative=False))', '    return suite', '', '',
+        'def all_tests():', '    names = [', '        "jsonish.tests.%s" % (os.path.splitext(f)[0],)',
+        '        for f in os.listdir(os.path.dirname(__file__))', '        if f.startswith("test_") and f.endswith(".py")', '    ]',
+        '    suite = doctests(unittest.TestLoader().loadTestsFromNames(names))', '    suite.addTest(NoSpeedups())', '    return suite', '',
+      ].join('\n'),
+      'jsonish/tests/test_a.py': U, 'jsonish/tests/test_b.py': U, 'jsonish/tests/helper.py': '', 'README.rst': '>>> 1\n1\n',
+    });
+    // decoder.py has no example, so its DocTestSuite runs nothing.
+    assert.deepEqual(await files(root), [
+      'README.rst', 'jsonish/__init__.py', 'jsonish/encoder.py', 'jsonish/tests/__init__.py', 'jsonish/tests/test_a.py', 'jsonish/tests/test_b.py',
+    ]);
+  });
+
+  test('runtests.py with a literal module list and a DocTestSuite of a named module; a runner script nothing runs is not read', async (t) => {
+    const root = makeTree(t, {
+      'runtests.py': [
+        'import unittest', 'import doctest', '', 'TEST_MODULES = [', "    'tests.test_parser',", "    'tests.test_lexer',", ']', '',
+        'suite = unittest.TestSuite()', 'for name in TEST_MODULES:', '    suite.addTest(unittest.defaultTestLoader.loadTestsFromName(name))',
+        "suite.addTest(doctest.DocTestSuite('calc.ops'))", 'unittest.TextTestRunner(verbosity=1).run(suite)', '',
+      ].join('\n'),
+      'tests/__init__.py': '', 'tests/test_parser.py': U, 'tests/test_lexer.py': U, 'tests/test_slow.py': U,
+      'calc/__init__.py': '', 'calc/ops.py': 'def add(a, b):\n    """>>> add(1, 2)\n    3\n    """\n',
+      'sub/run_tests.py': "import unittest, doctest\nfrom calc import ops\nsuite = unittest.TestLoader().discover('checks')\nsuite.addTest(doctest.DocTestSuite(ops))\n",
+    });
+    assert.deepEqual(await files(root), ['calc/ops.py', 'tests/test_lexer.py', 'tests/test_parser.py']);
+  });
 });
+
