@@ -89,6 +89,30 @@ suite('discoverOthers() rake task files', () => {
 });
 
 suite('discoverOthers() phpunit', () => {
+  test('configs that CI and composer scripts reach count besides the root one: nested, matrix-named, outside their directory', async (t) => {
+    const suiteXml = (dir: string): string => `<?xml version="1.0"?>\n<phpunit>\n  <testsuites>\n    <testsuite name="s">\n      <directory>${dir}</directory>\n    </testsuite>\n  </testsuites>\n</phpunit>\n`;
+    const root = makeTree(t, {
+      'composer.json': JSON.stringify({ 'require-dev': { 'phpunit/phpunit': '^10' }, scripts: { 'test:e2e': ['@putenv X=1', 'phpunit -c tests/e2e/phpunit.xml'] } }),
+      'phpunit.xml.dist': suiteXml('tests/Unit'),
+      'ci/phpunit/mysql.xml': suiteXml('../../tests/Functional'),
+      'ci/phpunit/sqlite.xml': suiteXml('../../tests/Functional'),
+      'packages/bridge/phpunit.xml.dist': suiteXml('tests'),
+      'packages/unused/phpunit.xml.dist': suiteXml('tests'),
+      'tests/e2e/phpunit.xml': suiteXml('.'),
+      '.github/workflows/ci.yml': [
+        'jobs:', '  db:', '    strategy:', '      matrix:', '        db: [mysql, pgsql]', '    steps:',
+        '      - run: vendor/bin/phpunit -c ci/phpunit/${{ matrix.db }}.xml --coverage-clover=c.xml',
+        '  bridge:', '    defaults:', '      run:', '        working-directory: packages/bridge', '    steps:', '      - run: ../../vendor/bin/phpunit',
+      ].join('\n') + '\n',
+      'tests/Unit/AddTest.php': '<?php\nfunction testA() {}\n', 'tests/Functional/DbTest.php': '', 'tests/e2e/FlowTest.php': '',
+      'packages/bridge/tests/BridgeTest.php': '', 'packages/unused/tests/UnusedTest.php': '',
+    });
+    // packages/unused's config sits under the root one and nothing runs it; pgsql has no config file.
+    assert.deepEqual((await discover(root)).tests.map((x) => x.file), [
+      'packages/bridge/tests/BridgeTest.php', 'tests/Functional/DbTest.php', 'tests/Unit/AddTest.php', 'tests/e2e/FlowTest.php',
+    ]);
+  });
+
   test('phpunit.xml.dist suites: directory suffixes, file, exclude; vendor configs ignored', async () => {
     assert.deepEqual((await discover(fixture('php-phpunit'))).tests, [
       { file: 'tests/Integration/ApiCheck.php', framework: 'phpunit', cases: 1 },
