@@ -163,6 +163,25 @@ suite('discoverOthers() cargo as cargo sees it', () => {
     assert.deepEqual((await discover(all)).map((x) => x.file), ['a/src/lib.rs', 'b/src/lib.rs']);
   });
 
+  test('a bare run names the declared features whose cfg drops test modules; a CI run that sets them follows them', async (t) => {
+    const files = {
+      'Cargo.toml': '[package]\nname = "idx"\n\n[features]\ndefault = ["std"]\nstd = []\nindex = []\n',
+      'src/lib.rs': '#[cfg(feature = "std")]\nmod io;\n#[cfg(feature = "index")]\nmod index;\n#[cfg(windows)]\nmod win;\n',
+      'src/io.rs': '#[test]\nfn io() {}\n', 'src/index.rs': '#[test]\nfn idx() {}\n', 'src/win.rs': '#[test]\nfn w() {}\n',
+      'tests/cli.rs': '#[test]\nfn cli() {}\n',
+    };
+    const bare = makeTree(t, files);
+    const ctx = createContext(bare, await walk(bare));
+    assert.deepEqual([...await discoverOthers(ctx)].map((x) => x.file).sort(), ['src/io.rs', 'tests/cli.rs']);
+    assert.deepEqual(ctx.notes, [
+      'Cargo package `.`: modules behind the features `index` are off in `cargo test` and not followed; a run with `--features` would add the tests they hold',
+    ]);
+    const ci = makeTree(t, { ...files, '.github/workflows/ci.yml': 'jobs:\n  t:\n    steps:\n      - run: cargo test --features index\n' });
+    const withCi = createContext(ci, await walk(ci));
+    assert.deepEqual([...await discoverOthers(withCi)].map((x) => x.file).sort(), ['src/index.rs', 'src/io.rs', 'tests/cli.rs']);
+    assert.deepEqual(withCi.notes, []);
+  });
+
   test('cfg predicates as a linux test build sees them', () => {
     const env = { features: new Set(['json']) };
     assert.equal(cfgHolds('#[cfg(all(unix, not(feature = "slow")))]', env), true);
