@@ -6,7 +6,7 @@ import { followTasks, localTestCalls } from './task-files.ts';
 
 /**
  * The build tags a project's own `go test` runs set (`-tags a,b`, `-tags "a b"`, `-tags=a`, also through
- * `gotestsum [--] ...`), read from its CI lines and the Makefile, justfile or Taskfile targets those lines
+ * `gotestsum [--] ...` and `go-acc PKGS -- ...`), read from its CI lines and the Makefile, justfile or Taskfile targets those lines
  * and `make test` / `just test` / `task test` reach, each with the package patterns it covers: `./...`
  * (recursive), `./dir/...`, `./dir`, `.` or none (the directory it runs in), and the module's import path
  * written in full.
@@ -29,7 +29,7 @@ export async function goTagRuns(ctx: ScanContext, modules: ReadonlyMap<string, s
   const lines = await followTasks(ctx, [...await ciLines(ctx), ...localTestCalls(ctx)]);
   const out: GoTagRun[] = [];
   for (const { line, dir, source } of lines) {
-    if (!/\bgo(?:test|testsum)?\b/.test(line) || !/-tags/.test(line)) continue;
+    if (!/\bgo(?:testsum|-acc)?\b/.test(line) || !/-tags/.test(line)) continue;
     for (const { argv } of parseShell(line.replace(/\$\{\{[^}]*\}\}/g, '${{expr}}'))) {
       const args = goTestArgs(argv);
       if (!args) continue;
@@ -61,8 +61,13 @@ const VALUE_FLAGS = new Set(['-run', '-bench', '-count', '-cpu', '-timeout', '-c
 
 /** The words after `go test` (or what gotestsum hands to it), or undefined for any other command. */
 function goTestArgs(argv: readonly string[]): readonly string[] | undefined {
-  const at = argv.findIndex((w) => w === 'go' || w.endsWith('/go') || w === 'gotestsum' || w.endsWith('/gotestsum'));
+  const at = argv.findIndex((w) => /^(?:.*\/)?(?:go|gotestsum|go-acc)$/.test(w));
   if (at === -1) return undefined;
+  // go-acc PACKAGES -- GO_TEST_FLAGS (a coverage wrapper around go test).
+  if (argv[at]!.endsWith('go-acc')) {
+    const dash = argv.indexOf('--', at);
+    return dash === -1 ? argv.slice(at + 1) : [...argv.slice(dash + 1), ...argv.slice(at + 1, dash)];
+  }
   if (argv[at]!.endsWith('gotestsum')) {
     const dash = argv.indexOf('--', at);
     return dash === -1 ? argv.slice(at + 1) : argv.slice(dash + 1);

@@ -21,19 +21,25 @@ const HOST_TAGS = new Set(['linux', 'amd64', 'unix', 'gc', 'cgo']);
 export async function discoverGo(ctx: ScanContext, index: FileIndex): Promise<FoundTest[]> {
   const candidates = goCandidates(index);
   if (candidates.length === 0) return [];
+  const runs = await runsOf(ctx, candidates);
+  for (const source of new Set(runs.map((r) => r.source))) {
+    const tags = [...new Set(runs.filter((r) => r.source === source).flatMap((r) => r.tags))].sort();
+    const shown = tags.slice(0, 12).map((t) => `\`${t}\``).join(', ') + (tags.length > 12 ? ` and ${tags.length - 12} more` : '');
+    ctx.note(`Go: build tags ${shown} are set by \`go test\` in ${source}; files that need them are listed for the packages that run covers`);
+  }
+  const picked = candidates.filter((c) => c.nameFits).map((c) => c.file);
+  return runs.length === 0 ? withCases(ctx, picked, 'go', countGo, { keep: 'fits' })
+    : withCases(ctx, picked, 'go', goCounter(runs), { keep: 'fits', depends: JSON.stringify(runs.map((r) => [r.dir, r.recursive, r.tags])) });
+}
+
+/** The tagged `go test` runs of the project, with each module's import path known. */
+async function runsOf(ctx: ScanContext, candidates: ReadonlyArray<{ mod: string }>): Promise<GoTagRun[]> {
   const modules = new Map<string, string>();
   for (const mod of new Set(candidates.map((c) => c.mod))) {
     const path = /^module\s+"?([^\s"]+)/m.exec((await ctx.read(joinPath(mod, 'go.mod'))) ?? '')?.[1];
     if (path) modules.set(mod, path);
   }
-  const runs = await goTagRuns(ctx, modules);
-  for (const source of new Set(runs.map((r) => r.source))) {
-    const tags = [...new Set(runs.filter((r) => r.source === source).flatMap((r) => r.tags))].sort();
-    ctx.note(`Go: build tags ${tags.map((t) => `\`${t}\``).join(', ')} are set by \`go test\` in ${source}; files that need them are listed for the packages that run covers`);
-  }
-  const picked = candidates.filter((c) => c.nameFits).map((c) => c.file);
-  return runs.length === 0 ? withCases(ctx, picked, 'go', countGo, { keep: 'fits' })
-    : withCases(ctx, picked, 'go', goCounter(runs), { keep: 'fits', depends: JSON.stringify(runs.map((r) => [r.dir, r.recursive, r.tags])) });
+  return goTagRuns(ctx, modules);
 }
 
 /**
@@ -102,14 +108,15 @@ export async function noteGoLeftOut(ctx: ScanContext, index: FileIndex, rows: re
     }
     perModule.set(mod, counts);
   }
+  const tagged = (await runsOf(ctx, candidates)).length > 0;
   for (const [mod, { total, left, tags }] of perModule) {
     if (left === 0) continue;
     const where = `Go module \`${mod === '' ? '.' : mod}\``;
     const named = tags.size === 0 ? '' : `; the build tags they name: ${[...tags].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
       .slice(0, 8).map(([t, n]) => `\`${t}\` (${n} file${n === 1 ? '' : 's'})`).join(', ')}, which no \`go test\` line of the project sets for them`;
     ctx.note(left === total
-      ? `${where}: none of its ${total} \`_test.go\` files builds for linux/amd64 without build tags (file name or \`//go:build\` line), so none is listed${named}`
-      : `${where}: ${left} of ${total} \`_test.go\` files build only for other platforms or with build tags (file name or \`//go:build\` line; taken as linux/amd64, no tags): not listed${named}`);
+      ? `${where}: none of its ${total} \`_test.go\` files builds for linux/amd64 ${tagged ? 'with the tags the project\'s runs set' : 'without build tags'} (file name or \`//go:build\` line), so none is listed${named}`
+      : `${where}: ${left} of ${total} \`_test.go\` files build only for other platforms or with build tags (file name or \`//go:build\` line; taken as linux/amd64, ${tagged ? 'with the tags the project\'s runs set' : 'no tags'}): not listed${named}`);
   }
 }
 

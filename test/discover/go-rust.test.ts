@@ -50,7 +50,7 @@ suite('discoverOthers() go', () => {
       'Go: build tags `cassandra`, `debug`, `unit` are set by `go test` in .github/workflows/ci.yml; files that need them are listed for the packages that run covers',
       'Go: build tags `e2e` are set by `go test` in Taskfile.yml; files that need them are listed for the packages that run covers',
       'Go: build tags `integration` are set by `go test` in Makefile; files that need them are listed for the packages that run covers',
-      'Go module `.`: 2 of 6 `_test.go` files build only for other platforms or with build tags (file name or `//go:build` line; taken as linux/amd64, no tags): not listed; the build tags they name: `integration` (1 file), `watch` (1 file), which no `go test` line of the project sets for them',
+      "Go module `.`: 2 of 6 `_test.go` files build only for other platforms or with build tags (file name or `//go:build` line; taken as linux/amd64, with the tags the project's runs set): not listed; the build tags they name: `integration` (1 file), `watch` (1 file), which no `go test` line of the project sets for them",
     ]);
   });
 
