@@ -42,6 +42,14 @@ export async function declaredPyCommands(ctx: ScanContext, base = ''): Promise<P
   out.push(...await makeCommands(ctx, base));
   out.push(...pyprojectScripts(pp, joinPath(base, 'pyproject.toml')));
   if (out.length === 0) out.push(...await ciCommands(ctx, base));
+  else if (out.some((o) => o.runner === 'pytest')) {
+    // CI that runs pytest again in another directory (with its own config, or the one it finds above it)
+    // runs that directory's suite too.
+    for (const cmd of await ciCommands(ctx, base)) {
+      const cwd = cmd.cwd ?? base;
+      if (cmd.runner === 'pytest' && cwd !== base && !out.some((o) => (o.cwd ?? base) === cwd)) out.push({ ...cmd, alsoRuns: true });
+    }
+  }
   if (out.length === 0 && ctx.has(joinPath(base, 'runtests.py'))) {
     out.push({ runner: 'unittest', args: [], source: joinPath(base, 'runtests.py'), text: 'python runtests.py', script: 'runtests.py' });
   }

@@ -18,6 +18,8 @@ export interface PyCommand {
   readonly script?: string;
   /** A test runner module it starts (`python -m tests`), to be read like a script. */
   readonly module?: string;
+  /** A CI pytest run in another directory: it runs besides the declared source's lines. */
+  readonly alsoRuns?: boolean;
   /** Files a runner module loads by name (test modules, doctest modules and files), listed as they are. */
   readonly files?: readonly string[];
 }

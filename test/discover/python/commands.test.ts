@@ -172,5 +172,22 @@ suite('Python test commands', () => {
     });
     assert.deepEqual(await files(root), ['calc/ops.py', 'tests/test_lexer.py', 'tests/test_parser.py']);
   });
+
+  test('CI that runs pytest again in directories with their own configs adds their suites to the declared root run', async (t) => {
+    const root = makeTree(t, {
+      'pyproject.toml': '[project]\nname = "x"\n[tool.pytest.ini_options]\naddopts = "-q"\n',
+      'Makefile': 'test:\n\tpython -m pytest tests\n',
+      '.github/workflows/ci.yml': [
+        'jobs:', '  root:', '    steps:', '      - run: make test', '  backend:', '    steps:', '      - run: cd backend && python -m pytest',
+        '  worker:', '    defaults:', '      run:', '        working-directory: worker', '    steps:', '      - run: pytest',
+        '  docs:', '    steps:', '      - run: cd docs && pytest',
+      ].join('\n') + '\n',
+      'tests/test_r.py': T, 'backend/pytest.ini': '[pytest]\ntestpaths = tests\n', 'backend/tests/test_a.py': T, 'backend/other/test_b.py': T,
+      'worker/pyproject.toml': '[tool.pytest.ini_options]\ntestpaths = ["checks"]\npython_files = ["check_*.py"]\n',
+      'worker/checks/check_c.py': T, 'worker/tests/test_d.py': T, 'docs/test_e.py': T,
+    });
+    // docs/ has no config of its own: pytest finds the root one above it and collects docs/ (checked with pytest 9).
+    assert.deepEqual(await files(root), ['backend/tests/test_a.py', 'docs/test_e.py', 'tests/test_r.py', 'worker/checks/check_c.py']);
+  });
 });
 
