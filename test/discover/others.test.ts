@@ -86,6 +86,27 @@ suite('discoverOthers() rake task files', () => {
       "RSpec: patterns taken from the RSpec::Core::RakeTask tasks `spec:unit`, `spec:checks` that the project's rake run reaches",
     ]);
   });
+
+  test('RSpec rake tasks named in a loop over a word list, picked by a CI matrix; a commented-out definition defines nothing', async (t) => {
+    const root = makeTree(t, {
+      'Gemfile': "gem 'rspec'\n", '.rspec': '--color\n',
+      'Rakefile': [
+        "require 'rspec/core/rake_task'", '',
+        '%w[chrome firefox].each do |driver|', '  RSpec::Core::RakeTask.new(:"spec_#{driver}") do |t|',
+        '    t.pattern = "./spec/{browser_spec_#{driver}.rb}"', '  end', 'end', '',
+        '# RSpec::Core::RakeTask.new(:spec_rack, [] => :lint) do |t|', 'RSpec::Core::RakeTask.new(:spec_rack) do |t|',
+        "  t.pattern = './spec{,/*/**}/*{_spec.rb}'", 'end', 'task smoke: %i[lint spec_rack]', '',
+      ].join('\n'),
+      '.github/workflows/ci.yml': 'jobs:\n  t:\n    strategy:\n      matrix:\n        task: ["smoke", "spec_chrome"]\n    steps:\n      - run: bundle exec rake ${{ matrix.task }}\n',
+      'spec/browser_spec_chrome.rb': '', 'spec/browser_spec_firefox.rb': '', 'spec/unit/node_spec.rb': '', 'spec/unit/deep/x_spec.rb': '',
+    });
+    const { tests, notes } = await discover(root);
+    // spec_firefox is defined but nothing runs it (checked against Ruby's Dir glob for the spec_rack pattern).
+    assert.deepEqual(tests.map((x) => x.file), ['spec/browser_spec_chrome.rb', 'spec/unit/deep/x_spec.rb', 'spec/unit/node_spec.rb']);
+    assert.deepEqual(notes.filter((n) => n.startsWith('RSpec')), [
+      "RSpec: patterns taken from the RSpec::Core::RakeTask tasks `spec_chrome`, `spec_rack` that the project's rake run reaches",
+    ]);
+  });
 });
 
 suite('discoverOthers() phpunit', () => {

@@ -66,6 +66,7 @@ interface RakeTask { readonly name: string; readonly globs: string[]; readonly e
 function rakeTasks(rakefile: string): RakeTask[] {
   const out: RakeTask[] = [];
   for (const m of rakefile.matchAll(/(Rake::TestTask\.new|Minitest::TestTask\.create)\s*\(?\s*(?::(\w+)|["']([\w:-]+)["'])?/g)) {
+    if (rakefile.slice(rakefile.lastIndexOf('\n', m.index) + 1, m.index).includes('#')) continue;
     const body = blockBody(rakefile, m.index);
     const name = namespaceAt(rakefile, m.index) + (m[2] ?? m[3] ?? 'test');
     const strings = (src: string | undefined): string[] => [...(src ?? '').matchAll(/["']([^"']+)["']/g)].map((x) => x[1]!);

@@ -87,16 +87,38 @@ async function rspecRakeRuns(ctx: ScanContext, base: string): Promise<RakeRun[]>
   if (!rake) return [];
   const out: RakeRun[] = [];
   for (const { text } of rake.files) {
-    for (const m of text.matchAll(/RSpec::Core::RakeTask\.new\s*\(?\s*(?::(\w+)|["']([\w:-]+)["'])?/g)) {
-      const name = namespaceAt(text, m.index) + (m[1] ?? m[2] ?? 'spec');
-      if (!rake.reached.has(name)) continue;
+    for (const m of text.matchAll(/RSpec::Core::RakeTask\.new\s*\(?\s*(?::(\w+)|:?["']([^"'\n]+)["'])?/g)) {
+      // A commented-out definition (`# RSpec::Core::RakeTask.new(...)`) defines nothing.
+      if (text.slice(text.lastIndexOf('\n', m.index) + 1, m.index).includes('#')) continue;
+      const written = m[1] ?? m[2] ?? 'spec';
       const body = blockBody(text, m.index);
       const glob = /\.pattern\s*=\s*(?:Dir\.glob\s*\(\s*|FileList\s*\[\s*)?["']([^"']+)["']/.exec(body)?.[1];
       const exclude = /\.exclude_pattern\s*=\s*["']([^"']+)["']/.exec(body)?.[1];
-      out.push({ name, pattern: glob ?? '**{,/*/**}/*_spec.rb', exclude });
+      // `%w[chrome firefox].each do |driver|` ... `RakeTask.new(:"spec_#{driver}")`: one task per value.
+      for (const values of loopValues(text, m.index, written)) {
+        const fill = (t: string): string => Object.entries(values).reduce((acc, [k, v]) => acc.split(`#{${k}}`).join(v), t);
+        const name = namespaceAt(text, m.index) + fill(written);
+        if (name.includes('#{') || !rake.reached.has(name)) continue;
+        out.push({ name, pattern: glob === undefined ? '**{,/*/**}/*_spec.rb' : fill(glob), exclude: exclude === undefined ? undefined : fill(exclude) });
+      }
     }
   }
   return out;
+}
+
+/**
+ * The values a task name's `#{var}` takes from the nearest `%w[...]` / `%i[...]` / `[...]` literal's
+ * `.each do |var|` above it; a name without interpolation takes itself once.
+ */
+function loopValues(text: string, at: number, name: string): Array<Record<string, string>> {
+  const vars = [...name.matchAll(/#\{(\w+)\}/g)].map((v) => v[1]!);
+  if (vars.length !== 1) return [{}];
+  const before = text.slice(Math.max(0, at - 2000), at);
+  const loops = [...before.matchAll(/(?:%[wi]\[([^\]]*)\]|\[([^\]]*)\])\.each\s+do\s*\|\s*(\w+)\s*\|/g)].filter((l) => l[3] === vars[0]);
+  const loop = loops[loops.length - 1];
+  if (!loop) return [{}];
+  const words = loop[1] !== undefined ? loop[1].split(/\s+/).filter(Boolean) : [...loop[2]!.matchAll(/:?["']?(\w+)["']?/g)].map((w) => w[1]!);
+  return words.slice(0, 32).map((w) => ({ [vars[0]!]: w }));
 }
 
 // Module-level: a scan process keeps a rowPerFile counter between scans (with-cases.ts), so it must not hold a scan.
