@@ -7,7 +7,8 @@ import { joinPath } from '../rules/paths.ts';
  * tags, the task a step calls, a config a step points at): GitHub Actions `run:` steps (with the step's or
  * job's `working-directory`), GitLab CI `script:` entries and CircleCI `run:` steps. A GitHub job's
  * `strategy.matrix` lists of plain values are written into `${{ matrix.NAME }}`, one line per value, since
- * the matrix runs every value; any other expression is left as written.
+ * the matrix runs every value; any other expression is left as written. A `cd dir` line moves the lines
+ * after it in the same step.
  */
 
 /** One line a project runs, where it runs, and the file that says so. */
@@ -29,13 +30,17 @@ export async function ciLines(ctx: ScanContext): Promise<CommandLine[]> {
   for (const source of files) {
     const doc = parseYaml((await ctx.read(source)) ?? '');
     for (const step of runSteps(source, doc)) {
+      // A `cd dir` line of a step's script moves the lines after it (the script runs in one shell).
+      let dir = joinPath(step.dir.replace(/^~\/project\/?|^\.\/?/, ''));
       for (const raw of step.run.replace(/\\\r?\n/g, ' ').split('\n')) {
         const written = raw.trim();
         if (written === '' || written.startsWith('#')) continue;
         for (const line of withMatrix(written, step.matrix)) {
           if (out.length >= MAX_LINES) return out;
-          out.push({ line, dir: joinPath(step.dir.replace(/^~\/project\/?|^\.\/?/, '')), source });
+          out.push({ line, dir, source });
         }
+        const cd = /^cd\s+([\w./@+-]+)\s*;?$/.exec(written)?.[1];
+        if (cd !== undefined) dir = joinPath(dir, cd);
       }
     }
   }

@@ -28,9 +28,11 @@ const MAX_RUNS = 64;
 export async function goTagRuns(ctx: ScanContext, modules: ReadonlyMap<string, string>): Promise<GoTagRun[]> {
   const lines = await followTasks(ctx, [...await ciLines(ctx), ...localTestCalls(ctx)]);
   const out: GoTagRun[] = [];
-  for (const { line, dir, source } of lines) {
+  for (const { line, dir: start, source } of lines) {
     if (!/\bgo(?:testsum|-acc)?\b/.test(line) || !/-tags/.test(line)) continue;
+    let dir = start;
     for (const { argv } of parseShell(line.replace(/\$\{\{[^}]*\}\}/g, '${{expr}}'))) {
+      if (argv[0] === 'cd' && argv[1] !== undefined) { dir = joinPath(dir, argv[1]); continue; }
       const args = goTestArgs(argv);
       if (!args) continue;
       const tags: string[] = [];

@@ -113,7 +113,7 @@ export async function noteGoLeftOut(ctx: ScanContext, index: FileIndex, rows: re
     if (left === 0) continue;
     const where = `Go module \`${mod === '' ? '.' : mod}\``;
     const named = tags.size === 0 ? '' : `; the build tags they name: ${[...tags].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
-      .slice(0, 8).map(([t, n]) => `\`${t}\` (${n} file${n === 1 ? '' : 's'})`).join(', ')}, which no \`go test\` line of the project sets for them`;
+      .slice(0, 8).map(([t, n]) => `\`${t}\` (${n} file${n === 1 ? '' : 's'})`).join(', ')}, which no \`go test\` line projdex could read sets for them`;
     ctx.note(left === total
       ? `${where}: none of its ${total} \`_test.go\` files builds for linux/amd64 ${tagged ? 'with the tags the project\'s runs set' : 'without build tags'} (file name or \`//go:build\` line), so none is listed${named}`
       : `${where}: ${left} of ${total} \`_test.go\` files build only for other platforms or with build tags (file name or \`//go:build\` line; taken as linux/amd64, ${tagged ? 'with the tags the project\'s runs set' : 'no tags'}): not listed${named}`);

@@ -50,8 +50,18 @@ suite('discoverOthers() go', () => {
       'Go: build tags `cassandra`, `debug`, `unit` are set by `go test` in .github/workflows/ci.yml; files that need them are listed for the packages that run covers',
       'Go: build tags `e2e` are set by `go test` in Taskfile.yml; files that need them are listed for the packages that run covers',
       'Go: build tags `integration` are set by `go test` in Makefile; files that need them are listed for the packages that run covers',
-      "Go module `.`: 2 of 6 `_test.go` files build only for other platforms or with build tags (file name or `//go:build` line; taken as linux/amd64, with the tags the project's runs set): not listed; the build tags they name: `integration` (1 file), `watch` (1 file), which no `go test` line of the project sets for them",
+      "Go module `.`: 2 of 6 `_test.go` files build only for other platforms or with build tags (file name or `//go:build` line; taken as linux/amd64, with the tags the project's runs set): not listed; the build tags they name: `integration` (1 file), `watch` (1 file), which no `go test` line projdex could read sets for them",
     ]);
+  });
+
+  test('a `cd dir` line of a CI script moves the tagged run after it into that module', async (t) => {
+    const goTest = (head: string): string => `${head}package x\n\nimport "testing"\n\nfunc TestA(t *testing.T) {}\n`;
+    const root = makeTree(t, {
+      'go.mod': 'module example.com/es\n', 'client_test.go': goTest(''), 'integ_test.go': goTest('//go:build integration\n\n'),
+      'api/test/go.mod': 'module example.com/es/api/test\n', 'api/test/api_test.go': goTest('//go:build integration\n\n'),
+      '.github/workflows/api.yml': 'jobs:\n  t:\n    steps:\n      - run: |\n          cd api/test\n          go mod tidy\n          gotestsum --format=short-verbose -- -tags=integration ./...\n',
+    });
+    assert.deepEqual((await discover(root)).map((f) => f.file), ['api/test/api_test.go', 'client_test.go']);
   });
 
   test('no go.mod, no Go tests', async (t) => {
@@ -75,7 +85,7 @@ suite('discoverOthers() go', () => {
     const found = await discoverOthers(ctx);
     assert.deepEqual(found.map((f) => f.file), ['app_test.go']);
     assert.deepEqual(ctx.notes.filter((n) => n.startsWith('Go module')), [
-      'Go module `.`: 1 of 2 `_test.go` files build only for other platforms or with build tags (file name or `//go:build` line; taken as linux/amd64, no tags): not listed; the build tags they name: `integration` (1 file), which no `go test` line of the project sets for them',
+      'Go module `.`: 1 of 2 `_test.go` files build only for other platforms or with build tags (file name or `//go:build` line; taken as linux/amd64, no tags): not listed; the build tags they name: `integration` (1 file), which no `go test` line projdex could read sets for them',
       'Go module `winsvc`: none of its 2 `_test.go` files builds for linux/amd64 without build tags (file name or `//go:build` line), so none is listed',
     ]);
   });
