@@ -47,12 +47,14 @@ export async function followTasks(ctx: ScanContext, lines: readonly CommandLine[
   return out;
 }
 
-/** The conventional local test commands (`make test`, `just test`, `task test`) a project's files define. */
-export function localTestCalls(ctx: ScanContext): CommandLine[] {
+/** The conventional local test commands (`make test`, `just test`, `task test`) the files in `dir` define. */
+export function localTestCalls(ctx: ScanContext, dir = ''): CommandLine[] {
   const out: CommandLine[] = [];
-  if (MAKEFILES.some((f) => ctx.has(f))) out.push({ line: 'make test', dir: '', source: 'Makefile' });
-  if (JUSTFILES.some((f) => ctx.has(f))) out.push({ line: 'just test', dir: '', source: 'justfile' });
-  if (TASKFILES.some((f) => ctx.has(f))) out.push({ line: 'task test', dir: '', source: 'Taskfile.yml' });
+  const at = (names: readonly string[]): string | undefined => names.map((f) => joinPath(dir, f)).find((f) => ctx.has(f));
+  for (const [names, line] of [[MAKEFILES, 'make test'], [JUSTFILES, 'just test'], [TASKFILES, 'task test']] as const) {
+    const source = at(names);
+    if (source !== undefined) out.push({ line, dir, source });
+  }
   return out;
 }
 

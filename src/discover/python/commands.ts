@@ -3,7 +3,7 @@ import { parseIni, type Ini } from '../../readers/ini.ts';
 import { parseToml, tomlGet, type TomlValue } from '../../readers/toml.ts';
 import { joinPath } from '../../rules/paths.ts';
 import { commandsFromLine, fromWords, type PyCommand } from './words.ts';
-import { ciCommands, makeCommands, scriptCommand } from './sources.ts';
+import { ciCommands, makeCommands, scriptCommand, taskFileCommands } from './sources.ts';
 
 export type { PyCommand } from './words.ts';
 
@@ -40,6 +40,7 @@ export async function declaredPyCommands(ctx: ScanContext, base = ''): Promise<P
     }
   }
   out.push(...await makeCommands(ctx, base));
+  if (out.length === 0) out.push(...await taskFileCommands(ctx, base));
   out.push(...pyprojectScripts(pp, joinPath(base, 'pyproject.toml')));
   if (out.length === 0) out.push(...await ciCommands(ctx, base));
   else if (out.some((o) => o.runner === 'pytest')) {

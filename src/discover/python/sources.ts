@@ -1,5 +1,6 @@
 import type { ScanContext } from '../../rules/types.ts';
-import { parseYaml } from '../../readers/yaml.ts';
+import { ciLines } from '../ci-lines.ts';
+import { followTasks, localTestCalls } from '../task-files.ts';
 import { dirname, joinPath } from '../../rules/paths.ts';
 import { under } from '../files.ts';
 import { commandsFromLine, type PyCommand } from './words.ts';
@@ -33,32 +34,25 @@ export async function makeCommands(ctx: ScanContext, base: string): Promise<PyCo
 }
 
 /**
- * Test runner lines of GitHub Actions steps (`run:`, with the step's or job's `working-directory`) and
- * GitLab CI `script:` entries, kept when they run in `base` or below it.
+ * Test runner lines of CI (GitHub Actions `run:` steps with their `working-directory` and `cd` lines,
+ * GitLab CI `script:`, CircleCI `run:`; matrix values written in), with the make/just/task targets those
+ * lines call followed to their recipes, kept when they run in `base` or below it.
  */
 export async function ciCommands(ctx: ScanContext, base: string): Promise<PyCommand[]> {
-  const files = ctx.files.filter((f) => /^\.github\/workflows\/[^/]+\.ya?ml$/.test(f) || f === '.gitlab-ci.yml');
   const out: PyCommand[] = [];
-  for (const file of files.sort()) {
-    const doc = parseYaml((await ctx.read(file)) ?? '');
-    if (!doc || typeof doc !== 'object') continue;
-    const jobs = file === '.gitlab-ci.yml' ? doc : (doc as { jobs?: unknown }).jobs;
-    for (const job of Object.values(jobs && typeof jobs === 'object' ? jobs : {})) {
-      if (!job || typeof job !== 'object') continue;
-      const j = job as { steps?: unknown; script?: unknown; defaults?: { run?: { 'working-directory'?: unknown } } };
-      const jobDir = j.defaults?.run?.['working-directory'];
-      const steps = Array.isArray(j.steps) ? j.steps : [{ run: Array.isArray(j.script) ? j.script.join('\n') : j.script }];
-      for (const step of steps) {
-        const s = step as { run?: unknown; 'working-directory'?: unknown };
-        if (typeof s?.run !== 'string') continue;
-        const dir = typeof s['working-directory'] === 'string' ? s['working-directory'] : typeof jobDir === 'string' ? jobDir : '';
-        const cwd = joinPath(dir);
-        if (under(base, cwd) === undefined && cwd !== base) continue;
-        for (const line of s.run.replace(/\\\n/g, ' ').split('\n')) out.push(...commandsFromLine(line, file, { cwd, base }));
-      }
-    }
+  for (const { line, dir, source } of await followTasks(ctx, await ciLines(ctx))) {
+    if (under(base, dir) === undefined && dir !== base) continue;
+    out.push(...commandsFromLine(line, source, { cwd: dir, base }));
   }
   return out.filter((c) => under(base, c.cwd ?? base) !== undefined || (c.cwd ?? base) === base);
+}
+
+/** The Python test lines of the justfile's and Taskfile's `test` recipes in `base`. */
+export async function taskFileCommands(ctx: ScanContext, base: string): Promise<PyCommand[]> {
+  const calls = localTestCalls(ctx, base).filter((c) => c.line !== 'make test');
+  const out: PyCommand[] = [];
+  for (const { line, dir, source } of await followTasks(ctx, calls)) out.push(...commandsFromLine(line, source, { cwd: dir, base }));
+  return out;
 }
 
 /**

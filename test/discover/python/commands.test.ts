@@ -189,5 +189,19 @@ suite('Python test commands', () => {
     // docs/ has no config of its own: pytest finds the root one above it and collects docs/ (checked with pytest 9).
     assert.deepEqual(await files(root), ['backend/tests/test_a.py', 'docs/test_e.py', 'tests/test_r.py', 'worker/checks/check_c.py']);
   });
+
+  test('a justfile test recipe is a declared command; a Taskfile task CI calls is followed (deps, nested task calls) to its pytest line', async (t) => {
+    const just = makeTree(t, {
+      'justfile': 'set shell := ["bash", "-c"]\n\n# run the unit tests\ntest *args: lint\n    uv run pytest tests/unit {{args}}\n\nlint:\n    ruff check .\n',
+      'pyproject.toml': '[project]\nname = "x"\n', 'tests/unit/test_a.py': T, 'tests/slow/test_b.py': T,
+    });
+    assert.deepEqual(await files(just), ['tests/unit/test_a.py']);
+    const task = makeTree(t, {
+      'Taskfile.yml': "version: '3'\ntasks:\n  ci:\n    deps: [install]\n    cmds:\n      - task: test:unit\n  test:unit:\n    cmds:\n      - python -m pytest tests/unit -q\n  install: pip install -e .\n",
+      '.github/workflows/ci.yml': 'jobs:\n  t:\n    steps:\n      - run: task ci\n',
+      'tests/unit/test_a.py': T, 'tests/slow/test_b.py': T, 'setup.cfg': '[metadata]\nname = x\n',
+    });
+    assert.deepEqual(await files(task), ['tests/unit/test_a.py']);
+  });
 });
 
