@@ -5,17 +5,17 @@ import { joinPath } from '../rules/paths.ts';
 /**
  * The shell lines a project's CI runs, for the rules outside JavaScript that read what CI sets (build
  * tags, the task a step calls, a config a step points at): GitHub Actions `run:` steps (with the step's or
- * job's `working-directory`), GitLab CI `script:` entries and CircleCI `run:` steps. A GitHub job's
- * `strategy.matrix` lists of plain values are written into `${{ matrix.NAME }}`, one line per value, since
- * the matrix runs every value; any other expression is left as written. A `cd dir` line moves the lines
- * after it in the same step.
+ * job's `working-directory`), GitLab CI `script:` entries, CircleCI `run:` steps and Travis CI's `script:`.
+ * A GitHub job's `strategy.matrix` lists of plain values are written into `${{ matrix.NAME }}`, one line
+ * per value, since the matrix runs every value; any other expression is left as written. A `cd dir` line
+ * moves the lines after it in the same step.
  */
 
 /** One line a project runs, where it runs, and the file that says so. */
 export interface CommandLine { readonly line: string; readonly dir: string; readonly source: string }
 
 const WORKFLOWS = /^\.github\/workflows\/[^/]+\.ya?ml$/;
-const OTHERS = ['.gitlab-ci.yml', '.circleci/config.yml'];
+const OTHERS = ['.gitlab-ci.yml', '.circleci/config.yml', '.travis.yml'];
 const MAX_FILES = 32;
 const MAX_LINES = 512;
 const MAX_VALUES = 16;
@@ -54,6 +54,11 @@ function runSteps(file: string, doc: unknown): Array<{ run: string; dir: string;
   const none: Matrix = new Map();
   const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
   const out: Array<{ run: string; dir: string; matrix: Matrix }> = [];
+  if (file === '.travis.yml') {
+    // Travis CI: the top-level `script:` (a line or a list) is the test phase.
+    const script = Array.isArray(doc.script) ? doc.script.filter((l) => typeof l === 'string').join('\n') : str(doc.script);
+    return script === undefined ? [] : [{ run: script, dir: '', matrix: none }];
+  }
   if (file === '.gitlab-ci.yml') {
     for (const job of Object.values(doc)) {
       if (!isObject(job)) continue;

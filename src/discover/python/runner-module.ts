@@ -5,13 +5,14 @@ import { basename, dirname, joinPath } from '../../rules/paths.ts';
  * The files a hand-written unittest runner module loads (`python -m tests`, `python run_tests.py`, a
  * package's `tests/__init__.py` that builds a suite), read statically:
  * - test modules named in literal lists handed to `loadTestsFromNames` / `loadTestsFromName` (directly
- *   or through a variable, a `for` loop or a `%`-format over a listing);
+ *   or through a variable, a `for` loop or a `%`-format over a listing), or imported and given to
+ *   `findTestCases` / `loadTestsFromModule`;
  * - the modules `doctest.DocTestSuite(...)` is given: a dotted string, or a name or a loop over a literal
  *   tuple of names, read through the module's imports;
  * - text files given to `doctest.DocFileSuite(...)` by a literal name;
  * - the module itself, when it adds a TestCase it defines (`suite.addTest(Check())`);
- * - `os.listdir(os.path.dirname(__file__))` filtered by a literal `startswith(...)` and `.py`: the
- *   module's own directory.
+ * - `os.listdir(os.path.dirname(__file__) or '.')` filtered by a literal `startswith(...)` and `.py`:
+ *   the module's own directory.
  * A module that calls a function of another module of the project (`import pkg.tests` ...
  * `pkg.tests.main()`) is read together with that module, one hop. Names resolve as module files from the
  * run's directory (or the module's own directory, for a runner that puts it on `sys.path`).
@@ -24,6 +25,7 @@ export interface RunnerModule {
 }
 
 const MAX_TEXT = 256 * 1024;
+const MAX_CALLS = 64;
 
 /**
  * @example
@@ -47,7 +49,7 @@ export async function readRunnerModule(ctx: ScanContext, file: string, cwd: stri
   let recognised = false;
   for (const { file: at, text } of texts) {
     const roots = [cwd, dirname(at)];
-    if (/loadTestsFromNames?\s*\(/.test(text)) {
+    if (/loadTestsFrom\w+\s*\(|findTestCases\s*\(/.test(text)) {
       // Every dotted string in a list or tuple literal of the module that names one of its test modules.
       for (const list of text.matchAll(/[[(]\s*((?:["'][\w.]+["']\s*,\s*)*["'][\w.]+["']\s*,?\s*)[\])]/g)) {
         for (const s of list[1]!.matchAll(/["']([\w.]+)["']/g)) {
@@ -56,19 +58,20 @@ export async function readRunnerModule(ctx: ScanContext, file: string, cwd: stri
         }
       }
       // `"pkg.tests.%s" % ...` over `os.listdir(os.path.dirname(__file__))` filtered by a prefix.
-      const listing = /os\.listdir\(\s*os\.path\.dirname\(\s*__file__\s*\)\s*\)[^\]]*?startswith\(\s*["']([\w-]+)["']\s*\)/s.exec(text);
+      const listing = /os\.listdir\(\s*os\.path\.dirname\([^()]{0,200}(?:\([^()]{0,200}\)[^()]{0,200})?__file__[^()]{0,200}\)[^)]{0,40}\)[^\]]{0,400}?startswith\(\s*["']([\w-]+)["']\s*\)/.exec(text);
       if (listing) {
         for (const f of ctx.under(dirname(at))) if (dirname(f) === dirname(at) && basename(f).startsWith(listing[1]!) && f.endsWith('.py')) add(f);
         recognised = true;
       }
     }
-    for (const call of text.matchAll(/DocTestSuite\(\s*([^,)]+)/g)) {
+    // Bounded: a file of thousands of calls (each looked up in the text around it) cannot run away.
+    for (const call of [...text.matchAll(/DocTestSuite\(\s*([^,)]{1,200})/g)].slice(0, MAX_CALLS)) {
       const arg = call[1]!.trim();
       recognised = true;
       const str = /^["']([\w.]+)["']$/.exec(arg)?.[1];
       if (str) { add(moduleFile(ctx, str, roots)); continue; }
       // `for mod in (a, a.b): suite.addTest(doctest.DocTestSuite(mod))`: the loop's literal tuple.
-      const loop = new RegExp(`for\\s+${escape(arg)}\\s+in\\s+[[(]([^\\])]*)[\\])]`).exec(text.slice(0, call.index));
+      const loop = new RegExp(`for\\s+${escape(arg)}\\s+in\\s+[[(]([^\\])]*)[\\])]`).exec(text.slice(Math.max(0, call.index - 4000), call.index));
       const names = loop ? loop[1]!.split(',').map((n) => n.trim()).filter(Boolean) : [arg];
       for (const name of names) {
         const found = /^[\w.]+$/.test(name) ? moduleFile(ctx, importedAs(text, name), roots) : undefined;
@@ -80,7 +83,7 @@ export async function readRunnerModule(ctx: ScanContext, file: string, cwd: stri
     for (const cls of text.matchAll(/^class\s+(\w+)\(\s*(?:unittest\.)?TestCase\s*\)/gm)) {
       if (new RegExp(`addTests?\\(\\s*${cls[1]}\\(`).test(text)) { add(at); recognised = true; }
     }
-    for (const call of text.matchAll(/DocFileSuite\(([^)]*)\)/g)) {
+    for (const call of [...text.matchAll(/DocFileSuite\(([^)]{0,400})\)/g)].slice(0, MAX_CALLS)) {
       recognised = true;
       const name = /["']([^"']+\.(?:rst|txt|md))["']/.exec(call[1]!)?.[1];
       const found = name === undefined ? undefined : [dirname(at), cwd].map((d) => joinPath(d, name)).find((f) => ctx.has(f));

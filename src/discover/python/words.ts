@@ -75,7 +75,7 @@ export function fromWords(argv: readonly string[], source: string): PyCommand | 
     if (script === undefined) return undefined;
     const name = basename(script);
     if (name === 'manage.py' && argv[i + 1] === 'test') return django(argv.slice(i + 2));
-    if (/^(?:run_?)?tests?\.py$|^runtests|^(?:all_?tests|test_?all)\.py$/.test(name)) return make('unittest', argv.slice(i + 1), { script: script.replace(/^\.\//, '') });
+    if (/^(?:run_?)?(?:all_?)?tests?\.py$|^runtests|^test_?all\.py$/.test(name)) return make('unittest', argv.slice(i + 1), { script: script.replace(/^\.\//, '') });
     return undefined;
   };
   const coverage = (): PyCommand | undefined => {

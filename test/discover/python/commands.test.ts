@@ -203,5 +203,19 @@ suite('Python test commands', () => {
     });
     assert.deepEqual(await files(task), ['tests/unit/test_a.py']);
   });
+
+  test('Travis CI `script:` runs test/run_all_tests.py, which imports every test*.py of its directory', async (t) => {
+    const root = makeTree(t, {
+      '.travis.yml': 'language: python\npython:\n  - 3.6\nscript:\n  - python setup.py install\n  - python test/run_all_tests.py loop://\n',
+      'test/run_all_tests.py': [
+        'import unittest', 'import sys', 'import os', '', 'mainsuite = unittest.TestSuite()', 'for modulename in [',
+        '        os.path.splitext(x)[0]', "        for x in os.listdir(os.path.dirname(__file__) or '.')",
+        '        if x != __file__ and x.startswith("test") and x.endswith(".py")', ']:',
+        '    module = __import__(modulename)', '    mainsuite.addTest(unittest.findTestCases(module))', '',
+      ].join('\n'),
+      'test/test.py': U, 'test/test_url.py': U, 'test/helpers.py': '', 'test/handlers/test_proto.py': U, 'setup.py': '',
+    });
+    assert.deepEqual(await files(root), ['test/test.py', 'test/test_url.py']);
+  });
 });
 
