@@ -40,7 +40,10 @@ export async function goTagRuns(ctx: ScanContext, modules: ReadonlyMap<string, s
       for (let i = 0; i < args.length; i++) {
         const a = args[i]!;
         const eq = /^--?tags=(.*)$/.exec(a);
-        if (eq || a === '-tags' || a === '--tags') { tags.push(...(eq ? eq[1]! : args[++i] ?? '').split(/[\s,]+/).filter((t) => /^[\w.]+$/.test(t))); continue; }
+        if (eq || a === '-tags' || a === '--tags') {
+          tags.push(...(eq ? eq[1]! : args[++i] ?? '').split(/[\s,]+/).filter((t) => /^[\w.]+$/.test(t)));
+          continue;
+        }
         if (a.startsWith('-')) { if (!a.includes('=') && VALUE_FLAGS.has(a.replace(/^--/, '-'))) i++; continue; }
         // A package list computed by the workflow (`${{ env.args }}`) is not known: the run is read as `go test` alone.
         if (!a.includes('${{')) patterns.push(a);

@@ -122,7 +122,9 @@ const justRecipes: Recipes = async (ctx, dir, targets) => {
       if (variable) { vars.set(variable[1]!, variable[3]!); current = undefined; continue; }
       const head = /^@?([A-Za-z_][\w-]*)(?:\s+[^:]*?)?\s*:(?!=)(.*)$/.exec(line);
       if (head && !line.startsWith('[') && !/^(?:set|alias|import|mod)\b/.test(line)) {
-        current = { deps: [...head[2]!.replace(/\([^)]*\)/g, (m) => m.slice(1, -1).split(/\s+/)[0]!).matchAll(/[A-Za-z_][\w-]*/g)].map((m) => m[0]), body: [] };
+        // `test: lint (build "x")`: a parenthesised dependency is its first word.
+        const deps = head[2]!.replace(/\([^)]*\)/g, (m) => m.slice(1, -1).split(/\s+/)[0]!);
+        current = { deps: [...deps.matchAll(/[A-Za-z_][\w-]*/g)].map((m) => m[0]), body: [] };
         recipes.set(head[1]!, current);
         first ??= head[1]!;
         continue;
@@ -157,7 +159,9 @@ const taskRecipes: Recipes = async (ctx, dir, targets) => {
     const vars = new Map<string, string>();
     if (isObject(doc) && isObject(doc.vars)) for (const [k, v] of Object.entries(doc.vars)) if (typeof v === 'string') vars.set(k, v);
     const byAlias = new Map<string, string>();
-    for (const [k, t] of Object.entries(tasks)) if (isObject(t) && Array.isArray(t.aliases)) for (const a of t.aliases) if (typeof a === 'string') byAlias.set(a, k);
+    for (const [k, t] of Object.entries(tasks)) {
+      if (isObject(t) && Array.isArray(t.aliases)) for (const a of t.aliases) if (typeof a === 'string') byAlias.set(a, k);
+    }
     const lines: string[] = [];
     const seen = new Set<string>();
     const add = (target: string, depth: number): void => {

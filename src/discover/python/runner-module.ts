@@ -26,6 +26,9 @@ export interface RunnerModule {
 
 const MAX_TEXT = 256 * 1024;
 const MAX_CALLS = 64;
+// `os.listdir(os.path.dirname(__file__) or '.')` ... `.startswith("test")`, every part bounded.
+const LISTING = new RegExp(String.raw`os\.listdir\(\s*os\.path\.dirname\([^()]{0,200}(?:\([^()]{0,200}\)[^()]{0,200})?__file__`
+  + String.raw`[^()]{0,200}\)[^)]{0,40}\)[^\]]{0,400}?startswith\(\s*["']([\w-]+)["']\s*\)`);
 
 /**
  * @example
@@ -58,7 +61,7 @@ export async function readRunnerModule(ctx: ScanContext, file: string, cwd: stri
         }
       }
       // `"pkg.tests.%s" % ...` over `os.listdir(os.path.dirname(__file__))` filtered by a prefix.
-      const listing = /os\.listdir\(\s*os\.path\.dirname\([^()]{0,200}(?:\([^()]{0,200}\)[^()]{0,200})?__file__[^()]{0,200}\)[^)]{0,40}\)[^\]]{0,400}?startswith\(\s*["']([\w-]+)["']\s*\)/.exec(text);
+      const listing = LISTING.exec(text);
       if (listing) {
         for (const f of ctx.under(dirname(at))) if (dirname(f) === dirname(at) && basename(f).startsWith(listing[1]!) && f.endsWith('.py')) add(f);
         recognised = true;
@@ -97,8 +100,9 @@ export async function readRunnerModule(ctx: ScanContext, file: string, cwd: stri
 export function moduleFile(ctx: ScanContext, name: string, roots: readonly string[]): string | undefined {
   const path = name.replace(/\./g, '/');
   for (const root of roots) {
-    for (const f of [joinPath(root, path + '.py'), joinPath(root, path, '__init__.py'), joinPath(root, 'src', path + '.py'), joinPath(root, 'src', path, '__init__.py')]) {
-      if (ctx.has(f)) return f;
+    for (const at of [root, joinPath(root, 'src')]) {
+      const f = [joinPath(at, path + '.py'), joinPath(at, path, '__init__.py')].find((c) => ctx.has(c));
+      if (f !== undefined) return f;
     }
   }
   return undefined;

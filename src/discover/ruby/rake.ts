@@ -23,6 +23,9 @@ export interface RakeSource {
 }
 
 const MAX_FILES = 64;
+// `task :a => :b`, `task 'a' => %w[b]`, `Rake::TestTask.new(:a)`: the name and what follows it.
+const TASK_HEAD = new RegExp(String.raw`^\s*(?:task|(?:Rake::TestTask|RSpec::Core::RakeTask|Minitest::TestTask)\.(?:new|create))`
+  + String.raw`\s*\(?\s*(?::([\w]+)|["']([\w:-]+)["'])?\s*(?:(?:=>|,)\s*|(?<=\w):\s*)?(.*)$`);
 
 export async function readRake(ctx: ScanContext, root: string): Promise<RakeSource | undefined> {
   const rakefile = joinPath(root, 'Rakefile');
@@ -92,7 +95,7 @@ function taskGraph(texts: readonly string[]): Map<string, string[]> {
       offset += line.length + 1;
       const alias = /^\s*alias_task\s*\(?\s*:?["']?([\w:]+)["']?\s*,\s*:?["']?([\w:]+)/.exec(line);
       if (alias) { add(alias[1]!, [alias[2]!]); continue; }
-      const head = /^\s*(?:task|(?:Rake::TestTask|RSpec::Core::RakeTask|Minitest::TestTask)\.(?:new|create))\s*\(?\s*(?::([\w]+)|["']([\w:-]+)["'])?\s*(?:(?:=>|,)\s*|(?<=\w):\s*)?(.*)$/.exec(line);
+      const head = TASK_HEAD.exec(line);
       if (!head || (!/^\s*task\b/.test(line) && !/TestTask|RakeTask/.test(line))) continue;
       const bare = head[1] ?? head[2];
       // `task default: %w[a b]`: the name is the key, what follows its colon the prerequisites.

@@ -67,7 +67,8 @@ export async function discoverRspec(ctx: ScanContext, index: FileIndex): Promise
       if (rules.some((r) => r.include.some((re) => re.test(rel)) && !r.exclude?.test(rel))) picked.push(file);
     }
     if (rakeRuns.has(root)) {
-      ctx.note(`RSpec${root ? ` in ${root}` : ''}: patterns taken from the RSpec::Core::RakeTask tasks ${rakeRuns.get(root)!.map((r) => `\`${r.name}\``).join(', ')} that the project's rake run reaches`);
+      const names = rakeRuns.get(root)!.map((r) => `\`${r.name}\``).join(', ');
+      ctx.note(`RSpec${root ? ` in ${root}` : ''}: patterns taken from the RSpec::Core::RakeTask tasks ${names} that the project's rake run reaches`);
     }
   }
   return withCases(ctx, picked, 'rspec', countRspec, { rowPerFile: true });
@@ -99,7 +100,8 @@ async function rspecRakeRuns(ctx: ScanContext, base: string): Promise<RakeRun[]>
         const fill = (t: string): string => Object.entries(values).reduce((acc, [k, v]) => acc.split(`#{${k}}`).join(v), t);
         const name = namespaceAt(text, m.index) + fill(written);
         if (name.includes('#{') || !rake.reached.has(name)) continue;
-        out.push({ name, pattern: glob === undefined ? '**{,/*/**}/*_spec.rb' : fill(glob), exclude: exclude === undefined ? undefined : fill(exclude) });
+        const pattern = glob === undefined ? '**{,/*/**}/*_spec.rb' : fill(glob);
+        out.push({ name, pattern, exclude: exclude === undefined ? undefined : fill(exclude) });
       }
     }
   }
