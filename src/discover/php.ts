@@ -27,8 +27,9 @@ export async function discoverPhpunit(ctx: ScanContext, index: FileIndex): Promi
   for (const dir of configDirs) if ([...configDirs].some((d) => d !== dir && (d === '' || dir.startsWith(d + '/')))) configDirs.delete(dir);
   const configs = new Map([...configDirs].map((dir) => [CONFIGS.map((c) => joinPath(dir, c)).find((c) => ctx.has(c))!, dir]));
   // Every config a project's own phpunit command reaches counts too, nested or oddly named.
-  for (const file of await reachedConfigs(ctx)) if (!configs.has(file)) configs.set(file, dirname(file));
   const php = [...index.byExt.get('php') ?? [], ...index.byExt.get('phpt') ?? []];
+  // A project without PHP files has no PHPUnit run to look for in its CI.
+  if (php.length > 0) for (const file of await reachedConfigs(ctx)) if (!configs.has(file)) configs.set(file, dirname(file));
   const picked = new Set<string>();
   for (const [file, dir] of configs) {
     const doc = parseXml((await ctx.read(file)) ?? '');
