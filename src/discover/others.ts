@@ -35,7 +35,7 @@ export const discoverOthers: Discover = async (ctx) => {
   const results = await Promise.all(rules.map((rule, i) => logs[i]!.run(ctx, (view) =>
     view.unit(`others\0${i}\0${rule.name}`, (unit) => guarded(unit, rule.name, () => rule(unit, index)), { recount }))));
   for (const log of logs) log.replay(ctx);
-  noteGoLeftOut(ctx, index, results[rules.indexOf(discoverGo)]!);
+  await noteGoLeftOut(ctx, index, results[rules.indexOf(discoverGo)]!);
   const byFile = new Map<string, FoundTest>();
   for (const list of results) for (const t of list) if (!byFile.has(t.file)) byFile.set(t.file, t);
   return [...byFile.values()];

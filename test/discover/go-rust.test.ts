@@ -24,6 +24,46 @@ suite('discoverOthers() go', () => {
     ]);
   });
 
+  test('build tags set by CI (a matrix value, a Taskfile target, a Makefile target with an override) list the files that need them', async (t) => {
+    const goTest = (head: string): string => `${head}package x\n\nimport "testing"\n\nfunc TestA(t *testing.T) {}\n`;
+    const root = makeTree(t, {
+      'go.mod': 'module example.com/app\n',
+      'app_test.go': goTest(''),
+      'db_test.go': goTest('//go:build all || cassandra\n\n'),
+      'e2e/flow_test.go': goTest('//go:build e2e\n\n'),
+      'api/api_test.go': goTest('//go:build integration\n\n'),
+      'store/store_test.go': goTest('//go:build integration\n\n'),
+      'watch_test.go': goTest('//go:build watch\n\n'),
+      '.github/workflows/ci.yml': [
+        'jobs:', '  it:', '    strategy:', '      matrix:', '        tags: [ "cassandra", "unit" ]', '    steps:',
+        '      - run: |', '          go test -v -tags "${{ matrix.tags }} debug" -race ${{ env.args }}',
+        '      - run: task test:e2e', '      - run: make ci',
+      ].join('\n') + '\n',
+      'Taskfile.yml': "version: '3'\ntasks:\n  test:e2e:\n    deps: [build]\n    cmds:\n      - gotestsum -f testname -- -tags=e2e ./e2e/...\n  build: go build ./...\n",
+      'Makefile': 'ci: lint\n\t$(MAKE) unit FLAGS="-tags integration"\nlint:\n\tgolangci-lint run\nunit:\n\tgo test $(FLAGS) ./api/...\n',
+    });
+    const ctx = createContext(root, await walk(root));
+    const found = await discoverOthers(ctx);
+    // store/ is not under the integration run's ./api/..., and no run sets `watch`.
+    assert.deepEqual(found.map((f) => f.file).sort(), ['api/api_test.go', 'app_test.go', 'db_test.go', 'e2e/flow_test.go']);
+    assert.deepEqual(ctx.notes.filter((n) => n.startsWith('Go')), [
+      'Go: build tags `cassandra`, `debug`, `unit` are set by `go test` in .github/workflows/ci.yml; files that need them are listed for the packages that run covers',
+      'Go: build tags `e2e` are set by `go test` in Taskfile.yml; files that need them are listed for the packages that run covers',
+      'Go: build tags `integration` are set by `go test` in Makefile; files that need them are listed for the packages that run covers',
+      "Go module `.`: 2 of 6 `_test.go` files build only for other platforms or with build tags (file name or `//go:build` line; taken as linux/amd64, with the tags the project's runs set): not listed; the build tags they name: `integration` (1 file), `watch` (1 file), which no `go test` line projdex could read sets for them",
+    ]);
+  });
+
+  test('a `cd dir` line of a CI script moves the tagged run after it into that module', async (t) => {
+    const goTest = (head: string): string => `${head}package x\n\nimport "testing"\n\nfunc TestA(t *testing.T) {}\n`;
+    const root = makeTree(t, {
+      'go.mod': 'module example.com/es\n', 'client_test.go': goTest(''), 'integ_test.go': goTest('//go:build integration\n\n'),
+      'api/test/go.mod': 'module example.com/es/api/test\n', 'api/test/api_test.go': goTest('//go:build integration\n\n'),
+      '.github/workflows/api.yml': 'jobs:\n  t:\n    steps:\n      - run: |\n          cd api/test\n          go mod tidy\n          gotestsum --format=short-verbose -- -tags=integration ./...\n',
+    });
+    assert.deepEqual((await discover(root)).map((f) => f.file), ['api/test/api_test.go', 'client_test.go']);
+  });
+
   test('no go.mod, no Go tests', async (t) => {
     assert.deepEqual(await discover(makeTree(t, { 'a_test.go': 'package a\n' })), []);
   });
@@ -45,7 +85,7 @@ suite('discoverOthers() go', () => {
     const found = await discoverOthers(ctx);
     assert.deepEqual(found.map((f) => f.file), ['app_test.go']);
     assert.deepEqual(ctx.notes.filter((n) => n.startsWith('Go module')), [
-      'Go module `.`: 1 of 2 `_test.go` files build only for other platforms or with build tags (file name or `//go:build` line; taken as linux/amd64, no tags): not listed',
+      'Go module `.`: 1 of 2 `_test.go` files build only for other platforms or with build tags (file name or `//go:build` line; taken as linux/amd64, no tags): not listed; the build tags they name: `integration` (1 file), which no `go test` line projdex could read sets for them',
       'Go module `winsvc`: none of its 2 `_test.go` files builds for linux/amd64 without build tags (file name or `//go:build` line), so none is listed',
     ]);
   });
@@ -131,6 +171,25 @@ suite('discoverOthers() cargo as cargo sees it', () => {
     assert.deepEqual((await discover(makeTree(t, files))).map((x) => x.file), ['a/src/lib.rs']);
     const all = makeTree(t, { ...files, 'Makefile': 'test:\n\tcargo test --workspace --locked\n' });
     assert.deepEqual((await discover(all)).map((x) => x.file), ['a/src/lib.rs', 'b/src/lib.rs']);
+  });
+
+  test('a bare run names the declared features whose cfg drops test modules; a CI run that sets them follows them', async (t) => {
+    const files = {
+      'Cargo.toml': '[package]\nname = "idx"\n\n[features]\ndefault = ["std"]\nstd = []\nindex = []\n',
+      'src/lib.rs': '#[cfg(feature = "std")]\nmod io;\n#[cfg(feature = "index")]\nmod index;\n#[cfg(windows)]\nmod win;\n',
+      'src/io.rs': '#[test]\nfn io() {}\n', 'src/index.rs': '#[test]\nfn idx() {}\n', 'src/win.rs': '#[test]\nfn w() {}\n',
+      'tests/cli.rs': '#[test]\nfn cli() {}\n',
+    };
+    const bare = makeTree(t, files);
+    const ctx = createContext(bare, await walk(bare));
+    assert.deepEqual([...await discoverOthers(ctx)].map((x) => x.file).sort(), ['src/io.rs', 'tests/cli.rs']);
+    assert.deepEqual(ctx.notes, [
+      'Cargo package `.`: modules behind the features `index` are off in `cargo test` and not followed; a run with `--features` would add the tests they hold',
+    ]);
+    const ci = makeTree(t, { ...files, '.github/workflows/ci.yml': 'jobs:\n  t:\n    steps:\n      - run: cargo test --features index\n' });
+    const withCi = createContext(ci, await walk(ci));
+    assert.deepEqual([...await discoverOthers(withCi)].map((x) => x.file).sort(), ['src/index.rs', 'src/io.rs', 'tests/cli.rs']);
+    assert.deepEqual(withCi.notes, []);
   });
 
   test('cfg predicates as a linux test build sees them', () => {

@@ -43,7 +43,97 @@ suite('discoverOthers() ruby', () => {
   });
 });
 
+suite('discoverOthers() rake task files', () => {
+  test('test tasks in tasks/*.rake loaded by the Rakefile; CI names the tasks; each task keeps its own exclusions', async (t) => {
+    const root = makeTree(t, {
+      'Gemfile': "source 'https://rubygems.org'\ngem 'minitest'\n",
+      'Rakefile': "require 'bundler/gem_tasks'\nDir.glob('tasks/*.rake').each { |r| import r }\n\ntask default: %i[test rubocop]\n",
+      'tasks/test.rake': [
+        "require 'rake/testtask'", '', 'Rake::TestTask.new(:test) do |t|', "  t.libs << 'test'",
+        "  t.test_files = FileList['test/**/*_test.rb'].exclude('test/jobs/**/*')", 'end', '',
+        'namespace :test do', "  Rake::TestTask.new('jobs' => 'env:jobs') do |t|", '    if ENV["SKIP"]', '      exit 0', '    end',
+        "    t.test_files = FileList['test/jobs/cases/*_test.rb']", '  end',
+        "  Rake::TestTask.new('slow') do |t|", "    t.pattern = 'slow/**/*_test.rb'", '  end', 'end', '',
+      ].join('\n'),
+      '.github/workflows/ci.yml': 'jobs:\n  t:\n    steps:\n      - run: bundle exec rake\n      - run: bundle exec rake test:jobs\n',
+      'test/test_helper.rb': '', 'test/models/user_test.rb': 'def test_a; end\n', 'test/jobs/cases/queue_test.rb': '',
+      'test/jobs/helper_test.rb': '', 'slow/big_test.rb': '',
+    });
+    // slow/ is the `test:slow` task, which neither CI nor the default task runs.
+    assert.deepEqual((await discover(root)).tests.map((x) => x.file), [
+      'test/jobs/cases/queue_test.rb', 'test/models/user_test.rb',
+    ]);
+  });
+
+  test('RSpec::Core::RakeTask patterns reached from the default task, RSpec files named *_test.rb', async (t) => {
+    const root = makeTree(t, {
+      'Gemfile': "gem 'rspec'\n",
+      '.rspec': '--require spec_helper\n',
+      'Rakefile': [
+        "require 'rspec/core/rake_task'", "Dir['tasks/**/*.rake'].each { |f| load f }", '',
+        'task default: %w[all_specs]', 'task all_specs: %w[spec:unit spec:checks]', '',
+        'namespace :spec do', '  RSpec::Core::RakeTask.new("unit") do |t|', '    t.pattern = "spec/{*_spec.rb,lib/**/*_spec.rb}"', '  end', 'end', '',
+      ].join('\n'),
+      'tasks/checks.rake': "namespace :spec do\n  RSpec::Core::RakeTask.new(:checks) do |t|\n    t.pattern = 'checks/**/*_test.rb'\n  end\nend\n",
+      'spec/spec_helper.rb': '', 'spec/top_spec.rb': 'it "a" do end\n', 'spec/lib/deep/x_spec.rb': '',
+      'spec/acceptance/flow_spec.rb': '', 'checks/api_test.rb': 'it "b" do end\n',
+    });
+    const { tests, notes } = await discover(root);
+    assert.deepEqual(tests.map((x) => `${x.file} ${x.framework}`), [
+      'checks/api_test.rb rspec', 'spec/lib/deep/x_spec.rb rspec', 'spec/top_spec.rb rspec',
+    ]);
+    assert.deepEqual(notes.filter((n) => n.startsWith('RSpec')), [
+      "RSpec: patterns taken from the RSpec::Core::RakeTask tasks `spec:unit`, `spec:checks` that the project's rake run reaches",
+    ]);
+  });
+
+  test('RSpec rake tasks named in a loop over a word list, picked by a CI matrix; a commented-out definition defines nothing', async (t) => {
+    const root = makeTree(t, {
+      'Gemfile': "gem 'rspec'\n", '.rspec': '--color\n',
+      'Rakefile': [
+        "require 'rspec/core/rake_task'", '',
+        '%w[chrome firefox].each do |driver|', '  RSpec::Core::RakeTask.new(:"spec_#{driver}") do |t|',
+        '    t.pattern = "./spec/{browser_spec_#{driver}.rb}"', '  end', 'end', '',
+        '# RSpec::Core::RakeTask.new(:spec_rack, [] => :lint) do |t|', 'RSpec::Core::RakeTask.new(:spec_rack) do |t|',
+        "  t.pattern = './spec{,/*/**}/*{_spec.rb}'", 'end', 'task smoke: %i[lint spec_rack]', '',
+      ].join('\n'),
+      '.github/workflows/ci.yml': 'jobs:\n  t:\n    strategy:\n      matrix:\n        task: ["smoke", "spec_chrome"]\n    steps:\n      - run: bundle exec rake ${{ matrix.task }}\n',
+      'spec/browser_spec_chrome.rb': '', 'spec/browser_spec_firefox.rb': '', 'spec/unit/node_spec.rb': '', 'spec/unit/deep/x_spec.rb': '',
+    });
+    const { tests, notes } = await discover(root);
+    // spec_firefox is defined but nothing runs it (checked against Ruby's Dir glob for the spec_rack pattern).
+    assert.deepEqual(tests.map((x) => x.file), ['spec/browser_spec_chrome.rb', 'spec/unit/deep/x_spec.rb', 'spec/unit/node_spec.rb']);
+    assert.deepEqual(notes.filter((n) => n.startsWith('RSpec')), [
+      "RSpec: patterns taken from the RSpec::Core::RakeTask tasks `spec_chrome`, `spec_rack` that the project's rake run reaches",
+    ]);
+  });
+});
+
 suite('discoverOthers() phpunit', () => {
+  test('configs that CI and composer scripts reach count besides the root one: nested, matrix-named, outside their directory', async (t) => {
+    const suiteXml = (dir: string): string => `<?xml version="1.0"?>\n<phpunit>\n  <testsuites>\n    <testsuite name="s">\n      <directory>${dir}</directory>\n    </testsuite>\n  </testsuites>\n</phpunit>\n`;
+    const root = makeTree(t, {
+      'composer.json': JSON.stringify({ 'require-dev': { 'phpunit/phpunit': '^10' }, scripts: { 'test:e2e': ['@putenv X=1', 'phpunit -c tests/e2e/phpunit.xml'] } }),
+      'phpunit.xml.dist': suiteXml('tests/Unit'),
+      'ci/phpunit/mysql.xml': suiteXml('../../tests/Functional'),
+      'ci/phpunit/sqlite.xml': suiteXml('../../tests/Functional'),
+      'packages/bridge/phpunit.xml.dist': suiteXml('tests'),
+      'packages/unused/phpunit.xml.dist': suiteXml('tests'),
+      'tests/e2e/phpunit.xml': suiteXml('.'),
+      '.github/workflows/ci.yml': [
+        'jobs:', '  db:', '    strategy:', '      matrix:', '        db: [mysql, pgsql]', '    steps:',
+        '      - run: vendor/bin/phpunit -c ci/phpunit/${{ matrix.db }}.xml --coverage-clover=c.xml',
+        '  bridge:', '    defaults:', '      run:', '        working-directory: packages/bridge', '    steps:', '      - run: ../../vendor/bin/phpunit',
+      ].join('\n') + '\n',
+      'tests/Unit/AddTest.php': '<?php\nfunction testA() {}\n', 'tests/Functional/DbTest.php': '', 'tests/e2e/FlowTest.php': '',
+      'packages/bridge/tests/BridgeTest.php': '', 'packages/unused/tests/UnusedTest.php': '',
+    });
+    // packages/unused's config sits under the root one and nothing runs it; pgsql has no config file.
+    assert.deepEqual((await discover(root)).tests.map((x) => x.file), [
+      'packages/bridge/tests/BridgeTest.php', 'tests/Functional/DbTest.php', 'tests/Unit/AddTest.php', 'tests/e2e/FlowTest.php',
+    ]);
+  });
+
   test('phpunit.xml.dist suites: directory suffixes, file, exclude; vendor configs ignored', async () => {
     assert.deepEqual((await discover(fixture('php-phpunit'))).tests, [
       { file: 'tests/Integration/ApiCheck.php', framework: 'phpunit', cases: 1 },

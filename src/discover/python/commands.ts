@@ -3,7 +3,7 @@ import { parseIni, type Ini } from '../../readers/ini.ts';
 import { parseToml, tomlGet, type TomlValue } from '../../readers/toml.ts';
 import { joinPath } from '../../rules/paths.ts';
 import { commandsFromLine, fromWords, type PyCommand } from './words.ts';
-import { ciCommands, makeCommands, scriptCommand } from './sources.ts';
+import { ciCommands, makeCommands, scriptCommand, taskFileCommands } from './sources.ts';
 
 export type { PyCommand } from './words.ts';
 
@@ -40,14 +40,23 @@ export async function declaredPyCommands(ctx: ScanContext, base = ''): Promise<P
     }
   }
   out.push(...await makeCommands(ctx, base));
+  if (out.length === 0) out.push(...await taskFileCommands(ctx, base));
   out.push(...pyprojectScripts(pp, joinPath(base, 'pyproject.toml')));
   if (out.length === 0) out.push(...await ciCommands(ctx, base));
+  else if (out.some((o) => o.runner === 'pytest')) {
+    // CI that runs pytest again in another directory (with its own config, or the one it finds above it)
+    // runs that directory's suite too.
+    for (const cmd of await ciCommands(ctx, base)) {
+      const cwd = cmd.cwd ?? base;
+      if (cmd.runner === 'pytest' && cwd !== base && !out.some((o) => (o.cwd ?? base) === cwd)) out.push({ ...cmd, alsoRuns: true });
+    }
+  }
   if (out.length === 0 && ctx.has(joinPath(base, 'runtests.py'))) {
     out.push({ runner: 'unittest', args: [], source: joinPath(base, 'runtests.py'), text: 'python runtests.py', script: 'runtests.py' });
   }
   const resolved: PyCommand[] = [];
   for (const cmd of out) {
-    const next = cmd.script === undefined ? cmd : await scriptCommand(ctx, base, cmd);
+    const next = cmd.script === undefined && cmd.module === undefined ? cmd : await scriptCommand(ctx, base, cmd);
     if (next) resolved.push(next);
   }
   return resolved;

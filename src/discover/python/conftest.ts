@@ -9,6 +9,7 @@ export interface ConftestIgnores {
 
 const ASSIGN = /^(collect_ignore(?:_glob)?)\s*(?::[^=\n]*)?(\+?=)\s*(\[[^\]]*\])\s*(?:#.*)?$/gm;
 const APPEND = /^(collect_ignore(?:_glob)?)\.(append|extend)\(\s*(\[[^\]]*\]|["'][^"'\n]*["'])\s*\)\s*(?:#.*)?$/gm;
+const COLLECT_HOOKS = /^def\s+(pytest_ignore_collect|pytest_collect_file|pytest_pycollect_makemodule)\s*\(/gm;
 const ANY_USE = /^[ \t]*(collect_ignore(?:_glob)?)\b\s*(?:[:+]?=|\.(?:append|extend)\()/gm;
 
 /**
@@ -23,6 +24,11 @@ export async function conftestIgnores(ctx: ScanContext, conftests: readonly stri
   const out: ConftestIgnores = { paths: new Set(), globs: [] };
   for (const file of conftests) {
     const text = await ctx.read(file);
+    // Hooks that decide which files are collected run only inside pytest: say so rather than be silent.
+    const hooks = [...new Set([...(text ?? '').matchAll(COLLECT_HOOKS)].map((m) => m[1]!))];
+    if (hooks.length > 0) {
+      ctx.note(`${file}: defines ${hooks.map((h) => `\`${h}\``).join(', ')}, which ${hooks.length === 1 ? 'chooses' : 'choose'} the files pytest collects below it; projdex cannot run ${hooks.length === 1 ? 'it' : 'them'} and listed files by the configured names`);
+    }
     if (text === undefined || !text.includes('collect_ignore')) continue;
     const dir = dirname(file);
     const local: Record<string, string[]> = { collect_ignore: [], collect_ignore_glob: [] };

@@ -81,7 +81,8 @@ async function usesPytest(ctx: ScanContext, index: FileIndex, config: PytestConf
 }
 
 function sameSource(commands: PyCommand[]): PyCommand[] {
-  return commands.filter((c) => c.source === commands[0]!.source);
+  const first = commands.find((c) => !c.alsoRuns) ?? commands[0];
+  return commands.filter((c) => c.source === first!.source || c.alsoRuns);
 }
 
 function union(lists: FoundTest[][]): FoundTest[] {

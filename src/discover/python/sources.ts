@@ -1,8 +1,10 @@
 import type { ScanContext } from '../../rules/types.ts';
-import { parseYaml } from '../../readers/yaml.ts';
+import { ciLines } from '../ci-lines.ts';
+import { followTasks, localTestCalls } from '../task-files.ts';
 import { dirname, joinPath } from '../../rules/paths.ts';
 import { under } from '../files.ts';
 import { commandsFromLine, type PyCommand } from './words.ts';
+import { readRunnerModule } from './runner-module.ts';
 
 const MAKE_TARGETS = ['test', 'tests', 'check', 'unittest', 'unit'];
 
@@ -32,52 +34,54 @@ export async function makeCommands(ctx: ScanContext, base: string): Promise<PyCo
 }
 
 /**
- * Test runner lines of GitHub Actions steps (`run:`, with the step's or job's `working-directory`) and
- * GitLab CI `script:` entries, kept when they run in `base` or below it.
+ * Test runner lines of CI (GitHub Actions `run:` steps with their `working-directory` and `cd` lines,
+ * GitLab CI `script:`, CircleCI `run:`; matrix values written in), with the make/just/task targets those
+ * lines call followed to their recipes, kept when they run in `base` or below it.
  */
 export async function ciCommands(ctx: ScanContext, base: string): Promise<PyCommand[]> {
-  const files = ctx.files.filter((f) => /^\.github\/workflows\/[^/]+\.ya?ml$/.test(f) || f === '.gitlab-ci.yml');
   const out: PyCommand[] = [];
-  for (const file of files.sort()) {
-    const doc = parseYaml((await ctx.read(file)) ?? '');
-    if (!doc || typeof doc !== 'object') continue;
-    const jobs = file === '.gitlab-ci.yml' ? doc : (doc as { jobs?: unknown }).jobs;
-    for (const job of Object.values(jobs && typeof jobs === 'object' ? jobs : {})) {
-      if (!job || typeof job !== 'object') continue;
-      const j = job as { steps?: unknown; script?: unknown; defaults?: { run?: { 'working-directory'?: unknown } } };
-      const jobDir = j.defaults?.run?.['working-directory'];
-      const steps = Array.isArray(j.steps) ? j.steps : [{ run: Array.isArray(j.script) ? j.script.join('\n') : j.script }];
-      for (const step of steps) {
-        const s = step as { run?: unknown; 'working-directory'?: unknown };
-        if (typeof s?.run !== 'string') continue;
-        const dir = typeof s['working-directory'] === 'string' ? s['working-directory'] : typeof jobDir === 'string' ? jobDir : '';
-        const cwd = joinPath(dir);
-        if (under(base, cwd) === undefined && cwd !== base) continue;
-        for (const line of s.run.replace(/\\\n/g, ' ').split('\n')) out.push(...commandsFromLine(line, file, { cwd, base }));
-      }
-    }
+  for (const { line, dir, source } of await followTasks(ctx, await ciLines(ctx))) {
+    if (under(base, dir) === undefined && dir !== base) continue;
+    out.push(...commandsFromLine(line, source, { cwd: dir, base }));
   }
   return out.filter((c) => under(base, c.cwd ?? base) !== undefined || (c.cwd ?? base) === base);
 }
 
+/** The Python test lines of the justfile's and Taskfile's `test` recipes in `base`. */
+export async function taskFileCommands(ctx: ScanContext, base: string): Promise<PyCommand[]> {
+  const calls = localTestCalls(ctx, base).filter((c) => c.line !== 'make test');
+  const out: PyCommand[] = [];
+  for (const { line, dir, source } of await followTasks(ctx, calls)) out.push(...commandsFromLine(line, source, { cwd: dir, base }));
+  return out;
+}
+
 /**
- * What a `runtests.py`-style script runs: `pytest.main([...])` literal words, a unittest
- * `discover('dir', pattern=...)`, Django's test runner (discovery from the script's directory), or
- * `unittest.main()` in the script itself (the script is the test module). Anything else: undefined.
+ * What a `runtests.py`-style script (or a runner module started as `python -m pkg.tests`) runs:
+ * `pytest.main([...])` literal words, a unittest `discover('dir', pattern=...)`, Django's test runner
+ * (discovery from the script's directory), the modules and doctests its suite names (runner-module.ts),
+ * or `unittest.main()` in the script itself (the script is the test module). Anything else: undefined.
  */
 export async function scriptCommand(ctx: ScanContext, base: string, cmd: PyCommand): Promise<PyCommand | undefined> {
-  const file = joinPath(cmd.cwd ?? base, cmd.script!);
-  const text = await ctx.read(file);
-  if (text === undefined) return undefined;
-  const rest = { source: file, ...(cmd.text === undefined ? {} : { text: cmd.text }), cwd: dirname(file) };
+  const cwd = cmd.cwd ?? base;
+  // `python -m pkg.tests`: the package's `__main__.py`, else the module itself.
+  const file = cmd.module === undefined ? joinPath(cwd, cmd.script!)
+    : [`${cmd.module.replace(/\./g, '/')}/__main__.py`, `${cmd.module.replace(/\./g, '/')}.py`, `${cmd.module.replace(/\./g, '/')}/__init__.py`]
+      .map((f) => joinPath(cwd, f)).find((f) => ctx.has(f));
+  const text = file === undefined ? undefined : await ctx.read(file);
+  if (file === undefined || text === undefined) return undefined;
+  const rest = { source: file, ...(cmd.text === undefined ? {} : { text: cmd.text }), cwd: cmd.module === undefined ? dirname(file) : cwd };
+  const listed = await readRunnerModule(ctx, file, rest.cwd);
+  if (listed?.partial) ctx.note(`${file}: some of the modules its suite loads are computed; listed the ones named literally`);
+  const named = listed ? { files: listed.files } : {};
   const words = (src: string): string[] => [...src.matchAll(/["']([^"'\n]*)["']/g)].map((m) => m[1]!);
   const pyMain = /\bpytest\.main\(\s*(\[[^\]]*\])?/.exec(text);
   if (pyMain) return { runner: 'pytest', args: [...words(pyMain[1] ?? ''), ...cmd.args], ...rest };
   const disc = /\.discover\(\s*(?:start_dir\s*=\s*)?["']([^"']+)["'](?:\s*,\s*(?:pattern\s*=\s*)?["']([^"']+)["'])?/.exec(text);
-  if (disc) return { runner: 'unittest', args: ['discover', '-s', disc[1]!, ...(disc[2] ? ['-p', disc[2]] : [])], ...rest };
+  if (disc) return { runner: 'unittest', args: ['discover', '-s', disc[1]!, ...(disc[2] ? ['-p', disc[2]] : [])], ...named, ...rest };
   if (/\bdjango\b/.test(text) && /get_runner|call_command\(\s*["']test|execute_from_command_line/.test(text)) {
     return { runner: 'unittest', args: cmd.args.filter((a) => !a.startsWith('-')), django: true, ...rest };
   }
-  if (/\bunittest\.main\(/.test(text)) return { runner: 'unittest', args: [cmd.script!.replace(/^.*\//, '')], ...rest };
+  if (listed) return { runner: 'unittest', args: [], ...named, ...rest };
+  if (/\bunittest\.main\(/.test(text)) return { runner: 'unittest', args: [file.replace(/^.*\//, '')], ...rest };
   return undefined;
 }

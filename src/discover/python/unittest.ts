@@ -55,7 +55,11 @@ export async function discoverUnittest(ctx: ScanContext, index: FileIndex, comma
       if (VALID_MODULE_NAME.test(name) && re.test(name) && allowed(dirname(file))) picked.add(file);
     }
   };
-  if (discover) {
+  // Files a runner module names come with what its discovery (if any) finds.
+  for (const f of command.files ?? []) picked.add(f);
+  if (command.files !== undefined && args.length === 0) {
+    // The runner module's own list is the whole suite.
+  } else if (discover) {
     discoverIn(joinPath(base, positional[0] ?? start ?? '.'));
   } else if (command.django && positional.length === 0) {
     discoverIn(base);

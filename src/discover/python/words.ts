@@ -16,7 +16,16 @@ export interface PyCommand {
   readonly django?: boolean;
   /** A `runtests.py`-style script it calls, to be read for the runner it reaches. */
   readonly script?: string;
+  /** A test runner module it starts (`python -m tests`), to be read like a script. */
+  readonly module?: string;
+  /** A CI pytest run in another directory: it runs besides the declared source's lines. */
+  readonly alsoRuns?: boolean;
+  /** Files a runner module loads by name (test modules, doctest modules and files), listed as they are. */
+  readonly files?: readonly string[];
 }
+
+// `python -m NAME` starts a test runner module when a part of NAME says so (`tests`, `pkg.tests.runner`).
+const RUNNER_MODULE = /^(?:tests?|testing|run_?tests?|all_?tests|test_?all|test_?suite|_?\w*runner)$/;
 
 // Python's own flags before `-m`/a script: `python -u -W error -X dev -m pytest`.
 const PY_FLAG_VALUE = new Set(['-W', '-X', '-c']);
@@ -59,13 +68,14 @@ export function fromWords(argv: readonly string[], source: string): PyCommand | 
       if (mod === 'unittest') return make('unittest', rest);
       if (mod === 'django' && rest[0] === 'test') return django(rest.slice(1));
       if (mod === 'coverage') { i += 2; return coverage(); }
+      if (mod !== undefined && /^[\w.]+$/.test(mod) && mod.split('.').some((part) => RUNNER_MODULE.test(part))) return make('unittest', rest, { module: mod });
       return undefined;
     }
     const script = argv[i];
     if (script === undefined) return undefined;
     const name = basename(script);
     if (name === 'manage.py' && argv[i + 1] === 'test') return django(argv.slice(i + 2));
-    if (/^(?:run)?tests?\.py$|^runtests/.test(name)) return make('unittest', argv.slice(i + 1), { script: script.replace(/^\.\//, '') });
+    if (/^(?:run_?)?(?:all_?)?tests?\.py$|^runtests|^test_?all\.py$/.test(name)) return make('unittest', argv.slice(i + 1), { script: script.replace(/^\.\//, '') });
     return undefined;
   };
   const coverage = (): PyCommand | undefined => {

@@ -3,6 +3,7 @@ import { withCases } from '../../rules/with-cases.ts';
 import { countMatches, nearest, type FileIndex } from '../files.ts';
 import { rubyGlobRegex } from '../patterns.ts';
 import { dirname, joinPath } from '../../rules/paths.ts';
+import { blockBody, namespaceAt, readRake } from './rake.ts';
 
 const MINITEST_CASES = /^\s*(?:def\s+test_\w*|(?:test|it)\s*\(?\s*["'])/gm;
 
@@ -22,33 +23,35 @@ export async function discoverMinitest(ctx: ScanContext, index: FileIndex): Prom
   for (const root of roots) if ([...roots].some((r) => r !== root && insideTestDir(r, root))) roots.delete(root);
   const picked: string[] = [];
   for (const root of roots) {
-    const rules = await rulesFor(ctx, root);
-    if (!rules) continue;
-    const include = rules.globs.map((g) => rubyGlobRegex(joinPath(root, g)));
-    const exclude = rules.excludes.map((g) => rubyGlobRegex(joinPath(root, g)));
+    const sets = await rulesFor(ctx, root);
+    if (!sets) continue;
+    // Each task's exclusions apply to its own files only.
+    const rules = sets.map((set) => ({ include: set.globs.map((g) => rubyGlobRegex(joinPath(root, g))),
+      exclude: set.excludes.map((g) => rubyGlobRegex(joinPath(root, g))) }));
     for (const f of rb) {
-      if (nearest(roots, f) === root && include.some((re) => re.test(f)) && !exclude.some((re) => re.test(f))) picked.push(f);
+      if (nearest(roots, f) === root && rules.some((r) => r.include.some((re) => re.test(f)) && !r.exclude.some((re) => re.test(f)))) picked.push(f);
     }
   }
   return withCases(ctx, picked, 'minitest', countMinitest, { rowPerFile: true });
 }
 
-async function rulesFor(ctx: ScanContext, root: string): Promise<{ globs: string[]; excludes: string[] } | undefined> {
+async function rulesFor(ctx: ScanContext, root: string): Promise<Array<{ globs: string[]; excludes: string[] }> | undefined> {
   const gemfile = (await ctx.read(joinPath(root, 'Gemfile'))) ?? '';
   const rakefile = (await ctx.read(joinPath(root, 'Rakefile'))) ?? '';
   if (ctx.has(joinPath(root, 'config/application.rb')) || /^\s*gem\s+["']rails["']/m.test(gemfile)) {
-    return { globs: ['test/**/*_test.rb'], excludes: ['test/system/**/*', 'test/dummy/**/*', 'test/fixtures/**/*'] };
+    return [{ globs: ['test/**/*_test.rb'], excludes: ['test/system/**/*', 'test/dummy/**/*', 'test/fixtures/**/*'] }];
   }
-  if (/Rake::TestTask\.new|Minitest::TestTask\.create/.test(rakefile)) {
-    const tasks = rakeTasks(rakefile);
-    // `rake test` (and a default task that names it) runs the task called :test; other tasks run when
-    // the default task lists them. With no :test task at all, every task is counted.
-    const wanted = new Set(['test', ...defaultTasks(rakefile)]);
+  const rake = /Rake::TestTask\.new|Minitest::TestTask\.create|\.rake\b/.test(rakefile) ? await readRake(ctx, root) : undefined;
+  const tasks = rake?.files.flatMap((f) => rakeTasks(f.text)) ?? [];
+  if (rake && tasks.length > 0) {
+    // The tasks the project's CI passes to rake (else `rake test` and what the default task reaches); with
+    // none of those defined, every task is counted.
+    const wanted = rake.fromCi ? rake.reached : new Set(['test', ...rake.reached]);
     const run = tasks.some((t) => wanted.has(t.name)) ? tasks.filter((t) => wanted.has(t.name)) : tasks;
-    return { globs: run.flatMap((t) => t.globs), excludes: run.flatMap((t) => t.excludes) };
+    return run;
   }
   if (/\bminitest\b/.test(gemfile) || ctx.has(joinPath(root, 'test/test_helper.rb'))) {
-    return { globs: ['test/**/test_*.rb', 'test/**/*_test.rb'], excludes: [] };
+    return [{ globs: ['test/**/test_*.rb', 'test/**/*_test.rb'], excludes: [] }];
   }
   return undefined;
 }
@@ -62,11 +65,10 @@ interface RakeTask { readonly name: string; readonly globs: string[]; readonly e
  */
 function rakeTasks(rakefile: string): RakeTask[] {
   const out: RakeTask[] = [];
-  for (const m of rakefile.matchAll(/(Rake::TestTask\.new|Minitest::TestTask\.create)\s*\(?\s*(?::(\w+)|["'](\w+)["'])?/g)) {
-    const rest = rakefile.slice(m.index + m[0].length);
-    const end = rest.search(/^\s*end\b/m);
-    const body = end === -1 ? rest : rest.slice(0, end);
-    const name = m[2] ?? m[3] ?? 'test';
+  for (const m of rakefile.matchAll(/(Rake::TestTask\.new|Minitest::TestTask\.create)\s*\(?\s*(?::(\w+)|["']([\w:-]+)["'])?/g)) {
+    if (rakefile.slice(rakefile.lastIndexOf('\n', m.index) + 1, m.index).includes('#')) continue;
+    const body = blockBody(rakefile, m.index);
+    const name = namespaceAt(rakefile, m.index) + (m[2] ?? m[3] ?? 'test');
     const strings = (src: string | undefined): string[] => [...(src ?? '').matchAll(/["']([^"']+)["']/g)].map((x) => x[1]!);
     const excludes = strings(/\.exclude\(([^)]*)\)/.exec(body)?.[1]);
     if (m[1] === 'Minitest::TestTask.create') {
@@ -80,13 +82,6 @@ function rakeTasks(rakefile: string): RakeTask[] {
     out.push({ name, globs: globs.length ? globs : ['test/test*.rb'], excludes });
   }
   return out;
-}
-
-/** Task names a `task default: [...]` / `task :default => [...]` line lists. */
-function defaultTasks(rakefile: string): string[] {
-  const line = /^\s*task\s*\(?\s*(?:default:|:default\s*=>)\s*(.*)$/m.exec(rakefile)?.[1] ?? '';
-  const words = /%[iw][[(]([^\])]*)/.exec(line)?.[1]?.split(/\s+/).filter(Boolean) ?? [];
-  return [...words, ...[...line.replace(/%[iw][[(][^\])]*/, '').matchAll(/:(\w+)|["'](\w+)["']/g)].map((x) => x[1] ?? x[2]!)];
 }
 
 /** Whether `inner` lies inside `outer`'s test/ or spec/ directory. */

@@ -48,9 +48,10 @@ export async function discoverCargo(ctx: ScanContext, index: FileIndex): Promise
   for (const [dir, set] of features) {
     const pkg = chosen.find((c) => c.pkg.dir === dir)!.pkg;
     const targets = targetsOf(ctx, index, pkg);
+    const offFeatures = new Set<string>();
     for (const t of targets) {
       if (t.kind === 'integration' && !t.harness) { found.set(t.root, { file: t.root, framework: 'cargo' }); continue; }
-      for (const f of await crateFiles(ctx, t.root, { features: set })) {
+      for (const f of await crateFiles(ctx, t.root, { features: set, offFeatures })) {
         if ((t.kind === 'integration' && f.file === t.root) || f.cases > 0) {
           const prev = found.get(f.file);
           if (!prev || (prev.cases ?? 0) < f.cases) found.set(f.file, { file: f.file, framework: 'cargo', cases: f.cases });
@@ -58,6 +59,12 @@ export async function discoverCargo(ctx: ScanContext, index: FileIndex): Promise
       }
     }
     const run = runOf.get(dir)!;
+    // What a condition would add: the run leaves these features off, and code behind them is not followed.
+    const declared = new Set(Object.keys(table(tomlGet(pkg.doc, 'features')) ?? {}));
+    const off = [...offFeatures].filter((f) => declared.has(f)).sort();
+    if (off.length > 0) {
+      ctx.note(`Cargo package \`${dir === '' ? '.' : dir}\`: modules behind the features ${off.slice(0, 12).map((f) => `\`${f}\``).join(', ')} are off in \`${run.text ?? 'cargo test'}\` and not followed; a run with \`--features\` would add the tests they hold`);
+    }
     ctx.follow({ package: dir, command: run.text ?? 'cargo test', runner: 'cargo', config: joinPath(dir, 'Cargo.toml'),
       notes: set.size > 0 ? [`features on: ${[...set].sort().join(', ')}`] : [] });
   }

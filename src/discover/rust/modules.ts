@@ -2,7 +2,11 @@ import type { ScanContext } from '../../rules/types.ts';
 import { basename, dirname, joinPath } from '../../rules/paths.ts';
 
 /** What `cfg(...)` sees in a `cargo test` run on linux/x86_64: the enabled features of the package. */
-export interface CfgEnv { readonly features: ReadonlySet<string> }
+export interface CfgEnv {
+  readonly features: ReadonlySet<string>;
+  /** Filled with the features (off in this run) whose `cfg` dropped a module or a file's contents. */
+  readonly offFeatures?: Set<string>;
+}
 
 /** One source file of a crate, as rustc reaches it. */
 export interface CrateFile {
@@ -43,7 +47,7 @@ export async function crateFiles(ctx: ScanContext, root: string, env: CfgEnv): P
     for (const m of text.matchAll(TOKENS)) {
       const tok = m[0];
       if (tok.startsWith('#!')) {
-        if (depth === 0 && !cfgHolds(tok, env)) { out.push({ file, cases: 0 }); return; }
+        if (depth === 0 && !cfgHolds(tok, env)) { noteOff([tok], env); out.push({ file, cases: 0 }); return; }
         continue;
       }
       if (tok.startsWith('#')) {
@@ -52,6 +56,7 @@ export async function crateFiles(ctx: ScanContext, root: string, env: CfgEnv): P
         continue;
       }
       const on = pending.every((a) => cfgHolds(a, env));
+      if (m[1] !== undefined && !on && offFrom === -1) noteOff(pending, env);
       if (m[1] !== undefined) {
         if (m[2] === '{') {
           depth++;
@@ -79,6 +84,15 @@ export async function crateFiles(ctx: ScanContext, root: string, env: CfgEnv): P
   };
   await visit(root, true);
   return out;
+}
+
+/** Records the features, off in this run, that the failing `cfg` attributes name. */
+function noteOff(attrs: readonly string[], env: CfgEnv): void {
+  if (!env.offFeatures) return;
+  for (const attr of attrs) {
+    if (cfgHolds(attr, env)) continue;
+    for (const m of attr.matchAll(/\bfeature\s*=\s*"([^"]*)"/g)) if (!env.features.has(m[1]!)) env.offFeatures.add(m[1]!);
+  }
 }
 
 /**

@@ -134,4 +134,88 @@ suite('Python test commands', () => {
     const ctx = createContext(root, await walk(root));
     assert.deepEqual((await declaredPyCommands(ctx)).map((c) => [c.runner, c.django]), [['unittest', true]]);
   });
+
+  test('a runner module started as `python -m pkg.tests` (one hop from a CI line): listed modules, a listing, doctests', async (t) => {
+    const root = makeTree(t, {
+      '.github/workflows/ci.yml': 'jobs:\n  t:\n    steps:\n      - run: python -m pip install .\n      - run: python -m jsonish.tests._runner .\n',
+      'jsonish/__init__.py': 'def dumps(x):\n    """\n    >>> dumps(1)\n    \'1\'\n    """\n',
+      'jsonish/decoder.py': 'def loads(s):\n    return s\n',
+      'jsonish/encoder.py': 'def enc(x):\n    """>>> enc(2)\n    2\n    """\n',
+      'jsonish/tests/_runner.py': 'import sys\nimport jsonish.tests\n\nif __name__ == "__main__":\n    jsonish.tests.main(project_dir=sys.argv[1])\n',
+      'jsonish/tests/__init__.py': [
+        'import os', 'import unittest', '', '', 'class NoSpeedups(unittest.TestCase):', '    def runTest(self):', '        pass', '', '',
+        'def doctests(suite):', '    import doctest', '    import jsonish', '    import jsonish.encoder', '    import jsonish.decoder',
+        '    for mod in (jsonish, jsonish.encoder, jsonish.decoder):', '        suite.addTest(doctest.DocTestSuite(mod))',
+        '    suite.addTest(doctest.DocFileSuite(os.path.join(project_dir, "README.rst"), module_relative=False))', '    return suite', '', '',
+        'def all_tests():', '    names = [', '        "jsonish.tests.%s" % (os.path.splitext(f)[0],)',
+        '        for f in os.listdir(os.path.dirname(__file__))', '        if f.startswith("test_") and f.endswith(".py")', '    ]',
+        '    suite = doctests(unittest.TestLoader().loadTestsFromNames(names))', '    suite.addTest(NoSpeedups())', '    return suite', '',
+      ].join('\n'),
+      'jsonish/tests/test_a.py': U, 'jsonish/tests/test_b.py': U, 'jsonish/tests/helper.py': '', 'README.rst': '>>> 1\n1\n',
+    });
+    // decoder.py has no example, so its DocTestSuite runs nothing.
+    assert.deepEqual(await files(root), [
+      'README.rst', 'jsonish/__init__.py', 'jsonish/encoder.py', 'jsonish/tests/__init__.py', 'jsonish/tests/test_a.py', 'jsonish/tests/test_b.py',
+    ]);
+  });
+
+  test('runtests.py with a literal module list and a DocTestSuite of a named module; a runner script nothing runs is not read', async (t) => {
+    const root = makeTree(t, {
+      'runtests.py': [
+        'import unittest', 'import doctest', '', 'TEST_MODULES = [', "    'tests.test_parser',", "    'tests.test_lexer',", ']', '',
+        'suite = unittest.TestSuite()', 'for name in TEST_MODULES:', '    suite.addTest(unittest.defaultTestLoader.loadTestsFromName(name))',
+        "suite.addTest(doctest.DocTestSuite('calc.ops'))", 'unittest.TextTestRunner(verbosity=1).run(suite)', '',
+      ].join('\n'),
+      'tests/__init__.py': '', 'tests/test_parser.py': U, 'tests/test_lexer.py': U, 'tests/test_slow.py': U,
+      'calc/__init__.py': '', 'calc/ops.py': 'def add(a, b):\n    """>>> add(1, 2)\n    3\n    """\n',
+      'sub/run_tests.py': "import unittest, doctest\nfrom calc import ops\nsuite = unittest.TestLoader().discover('checks')\nsuite.addTest(doctest.DocTestSuite(ops))\n",
+    });
+    assert.deepEqual(await files(root), ['calc/ops.py', 'tests/test_lexer.py', 'tests/test_parser.py']);
+  });
+
+  test('CI that runs pytest again in directories with their own configs adds their suites to the declared root run', async (t) => {
+    const root = makeTree(t, {
+      'pyproject.toml': '[project]\nname = "x"\n[tool.pytest.ini_options]\naddopts = "-q"\n',
+      'Makefile': 'test:\n\tpython -m pytest tests\n',
+      '.github/workflows/ci.yml': [
+        'jobs:', '  root:', '    steps:', '      - run: make test', '  backend:', '    steps:', '      - run: cd backend && python -m pytest',
+        '  worker:', '    defaults:', '      run:', '        working-directory: worker', '    steps:', '      - run: pytest',
+        '  docs:', '    steps:', '      - run: cd docs && pytest',
+      ].join('\n') + '\n',
+      'tests/test_r.py': T, 'backend/pytest.ini': '[pytest]\ntestpaths = tests\n', 'backend/tests/test_a.py': T, 'backend/other/test_b.py': T,
+      'worker/pyproject.toml': '[tool.pytest.ini_options]\ntestpaths = ["checks"]\npython_files = ["check_*.py"]\n',
+      'worker/checks/check_c.py': T, 'worker/tests/test_d.py': T, 'docs/test_e.py': T,
+    });
+    // docs/ has no config of its own: pytest finds the root one above it and collects docs/ (checked with pytest 9).
+    assert.deepEqual(await files(root), ['backend/tests/test_a.py', 'docs/test_e.py', 'tests/test_r.py', 'worker/checks/check_c.py']);
+  });
+
+  test('a justfile test recipe is a declared command; a Taskfile task CI calls is followed (deps, nested task calls) to its pytest line', async (t) => {
+    const just = makeTree(t, {
+      'justfile': 'set shell := ["bash", "-c"]\n\n# run the unit tests\ntest *args: lint\n    uv run pytest tests/unit {{args}}\n\nlint:\n    ruff check .\n',
+      'pyproject.toml': '[project]\nname = "x"\n', 'tests/unit/test_a.py': T, 'tests/slow/test_b.py': T,
+    });
+    assert.deepEqual(await files(just), ['tests/unit/test_a.py']);
+    const task = makeTree(t, {
+      'Taskfile.yml': "version: '3'\ntasks:\n  ci:\n    deps: [install]\n    cmds:\n      - task: test:unit\n  test:unit:\n    cmds:\n      - python -m pytest tests/unit -q\n  install: pip install -e .\n",
+      '.github/workflows/ci.yml': 'jobs:\n  t:\n    steps:\n      - run: task ci\n',
+      'tests/unit/test_a.py': T, 'tests/slow/test_b.py': T, 'setup.cfg': '[metadata]\nname = x\n',
+    });
+    assert.deepEqual(await files(task), ['tests/unit/test_a.py']);
+  });
+
+  test('Travis CI `script:` runs test/run_all_tests.py, which imports every test*.py of its directory', async (t) => {
+    const root = makeTree(t, {
+      '.travis.yml': 'language: python\npython:\n  - 3.6\nscript:\n  - python setup.py install\n  - python test/run_all_tests.py loop://\n',
+      'test/run_all_tests.py': [
+        'import unittest', 'import sys', 'import os', '', 'mainsuite = unittest.TestSuite()', 'for modulename in [',
+        '        os.path.splitext(x)[0]', "        for x in os.listdir(os.path.dirname(__file__) or '.')",
+        '        if x != __file__ and x.startswith("test") and x.endswith(".py")', ']:',
+        '    module = __import__(modulename)', '    mainsuite.addTest(unittest.findTestCases(module))', '',
+      ].join('\n'),
+      'test/test.py': U, 'test/test_url.py': U, 'test/helpers.py': '', 'test/handlers/test_proto.py': U, 'setup.py': '',
+    });
+    assert.deepEqual(await files(root), ['test/test.py', 'test/test_url.py']);
+  });
 });
+

@@ -121,4 +121,19 @@ suite('pytest pieces', () => {
     assert.equal(a.rootdir, '.');
     assert.equal(countDoctests('"""\n>>> a()\n1\n>>> b(\n... 2)\n"""\n# >>>x\n'), 2);
   });
+
+  test('a conftest.py hook that chooses collected files is named in a note', async (t) => {
+    const root = makeTree(t, {
+      'pyproject.toml': '[tool.pytest.ini_options]\ntestpaths = ["tests"]\n',
+      'tests/test_a.py': 'def test_a():\n    pass\n',
+      'tests/legacy/conftest.py': 'import pathlib\n\ndef pytest_ignore_collect(collection_path: pathlib.Path):\n    return collection_path.name != "test_all.py"\n',
+      'tests/legacy/test_all.py': 'def test_b():\n    pass\n', 'tests/legacy/test_parts.py': 'def test_c():\n    pass\n',
+    });
+    const { tests, notes } = await discover(root);
+    assert.deepEqual(tests.map((x) => x.file), ['tests/legacy/test_all.py', 'tests/legacy/test_parts.py', 'tests/test_a.py']);
+    assert.deepEqual(notes.filter((n) => n.includes('conftest')), [
+      'tests/legacy/conftest.py: defines `pytest_ignore_collect`, which chooses the files pytest collects below it; projdex cannot run it and listed files by the configured names',
+    ]);
+  });
 });
+
