@@ -2,21 +2,13 @@
 // server, with a real dev script (a node:http server) started and stopped from the page.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { createServer } from 'node:net';
 import { after, before, suite, test } from 'node:test';
 import { haveChromium, launch, type Browser } from '../helpers/cdp.ts';
 import { call, makeTree, serve } from '../helpers/index.ts';
 import { gitEnv } from '../../src/core/git.ts';
+import { freePort } from '../helpers/processes.ts';
 
 const missing = haveChromium() ? false : 'Chromium is not installed (apt-get install chromium); browser tests skipped';
-
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as { port: number };
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
 
 suite('the dashboard: git, processes, live ports', { skip: missing || (process.platform !== 'linux' && 'reads /proc'), timeout: 180_000 }, () => {
   let browser: Browser;

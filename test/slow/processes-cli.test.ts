@@ -1,18 +1,10 @@
 import assert from 'node:assert/strict';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { suite, test } from 'node:test';
 import { makeTree, runBin, spawnBin } from '../helpers/index.ts';
+import { freePort } from '../helpers/processes.ts';
 
 // `projdex run`, `ps` and `kill` through the real bin, with no server running (each command runs its own).
-
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as { port: number };
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
 
 function alive(pid: number): boolean {
   try { process.kill(-pid, 0); return true; } catch { return false; }

@@ -1,47 +1,15 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { chmodSync, readdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { chmodSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { suite, test } from 'node:test';
 import { call, makeTree, runBin, serve, spawnBin } from '../helpers/index.ts';
+import { freePort, groupMembers, until } from '../helpers/processes.ts';
 
 // Compose services as startable scripts (`compose:SERVICE`). A service runs in its image, so projdex starts
 // `docker compose -f FILE up --timeout 3 SERVICE`. Docker is an external tool: where a real one is needed
 // (the success path), the test writes its own `docker` executable that records its arguments and serves the
 // port, and puts it on the server's PATH. The server reads PATH from its own environment, so these tests set it.
-
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as { port: number };
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
-
-/** Pids of the process group `pgid` (zombies excluded), from /proc/PID/stat. */
-function groupMembers(pgid: number): number[] {
-  const out: number[] = [];
-  for (const name of readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      if (Number(fields[2]) === pgid && fields[0] !== 'Z') out.push(Number(name));
-    } catch { /* ended meanwhile */ }
-  }
-  return out;
-}
-
-async function until<T>(what: string, check: () => Promise<T | undefined> | T | undefined, ms = 20_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 /** PATH for the server while the test runs (restored after it). */
 function usePath(t: { after(fn: () => unknown): void }, path: string): void {

@@ -1,11 +1,10 @@
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { suite, test } from 'node:test';
 import { startServer } from '../../src/server/server.ts';
 import { call, makeTree, memoryLogger, serve } from '../helpers/index.ts';
 import type { ProjdexEvent } from '../../src/core/events.ts';
+import { freePort, groupMembers, until } from '../helpers/processes.ts';
 
 // Background processes with real children: a dev script that is a small node:http server on a port from an
 // env var, which itself starts a child (so stopping has a group to stop). Linux: /proc is read to check.
@@ -17,40 +16,6 @@ spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore'
 const server = http.createServer((req, res) => res.end('ok'));
 server.listen(Number(process.env.PORT), '127.0.0.1', () => console.log('listening on ' + process.env.PORT));
 `;
-
-/** A port free right now: listen on 0, read it, close. */
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as { port: number };
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
-
-/** Pids whose process group is `pgid`, read from /proc/PID/stat (field 5). */
-function groupMembers(pgid: number): number[] {
-  const out: number[] = [];
-  for (const name of readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      // A zombie (state Z) has ended; its parent has yet to reap it.
-      if (Number(fields[2]) === pgid && fields[0] !== 'Z') out.push(Number(name));
-    } catch { /* ended meanwhile */ }
-  }
-  return out;
-}
-
-async function until<T>(what: string, check: () => Promise<T | undefined> | T | undefined, ms = 20_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 function fixture(t: { after(fn: () => unknown): void }, port: number, otherPort = port): string {
   return makeTree(t, {

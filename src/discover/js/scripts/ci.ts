@@ -11,6 +11,7 @@ import { parseYaml } from '../../../readers/yaml.ts';
 import { parseShell } from '../../../readers/shell/parse.ts';
 import { classify } from './commands.ts';
 import { joinDir } from '../../../readers/shell/words.ts';
+import { ciSteps, WORKFLOW_FILE, type Matrix } from '../../ci-steps.ts';
 
 /**
  * The test lines of one CI file, as a shell text (one line each, `cd dir && ` for another directory), and
@@ -25,7 +26,6 @@ export interface CiTests {
 
 type Read = (file: string) => Promise<string | undefined>;
 
-const WORKFLOWS = /^\.github\/workflows\/[^/]+\.ya?ml$/;
 const OTHERS = ['.gitlab-ci.yml', '.circleci/config.yml'];
 const MAX_FILES = 32;
 const MAX_LINES = 64;
@@ -40,7 +40,7 @@ const TEST_NAME = /test|spec/i;
  * // [{ file: '.github/workflows/ci.yml', lines: ['npm run test:unit -- --ci'], undecided: [], widened: [] }]
  */
 export async function ciTests(files: readonly string[], read: Read, hasScript: (name: string) => boolean): Promise<CiTests[]> {
-  const chosen = [...files.filter((f) => WORKFLOWS.test(f)).sort(), ...OTHERS.filter((f) => files.includes(f))].slice(0, MAX_FILES);
+  const chosen = [...files.filter((f) => WORKFLOW_FILE.test(f)).sort(), ...OTHERS.filter((f) => files.includes(f))].slice(0, MAX_FILES);
   const out: CiTests[] = [];
   let total = 0;
   for (const file of chosen) {
@@ -82,33 +82,8 @@ export async function ciTests(files: readonly string[], read: Read, hasScript: (
 
 /** The shell texts a CI file runs, with the directory each runs in (`''` for the checkout's root). */
 function runSteps(file: string, doc: unknown): Array<{ run: string; dir: string }> {
-  if (!isObject(doc)) return [];
-  const out: Array<{ run: string; dir: string }> = [];
-  const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
-  if (file === '.gitlab-ci.yml') {
-    for (const job of Object.values(doc)) {
-      if (!isObject(job)) continue;
-      const script = Array.isArray(job.script) ? job.script.filter((s) => typeof s === 'string').join('\n') : str(job.script);
-      if (script !== undefined) out.push({ run: script, dir: '' });
-    }
-    return out;
-  }
-  const jobs = isObject(doc.jobs) ? doc.jobs : {};
-  for (const job of Object.values(jobs)) {
-    if (!isObject(job) || !Array.isArray(job.steps)) continue;
-    const defaults = isObject(job.defaults) && isObject(job.defaults.run) ? str(job.defaults.run['working-directory']) : undefined;
-    const jobDir = str(job.working_directory) ?? defaults ?? '';
-    const matrix = isObject(job.strategy) && isObject(job.strategy.matrix) ? job.strategy.matrix : {};
-    for (const step of job.steps) {
-      if (!isObject(step)) continue;
-      // CircleCI: `- run: cmd` or `- run: { command: cmd, working_directory: dir }`.
-      const run = isObject(step.run) ? str(step.run.command) : str(step.run);
-      if (run === undefined) continue;
-      const dir = str(step['working-directory']) ?? (isObject(step.run) ? str(step.run.working_directory) : undefined) ?? jobDir;
-      for (const d of matrixValues(dir, matrix)) out.push({ run, dir: d.replace(/^~\/project\/?|^\.\/?/, '') });
-    }
-  }
-  return out;
+  return ciSteps(file, doc).flatMap(({ run, dir, matrix }) =>
+    matrixValues(dir, matrix).map((d) => ({ run, dir: d.replace(/^~\/project\/?|^\.\/?/, '') })));
 }
 
 /** Whether a command starts a test: a runner, or a script, task or target named for tests. */
@@ -130,17 +105,12 @@ function startsTest(argv: readonly string[], quoted: readonly boolean[], hasScri
  * A working directory naming a matrix value (`./${{ matrix.dir }}`) is each of that matrix's literal values
  * (a job runs once per value); anything else is taken as written.
  */
-function matrixValues(dir: string, matrix: Record<string, unknown>): string[] {
+function matrixValues(dir: string, matrix: Matrix): readonly string[] {
   const m = /^(.*)\$\{\{\s*matrix\.([\w-]+)\s*\}\}(.*)$/.exec(dir);
-  const values = m ? matrix[m[2]!] : undefined;
-  if (!m || !Array.isArray(values) || values.length > 32 || !values.every((v) => typeof v === 'string')) return [dir];
-  return values.map((v) => `${m[1]}${v}${m[3]}`);
+  const values = m ? matrix.get(m[2]!) : undefined;
+  return m && values ? values.map((v) => `${m[1]}${v}${m[3]}`) : [dir];
 }
 
 function shellWord(word: string): string {
   return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
