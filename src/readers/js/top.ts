@@ -46,10 +46,17 @@ const BEFORE_DECLARATION = new Set([';', '}', ')', ']', 'export', 'default', 'as
 function hoistFunctions(c: Cur, scope: Scope): void {
   const toks = c.env.toks;
   const start = c.pos;
+  // One pass at bracket depth 0, linear in the tokens (which the source's size cap bounds): the step
+  // budget is left whole for evaluating.
+  let depth = 0;
   for (let j = start; j < toks.length; j++) {
     const tok = toks[j]!;
-    if (tok.kind === 'punct' && (tok.t === '(' || tok.t === '[' || tok.t === '{')) { j = matchClose(c, j); continue; }
-    if (tok.kind !== 'id' || tok.t !== 'function') continue;
+    if (tok.kind === 'punct') {
+      if (tok.t === '(' || tok.t === '[' || tok.t === '{') depth++;
+      else if ((tok.t === ')' || tok.t === ']' || tok.t === '}') && depth > 0) depth--;
+      continue;
+    }
+    if (depth > 0 || tok.kind !== 'id' || tok.t !== 'function') continue;
     const before = toks[j - 1];
     const name = toks[j + 1];
     if (before !== undefined && before.kind === 'punct' && !BEFORE_DECLARATION.has(before.t)) continue;
