@@ -19,7 +19,8 @@ const MAKEFILES = ['GNUmakefile', 'makefile', 'Makefile'];
 const JUSTFILES = ['justfile', 'Justfile', '.justfile'];
 const TASKFILES = ['Taskfile.yml', 'taskfile.yml', 'Taskfile.yaml', 'taskfile.yaml', 'Taskfile.dist.yml'];
 
-type Recipes = (ctx: ScanContext, dir: string, targets: readonly string[]) => Promise<{ file: string; lines: string[] } | undefined>;
+type Read = (file: string) => Promise<string | undefined>;
+type Recipes = (read: Read, dir: string, targets: readonly string[]) => Promise<{ file: string; lines: string[] } | undefined>;
 
 /**
  * @example
@@ -35,7 +36,7 @@ export async function followTasks(ctx: ScanContext, lines: readonly CommandLine[
     for (const { argv } of parseShell(entry.line)) {
       const call = taskCall(argv, entry.dir);
       if (!call) continue;
-      const found = await call.recipes(ctx, call.dir, call.targets);
+      const found = await call.recipes((f) => ctx.read(f), call.dir, call.targets);
       if (!found) continue;
       for (const line of found.lines) {
         const written = call.overrides.reduce((l, [name, value]) => l.replace(new RegExp(`\\$[({]${name}[)}]`, 'g'), () => value), line);
@@ -56,6 +57,24 @@ export function localTestCalls(ctx: ScanContext, dir = ''): CommandLine[] {
     if (source !== undefined) out.push({ line, dir, source });
   }
   return out;
+}
+
+/**
+ * The recipe lines one `just T` or `task T` call runs (`make` aside: a package's scripts follow Makefiles
+ * as shell programs of their own), with the file they come from and the directory they run in; `missing`
+ * says what was not found (the file, or a recipe in it); undefined when the call is not one.
+ *
+ * @example
+ * await taskRunnerLines(read, ['just', 'test'], ''); // { file: 'justfile', dir: '', lines: ['npx vitest run'] }
+ */
+export async function taskRunnerLines(read: Read, argv: readonly string[], dir: string): Promise<
+  { file: string; dir: string; lines: string[] } | { missing: 'file' | 'recipe' } | undefined
+> {
+  const call = taskCall(argv, dir);
+  if (!call || call.recipes === makeRecipes) return undefined;
+  const found = await call.recipes(read, call.dir, call.targets);
+  if (!found) return { missing: 'file' };
+  return found.lines.length > 0 ? { file: found.file, dir: call.dir, lines: found.lines } : { missing: 'recipe' };
 }
 
 interface Call { readonly recipes: Recipes; readonly dir: string; readonly targets: string[]; readonly overrides: Array<[string, string]> }
@@ -84,10 +103,10 @@ function taskCall(argv: readonly string[], dir: string): Call | undefined {
   return { recipes, dir: at, targets, overrides };
 }
 
-const makeRecipes: Recipes = async (ctx, dir, targets) => {
+const makeRecipes: Recipes = async (read, dir, targets) => {
   for (const name of MAKEFILES) {
     const file = joinPath(dir, name);
-    const text = await ctx.read(file);
+    const text = await read(file);
     if (text === undefined) continue;
     const rules = readMakefile(text);
     const byName = new Map(rules.map((r) => [r.target, r]));
@@ -106,10 +125,10 @@ const makeRecipes: Recipes = async (ctx, dir, targets) => {
   return undefined;
 };
 
-const justRecipes: Recipes = async (ctx, dir, targets) => {
+const justRecipes: Recipes = async (read, dir, targets) => {
   for (const name of JUSTFILES) {
     const file = joinPath(dir, name);
-    const text = await ctx.read(file);
+    const text = await read(file);
     if (text === undefined) continue;
     const vars = new Map<string, string>();
     const recipes = new Map<string, { deps: string[]; body: string[] }>();
@@ -149,10 +168,10 @@ const justRecipes: Recipes = async (ctx, dir, targets) => {
   return undefined;
 };
 
-const taskRecipes: Recipes = async (ctx, dir, targets) => {
+const taskRecipes: Recipes = async (read, dir, targets) => {
   for (const name of TASKFILES) {
     const file = joinPath(dir, name);
-    const text = await ctx.read(file);
+    const text = await read(file);
     if (text === undefined) continue;
     const doc = parseYaml(text);
     const tasks = isObject(doc) && isObject(doc.tasks) ? doc.tasks : {};

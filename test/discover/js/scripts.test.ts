@@ -36,6 +36,48 @@ suite('discoverJs on command fixtures', () => {
   });
 });
 
+suite('task runners a script or CI calls: just and go-task', () => {
+  test('a test script delegating to a justfile recipe runs what the recipe runs', async (t) => {
+    const root = makeTree(t, {
+      'package.json': json({ name: 'j', scripts: { test: 'just test-internal' }, devDependencies: { vitest: '^3.0.0' } }),
+      justfile: '# Normal targets\nclean:\n    rm -rf dist\n\ntest-internal: clean\n    pnpm vitest run\n',
+      'src/a.test.ts': '', 'src/b.ts': '',
+    });
+    const { files, runs } = await discover(root);
+    assert.deepEqual(files, { 'src/a.test.ts': 'vitest' });
+    assert.deepEqual(runs.map((r) => [r.runner, r.command, r.notes.includes('followed justfile')]), [['vitest', 'just test-internal', true]]);
+  });
+  test('a Taskfile task calling another task is followed', async (t) => {
+    const root = makeTree(t, {
+      'package.json': json({ name: 'k', scripts: { test: 'task test:all' }, devDependencies: { jest: '^29.0.0' } }),
+      'Taskfile.yml': "version: '3'\ntasks:\n  test:all:\n    cmds:\n      - task: test:unit\n  test:unit:\n    cmds:\n      - npx jest --ci\n",
+      'src/a.test.js': '',
+    });
+    const { files, runs } = await discover(root);
+    assert.deepEqual(files, { 'src/a.test.js': 'jest' });
+    assert.deepEqual(runs.map((r) => [r.runner, r.command]), [['jest', 'task test:all']]);
+  });
+  test('a recipe the justfile does not have lists nothing, and says so', async (t) => {
+    const root = makeTree(t, {
+      'package.json': json({ name: 'm', scripts: { test: 'just check' }, devDependencies: { jest: '^29.0.0' } }),
+      justfile: 'test:\n    npx jest\n', 'src/a.test.js': '',
+    });
+    const { files, notes } = await discover(root);
+    assert.deepEqual(files, {});
+    assert.ok(notes.some((n) => n.includes('`just check`: no recipe of that name was found in its justfile')), notes.join('\n'));
+  });
+  test('with no test script, a CI step calling `just test` is followed', async (t) => {
+    const root = makeTree(t, {
+      'package.json': json({ name: 'c', devDependencies: { mocha: '^10.0.0' } }),
+      '.github/workflows/ci.yml': 'jobs:\n  test:\n    runs-on: ubuntu-latest\n    steps:\n      - run: npm ci\n      - run: just test\n',
+      justfile: 'test:\n    npx mocha "test/**/*.spec.js"\n',
+      'test/unit/a.spec.js': '', 'test/b.js': '',
+    });
+    const { files } = await discover(root);
+    assert.deepEqual(files, { 'test/unit/a.spec.js': 'mocha' });
+  });
+});
+
 suite('commands projdex cannot follow', () => {
   test('a script running only unknown commands lists nothing, even with a runner installed, and says which', async (t) => {
     const root = makeTree(t, {

@@ -97,6 +97,7 @@ function startsTest(argv: readonly string[], quoted: readonly boolean[], hasScri
     case 'wrapped': return hops < 8 && startsTest(step.argv, step.quoted, hasScript, hops + 1);
     case 'shfile': return TEST_NAME.test(step.path);
     case 'make': return step.targets.some((t) => TEST_NAME.test(t));
+    case 'tasks': return step.argv.slice(1).some((t) => !t.startsWith('-') && TEST_NAME.test(t));
     default: return false;
   }
 }

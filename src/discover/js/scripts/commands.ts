@@ -19,6 +19,7 @@ export type Step =
   | { kind: 'shfile'; path: string; args: string[]; quoted: boolean[] }
   | { kind: 'jsfile'; path: string; args: string[]; quoted: boolean[] }
   | { kind: 'make'; dir: string; file: string | null; targets: string[] }
+  | { kind: 'tasks'; argv: string[] }
   | { kind: 'quiet' }
   | { kind: 'unknown'; name: string };
 
@@ -96,6 +97,8 @@ export function classify(argv: readonly string[], quoted: readonly boolean[], ha
   if (name === 'ng' && (rest[0] === 'test' || rest[0] === 't')) return { kind: 'runner', runner: 'angular', args: rest.slice(1), quoted: restQ.slice(1) };
   if (SHELLS.has(name)) return shell(rest, restQ);
   if (name === 'make' || name === 'gmake') return make(rest);
+  // just's justfile and go-task's Taskfile.yml: their recipes are followed like a script's lines.
+  if (name === 'just' || name === 'task' || name === 'go-task') return { kind: 'tasks', argv: [name, ...rest] };
   // `./scripts/test` is a file of the project, not the `test` builtin its basename names.
   if (QUIET.has(name) && (!argv[0]!.includes('/') || argv[0]!.includes('node_modules/.bin/'))) return { kind: 'quiet' };
   const file = shellFile(argv[0]!, rest, restQ);

@@ -6,6 +6,7 @@ import { makeTexts, scriptFileText, type FileReader } from './script-files.ts';
 import { nodeScriptCommands } from './node-script.ts';
 import { isShelljsMake, makeJsCommands } from './make-js.ts';
 import type { Invocation } from '../types.ts';
+import { taskRunnerLines } from '../../task-files.ts';
 
 /** Workspace packages a command hands a script to: `filters` null means every package. */
 export interface Delegation { readonly tool: string; readonly scripts: readonly string[]; readonly filters: readonly string[] | null }
@@ -191,6 +192,20 @@ export async function planScript(scripts: Record<string, unknown> | undefined, e
           if (!plan.followed.includes(t.file)) plan.followed.push(t.file);
           await runText(t.text, t.cwd, depth + 1, {});
         }
+        return;
+      }
+      case 'tasks': {
+        const label = step.argv.join(' ');
+        if (!mayFollow(label, depth)) return;
+        const found = await taskRunnerLines(options.read!, step.argv, cwd);
+        if (!found || 'missing' in found) {
+          const kind = step.argv[0] === 'just' ? 'justfile' : 'Taskfile';
+          plan.unknown.push(label);
+          plan.notes.push(`\`${label}\`: ${found?.missing === 'recipe' ? `no recipe of that name was found in its ${kind}` : `no ${kind} was found where it runs`}`);
+          return;
+        }
+        if (!plan.followed.includes(found.file)) plan.followed.push(found.file);
+        await runText(found.lines.join('\n'), found.dir, depth + 1, {});
         return;
       }
       case 'script': {
