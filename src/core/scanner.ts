@@ -2,6 +2,7 @@ import { promises as fsp } from 'node:fs';
 import { parse } from 'node:path';
 import type { Events } from './events.ts';
 import { httpError } from './errors.ts';
+import { getCompileCacheDir } from 'node:module';
 import { createScanPool, type ScanProgress, type ScanWorkerOptions, type WorkerScanOptions } from '../scan/process/pool.ts';
 import type { Store } from './store/store.ts';
 import { testCountOf } from '../scan/process/packed.ts';
@@ -59,7 +60,7 @@ export interface ScannerOptions {
  */
 export function createScanner(store: Store, options: WorkerScanOptions = {}, workerOptions: ScanWorkerOptions = {}, { events, git: gitOptions = {} }: ScannerOptions = {}) {
   const running = new Map<number, { promise: Promise<ScanOutcome>; listeners: Set<(p: ScanProgress) => void> }>();
-  const pool = createScanPool(workerOptions);
+  const pool = createScanPool({ env: withCompileCache(process.env), ...workerOptions });
 
   const run = async (project: Project, full: boolean, onProgress: (p: ScanProgress) => void): Promise<ScanOutcome> => {
     await checkRoot(project.path);
@@ -159,3 +160,14 @@ function movedError(path: string, cause?: unknown): Error {
 }
 
 export type Scanner = ReturnType<typeof createScanner>;
+
+/**
+ * `env` naming this process's compile cache directory (the one bin.ts enabled), when it has one and `env`
+ * names none: a scan process then loads the engine compiled. Only for scan processes: never in the
+ * environment of what test runs and background processes start, the project's own commands.
+ */
+function withCompileCache(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const dir = getCompileCacheDir?.();
+  if (!dir || env.NODE_COMPILE_CACHE || env.NODE_DISABLE_COMPILE_CACHE) return env;
+  return { ...env, NODE_COMPILE_CACHE: dir };
+}

@@ -37,6 +37,8 @@ export interface ScanWorkerOptions {
   readonly graceMs?: number;
   /** An idle process beyond the first is ended after this many milliseconds. @default 10_000 */
   readonly idleMs?: number;
+  /** The scan processes' environment. @default the parent's own */
+  readonly env?: NodeJS.ProcessEnv;
 }
 
 /** Per-call options of `pool.scan`. */
@@ -71,6 +73,7 @@ export function createScanPool({
   deadlineMs = 180_000,
   graceMs = 2_000,
   idleMs = 10_000,
+  env,
 }: ScanWorkerOptions = {}) {
   // src/ runs as .ts under type stripping, dist/ as .js: start the entry file of the same kind.
   const entry = fileURLToPath(new URL(`./process${extname(fileURLToPath(import.meta.url))}`, import.meta.url));
@@ -94,7 +97,7 @@ export function createScanPool({
       live.delete(proc);
       for (const [root, p] of lastScanner) if (p === proc) lastScanner.delete(root);
       pump();
-    });
+    }, env);
     live.add(proc);
     return proc;
   };

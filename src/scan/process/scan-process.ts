@@ -1,5 +1,4 @@
 import { fork } from 'node:child_process';
-import { getCompileCacheDir } from 'node:module';
 import type { Readable } from 'node:stream';
 import type { ScanResult } from '../index.ts';
 import { testCountOf, withPackedTests } from './packed.ts';
@@ -27,16 +26,15 @@ interface Running {
  * and results, fd 3 for the watchdog's progress lines and stderr kept (its tail tells an out-of-memory
  * death). `onExit` runs once the process is gone, whatever the reason.
  */
-export function startScanProcess(entry: string, heapMb: number, onExit: () => void) {
+export function startScanProcess(entry: string, heapMb: number, onExit: () => void, env?: NodeJS.ProcessEnv) {
   const child = fork(entry, [], {
     // A RegExp that backtracks too much (a project's `(a+)+$`, or a file-format pattern meeting a hostile
     // file) switches to V8's linear-time engine; only patterns with lookarounds or backreferences cannot.
     execArgv: [`--max-old-space-size=${heapMb}`, '--max-semi-space-size=2', '--enable-experimental-regexp-engine-on-excessive-backtracks'],
     serialization: 'advanced',
     stdio: ['ignore', 'ignore', 'pipe', 'pipe', 'ipc'],
-    // The compile cache the server's start enabled (bin.ts): a scan process then loads the engine compiled.
-    // Only here: never in the environment of what runs and processes start, the project's own commands.
-    env: withCompileCache(process.env),
+    // Undefined: the parent's own environment, as `fork` gives it.
+    env,
   });
   const streams = [child.stdio[2], child.stdio[3]] as Readable[];
   let stderr = '';
@@ -164,11 +162,4 @@ export function startScanProcess(entry: string, heapMb: number, onExit: () => vo
     },
   };
   return proc;
-}
-
-/** `env` naming this process's compile cache directory, when it has one and `env` names none. */
-function withCompileCache(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-  const dir = getCompileCacheDir?.();
-  if (!dir || env.NODE_COMPILE_CACHE || env.NODE_DISABLE_COMPILE_CACHE) return env;
-  return { ...env, NODE_COMPILE_CACHE: dir };
 }
