@@ -5,7 +5,7 @@ import { discoverPytest } from './pytest.ts';
 import { PYTEST_CONFIG_NAMES, readPytestConfig, type PytestConfig } from './config.ts';
 import { joinPath } from '../../rules/paths.ts';
 import { allInOrder } from '../../rules/part-log.ts';
-import { discoverUnittest } from './unittest.ts';
+import { discoverUnittest, unittestDefaultsFind } from './unittest.ts';
 
 // Directories pytest's default norecursedirs would never enter: a config inside them is a fixture or a build
 // copy. A config inside a test or fixture directory is data for the enclosing run (pytest never looks
@@ -58,6 +58,12 @@ export async function discoverPython(ctx: ScanContext, index: FileIndex): Promis
     if (ctx.has(manage) && /django/i.test((await ctx.read(manage)) ?? '')) {
       return discoverUnittest(ctx, index, { runner: 'unittest', args: [], source: manage, django: true }, base);
     }
+    // Nothing declared: pytest's defaults, unless they would collect nothing where a bare `python -m unittest`
+    // finds modules (a `tests.py` beside the app, run as `python tests.py` or `python -m unittest`).
+    if (!pytestDefaultsFind(index, base, owns) && unittestDefaultsFind(ctx, index, base)) {
+      ctx.note(`no Python test runner is declared${base ? ` in ${base}` : ''}; pytest's defaults collect no file here, so listed the modules \`python -m unittest\` would discover by default`);
+      return discoverUnittest(ctx, index, { runner: 'unittest', args: [], source: 'unittest defaults' }, base);
+    }
     const found = await discoverPytest(ctx, index, { base, owns });
     if (found.length > 0) ctx.note(`no Python test runner is declared${base ? ` in ${base}` : ''}; listed the files pytest would collect by default`);
     return found;
@@ -89,4 +95,9 @@ function union(lists: FoundTest[][]): FoundTest[] {
   const byFile = new Map<string, FoundTest>();
   for (const list of lists) for (const t of list) if (!byFile.has(t.file)) byFile.set(t.file, t);
   return [...byFile.values()];
+}
+
+/** Whether any file of this root has a name pytest's default `python_files` (`test_*.py`, `*_test.py`) take. */
+function pytestDefaultsFind(index: FileIndex, base: string, owns: (file: string) => boolean): boolean {
+  return (index.byExt.get('py') ?? []).some((f) => /(?:^|\/)(?:test_[^/]*|[^/]*_test)\.py$/.test(f) && owns(f) && under(base, f) !== undefined);
 }

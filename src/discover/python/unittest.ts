@@ -40,21 +40,7 @@ export async function discoverUnittest(ctx: ScanContext, index: FileIndex, comma
   }
   if (discover && positional[1] !== undefined) pattern = positional[1];
   const re = fnmatchRegex(pattern);
-  const discoverIn = (startDir: string): void => {
-    // Perf: a directory's eligibility is memoized; it needs __init__.py at every level below the start dir.
-    const ok = new Map<string, boolean>();
-    const allowed = (dir: string): boolean => {
-      if (dir === startDir) return true;
-      if (dir === '' || (startDir !== '' && !dir.startsWith(startDir + '/'))) return false;
-      let v = ok.get(dir);
-      if (v === undefined) ok.set(dir, v = ctx.has(dir + '/__init__.py') && allowed(dirname(dir)));
-      return v;
-    };
-    for (const file of index.byExt.get('py') ?? []) {
-      const name = basename(file);
-      if (VALID_MODULE_NAME.test(name) && re.test(name) && allowed(dirname(file))) picked.add(file);
-    }
-  };
+  const discoverIn = (startDir: string): void => { for (const file of discovered(ctx, index, startDir, re)) picked.add(file); };
   // Files a runner module names come with what its discovery (if any) finds.
   for (const f of command.files ?? []) picked.add(f);
   if (command.files !== undefined && args.length === 0) {
@@ -84,3 +70,28 @@ export async function discoverUnittest(ctx: ScanContext, index: FileIndex, comma
 
 // Module-level: a scan process keeps a rowPerFile counter between scans (with-cases.ts), so it must not hold a scan.
 const countUnittest = (text: string): number => countPyTests(text, 'unittest');
+
+/**
+ * The files unittest's discovery loads from `startDir`: valid module names matching `pattern`, in `startDir`
+ * or in directories holding `__init__.py` at every level below it.
+ */
+function discovered(ctx: ScanContext, index: FileIndex, startDir: string, pattern: RegExp): string[] {
+  // Perf: a directory's eligibility is memoized.
+  const ok = new Map<string, boolean>();
+  const allowed = (dir: string): boolean => {
+    if (dir === startDir) return true;
+    if (dir === '' || (startDir !== '' && !dir.startsWith(startDir + '/'))) return false;
+    let v = ok.get(dir);
+    if (v === undefined) ok.set(dir, v = ctx.has(dir + '/__init__.py') && allowed(dirname(dir)));
+    return v;
+  };
+  return (index.byExt.get('py') ?? []).filter((file) => {
+    const name = basename(file);
+    return VALID_MODULE_NAME.test(name) && pattern.test(name) && allowed(dirname(file));
+  });
+}
+
+/** Whether a bare `python -m unittest`, run in `base`, would load any file (its default `test*.py`). */
+export function unittestDefaultsFind(ctx: ScanContext, index: FileIndex, base: string): boolean {
+  return discovered(ctx, index, base, fnmatchRegex('test*.py')).length > 0;
+}

@@ -70,6 +70,17 @@ suite('discoverOthers() python', () => {
     assert.deepEqual((await discover(named)).tests.map((x) => x.file), ['tests/test_one.py', 'tests/test_two.py']);
   });
 
+  test('no declared runner and no file pytest would collect: a bare `python -m unittest` finds tests.py', async (t) => {
+    const app = makeTree(t, {
+      'requirements.txt': 'flask\n', 'app/__init__.py': '', 'app/models.py': '', 'microblog.py': '',
+      'tests.py': 'import unittest\n\nclass UserModelCase(unittest.TestCase):\n    def test_a(self): pass\n\n    def test_b(self): pass\n',
+      'app/tests-old.py': '', 'docs/testing.py': '',
+    });
+    const { tests, notes } = await discover(app);
+    assert.deepEqual(tests, [{ file: 'tests.py', framework: 'unittest', cases: 2 }]);
+    assert.match(notes.join('\n'), /pytest's defaults collect no file here, so listed the modules `python -m unittest` would discover/);
+  });
+
   test('a project without Python files yields nothing', async (t) => {
     assert.deepEqual((await discover(makeTree(t, { 'README.md': '# hi\n' }))).tests, []);
   });
