@@ -10,6 +10,7 @@ import { test } from 'node:test';
 import { MAX_PATH_CHARS } from '../../src/scan/walk/walk.ts';
 import { call, makeTree, serve } from '../helpers/index.ts';
 import { deepLongFolders } from '../helpers/hostile-trees.ts';
+import { probeHealth } from '../helpers/health.ts';
 
 test('12k tests under deep long folder names: the default path budget cuts the walk, with a note', { timeout: 300_000 }, async (t) => {
   const root = makeTree(t, { 'package.json': JSON.stringify({ scripts: { test: 'jest' }, devDependencies: { jest: '^29' } }) });
@@ -20,20 +21,10 @@ test('12k tests under deep long folder names: the default path budget cuts the w
   const { url } = await serve(t, { db, scanWorker: { deadlineMs: 240_000, processes: 1 } });
   const { body: project } = await call(`${url}/api/projects`, 'POST', { name: 'deep', path: root });
 
-  let done = false;
-  let worst = 0;
-  const probe = (async () => {
-    while (!done) {
-      const started = performance.now();
-      assert.equal((await call(`${url}/health`)).status, 200);
-      worst = Math.max(worst, performance.now() - started);
-      await new Promise((r) => setTimeout(r, 20));
-    }
-  })();
+  const health = probeHealth(url);
   const res = await fetch(`${url}/api/projects/${project.id}/scan`, { method: 'POST' });
   const text = await res.text();
-  done = true;
-  await probe;
+  const worst = await health.stop();
   assert.equal(res.status, 200, text.slice(0, 300));
   const answer = JSON.parse(text) as { tests: Array<{ file_path: string }>; truncated: string | null };
   assert.match(answer.truncated ?? '', /path length limit reached/);

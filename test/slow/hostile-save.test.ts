@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { call, makeTree, serve } from '../helpers/index.ts';
+import { probeHealth } from '../helpers/health.ts';
 
 test('saving a scan that names 500k ports leaves /health answering', { timeout: 180_000 }, async (t) => {
   const dockerfile = ['FROM node:22', ...Array.from({ length: 65_535 }, (_, i) => `EXPOSE ${i + 1}`)].join('\n') + '\n';
@@ -15,19 +16,9 @@ test('saving a scan that names 500k ports leaves /health answering', { timeout: 
   const { url } = await serve(t, { scanWorker: { deadlineMs: 120_000, processes: 1 } });
   await call(`${url}/api/projects`, 'POST', { name: 'ports', path: root });
 
-  let done = false;
-  let worst = 0;
-  const probe = (async () => {
-    while (!done) {
-      const started = performance.now();
-      assert.equal((await call(`${url}/health`)).status, 200);
-      worst = Math.max(worst, performance.now() - started);
-      await new Promise((r) => setTimeout(r, 20));
-    }
-  })();
+  const health = probeHealth(url);
   const res = await call(`${url}/api/projects/1/scan`, 'POST');
-  done = true;
-  await probe;
+  const worst = await health.stop();
   assert.equal(res.status, 200, JSON.stringify(res.body).slice(0, 300));
   // EXPOSE names container ports (no host port, so not in the answer's listen rows): the cap holds them.
   assert.equal((await call(`${url}/api/projects/1/ports?kind=all`)).body.length, 1_000);

@@ -5,7 +5,7 @@
  * terminal shows what it would without projdex.
  */
 import { promises as fsp } from 'node:fs';
-import { bin, cleanMessage, MAX_REPORT_BYTES, type Reporter, type ReportContext, type TestOutcome } from './reporter.ts';
+import { bin, cleanMessage, checkReport, type Reporter, type ReportContext, type TestOutcome } from './reporter.ts';
 
 const report = (ctx: ReportContext): string => `${ctx.reportDir}/jasmine.jsonl`;
 const module_ = (ctx: ReportContext): string => `${ctx.reportDir}/pjx-jasmine-reporter.cjs`;
@@ -50,9 +50,7 @@ export const jasmine: Reporter = {
   args: (ctx) => [`--reporter=${module_(ctx)}`, ...(ctx.files ?? [])],
   env: (ctx) => ({ PJX_JASMINE_REPORT: report(ctx) }),
   async read(ctx) {
-    const info = await fsp.stat(report(ctx)).catch(() => undefined);
-    if (!info) throw new Error('Jasmine reported no spec (it stopped before any spec ended)');
-    if (info.size > MAX_REPORT_BYTES) throw new Error(`the report is over ${MAX_REPORT_BYTES} bytes: not read`);
+    await checkReport(report(ctx), 'Jasmine reported no spec (it stopped before any spec ended)');
     const outcomes: TestOutcome[] = [];
     let unfiled = 0;
     for (const text of (await fsp.readFile(report(ctx), 'utf8')).split('\n')) {

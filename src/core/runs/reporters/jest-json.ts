@@ -4,7 +4,7 @@
  * per test. A file that cannot load has status `failed`, a `message` and no assertions.
  */
 import { promises as fsp } from 'node:fs';
-import { bin, cleanMessage, MAX_REPORT_BYTES, type Reporter, type ReportContext, type TestOutcome } from './reporter.ts';
+import { bin, cleanMessage, checkReport, type Reporter, type ReportContext, type TestOutcome } from './reporter.ts';
 
 interface JsonReport {
   testResults?: Array<{
@@ -16,9 +16,7 @@ interface JsonReport {
 const file = (ctx: ReportContext): string => `${ctx.reportDir}/report.json`;
 
 async function readJsonReport(ctx: ReportContext, runner: string): Promise<TestOutcome[]> {
-  const info = await fsp.stat(file(ctx)).catch(() => undefined);
-  if (!info) throw new Error(`${runner} wrote no report (it stopped before the end of the run)`);
-  if (info.size > MAX_REPORT_BYTES) throw new Error(`the report is over ${MAX_REPORT_BYTES} bytes: not read`);
+  await checkReport(file(ctx), `${runner} wrote no report (it stopped before the end of the run)`);
   let report: JsonReport;
   try { report = JSON.parse(await fsp.readFile(file(ctx), 'utf8')) as JsonReport; } catch { throw new Error(`${runner}'s report is not JSON`); }
   const outcomes: TestOutcome[] = [];

@@ -7,7 +7,7 @@
  */
 import { promises as fsp, statSync } from 'node:fs';
 import { relative } from 'node:path';
-import { bin, cleanMessage, MAX_REPORT_BYTES, type Reporter, type ReportContext, type TestOutcome } from './reporter.ts';
+import { bin, cleanMessage, checkReport, type Reporter, type ReportContext, type TestOutcome } from './reporter.ts';
 
 const report = (ctx: ReportContext): string => `${ctx.reportDir}/minitest.jsonl`;
 const libDir = (ctx: ReportContext): string => `${ctx.reportDir}/rubylib`;
@@ -60,9 +60,7 @@ export const minitest: Reporter = {
     : [`TEST=${relative(ctx.cwd, ctx.files[0]!)}`]),
   env: (ctx) => ({ PJX_MINITEST_REPORT: report(ctx), RUBYOPT: [`-I${libDir(ctx)}`, ctx.env?.RUBYOPT].filter((o) => o).join(' ') }),
   async read(ctx) {
-    const info = await fsp.stat(report(ctx)).catch(() => undefined);
-    if (!info) throw new Error('minitest reported no result (its plugins may be off: MT_NO_PLUGINS, or the command runs no minitest)');
-    if (info.size > MAX_REPORT_BYTES) throw new Error(`the report is over ${MAX_REPORT_BYTES} bytes: not read`);
+    await checkReport(report(ctx), 'minitest reported no result (its plugins may be off: MT_NO_PLUGINS, or the command runs no minitest)');
     const outcomes: TestOutcome[] = [];
     for (const text of (await fsp.readFile(report(ctx), 'utf8')).split('\n')) {
       let line: { file?: unknown; name?: unknown; status?: unknown; ms?: unknown; message?: unknown };

@@ -5,7 +5,7 @@
  * replaced (Mocha takes the last `--reporter`).
  */
 import { promises as fsp } from 'node:fs';
-import { bin, cleanMessage, MAX_REPORT_BYTES, type Reporter, type ReportContext, type TestOutcome } from './reporter.ts';
+import { bin, cleanMessage, checkReport, type Reporter, type ReportContext, type TestOutcome } from './reporter.ts';
 
 interface MochaTest { fullTitle?: string; title?: string; file?: string; duration?: number; err?: { message?: string } }
 interface MochaReport { passes?: MochaTest[]; failures?: MochaTest[]; pending?: MochaTest[] }
@@ -19,9 +19,7 @@ export const mocha: Reporter = {
   refuse: (invocation) => (invocation.last.some((w) => /^(--watch\b|-w$)/.test(w)) ? 'the command runs Mocha in watch mode' : undefined),
   args: (ctx) => ['--reporter', 'json', '--reporter-option', `output=${file(ctx)}`, ...(ctx.files ?? [])],
   async read(ctx) {
-    const info = await fsp.stat(file(ctx)).catch(() => undefined);
-    if (!info) throw new Error('Mocha wrote no report (it stopped early, or is older than 9.1, which has no output option)');
-    if (info.size > MAX_REPORT_BYTES) throw new Error(`the report is over ${MAX_REPORT_BYTES} bytes: not read`);
+    await checkReport(file(ctx), 'Mocha wrote no report (it stopped early, or is older than 9.1, which has no output option)');
     let report: MochaReport;
     try { report = JSON.parse(await fsp.readFile(file(ctx), 'utf8')) as MochaReport; } catch { throw new Error('Mocha\'s report is not JSON'); }
     const outcomes: TestOutcome[] = [];

@@ -4,7 +4,7 @@
  */
 import { createReadStream, promises as fsp } from 'node:fs';
 import { createInterface } from 'node:readline';
-import { cleanMessage, MAX_REPORT_BYTES, type Reporter, type ReportContext, type TestOutcome } from './reporter.ts';
+import { cleanMessage, checkReport, type Reporter, type ReportContext, type TestOutcome } from './reporter.ts';
 import type { Invocation } from '../command.ts';
 
 // Written into the report directory at each run, so the published package needs no extra file.
@@ -51,9 +51,7 @@ export const nodeTest: Reporter = {
     await fsp.writeFile(reporterFile(ctx), REPORTER_SOURCE, { mode: 0o600 });
   },
   async read(ctx) {
-    const info = await fsp.stat(file(ctx)).catch(() => undefined);
-    if (!info) throw new Error('node --test wrote no report (it ended before running any file)');
-    if (info.size > MAX_REPORT_BYTES) throw new Error(`the report is over ${MAX_REPORT_BYTES} bytes: not read`);
+    await checkReport(file(ctx), 'node --test wrote no report (it ended before running any file)');
     const outcomes: TestOutcome[] = [];
     const lines = createInterface({ input: createReadStream(file(ctx)), crlfDelay: Infinity });
     for await (const line of lines) {

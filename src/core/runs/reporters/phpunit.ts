@@ -7,7 +7,7 @@
 import { promises as fsp, statSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import { parseXml, xmlFind } from '../../../readers/xml.ts';
-import { bin, cleanMessage, MAX_REPORT_BYTES, type Reporter, type ReportContext, type TestOutcome } from './reporter.ts';
+import { bin, cleanMessage, checkReport, type Reporter, type ReportContext, type TestOutcome } from './reporter.ts';
 
 const file = (ctx: ReportContext): string => `${ctx.reportDir}/phpunit.xml`;
 
@@ -22,9 +22,7 @@ export const phpunit: Reporter = {
   wholeFor: (files) => (files.length === 1 ? undefined : 'PHPUnit 9 takes a single test file: the whole command ran'),
   args: (ctx) => ['--log-junit', file(ctx), '--colors=never', ...(ctx.files ?? [])],
   async read(ctx) {
-    const info = await fsp.stat(file(ctx)).catch(() => undefined);
-    if (!info) throw new Error('PHPUnit wrote no report (it stopped before the end of the run)');
-    if (info.size > MAX_REPORT_BYTES) throw new Error(`the report is over ${MAX_REPORT_BYTES} bytes: not read`);
+    await checkReport(file(ctx), 'PHPUnit wrote no report (it stopped before the end of the run)');
     const outcomes: TestOutcome[] = [];
     for (const testcase of xmlFind(parseXml(await fsp.readFile(file(ctx), 'utf8')), 'testcase')) {
       const { file: path, name = '', class: cls, classname, time } = testcase.attrs;

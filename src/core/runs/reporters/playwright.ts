@@ -5,7 +5,7 @@
  */
 import { promises as fsp } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
-import { bin, cleanMessage, MAX_REPORT_BYTES, type Reporter, type ReportContext, type TestOutcome } from './reporter.ts';
+import { bin, cleanMessage, checkReport, type Reporter, type ReportContext, type TestOutcome } from './reporter.ts';
 
 interface PwResult { status?: string; duration?: number; error?: { message?: string } }
 interface PwTest { status?: string; results?: PwResult[] }
@@ -26,9 +26,7 @@ export const playwright: Reporter = {
   args: (ctx) => ['--reporter=list,json', ...(ctx.files ?? [])],
   env: (ctx) => ({ PLAYWRIGHT_JSON_OUTPUT_FILE: file(ctx) }),
   async read(ctx) {
-    const info = await fsp.stat(file(ctx)).catch(() => undefined);
-    if (!info) throw new Error('Playwright wrote no report (it stopped before the end of the run)');
-    if (info.size > MAX_REPORT_BYTES) throw new Error(`the report is over ${MAX_REPORT_BYTES} bytes: not read`);
+    await checkReport(file(ctx), 'Playwright wrote no report (it stopped before the end of the run)');
     let report: PwReport;
     try { report = JSON.parse(await fsp.readFile(file(ctx), 'utf8')) as PwReport; } catch { throw new Error('Playwright\'s report is not JSON'); }
     const rootDir = typeof report.config?.rootDir === 'string' ? report.config.rootDir : ctx.cwd;

@@ -5,7 +5,7 @@
 import { promises as fsp } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import { parseXml, xmlFind } from '../../../readers/xml.ts';
-import { bin, cleanMessage, MAX_REPORT_BYTES, type Reporter, type ReportContext, type TestOutcome } from './reporter.ts';
+import { bin, cleanMessage, checkReport, type Reporter, type ReportContext, type TestOutcome } from './reporter.ts';
 
 const file = (ctx: ReportContext): string => `${ctx.reportDir}/pytest.xml`;
 
@@ -18,9 +18,7 @@ export const pytest: Reporter = {
     ? 'the command writes its own --junitxml' : undefined),
   args: (ctx) => [`--junitxml=${file(ctx)}`, '-o', 'junit_family=xunit1', ...(ctx.files ?? [])],
   async read(ctx) {
-    const info = await fsp.stat(file(ctx)).catch(() => undefined);
-    if (!info) throw new Error('pytest wrote no report (it stopped before the end of the run)');
-    if (info.size > MAX_REPORT_BYTES) throw new Error(`the report is over ${MAX_REPORT_BYTES} bytes: not read`);
+    await checkReport(file(ctx), 'pytest wrote no report (it stopped before the end of the run)');
     const doc = parseXml(await fsp.readFile(file(ctx), 'utf8'));
     const known = new Set(ctx.known);
     const outcomes: TestOutcome[] = [];

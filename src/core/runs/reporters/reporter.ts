@@ -1,4 +1,5 @@
 /** What a runner's reporter is to the run engine: flags to add, and the report read back per test. */
+import { stat } from 'node:fs/promises';
 import type { Invocation } from '../command.ts';
 
 /** One test (or a file that failed to load) as a runner reported it. */
@@ -73,6 +74,16 @@ export function bin(word: string | undefined): string {
 
 /** Reports over this size are not read: a runner cannot make the server hold gigabytes. */
 export const MAX_REPORT_BYTES = 64 * 1024 * 1024;
+/**
+ * Checks that a runner wrote its report at `path` and that it is small enough to read; throws `missing` (a
+ * sentence for the step's record) when there is none.
+ */
+export async function checkReport(path: string, missing: string): Promise<void> {
+  const info = await stat(path).catch(() => undefined);
+  if (!info) throw new Error(missing);
+  if (info.size > MAX_REPORT_BYTES) throw new Error(`the report is over ${MAX_REPORT_BYTES} bytes: not read`);
+}
+
 /** A failure message is kept to this many characters. */
 export const MAX_MESSAGE = 2000;
 

@@ -8,7 +8,7 @@
  */
 import { promises as fsp, readFileSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { bin, cleanMessage, MAX_REPORT_BYTES, type Reporter, type ReportContext, type TestOutcome } from './reporter.ts';
+import { bin, cleanMessage, checkReport, type Reporter, type ReportContext, type TestOutcome } from './reporter.ts';
 
 interface Example { file_path?: string; full_description?: string; status?: string; run_time?: number; exception?: { class?: string; message?: string } }
 
@@ -25,9 +25,7 @@ export const rspec: Reporter = {
   accepts: (words) => bin(words[0]) === 'rspec' || (bin(words[0]) === 'bundle' && words[1] === 'exec' && bin(words[2]) === 'rspec'),
   args: (ctx) => [...terminalFormats(ctx), '--format', 'json', '--out', file(ctx), ...(ctx.files ?? [])],
   async read(ctx) {
-    const info = await fsp.stat(file(ctx)).catch(() => undefined);
-    if (!info) throw new Error('RSpec wrote no report (it stopped before the end of the run)');
-    if (info.size > MAX_REPORT_BYTES) throw new Error(`the report is over ${MAX_REPORT_BYTES} bytes: not read`);
+    await checkReport(file(ctx), 'RSpec wrote no report (it stopped before the end of the run)');
     let report: { examples?: Example[]; messages?: unknown[] };
     try { report = JSON.parse(await fsp.readFile(file(ctx), 'utf8')) as typeof report; } catch { throw new Error('RSpec\'s report is not JSON'); }
     const outcomes: TestOutcome[] = [];

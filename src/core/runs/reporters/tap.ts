@@ -7,7 +7,7 @@
  */
 import { promises as fsp } from 'node:fs';
 import { resolve } from 'node:path';
-import { bin, cleanMessage, MAX_REPORT_BYTES, type Reporter, type ReportContext, type TestOutcome } from './reporter.ts';
+import { bin, cleanMessage, checkReport, type Reporter, type ReportContext, type TestOutcome } from './reporter.ts';
 
 const report = (ctx: ReportContext): string => `${ctx.reportDir}/tap.tap`;
 const RESULT = /^( *)(not ok|ok) \d+(?: - (.*?))?(?: # (SKIP|TODO|time=([\d.]+)ms)\b.*)?$/i;
@@ -21,9 +21,7 @@ export const tap: Reporter = {
     ? 'the command writes its own TAP output file' : undefined),
   args: (ctx) => [`--output-file=${report(ctx)}`, ...(ctx.files ?? [])],
   async read(ctx) {
-    const info = await fsp.stat(report(ctx)).catch(() => undefined);
-    if (!info) throw new Error('tap wrote no TAP output file');
-    if (info.size > MAX_REPORT_BYTES) throw new Error(`the report is over ${MAX_REPORT_BYTES} bytes: not read`);
+    await checkReport(report(ctx), 'tap wrote no TAP output file');
     return readTap(await fsp.readFile(report(ctx), 'utf8'), ctx.cwd);
   },
 };

@@ -6,7 +6,7 @@
  */
 import { promises as fsp } from 'node:fs';
 import { delimiter, relative } from 'node:path';
-import { bin, cleanMessage, MAX_REPORT_BYTES, type Reporter, type ReportContext, type TestOutcome } from './reporter.ts';
+import { bin, cleanMessage, checkReport, type Reporter, type ReportContext, type TestOutcome } from './reporter.ts';
 import { UNITTEST_HOOK } from './unittest-hook.ts';
 
 interface Line { file?: unknown; module?: unknown; name?: unknown; status?: unknown; message?: unknown; ms?: unknown }
@@ -32,9 +32,7 @@ export const unittest: Reporter = {
     PYTHONPATH: [hookDir(ctx), ctx.env?.PYTHONPATH].filter((p) => p).join(delimiter),
   }),
   async read(ctx) {
-    const info = await fsp.stat(report(ctx)).catch(() => undefined);
-    if (!info) throw new Error('unittest reported no result (the command may not run unittest, or it ran in an environment that drops PYTHONPATH, as tox does)');
-    if (info.size > MAX_REPORT_BYTES) throw new Error(`the report is over ${MAX_REPORT_BYTES} bytes: not read`);
+    await checkReport(report(ctx), 'unittest reported no result (the command may not run unittest, or it ran in an environment that drops PYTHONPATH, as tox does)');
     const outcomes: TestOutcome[] = [];
     for (const text of (await fsp.readFile(report(ctx), 'utf8')).split('\n')) {
       let line: Line;
