@@ -24,6 +24,17 @@ suite('createContext() compact views', () => {
       assert.deepEqual(ctx.under(''), [...tree.files].sort());
     }
   });
+  test('under answers the same from a pass over the files (first asks) as from the one sorted copy (later ones)', async (t) => {
+    const root = makeTree(t, { ...FILES, 'a/B.ts': '', 'a/b-c.ts': '', 'a/b/\u00e9.ts': '', 'a/b/Z.ts': '' });
+    const tree = await walk(root);
+    const ctx = createContext(root, tree);
+    const asks = ['a', 'a/b', 'ab', 'a/b/c', 'nope', 'a', 'a/b', 'ab', 'a/b/c', 'nope', 'a'];
+    const answers = asks.map((dir) => ctx.under(dir));
+    for (const [i, dir] of asks.entries()) {
+      assert.deepEqual(answers[i], tree.files.filter((f) => f.startsWith(dir + '/')).sort(), dir);
+    }
+    assert.deepEqual(answers[0], ['a/B.ts', 'a/b-c.ts', 'a/b/Z.ts', 'a/b/c/y.ts', 'a/b/x.test.ts', 'a/b/\u00e9.ts', 'a/package.json']);
+  });
 });
 
 suite('membership(): ctx.has over the directory index', () => {
