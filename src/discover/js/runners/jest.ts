@@ -128,8 +128,13 @@ async function run(ctx: ScanContext, pkg: Pkg, { config: own, dir, source }: Res
   const absPkg = absDir(ctx, pkg, '') + '/';
   const rootPrefixes = roots.map((r) => r + '/');
   const relRoots = rootPrefixes.map((r) => (absPkg.startsWith(r) ? '' : r.startsWith(absPkg) ? r.slice(absPkg.length) : null));
+  // Perf: Jest's default testMatch takes only a file below a `__tests__` folder or one whose name holds
+  // `test` or `spec`; every other file (most of a tree) is passed over before its absolute path is made and
+  // matched. Exact while the package's own absolute path holds no `__tests__` (which would match them all).
+  const named = testRegex.length === 0 && matchList === undefined && !absPkg.includes('__tests__');
   const out: string[] = [];
   for (const f of pkg.files) {
+    if (named && !f.includes('test') && !f.includes('spec')) continue;
     const ext = f.slice(f.lastIndexOf('.') + 1);
     if (!exts.has(ext)) continue;
     if (!relRoots.some((r) => r !== null && f.startsWith(r))) continue;

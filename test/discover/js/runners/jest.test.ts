@@ -34,6 +34,16 @@ suite('JS discovery on shapes from real repositories', () => {
   });
 });
 
+suite('Jest default testMatch and where the project lives', () => {
+  test('a project inside a folder named __tests__: every file with a Jest extension matches the default testMatch', async (t) => {
+    const outer = makeTree(t, {
+      '__tests__/app/package.json': json({ scripts: { test: 'jest' }, devDependencies: { jest: '^30.0.0' } }),
+      '__tests__/app/src/plain.js': '', '__tests__/app/src/a.test.js': '', '__tests__/app/README.md': '',
+    });
+    assert.deepEqual((await discover(`${outer}/__tests__/app`)).files, all('jest', ['src/a.test.js', 'src/plain.js']));
+  });
+});
+
 suite('wrapper CLIs and presets', () => {
   test('kcd-scripts test uses its built-in Jest config, or the project\'s own spread over it', async (t) => {
     const files = { 'src/__tests__/a.ts': '', 'src/b.test.ts': '', 'src/__tests__/helpers/h.js': '', 'test/__tests__/c.js': '' };
