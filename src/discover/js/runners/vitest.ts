@@ -157,12 +157,19 @@ async function globProject(ctx: ScanContext, pkg: Pkg, config: Lit | undefined, 
   const matchSource = compileGlobs(inSource.map(clean), { dot: true });
   const skip = compileGlobs(exclude.map(clean), { dot: true });
   const prefix = dir === '' ? '' : dir + '/';
+  // Perf: Vitest's default include (and typecheck include) takes only names holding `test` or `spec`: other
+  // files are passed over before any matching. A file the include does not take, with no includeSource, is
+  // not run through the excludes (most of a tree; Vitest 3 has 19 of them).
+  const named = inSource.length === 0 && patterns.every((p) => p === INCLUDE[0] || p === TYPECHECK[0]);
   const out: string[] = [];
   for (const f of pkg.files) {
+    if (named && !f.includes('test') && !f.includes('spec')) continue;
     if (prefix && !f.startsWith(prefix)) continue;
     const r = f.slice(prefix.length);
+    const included = match.match(r);
+    if (!included && inSource.length === 0) continue;
     if (skip.match(r)) continue;
-    if (match.match(r)) out.push(f);
+    if (included) out.push(f);
     else if (inSource.length > 0 && matchSource.match(r) && (await pkg.read(f))?.includes('import.meta.vitest')) out.push(f);
   }
   return out;

@@ -32,6 +32,23 @@ suite('JS discovery on shapes from real repositories', () => {
   });
 });
 
+suite('Vitest include, exclude and includeSource together', () => {
+  test('an excluded file is left out whether include or includeSource takes it; the default include sees names only', async (t) => {
+    const root = makeTree(t, {
+      'package.json': JSON.stringify({ scripts: { test: 'vitest run' }, devDependencies: { vitest: '^3.2.0' } }),
+      'vitest.config.ts': "export default { test: { includeSource: ['src/**/*.ts', 'dist/**/*.js'] } };\n",
+      'src/a.test.ts': '', 'src/inline.ts': 'if (import.meta.vitest) {}\n', 'src/plain.ts': '',
+      'dist/b.test.js': '', 'dist/inline.js': 'if (import.meta.vitest) {}\n', 'testing/c.ts': '', 'spec/d.spec.js': '',
+    });
+    assert.deepEqual((await discover(root)).files, all('vitest', ['spec/d.spec.js', 'src/a.test.ts', 'src/inline.ts']));
+    const plain = makeTree(t, {
+      'package.json': JSON.stringify({ scripts: { test: 'vitest run' }, devDependencies: { vitest: '^3.2.0' } }),
+      'src/a.test.ts': '', 'src/test.ts': '', 'test/b.ts': '', 'dist/c.spec.ts': '', 'src/d.spec-d.ts': '',
+    });
+    assert.deepEqual((await discover(plain)).files, all('vitest', ['src/a.test.ts']));
+  });
+});
+
 suite('vitest projects that extend a config file', () => {
   test('extends: a local file is read and merged; a package is noted', async (t) => {
     const root = makeTree(t, {
