@@ -131,18 +131,15 @@ interface Members { files: string[]; dirs: string[] }
 function splitByPackage(ctx: ScanContext, packageDirs: readonly string[]): Map<string, Members> {
   const members = new Map<string, Members>(packageDirs.filter((d) => d !== '').map((d) => [d, { files: [], dirs: [] }]));
   if (members.size === 0) return members;
-  // Member packages at or above each directory, computed once per directory from its parent's.
-  const none: Members[] = [];
-  const byDir = new Map<string, Members[]>([['', none]]);
+  /** Member packages at or above `dir`. */
   const ownersOf = (dir: string): Members[] => {
-    let out = byDir.get(dir);
-    if (out) return out;
-    const slash = dir.lastIndexOf('/');
-    const above = ownersOf(slash === -1 ? '' : dir.slice(0, slash));
-    const own = members.get(dir);
-    out = own ? [...above, own] : above;
-    byDir.set(dir, out);
-    return out;
+    const out: Members[] = [];
+    if (dir === '') return out;
+    for (let slash = dir.indexOf('/'); ; slash = dir.indexOf('/', slash + 1)) {
+      const owner = members.get(slash === -1 ? dir : dir.slice(0, slash));
+      if (owner) out.push(owner);
+      if (slash === -1) return out;
+    }
   };
   let lastDir = '';
   let owners: Members[] = [];
