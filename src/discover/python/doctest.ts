@@ -28,9 +28,10 @@ export function doctestFiles(ctx: ScanContext, index: FileIndex, opts: DoctestOp
   // Perf: only a custom glob needs every file; the default looks at `.txt` files alone.
   const texts = opts.globs.length > 0 ? ctx.files : index.byExt.get('txt') ?? [];
   for (const file of texts) {
-    if (file.endsWith('.py') || !opts.collectable(file)) continue;
-    const name = basename(file);
-    if (opts.globs.length > 0 ? opts.globs.some((m) => m(file)) : DEFAULT_GLOB.test(name)) out.push(file);
+    if (file.endsWith('.py')) continue;
+    // Perf: the name is matched before the directories are walked up (most text files are not doctests).
+    if (!(opts.globs.length > 0 ? opts.globs.some((m) => m(file)) : DEFAULT_GLOB.test(basename(file)))) continue;
+    if (opts.collectable(file)) out.push(file);
   }
   for (const file of opts.explicit) if (/\.(?:txt|rst)$/.test(file) && !out.includes(file)) out.push(file);
   if (opts.modules) {

@@ -93,8 +93,10 @@ export async function discoverPytest(ctx: ScanContext, index: FileIndex, { comma
 
   const picked: string[] = [];
   for (const file of index.byExt.get('py') ?? []) {
-    if (deselected.has(file) || !collectable(file)) continue;
-    if (explicit.has(file) || (basename(file) !== 'conftest.py' && fileRes.some((m) => m(file)))) picked.push(file);
+    // Perf: the name is matched before the directories are walked up (most modules are not test files).
+    if (deselected.has(file)) continue;
+    if (!explicit.has(file) && (basename(file) === 'conftest.py' || !fileRes.some((m) => m(file)))) continue;
+    if (collectable(file)) picked.push(file);
   }
   const testModules = new Set(picked);
   const docs = doctestFiles(ctx, index, { modules: args.doctestModules, globs: args.doctestGlobs.map(fnmatchEx), explicit, collectable })

@@ -106,6 +106,20 @@ suite('doctests', () => {
   });
 });
 
+suite('names and folders both decide', () => {
+  test('a test-named module or doctest file in a folder pytest does not enter is left out', async (t) => {
+    const root = makeTree(t, {
+      'pytest.ini': '[pytest]\nnorecursedirs = build\naddopts = --ignore=skip\n',
+      'tests/test_a.py': 'def test_a(): pass\n', 'tests/helper.py': 'def test_not_collected(): pass\n',
+      'build/test_b.py': 'def test_b(): pass\n', 'skip/test_c.py': 'def test_c(): pass\n',
+      'tests/__pycache__/test_d.py': 'def test_d(): pass\n',
+      'tests/test_e.txt': '>>> 1\n1\n', 'build/test_f.txt': '>>> 1\n1\n', 'skip/test_g.txt': '>>> 1\n1\n',
+      'tests/notes.txt': '>>> 1\n1\n',
+    });
+    assert.deepEqual((await discover(root)).tests.map((x) => x.file), ['tests/test_a.py', 'tests/test_e.txt']);
+  });
+});
+
 suite('pytest pieces', () => {
   test('fnmatch_ex: basename without a slash, any path tail with one', () => {
     assert.equal(fnmatchEx('test_*.py')('a/b/test_x.py'), true);
