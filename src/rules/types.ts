@@ -39,6 +39,12 @@ export interface ScanContext extends Tree {
   /** The files below directory `dir` (`''`: all), in code-unit order. */
   under(dir: string): readonly string[];
   /**
+   * The walk's directory runs, when `files` is one run of each directory's files in the order of `dirs`
+   * (a whole walk): run `i` holds `counts[i]` files of `dirs[i]`. A rule that groups files by directory
+   * reads them without splitting paths. Absent for a tree built otherwise; using it uses the whole tree.
+   */
+  dirRuns?(): { readonly dirs: readonly string[]; readonly counts: ArrayLike<number> } | undefined;
+  /**
    * Text of a regular file inside the project, or `undefined` when it is absent, not a regular
    * file, a symlink, larger than the read cap, or unreadable. Results are cached per scan.
    */

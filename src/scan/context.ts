@@ -1,6 +1,6 @@
 import { closeSync, constants, fstatSync, openSync, readlinkSync, realpathSync } from 'node:fs';
 import { parseJsonc } from '../readers/jsonc.ts';
-import { membership } from './membership.ts';
+import { directoryRuns, membership } from './membership.ts';
 import { lstatOrUndefined } from './incremental/stamper.ts';
 import { packageReader } from './package-files.ts';
 import { readWhole } from './read-whole.ts';
@@ -250,6 +250,7 @@ export function createContext(root: string, tree: Tree & { readonly record?: Tre
     byName: (basename) => nameIndex().get(basename) ?? [],
     names: nameIndex,
     under,
+    dirRuns: () => directoryRuns(tree),
     files: tree.files,
     dirs: tree.dirs,
     truncated: tree.truncated,

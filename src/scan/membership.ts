@@ -31,9 +31,21 @@ export function membership(tree: Tree & { readonly record?: TreeRecord }, walkMe
 const MEMO_SLOT = 'scan:membership';
 interface Built { record: TreeRecord | undefined; truncated: string | null; has: (file: string) => boolean }
 
+/**
+ * The walk's directory runs (`ctx.dirRuns`): whether `tree.files` is one run per directory of `record.dirs`,
+ * as a whole walk appends them. A tree built or edited by hand, or cut short by a cap, has none.
+ */
+export function directoryRuns(tree: Tree & { readonly record?: TreeRecord }): { dirs: readonly string[]; counts: ArrayLike<number> } | undefined {
+  const { record } = tree;
+  if (!record || tree.truncated !== null || record.dirs.length !== record.fileCounts.length) return undefined;
+  let total = 0;
+  for (let i = 0; i < record.fileCounts.length; i++) total += record.fileCounts[i]!;
+  return total === tree.files.length ? { dirs: record.dirs, counts: record.fileCounts } : undefined;
+}
+
 function build(tree: Tree & { readonly record?: TreeRecord }): (file: string) => boolean {
   const { files, record } = tree;
-  if (!record || tree.truncated !== null || record.dirs.length !== record.fileCounts.length) return setOf(files);
+  if (!record || !directoryRuns(tree)) return setOf(files);
   const start = new Uint32Array(record.dirs.length);
   const index = new Map<string, number>();
   let at = 0;
@@ -42,7 +54,6 @@ function build(tree: Tree & { readonly record?: TreeRecord }): (file: string) =>
     at += record.fileCounts[i]!;
     if (record.fileCounts[i]! > 0) index.set(record.dirs[i]!, i);
   }
-  if (at !== files.length) return setOf(files);
   const big = new Map<number, Set<string>>();
   return (file) => {
     const slash = file.lastIndexOf('/');

@@ -3,7 +3,7 @@
  * added, removed or renamed) can tell whether the unit would get the same answers (unit-memo.ts). A unit that
  * sees the tree only through its view (`has`, `byName`, its reads) and its package's own files and
  * directories can be answered from its record on another walk while those answers hold; one that used the
- * whole tree (`files`, `dirs`, `names()`, `under`) only on the walk it ran on. Lists are compared in order
+ * whole tree (`files`, `dirs`, `names()`, `under`, `dirRuns`) only on the walk it ran on. Lists are compared in order
  * (a rule may take the first of several matches), which holds because a rescan's walk orders the tree as a
  * fresh walk does (walk.ts).
  */
@@ -37,6 +37,7 @@ export function treeRecording(view: ScanContext, ctx: ScanContext, use: TreeUse)
     },
     names: () => { use.whole = true; return ctx.names(); },
     under: (dir: string) => { use.whole = true; return ctx.under(dir); },
+    dirRuns: () => { use.whole = true; return ctx.dirRuns?.(); },
   });
   Object.defineProperty(view, 'files', { get: () => { use.whole = true; return ctx.files; } });
   Object.defineProperty(view, 'dirs', { get: () => { use.whole = true; return ctx.dirs; } });

@@ -124,35 +124,48 @@ interface Members { files: string[]; dirs: string[] }
 
 /**
  * Every member package's files and directories (project-relative, the walk's own strings), in one pass
- * over the tree. Perf: a path's owners are found by looking its ancestors up in a Map, once per
- * directory, since the walk lists a directory's entries together; the cost is dirs x depth, not
- * files x packages (237 packages over 100k files took 1.3 s the other way, with no event-loop turn).
+ * over the tree. Perf: a directory's owners are found once, from its parent's, and its files take them
+ * as a run (the walk lists a directory's files together); the cost is files + dirs, not files x packages
+ * (237 packages over 100k files took 1.3 s the other way, with no event-loop turn).
  */
 function splitByPackage(ctx: ScanContext, packageDirs: readonly string[]): Map<string, Members> {
   const members = new Map<string, Members>(packageDirs.filter((d) => d !== '').map((d) => [d, { files: [], dirs: [] }]));
   if (members.size === 0) return members;
-  /** Member packages at or above `dir`. */
+  // Member packages at or above each directory, found once per directory from its parent's.
+  const none: Members[] = [];
+  const byDir = new Map<string, Members[]>([['', none]]);
   const ownersOf = (dir: string): Members[] => {
-    const out: Members[] = [];
-    if (dir === '') return out;
-    for (let slash = dir.indexOf('/'); ; slash = dir.indexOf('/', slash + 1)) {
-      const owner = members.get(slash === -1 ? dir : dir.slice(0, slash));
-      if (owner) out.push(owner);
-      if (slash === -1) return out;
-    }
+    let out = byDir.get(dir);
+    if (out) return out;
+    const slash = dir.lastIndexOf('/');
+    const above = ownersOf(slash === -1 ? '' : dir.slice(0, slash));
+    const own = members.get(dir);
+    out = own ? [...above, own] : above;
+    byDir.set(dir, out);
+    return out;
   };
+  // The owners of a path's directory; consecutive paths of one directory share them (not sliced again).
   let lastDir = '';
-  let owners: Members[] = [];
+  let owners = none;
   const ownersOfParent = (path: string): Members[] => {
     const slash = path.lastIndexOf('/');
     const parentLength = slash === -1 ? 0 : slash;
-    if (parentLength !== lastDir.length || !path.startsWith(lastDir)) {
-      lastDir = path.slice(0, parentLength);
-      owners = ownersOf(lastDir);
-    }
+    if (parentLength !== lastDir.length || !path.startsWith(lastDir)) owners = ownersOf((lastDir = path.slice(0, parentLength)));
     return owners;
   };
-  for (const file of ctx.files) for (const m of ownersOfParent(file)) m.files.push(file);
+  const files = ctx.files;
+  const runs = ctx.dirRuns?.();
+  if (runs) {
+    // Perf: the walk's runs (one per directory, in `files` order): no file path is looked at (~half the cost).
+    let at = 0;
+    for (let i = 0; i < runs.dirs.length; i++) {
+      const end = at + runs.counts[i]!;
+      for (const m of ownersOf(runs.dirs[i]!)) for (let f = at; f < end; f++) m.files.push(files[f]!);
+      at = end;
+    }
+  } else {
+    for (const file of files) for (const m of ownersOfParent(file)) m.files.push(file);
+  }
   for (const dir of ctx.dirs) if (dir !== '') for (const m of ownersOfParent(dir)) m.dirs.push(dir);
   return members;
 }
