@@ -113,8 +113,12 @@ export const discoverJs: Discover = async (ctx) => {
   }
   // A package the hand-offs never reach may still have its files run by a root runner (Vitest or Jest
   // projects): only those with no listed file are named.
+  // Perf: every listed file's folders only when some package was not reached (a first scan of a monorepo
+  // whose packages all are pays no slice per folder of each listed file).
   const listedDirs = new Set<string>();
-  for (const file of claimed.keys()) for (let i = file.indexOf('/'); i !== -1; i = file.indexOf('/', i + 1)) listedDirs.add(file.slice(0, i));
+  if (reach.unreached.length > 0) {
+    for (const file of claimed.keys()) for (let i = file.indexOf('/'); i !== -1; i = file.indexOf('/', i + 1)) listedDirs.add(file.slice(0, i));
+  }
   const names = reach.unreached.map((p) => p.dir).filter((dir) => !listedDirs.has(dir));
   if (names.length > 0) {
     const more = names.length > MAX_LISTED ? ` and ${names.length - MAX_LISTED} more` : '';
