@@ -272,6 +272,7 @@ export function openStore(file: string, { now = Date.now, maxBytes }: StoreOptio
       ON CONFLICT (project_id) DO UPDATE SET generation = excluded.generation, data = excluded.data`),
     currentGeneration: sql('SELECT scan_generation FROM projects WHERE id = ?'),
     setGit: sql('UPDATE projects SET git = ?, git_note = ? WHERE id = ?'),
+    getGit: sql('SELECT git, git_note FROM projects WHERE id = ?'),
     putSetting: sql('INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value'),
   };
 
@@ -418,9 +419,19 @@ export function openStore(file: string, { now = Date.now, maxBytes }: StoreOptio
       return maybe(db.prepare(`UPDATE projects SET ${sets.join(', ')} WHERE id = ? RETURNING *`).get(...values, id), toProject);
     },
 
-    /** Stores the git state a scan read, or null and why; false when the project does not exist. */
-    setGitState: (id: number, { state, note }: GitReading): boolean =>
-      (changed(), Number(q.setGit.run(state === null ? null : JSON.stringify(state), note, id).changes) > 0),
+    /**
+     * Stores the git state a scan read, or null and why; false when the project does not exist. Only the
+     * project list shows git, so only its cached body is dropped, and only when the state moved: a rescan
+     * of an untouched repository keeps every cached list (its tests above all) as it was.
+     */
+    setGitState(id: number, { state, note }: GitReading): boolean {
+      const row = q.getGit.get(id);
+      if (!row) return false;
+      const git = state === null ? null : JSON.stringify(state);
+      if (row.git === git && row.git_note === note) return true;
+      bodies.delete('projects');
+      return Number(q.setGit.run(git, note, id).changes) > 0;
+    },
 
     /** Removes a project with its tests and ports; false when it did not exist. */
     deleteProject: (id: number): boolean => (changed(), Number(q.deleteProject.run(id).changes) > 0),
