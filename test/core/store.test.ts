@@ -167,6 +167,26 @@ suite('openStore()', () => {
     assert.equal(store.setGitState(id + 1, { state: null, note: 'no git repository' }), false);
   });
 
+  test('an unchanged save never reads the scan\'s tests; bigList follows writes of this store and of another connection', (t) => {
+    const file = join(makeTree(t), 'projdex.db');
+    const mine = openStore(file);
+    const other = openStore(file);
+    t.after(() => { mine.close(); other.close(); });
+    const { id } = mine.insertProject({ name: 'a', path: '/x' })!;
+    const unread = Object.defineProperty({ ports: [], framework: null, mode: 'unchanged' as const }, 'tests', {
+      get: () => assert.fail('the tests of an unchanged scan were read'),
+    }) as unknown as Parameters<typeof mine.saveScan>[1];
+    assert.equal(mine.saveScan(id, unread), true);
+    assert.equal(mine.bigList(id), false);
+    const many = Array.from({ length: 10_001 }, (_, i) => ({ file: `t${i}.test.js`, framework: 'jest' as const }));
+    mine.saveScan(id, { tests: many, ports: [], framework: null });
+    assert.equal(mine.bigList(id), true);
+    other.saveScan(id, { tests: many.slice(1), ports: [], framework: null });
+    assert.equal(mine.bigList(id), false);
+    other.saveScan(id, { tests: [...many, { file: `${'d/'.repeat(150)}x.test.js`, framework: 'jest' }], ports: [], framework: null });
+    assert.equal(mine.bigList(id), true);
+  });
+
   test('a list body is served from cache until a write, except bodies over 4 MiB', () => {
     const store = openStore(':memory:');
     const { id } = store.insertProject({ name: 'a', path: '/x' })!;
