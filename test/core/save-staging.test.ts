@@ -112,6 +112,30 @@ suite('a big save through the staging table', () => {
     assert.equal(stagedRows(file), 0);
   });
 
+  test('the last transaction drops what the save staged: the new list is never seen beside staged rows', async (t) => {
+    const file = join(makeTree(t), 'projdex.db');
+    const store = openStore(file);
+    t.after(() => store.close());
+    const { id } = store.insertProject({ name: 'p', path: '/p' })!;
+    const reader = new DatabaseSync(file, { readOnly: true });
+    t.after(() => reader.close());
+    // One statement, one snapshot of the database: the list's size and the staged rows at the same instant.
+    const look = reader.prepare('SELECT (SELECT count(*) FROM tests WHERE project_id = ?) AS n, (SELECT count(*) FROM scan_staging) AS s');
+    const saving = store.saveScanSliced(id, { tests: tests(0, 60_000, 1), ports: [], framework: null });
+    let settled = false;
+    void saving.finally(() => { settled = true; });
+    const seen = new Set<string>();
+    while (!settled) {
+      const { n, s } = look.get(id)!;
+      seen.add(Number(n) === 0 ? 'old' : Number(s) === 0 ? 'new' : `new list beside ${s} staged rows`);
+      await new Promise((r) => setTimeout(r, 1));
+    }
+    assert.equal(await saving, true);
+    assert.deepEqual([...seen].filter((x) => x !== 'old' && x !== 'new'), []);
+    assert.equal(store.countTests(id), 60_000);
+    assert.equal(stagedRows(file), 0);
+  });
+
   test('of two saves of one project running together, the first to finish wins and the other answers false', async (t) => {
     const store = openStore(':memory:');
     t.after(() => store.close());

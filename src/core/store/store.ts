@@ -376,6 +376,7 @@ export function openStore(file: string, { now = Date.now, maxBytes }: StoreOptio
     const saveId = await gate.write(() => transaction(() => staging.begin()));
     applier?.warm();
     leaveCheckpoints(true);
+    let applied: boolean | undefined;
     try {
       const staged = await inSlices(() => {
         for (let n = 0, t = rows.next(); t; n++, t = n < 32 ? rows.next() : undefined) staging.stage(saveId, projectId, t);
@@ -390,15 +391,19 @@ export function openStore(file: string, { now = Date.now, maxBytes }: StoreOptio
         saveId, projectId, startGeneration, at, kept: prefixes, record: { ports, framework, notes, runs, truncated, snapshot },
       };
       const threaded = applier?.apply(request);
-      const applied = threaded && await gate.hold(threaded);
+      applied = threaded && await gate.hold(threaded);
       changed();
-      return applied ?? await gate.write(() => transaction(() => finisher.applyStaged(staging, request)));
+      applied ??= await gate.write(() => transaction(() => finisher.applyStaged(staging, request)));
+      return applied;
     } finally {
-      // Staged rows are of no use once the save ended; if discarding fails too, the first error is the one
-      // reported, and the next open discards them.
-      try { await inSlices(() => staging.discardPage(saveId)); } catch { /* see above */ }
-      leaveCheckpoints(false);
-      if (slicing === 0) await applier?.checkpoint();
+      // Staged rows are of no use once the save ended (an applied save dropped its own); if discarding fails
+      // too, the first error is the one reported, and the next open discards them.
+      if (!applied) try { await inSlices(() => staging.discardPage(saveId)); } catch { /* see above */ }
+      // The copy of the WAL runs in the thread after the answer, not before it; this connection checkpoints
+      // nothing until it has (else its next commit would copy on the HTTP thread).
+      const copied = slicing === 1 ? applier?.checkpoint() : undefined;
+      if (copied) void copied.then(() => leaveCheckpoints(false), () => leaveCheckpoints(false));
+      else leaveCheckpoints(false);
     }
   }
 
