@@ -112,6 +112,62 @@ suite('a big save through the staging table', () => {
     assert.equal(stagedRows(file), 0);
   });
 
+  test('the last transaction drops what the save staged: the new list is never seen beside staged rows', async (t) => {
+    const file = join(makeTree(t), 'projdex.db');
+    const store = openStore(file);
+    t.after(() => store.close());
+    const { id } = store.insertProject({ name: 'p', path: '/p' })!;
+    const reader = new DatabaseSync(file, { readOnly: true });
+    t.after(() => reader.close());
+    // One statement, one snapshot of the database: the list's size and the staged rows at the same instant.
+    const look = reader.prepare('SELECT (SELECT count(*) FROM tests WHERE project_id = ?) AS n, (SELECT count(*) FROM scan_staging) AS s');
+    // A stored list, so the big save stages (a first one is saved whole).
+    store.saveScan(id, { tests: tests(0, 1, 1), ports: [], framework: null });
+    const saving = store.saveScanSliced(id, { tests: tests(0, 60_000, 1), ports: [], framework: null });
+    let settled = false;
+    void saving.finally(() => { settled = true; });
+    const seen = new Set<string>();
+    while (!settled) {
+      const { n, s } = look.get(id)!;
+      seen.add(Number(n) === 1 ? 'old' : Number(s) === 0 ? 'new' : `new list beside ${s} staged rows`);
+      await new Promise((r) => setTimeout(r, 1));
+    }
+    assert.equal(await saving, true);
+    assert.deepEqual([...seen].filter((x) => x !== 'old' && x !== 'new'), []);
+    assert.equal(store.countTests(id), 60_000);
+    assert.equal(stagedRows(file), 0);
+  });
+
+  test('a first big save is one transaction of the apply thread: nothing staged, the whole list or none', async (t) => {
+    const file = join(makeTree(t), 'projdex.db');
+    const store = openStore(file);
+    t.after(() => store.close());
+    const { id } = store.insertProject({ name: 'p', path: '/p' })!;
+    const record: ScanRecord = { ...OLD, tests: tests(0, 20_000, 3) };
+    const saving = store.saveScanSliced(id, record);
+    let settled = false;
+    void saving.finally(() => { settled = true; });
+    const seen = new Set<number>();
+    let staged = 0;
+    while (!settled) {
+      seen.add(store.countTests(id));
+      staged = Math.max(staged, stagedRows(file));
+      await new Promise((r) => setTimeout(r, 1));
+    }
+    assert.equal(await saving, true);
+    assert.deepEqual([...seen].filter((n) => n !== 0 && n !== 20_000), [], 'only no list or the whole list was seen');
+    assert.equal(staged, 0, 'nothing was staged');
+    assert.deepEqual(store.listTests(id).map((x) => [x.file_path, x.framework, x.cases]), record.tests.map((x) => [x.file, 'jest', 3]));
+    assert.deepEqual(stored(store, id).ports, [{ id: 1, project_id: id, port: 3000, script_name: 'dev', config_source: 'package.json', kind: 'listen' }]);
+    assert.deepEqual([stored(store, id).summary, store.getSnapshot(id)?.data], [['old note'], new Uint8Array([1, 2, 3])]);
+    // A disk too small for it: 507, and the project stays as it was (no tests, no scan).
+    const small = openStore(join(makeTree(t), 'projdex.db'), { maxBytes: 1024 * 1024 });
+    t.after(() => small.close());
+    const other = small.insertProject({ name: 'q', path: '/q' })!;
+    const failed = await small.saveScanSliced(other.id, record).then(() => 'saved', (error: unknown) => String(sqliteFailure(error)?.status));
+    assert.deepEqual([failed, small.countTests(other.id), small.getProject(other.id)?.last_scanned, small.getSnapshot(other.id)], ['507', 0, null, undefined]);
+  });
+
   test('of two saves of one project running together, the first to finish wins and the other answers false', async (t) => {
     const store = openStore(':memory:');
     t.after(() => store.close());

@@ -144,6 +144,49 @@ suite('openStore()', () => {
     assert.deepEqual(JSON.parse(String(other.projectsJson())).map((p: { name: string }) => p.name), ['c']);
   });
 
+  test('a rescan that changes no test row keeps the cached tests body; git and scan times reach the project list', () => {
+    let clock = 1_000_000;
+    const store = openStore(':memory:', { now: () => clock });
+    const { id } = store.insertProject({ name: 'a', path: '/x' })!;
+    store.saveScan(id, { tests: [{ file: 'a.test.js', framework: 'jest', cases: 2 }], ports: [], framework: null });
+    const tests = store.testsJson(id);
+    const git = { branch: 'main', head: 'abc', dirty: false, ahead: null, behind: null, last_commit_at: 5 };
+    assert.equal(store.setGitState(id, { state: git, note: null }), true);
+    const listed = store.projectsJson();
+    assert.equal(JSON.parse(String(listed))[0].git.head, 'abc');
+    // The same state again writes nothing: the project list's body stays too.
+    assert.equal(store.setGitState(id, { state: { ...git }, note: null }), true);
+    assert.equal(store.projectsJson(), listed);
+    clock += 60_000;
+    store.setGitState(id, { state: { ...git, dirty: true }, note: null });
+    assert.equal(store.saveScan(id, { tests: [], ports: [], framework: null, mode: 'unchanged' }), true);
+    assert.equal(store.testsJson(id), tests, 'the same bytes, not rebuilt');
+    assert.deepEqual(store.testsJson(id), store.testsJson(id));
+    const [project] = JSON.parse(String(store.projectsJson()));
+    assert.deepEqual([project.git.dirty, project.last_scanned], [true, 1060]);
+    assert.equal(store.setGitState(id + 1, { state: null, note: 'no git repository' }), false);
+  });
+
+  test('an unchanged save never reads the scan\'s tests; bigList follows writes of this store and of another connection', (t) => {
+    const file = join(makeTree(t), 'projdex.db');
+    const mine = openStore(file);
+    const other = openStore(file);
+    t.after(() => { mine.close(); other.close(); });
+    const { id } = mine.insertProject({ name: 'a', path: '/x' })!;
+    const unread = Object.defineProperty({ ports: [], framework: null, mode: 'unchanged' as const }, 'tests', {
+      get: () => assert.fail('the tests of an unchanged scan were read'),
+    }) as unknown as Parameters<typeof mine.saveScan>[1];
+    assert.equal(mine.saveScan(id, unread), true);
+    assert.equal(mine.bigList(id), false);
+    const many = Array.from({ length: 10_001 }, (_, i) => ({ file: `t${i}.test.js`, framework: 'jest' as const }));
+    mine.saveScan(id, { tests: many, ports: [], framework: null });
+    assert.equal(mine.bigList(id), true);
+    other.saveScan(id, { tests: many.slice(1), ports: [], framework: null });
+    assert.equal(mine.bigList(id), false);
+    other.saveScan(id, { tests: [...many, { file: `${'d/'.repeat(150)}x.test.js`, framework: 'jest' }], ports: [], framework: null });
+    assert.equal(mine.bigList(id), true);
+  });
+
   test('a list body is served from cache until a write, except bodies over 4 MiB', () => {
     const store = openStore(':memory:');
     const { id } = store.insertProject({ name: 'a', path: '/x' })!;

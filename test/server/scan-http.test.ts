@@ -67,6 +67,23 @@ suite('scanning over HTTP', () => {
     assert.deepEqual(rescan.body.tests, after, 'the scan answer shows the updated rows too');
   });
 
+  test('an unchanged rescan answers the stored list exactly, with the project as it now is', async (t) => {
+    const root = makeTree(t, bigProject(30));
+    const { url } = await serve(t);
+    await call(`${url}/api/projects`, 'POST', { name: 'p', path: root });
+    assert.equal((await call(`${url}/api/projects/1/scan`, 'POST')).status, 200);
+    const stored = await fetch(`${url}/api/projects/1/tests`).then((r) => r.text());
+    assert.equal((await call(`${url}/api/projects/1`, 'PUT', { name: 'renamed', tags: ['x'] })).status, 200);
+    const rescan = await fetch(`${url}/api/projects/1/scan`, { method: 'POST' }).then((r) => r.text());
+    const answer = JSON.parse(rescan);
+    assert.equal(answer.testsFound, 30);
+    assert.deepEqual([answer.project.name, answer.project.tags], ['renamed', ['x']]);
+    assert.ok(rescan.includes(`"tests":${stored},"ports":`), 'the answer holds the stored list byte for byte');
+    assert.equal(await fetch(`${url}/api/projects/1/tests`).then((r) => r.text()), stored);
+    const [listed] = (await call(`${url}/api/projects`)).body;
+    assert.deepEqual(listed, answer.project, 'the project list shows what the rescan answered');
+  });
+
   test('/health answers again and again while a scan of a large tree is still in flight', async (t) => {
     const root = makeTree(t, bigProject(20_000));
     const { url } = await serve(t);

@@ -9,7 +9,7 @@ import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { HttpError } from '../errors.ts';
-import type { ApplyRequest } from './finish.ts';
+import type { ApplyRequest, WholeSaveRequest } from './finish.ts';
 
 interface Reply { readonly id: number; readonly ok?: boolean; readonly error?: Record<string, unknown> & { message: string } }
 interface Pending { resolve(ok: boolean | undefined): void; reject(error: Error): void }
@@ -53,10 +53,11 @@ export function createApplier(file: string, maxBytes: number | undefined) {
     /** Starts the thread ahead of its first request (loading it takes a while). */
     warm: (): void => { start(); },
     /**
-     * Runs the last transaction of a big save in the thread: its outcome (see `applyStaged`), or undefined
-     * when the thread could not run it, so the caller runs it itself. Rejects with the transaction's error.
+     * Runs the last transaction of a big save (or a whole first save) in the thread: its outcome (see
+     * `applyStaged`, `saveWhole`), or undefined when the thread could not run it, so the caller saves another
+     * way. Rejects with the transaction's error.
      */
-    apply(request: ApplyRequest | 'checkpoint'): Promise<boolean | undefined> {
+    apply(request: ApplyRequest | WholeSaveRequest | 'checkpoint'): Promise<boolean | undefined> {
       const state = start();
       if (!state) return Promise.resolve(undefined);
       const id = state.next++;

@@ -1,7 +1,7 @@
 // The apply thread's entry (started by applier.ts): the last transaction of a big save on its own
 // connection, so the HTTP thread goes on answering (WAL: its readers see the old rows until the commit).
 import { parentPort, workerData } from 'node:worker_threads';
-import { createFinisher, type ApplyRequest } from './finish.ts';
+import { createFinisher, type ApplyRequest, type WholeSaveRequest } from './finish.ts';
 import { createStaging } from './staging.ts';
 import { loadSqlite } from './sqlite.ts';
 
@@ -15,7 +15,7 @@ function serveApplies({ file, maxBytes }: { file: string; maxBytes?: number }): 
   const staging = createStaging(db);
   const finisher = createFinisher(db);
 
-  parentPort!.on('message', ({ id, request }: { id: number; request: ApplyRequest | 'checkpoint' }) => {
+  parentPort!.on('message', ({ id, request }: { id: number; request: ApplyRequest | WholeSaveRequest | 'checkpoint' }) => {
     if (request === 'checkpoint') {
       // The copy of the WAL into the database, here rather than on the HTTP thread (see applier.ts).
       try { db.exec('PRAGMA wal_checkpoint(PASSIVE)'); } catch { /* the next checkpoint does it */ }
@@ -26,7 +26,7 @@ function serveApplies({ file, maxBytes }: { file: string; maxBytes?: number }): 
       db.exec('BEGIN IMMEDIATE');
       let ok: boolean;
       try {
-        ok = finisher.applyStaged(staging, request);
+        ok = 'tests' in request ? finisher.saveWhole(request) : finisher.applyStaged(staging, request);
         db.exec('COMMIT');
       } catch (error) {
         try { if (db.isTransaction) db.exec('ROLLBACK'); } catch { /* keep the first error */ }

@@ -6,6 +6,8 @@ import type { DatabaseSync } from 'node:sqlite';
 import { httpError } from '../errors.ts';
 import type { FoundPort, RunInfo } from '../../rules/types.ts';
 import type { Staging } from './staging.ts';
+import { arrayCursor, packedCursor, type PackedTests } from '../../scan/process/packed.ts';
+import type { FoundTest } from '../../rules/types.ts';
 
 /** What the end of a save writes besides tests (a `ScanRecord` without its tests). */
 export interface FinishRecord {
@@ -28,6 +30,15 @@ export interface ApplyRequest {
   readonly at: number;
   /** Prefixes of directories the scan could not read: their ports are kept. */
   readonly kept: readonly string[];
+}
+
+/**
+ * A whole save in one transaction, as the apply thread receives it: a project's first big save, where no
+ * stored row can be kept, so staging would only write every row twice. The tests travel in columns when a
+ * scan process sent them so (a structured clone of one string and two typed arrays).
+ */
+export interface WholeSaveRequest extends Omit<ApplyRequest, 'saveId'> {
+  readonly tests: PackedTests | readonly FoundTest[];
 }
 
 /** A stored or found row's kind; anything else (an old row, no kind) is a listen row. */
@@ -54,6 +65,10 @@ export function createFinisher(db: DatabaseSync) {
     putSnapshot: sql(`INSERT INTO scan_snapshots (project_id, generation, data) VALUES (?, ?, ?)
       ON CONFLICT (project_id) DO UPDATE SET generation = excluded.generation, data = excluded.data`),
     dropSnapshot: sql('DELETE FROM scan_snapshots WHERE project_id = ?'),
+    upsertTest: sql(`INSERT INTO tests (project_id, file_path, framework, cases, created_at, scan_generation) VALUES (?, ?, ?, ?, ?, ?)
+      ON CONFLICT (project_id, file_path) DO UPDATE SET framework = excluded.framework, cases = excluded.cases, scan_generation = excluded.scan_generation`),
+    keepTestsUnder: sql('UPDATE tests SET scan_generation = ? WHERE project_id = ? AND substr(file_path, 1, length(?)) = ?'),
+    sweepTests: sql('DELETE FROM tests WHERE project_id = ? AND scan_generation <> ?'),
   };
 
   /**
@@ -97,6 +112,21 @@ export function createFinisher(db: DatabaseSync) {
         throw httpError(503, 'SAVE_DISCARDED', 'The scan could not be saved: another projdex process opened the database '
           + 'and discarded it while it was being written; nothing was changed, scan again');
       }
+      finishSave(projectId, record, generation, at, kept);
+      return true;
+    },
+    /**
+     * A whole save (`WholeSaveRequest`), as `saveScan` writes one: every row under the next generation, the
+     * rows no longer found swept, then `finishSave`. False when the project is gone or another save of it
+     * committed since the save began.
+     */
+    saveWhole({ projectId, startGeneration, record, at, kept, tests }: WholeSaveRequest): boolean {
+      if (Number(q.generationOf.get(projectId)?.scan_generation ?? Number.NaN) !== startGeneration) return false;
+      const generation = Number(q.nextGeneration.get(projectId)!.scan_generation);
+      const rows = Array.isArray(tests) ? arrayCursor(tests as readonly FoundTest[]) : packedCursor(tests as PackedTests);
+      for (let t = rows.next(); t; t = rows.next()) q.upsertTest.run(projectId, t.file, t.framework, t.cases, at, generation);
+      for (const prefix of kept) q.keepTestsUnder.run(generation, projectId, prefix, prefix);
+      q.sweepTests.run(projectId, generation);
       finishSave(projectId, record, generation, at, kept);
       return true;
     },

@@ -50,6 +50,7 @@ export function createStaging(db: DatabaseSync) {
     discardPage: sql(`DELETE FROM scan_staging WHERE save_id = ?1 AND file_path IN
       (SELECT file_path FROM scan_staging WHERE save_id = ?1 LIMIT ${PAGE})`),
     discardAll: sql('DELETE FROM scan_staging'),
+    discardSave: sql('DELETE FROM scan_staging WHERE save_id = ?'),
   };
 
   return {
@@ -75,11 +76,16 @@ export function createStaging(db: DatabaseSync) {
       }
       return rows.length === 0 ? undefined : String(rows[rows.length - 1]!.file_path);
     },
-    /** Writes the staged differences into `tests` under `generation`; false when the staged rows are gone. */
+    /**
+     * Writes the staged differences into `tests` under `generation` and drops the staged rows, in the
+     * caller's transaction (the save ends with it, not with slices of discarding after); false when the
+     * staged rows are gone.
+     */
     apply(saveId: number, projectId: number, at: number, generation: number): boolean {
       if (!q.hasMark.get(saveId)) return false;
       q.applyUpserts.run(projectId, at, generation, saveId);
       q.applyRemovals.run(projectId, saveId);
+      q.discardSave.run(saveId);
       return true;
     },
     /** Discards up to a page of the save's staged rows; false when none was left. */
