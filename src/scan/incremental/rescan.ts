@@ -68,8 +68,13 @@ export async function quickCheck(previous: ScanSnapshotData, base: string, clock
   return { same: sameTree && sameFiles, dirs: sameTree, sameEach, readStamps };
 }
 
-/** The tests of `after` that are new or differ from `before`, and the files of `before` no longer found. */
-export function diffTests(before: readonly FoundTest[], after: readonly FoundTest[]): { upserts: FoundTest[]; removed: string[] } {
+/**
+ * The tests of `after` that are new or differ from `before`, and the files of `before` no longer found,
+ * except under the directories in `kept` (relative; '' is the root): the store keeps rows there when a scan
+ * does not find them (a package it could not read), so they are not removed.
+ */
+export function diffTests(before: readonly FoundTest[], after: readonly FoundTest[],
+  kept: readonly string[] = []): { upserts: FoundTest[]; removed: string[] } {
   const was = new Map(before.map((t) => [t.file, t]));
   const upserts: FoundTest[] = [];
   for (const t of after) {
@@ -77,7 +82,9 @@ export function diffTests(before: readonly FoundTest[], after: readonly FoundTes
     if (!old || old.framework !== t.framework || old.cases !== t.cases) upserts.push(t);
     was.delete(t.file);
   }
-  return { upserts, removed: [...was.keys()] };
+  const prefixes = kept.map((dir) => (dir === '' ? '' : dir + '/'));
+  const removed = [...was.keys()].filter((file) => !prefixes.some((prefix) => file.startsWith(prefix)));
+  return { upserts, removed };
 }
 
 /**
