@@ -233,9 +233,10 @@ async function scanFrom(root: string, options: ScanOptions): Promise<ScanResult 
     reads: ctx.record.reads, memo: ctx.record.memo, result, ruleReads, rulesRun,
   }, cache.snapshots);
   if (!previous) return { ...result, unreadable, snapshot, mode: 'full' };
-  // A delta only over a tree seen whole: rows kept under unread directories must not read as removed.
-  if (!whole) return { ...result, unreadable, snapshot, mode: 'incremental' };
-  return { ...result, unreadable, snapshot, mode: 'incremental', delta: diffTests(snapshotResult(previous).tests, tests) };
+  // The store keeps the rows under `unreadable` (a package whose package.json is being edited, a directory
+  // left unread) that this scan did not find: the delta leaves them out of `removed`, so it says the same as
+  // a full save. Only a snapshot is refused for such a scan (see `whole`).
+  return { ...result, unreadable, snapshot, mode: 'incremental', delta: diffTests(previous.result.tests, tests, unreadable) };
 }
 
 /**

@@ -1,6 +1,6 @@
 // Incremental rescans together with what the scan processes, port ids, scan summaries and kept rows do.
 import assert from 'node:assert/strict';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { suite, test } from 'node:test';
@@ -76,6 +76,42 @@ suite('incremental rescans through the scan processes', () => {
     const answer = await call(`${server.url}/api/projects/${project.id}/scan`, 'POST');
     assert.ok(answer.body.notes.some((n: string) => /over the 3 a scan keeps a snapshot of/.test(n)), JSON.stringify(answer.body.notes));
     assert.equal(server.store.getSnapshot(project.id), undefined);
+  });
+
+  test('a package whose package.json cannot be read: its stored rows stay, the rest is saved from a delta', async (t) => {
+    const root = makeTree(t, {
+      'package.json': JSON.stringify({ workspaces: ['packages/*'], scripts: { test: 'jest' }, devDependencies: { jest: '^29' } }),
+      'packages/a/package.json': JSON.stringify({ scripts: { test: 'jest' }, devDependencies: { jest: '^29' } }),
+      'packages/a/x.test.js': "test('x', () => {});\n",
+      'packages/a/y.test.js': "test('y', () => {});\n",
+      'packages/b/package.json': JSON.stringify({ scripts: { test: 'jest' }, devDependencies: { jest: '^29' } }),
+      'packages/b/z.test.js': "test('z', () => {});\n",
+      'packages/b/w.test.js': "test('w', () => {});\n",
+    });
+    const store = openStore(':memory:');
+    const scanner = createScanner(store);
+    t.after(async () => { await scanner.close(); store.close(); });
+    const project = store.insertProject({ name: 'p', path: root })!;
+    await scanner.scanProject(project);
+    const stored = (): string[] => store.listTests(project.id).map((x) => x.file_path);
+    const before = stored();
+    assert.deepEqual(before, ['packages/a/x.test.js', 'packages/a/y.test.js', 'packages/b/w.test.js', 'packages/b/z.test.js']);
+    const snapshot = store.getSnapshot(project.id)!.data;
+    // Mid-edit, as the bench's 1% touch leaves it: b's package.json is not JSON; a test of each package goes.
+    appendFileSync(join(root, 'packages/b/package.json'), "\nit('added', () => {});\n");
+    rmSync(join(root, 'packages/a/y.test.js'));
+    rmSync(join(root, 'packages/b/w.test.js'));
+    const direct = await scan(root, { previous: snapshot });
+    assert.deepEqual(direct.unreadable, ['packages/b']);
+    assert.equal(direct.snapshot, null);
+    assert.deepEqual(direct.delta, { upserts: [], removed: ['packages/a/y.test.js'] });
+    const outcome = await scanner.scanProject(project);
+    assert.equal(outcome.mode, 'incremental');
+    // b's rows as they were (w.test.js too: b could not be read), a's as found: what a full save keeps.
+    assert.deepEqual(stored(), ['packages/a/x.test.js', 'packages/b/w.test.js', 'packages/b/z.test.js']);
+    assert.equal(store.getSnapshot(project.id), undefined);
+    await scanner.scanProject(project, { full: true });
+    assert.deepEqual(stored(), ['packages/a/x.test.js', 'packages/b/w.test.js', 'packages/b/z.test.js']);
   });
 
   test('a walk that left a directory unread keeps no snapshot (a rescan from it would sweep rows kept there)', async (t) => {
