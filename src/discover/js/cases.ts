@@ -14,28 +14,44 @@ export function countCases(text: string): number {
   return n;
 }
 
-/** Replaces comments and string contents with spaces (quotes kept), so only code is searched. */
+/**
+ * Replaces comments and string contents with spaces (quotes kept), so only code is searched.
+ * Perf: code between them is copied as whole slices, never one character at a time (a string built by
+ * `+=` per character is a chain of tiny strings: most of a large file's counting time and garbage).
+ */
 function blank(src: string): string {
   let out = '';
+  let from = 0; // start of the code not yet copied
   let i = 0;
   while (i < src.length) {
-    const c = src[i]!;
-    if (c === '/' && src[i + 1] === '/') {
+    const c = src.charCodeAt(i);
+    if (c === SLASH && src.charCodeAt(i + 1) === SLASH) {
+      out += src.slice(from, i);
       const e = src.indexOf('\n', i);
-      i = e === -1 ? src.length : e;
-    } else if (c === '/' && src[i + 1] === '*') {
+      i = from = e === -1 ? src.length : e;
+    } else if (c === SLASH && src.charCodeAt(i + 1) === STAR) {
+      out += src.slice(from, i) + ' ';
       const e = src.indexOf('*/', i + 2);
-      i = e === -1 ? src.length : e + 2;
-      out += ' ';
-    } else if (c === '"' || c === "'" || c === '`') {
+      i = from = e === -1 ? src.length : e + 2;
+    } else if (c === DOUBLE || c === SINGLE || c === BACKTICK) {
       let j = i + 1;
-      while (j < src.length && src[j] !== c && !(c !== '`' && src[j] === '\n')) j += src[j] === '\\' ? 2 : 1;
-      out += c + c;
-      i = j + 1;
+      while (j < src.length && src.charCodeAt(j) !== c && !(c !== BACKTICK && src.charCodeAt(j) === NEWLINE)) {
+        j += src.charCodeAt(j) === BACKSLASH ? 2 : 1;
+      }
+      const quote = src[i]!;
+      out += src.slice(from, i) + quote + quote;
+      i = from = j + 1;
     } else {
-      out += c;
       i++;
     }
   }
-  return out;
+  return from < src.length ? out + src.slice(from) : out;
 }
+
+const SLASH = 47;
+const STAR = 42;
+const DOUBLE = 34;
+const SINGLE = 39;
+const BACKTICK = 96;
+const NEWLINE = 10;
+const BACKSLASH = 92;
