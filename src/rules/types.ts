@@ -49,6 +49,11 @@ export interface ScanContext extends Tree {
    */
   readOnce(file: string): Promise<string | undefined>;
   /**
+   * Set by the engine, never called by a rule: `withCases` names the files it is about to `readOnce`, so a
+   * first scan can read them ahead on another thread. Optional: without it every file is read when asked.
+   */
+  readonly readAhead?: (files: readonly string[]) => void;
+  /**
    * Text of a file under a `node_modules` directory of the project (`file` relative to the root, with a
    * `node_modules` segment), which the walk does not list: presets and shared configs. `path` is where it
    * really lies (a pnpm link followed). Undefined when absent, not a regular file, over the size cap, over

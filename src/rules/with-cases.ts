@@ -87,6 +87,7 @@ export async function withCases(
     return key;
   };
   const countRead = ctx.counting?.read ?? ctx.readOnce;
+  ctx.readAhead?.(list);
   let next = 0;
   const worker = async (): Promise<void> => {
     while (next < list.length) {

@@ -1,9 +1,11 @@
-import { closeSync, constants, fstatSync, openSync, readlinkSync, realpathSync } from 'node:fs';
+import { realpathSync } from 'node:fs';
 import { parseJsonc } from '../readers/jsonc.ts';
 import { membership } from './membership.ts';
 import { lstatOrUndefined } from './incremental/stamper.ts';
 import { packageReader } from './package-files.ts';
-import { readWhole } from './read-whole.ts';
+import { CROSSED, NOT_OPENED, readChecked } from './read-whole.ts';
+import { createReadAhead, LEFT, READ, type ReadAhead } from './read-ahead.ts';
+import type { Helper } from './walk/helper.ts';
 import { pushStamp, sameStamp, STAMP, type Memo, type StampClock, type TreeRecord } from './incremental/snapshot.ts';
 import type { RunInfo, ScanContext, Tree } from '../rules/types.ts';
 import { memoUnit, type UnitRecords } from './incremental/unit-memo.ts';
@@ -44,7 +46,15 @@ export interface ContextOptions {
   readonly walkMemos?: WeakMap<readonly string[], Map<string, unknown>>;
   /** The engine's rule-unit records (kept between scans); none: every unit runs. */
   readonly units?: UnitRecords | undefined;
+  /**
+   * The engine's helper thread: a scan from no snapshot reads the test files it counts there, ahead of
+   * the counting (`readAhead`, read-ahead.ts). @default none: every file is read on this thread
+   */
+  readonly helper?: Helper | undefined;
 }
+
+/** Fewer files than this are read on this thread: a batch sent away costs more than it saves. */
+const READ_AHEAD_MIN = 64;
 
 /** What a context collects for the next snapshot besides notes and runs. */
 export interface ContextRecord {
@@ -57,17 +67,13 @@ export interface ContextRecord {
 const NOTE_CHARS = 400;
 const MAX_NOTES = 200;
 
-// O_NOFOLLOW: a config file that is a symlink (say, to /dev/zero) is never opened through the link.
-// O_NONBLOCK: opening a FIFO named like a config file must not hang the event loop.
-const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
-
 /**
  * Wraps a walked tree into the read-only view discovery rules get. `read` only opens files the walk
  * recorded as regular files, so no rule can read outside the project or through a symlink.
  */
 export function createContext(root: string, tree: Tree & { readonly record?: TreeRecord }, {
   maxFileBytes = 1_048_576, sliceMs = 4, onRead, clock = { since: Date.now(), racyMs: 2000, granularityMs: 0 },
-  previous, fresh, keep = true, maxPackageFiles = 64, walkMemos, units,
+  previous, fresh, keep = true, maxPackageFiles = 64, walkMemos, units, helper,
 }: ContextOptions = {}): ScanContext & { notes: string[]; runs: RunInfo[]; record: ContextRecord; kept: string[] } {
   const walkMemo = walkMemos?.get(tree.files) ?? new Map<string, unknown>();
   walkMemos?.set(tree.files, walkMemo);
@@ -98,25 +104,14 @@ export function createContext(root: string, tree: Tree & { readonly record?: Tre
     try { const real = realpathSync(root); return real.endsWith('/') ? real : real + '/'; } catch { return base; }
   })();
 
+  const stampRead = keep ? (file: string, info: Parameters<typeof pushStamp>[1]): void => { stampOf(file, info); } : undefined;
   const readNow = (file: string): string | undefined => {
-    let fd = -1;
-    try {
-      fd = openSync(base + file, OPEN_FLAGS);
-      // O_NOFOLLOW guards the last name only: a folder swapped for a link since the walk is refused here.
-      if (!openedAt(fd, realBase + file)) { crossed(file); return undefined; }
-      const info = fstatSync(fd);
-      // The stamp is taken before the bytes are read: a write in between leaves the stamp behind the text.
-      if (keep) stampOf(file, info);
-      if (!info.isFile() || info.size > maxFileBytes) return undefined;
-      return readWhole(fd, info.size);
-    } catch {
-      if (fd === -1 && keep) lstamp(file);
-      return undefined;
-    } finally {
-      if (fd !== -1) closeSync(fd);
-    }
+    const got = readChecked(base, realBase, file, maxFileBytes, stampRead);
+    if (got === CROSSED) crossed(file);
+    else if (got === NOT_OPENED) { if (keep) lstamp(file); }
+    else return got;
+    return undefined;
   };
-
   // Perf: reads are served synchronously in time slices. A small file costs a few microseconds of
   // syscalls, while each fs.promises call (open, stat, read, close: four per file) pays a thread-pool
   // round trip and a promise; the 100k-file benchmark reads ~10k files. Slices keep the loop responsive.
@@ -159,10 +154,36 @@ export function createContext(root: string, tree: Tree & { readonly record?: Tre
     return told(file, false, text);
   };
 
+  // A first scan's counted test files, read on the helper thread while this one counts (read-ahead.ts).
+  let ahead: ReadAhead | undefined;
+  const readAhead = (files: readonly string[]): void => {
+    // A rescan reuses most counts: what it reads is too little to send away.
+    if (!helper || previous || files.length < READ_AHEAD_MIN) return;
+    const list = files.filter((file) => readable(file) && !texts.has(file) && !ahead?.has(file));
+    if (list.length < READ_AHEAD_MIN) return;
+    ahead ??= createReadAhead({
+      helper,
+      request: { base, realBase, maxFileBytes, clock },
+      settle: (file, code, text, stamps, at) => {
+        if (code === LEFT) return new Promise<string | undefined>((resolve) => { queue.push({ file, resolve }); schedule(); });
+        if (code === CROSSED) crossed(file);
+        else if (code === NOT_OPENED) { if (keep) lstamp(file); }
+        else if (code === READ && keep) {
+          const i = at * STAMP;
+          record.reads.set(file, [stamps[i]!, stamps[i + 1]!, stamps[i + 2]!, stamps[i + 3]!]);
+        }
+        return text;
+      },
+      ...(onRead ? { waiting: (file: string) => onRead(file, false) } : {}),
+    });
+    ahead.start(list);
+  };
+
   const readOnce = (file: string): Promise<string | undefined> => {
     if (!readable(file)) return Promise.resolve(undefined);
     const cached = texts.get(file);
     if (cached) return told(file, true, cached);
+    if (ahead?.has(file)) return told(file, true, ahead.take(file));
     const text = new Promise<string | undefined>((resolve) => queue.push({ file, resolve }));
     schedule();
     return told(file, true, text);
@@ -265,6 +286,7 @@ export function createContext(root: string, tree: Tree & { readonly record?: Tre
     has,
     read,
     readOnce,
+    readAhead,
     readJson: async (file) => {
       const text = await read(file);
       return text === undefined ? undefined : parseJsonc(text);
@@ -290,16 +312,4 @@ export function createContext(root: string, tree: Tree & { readonly record?: Tre
     ...(keep ? { vouch, stampsOf } : {}),
   };
   return context;
-}
-
-/**
- * Whether the open file `fd` is the one at `path` with no link crossed on the way: Linux names an open
- * file's real path at /proc/self/fd. Elsewhere (no /proc) the real path is looked up after the open.
- */
-function openedAt(fd: number, path: string): boolean {
-  try {
-    return readlinkSync(`/proc/self/fd/${fd}`) === path;
-  } catch {
-    try { return realpathSync(path) === path; } catch { return false; }
-  }
 }

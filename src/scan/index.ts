@@ -173,7 +173,7 @@ async function scanFrom(root: string, options: ScanOptions): Promise<ScanResult 
   const memo = previous && reads ? { memo: reads.memo, stamps: reads.stamps, stampData: previous.reads.stamps } : undefined;
   const ctx = createContext(root, tree, {
     clock, fresh, keep, ...(memo ? { previous: memo } : {}), ...(probe ? { onRead: probe.reading } : {}),
-    walkMemos: cache.walkMemos, units: cache.units,
+    walkMemos: cache.walkMemos, units: cache.units, helper: cache.helper,
   });
   // A directory whose name is not UTF-8 cannot be opened by its name (walk.ts distinctNames): said apart.
   const unspelled = tree.unreadable.filter((dir) => UNSPELLED.test(dir.slice(dir.lastIndexOf('/') + 1)));
