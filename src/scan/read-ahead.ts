@@ -18,7 +18,7 @@ const BATCH = 128;
 /** Batches of one call asked for and not used up, at most. */
 const WINDOW = 4;
 /** Text per batch, at most (UTF-16 code units): the rest of the batch is left to the scanning thread. */
-const BATCH_CHARS = 4 << 20;
+const BATCH_CHARS = 1 << 20;
 
 /** {@link ReadReply} code: read (its stamp taken; its text undefined when not a regular file or too big). */
 export const READ = 2;
