@@ -48,7 +48,9 @@ export function answerRead({ base, realBase, files, maxFileBytes, clock }: ReadR
   const texts = new Array<string | undefined>(files.length).fill(undefined);
   const stamps = new Float64Array(files.length * STAMP).fill(NaN);
   let at = 0;
-  const stamp = (_file: string, info: Parameters<typeof writeStamp>[2]): void => writeStamp(stamps, at * STAMP, info, clock);
+  const stamp = (_file: string, info: Parameters<typeof writeStamp>[2]): void => {
+    writeStamp(stamps, at * STAMP, info, clock);
+  };
   let chars = 0;
   for (; at < files.length && chars <= BATCH_CHARS; at++) {
     const got = readChecked(base, realBase, files[at]!, maxFileBytes, stamp);
