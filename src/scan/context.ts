@@ -106,7 +106,9 @@ export function createContext(root: string, tree: Tree & { readonly record?: Tre
     try { const real = realpathSync(root); return real.endsWith('/') ? real : real + '/'; } catch { return base; }
   })();
 
-  const stampRead = keep ? (file: string, info: Parameters<typeof pushStamp>[1]): void => { stampOf(file, info); } : undefined;
+  const stampRead = keep
+    ? (file: string, info: Parameters<typeof pushStamp>[1]): void => { stampOf(file, info); }
+    : undefined;
   const readNow = (file: string): string | undefined => {
     const got = readChecked(base, realBase, file, maxFileBytes, stampRead);
     if (got === CROSSED) crossed(file);
@@ -167,7 +169,9 @@ export function createContext(root: string, tree: Tree & { readonly record?: Tre
       helper,
       request: { base, realBase, maxFileBytes, clock },
       settle: (file, code, text, stamps, at) => {
-        if (code === LEFT) return new Promise<string | undefined>((resolve) => { queue.push({ file, resolve }); schedule(); });
+        if (code === LEFT) {
+          return new Promise<string | undefined>((resolve) => { queue.push({ file, resolve }); schedule(); });
+        }
         if (code === CROSSED) crossed(file);
         else if (code === NOT_OPENED) { if (keep) lstamp(file); }
         else if (code === READ && keep) {

@@ -18,7 +18,7 @@ const BATCH = 128;
 /** Batches of one call asked for and not used up, at most. */
 const WINDOW = 4;
 /** Text per batch, at most (UTF-16 code units): the rest of the batch is left to the scanning thread. */
-const BATCH_CHARS = 4 << 20;
+const BATCH_CHARS = 1 << 20;
 
 /** {@link ReadReply} code: read (its stamp taken; its text undefined when not a regular file or too big). */
 export const READ = 2;
@@ -48,7 +48,9 @@ export function answerRead({ base, realBase, files, maxFileBytes, clock }: ReadR
   const texts = new Array<string | undefined>(files.length).fill(undefined);
   const stamps = new Float64Array(files.length * STAMP).fill(NaN);
   let at = 0;
-  const stamp = (_file: string, info: Parameters<typeof writeStamp>[2]): void => writeStamp(stamps, at * STAMP, info, clock);
+  const stamp = (_file: string, info: Parameters<typeof writeStamp>[2]): void => {
+    writeStamp(stamps, at * STAMP, info, clock);
+  };
   let chars = 0;
   for (; at < files.length && chars <= BATCH_CHARS; at++) {
     const got = readChecked(base, realBase, files[at]!, maxFileBytes, stamp);

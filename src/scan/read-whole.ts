@@ -1,4 +1,6 @@
-import { closeSync, constants, fstatSync, openSync, readlinkSync, readSync, realpathSync, type Stats } from 'node:fs';
+import {
+  closeSync, constants, fstatSync, openSync, readlinkSync, readSync, realpathSync, type Stats,
+} from 'node:fs';
 
 /**
  * The text of an open file of `size` bytes (its stat size), or undefined when it grew since the stat.

@@ -61,4 +61,19 @@ suite('reading a first scan\'s test files ahead on the helper thread', () => {
     const dead: Helper = { start: () => {}, idle: () => false, ask: async () => undefined, close: async () => {} };
     assert.deepEqual(await countAll(t, dead), await countAll(t, undefined));
   });
+
+  test('a batch over its text budget leaves the files it did not get to to the scanning thread', async (t) => {
+    // 200 files of 10k characters: a batch of 128 holds 1.28M, over its 1M budget.
+    const tree: Record<string, string> = {};
+    for (let i = 0; i < 200; i++) tree[`t/f${i}.test.js`] = `${"it('a', () => {});\n".repeat(1 + (i % 3))}${'/'.repeat(10_000)}`;
+    const root = makeTree(t, tree);
+    const walked = await walk(root);
+    const helper = createHelper();
+    t.after(() => helper.close());
+    const tests = walked.files.filter((f) => f.endsWith('.test.js'));
+    const count = (h?: Helper) => withCases(createContext(root, walked, h ? { helper: h } : {}), tests, 'jest', countCases);
+    const ahead = await count(helper);
+    assert.deepEqual(ahead, await count());
+    assert.equal(ahead.filter((f) => f.cases === 3).length, 66);
+  });
 });

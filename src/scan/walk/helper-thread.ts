@@ -7,11 +7,13 @@ import { answerWalk, type WalkRequest } from './walk-split.ts';
 import { answerRead, type ReadRequest } from '../read-ahead.ts';
 
 let turn: Promise<unknown> = Promise.resolve();
-parentPort!.on('message', ({ id, request }: { id: number; request: StampRequest | WalkRequest | ReadRequest }) => {
+type Request = StampRequest | WalkRequest | ReadRequest;
+parentPort!.on('message', ({ id, request }: { id: number; request: Request }) => {
   turn = turn.then(async () => {
     if (request.kind === 'read') {
       const reply = answerRead(request);
-      parentPort!.postMessage({ id, reply }, [reply.codes.buffer as ArrayBuffer, reply.stamps.buffer as ArrayBuffer]);
+      const moved = [reply.codes.buffer as ArrayBuffer, reply.stamps.buffer as ArrayBuffer];
+      parentPort!.postMessage({ id, reply }, moved);
     } else if (request.kind === 'stamp') {
       const stamps = answerStamp(request);
       parentPort!.postMessage({ id, reply: stamps }, [stamps.buffer as ArrayBuffer]);
