@@ -7,6 +7,8 @@ import { httpError } from '../errors.ts';
 import type { FoundPort, RunInfo } from '../../rules/types.ts';
 import type { Staging } from './staging.ts';
 import { arrayCursor, packedCursor, type PackedTests } from '../../scan/process/packed.ts';
+
+type TestCursor = ReturnType<typeof arrayCursor>;
 import type { FoundTest } from '../../rules/types.ts';
 
 /** What the end of a save writes besides tests (a `ScanRecord` without its tests). */
@@ -65,10 +67,23 @@ export function createFinisher(db: DatabaseSync) {
     putSnapshot: sql(`INSERT INTO scan_snapshots (project_id, generation, data) VALUES (?, ?, ?)
       ON CONFLICT (project_id) DO UPDATE SET generation = excluded.generation, data = excluded.data`),
     dropSnapshot: sql('DELETE FROM scan_snapshots WHERE project_id = ?'),
-    upsertTest: sql(`INSERT INTO tests (project_id, file_path, framework, cases, created_at, scan_generation) VALUES (?, ?, ?, ?, ?, ?)
-      ON CONFLICT (project_id, file_path) DO UPDATE SET framework = excluded.framework, cases = excluded.cases, scan_generation = excluded.scan_generation`),
-    keepTestsUnder: sql('UPDATE tests SET scan_generation = ? WHERE project_id = ? AND substr(file_path, 1, length(?)) = ?'),
+    upsertTest: sql(`INSERT INTO tests (project_id, file_path, framework, cases, created_at, scan_generation)
+      VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (project_id, file_path) DO UPDATE SET framework = excluded.framework,
+      cases = excluded.cases, scan_generation = excluded.scan_generation`),
+    // Rows under a directory the scan could not read join the new generation, so the sweep keeps them.
+    keepTestsUnder: sql(`UPDATE tests SET scan_generation = ? WHERE project_id = ?
+      AND substr(file_path, 1, length(?)) = ?`),
     sweepTests: sql('DELETE FROM tests WHERE project_id = ? AND scan_generation <> ?'),
+  };
+
+  /**
+   * Every test of a scan written under `generation` (a row keeps its id while its file is still found),
+   * then the rows it no longer found swept, except under `kept` prefixes.
+   */
+  const writeTests = (projectId: number, rows: TestCursor, generation: number, at: number, kept: readonly string[]): void => {
+    for (let t = rows.next(); t; t = rows.next()) q.upsertTest.run(projectId, t.file, t.framework, t.cases, at, generation);
+    for (const prefix of kept) q.keepTestsUnder.run(generation, projectId, prefix, prefix);
+    q.sweepTests.run(projectId, generation);
   };
 
   /**
@@ -101,6 +116,7 @@ export function createFinisher(db: DatabaseSync) {
 
   return {
     finishSave,
+    writeTests,
     /**
      * The last transaction of a big save: the staged differences, then `finishSave`. False when the project
      * is gone or another save of it committed since the save began.
@@ -124,9 +140,7 @@ export function createFinisher(db: DatabaseSync) {
       if (Number(q.generationOf.get(projectId)?.scan_generation ?? Number.NaN) !== startGeneration) return false;
       const generation = Number(q.nextGeneration.get(projectId)!.scan_generation);
       const rows = Array.isArray(tests) ? arrayCursor(tests as readonly FoundTest[]) : packedCursor(tests as PackedTests);
-      for (let t = rows.next(); t; t = rows.next()) q.upsertTest.run(projectId, t.file, t.framework, t.cases, at, generation);
-      for (const prefix of kept) q.keepTestsUnder.run(generation, projectId, prefix, prefix);
-      q.sweepTests.run(projectId, generation);
+      writeTests(projectId, rows, generation, at, kept);
       finishSave(projectId, record, generation, at, kept);
       return true;
     },

@@ -11,7 +11,9 @@ import { createStaging, STAGING_MIGRATION, type Staging } from './staging.ts';
 import { createFinisher, portKindOf, type ApplyRequest } from './finish.ts';
 import { createApplier } from './applier.ts';
 import { createWriteGate } from './write-gate.ts';
-import { arrayCursor, DELTA_ROWS, packedCount, packedCursor, packedOf, type PackedTests } from '../../scan/process/packed.ts';
+import {
+  arrayCursor, DELTA_ROWS, packedCount, packedCursor, packedOf, type PackedTests,
+} from '../../scan/process/packed.ts';
 
 /** Schema migrations, applied in order; `PRAGMA user_version` records how many have run. */
 const MIGRATIONS: readonly string[] = [
@@ -223,14 +225,11 @@ export function openStore(file: string, { now = Date.now, maxBytes }: StoreOptio
     nextGeneration: sql('UPDATE projects SET scan_generation = scan_generation + 1 WHERE id = ? RETURNING scan_generation'),
     upsertTest: sql(`INSERT INTO tests (project_id, file_path, framework, cases, created_at, scan_generation) VALUES (?, ?, ?, ?, ?, ?)
       ON CONFLICT (project_id, file_path) DO UPDATE SET framework = excluded.framework, cases = excluded.cases, scan_generation = excluded.scan_generation`),
-    sweepTests: sql('DELETE FROM tests WHERE project_id = ? AND scan_generation <> ?'),
     // Every listen row of every project, for GET /api/ports (grouped in JS: a few rows per project).
     listenPorts: sql(`SELECT ports.port, ports.project_id, projects.name, ports.script_name, ports.config_source
       FROM ports JOIN projects ON projects.id = ports.project_id WHERE ports.kind = 'listen'
       ORDER BY ports.port, ports.project_id, ports.script_name, ports.config_source`),
     generationOf: sql('SELECT scan_generation FROM projects WHERE id = ?'),
-    // Rows under a directory the scan could not read join the new generation, so the sweep keeps them.
-    keepTestsUnder: sql('UPDATE tests SET scan_generation = ? WHERE project_id = ? AND substr(file_path, 1, length(?)) = ?'),
     deleteTest: sql('DELETE FROM tests WHERE project_id = ? AND file_path = ?'),
     finishScan: sql('UPDATE projects SET last_scanned = ?, framework = COALESCE(framework, ?) WHERE id = ?'),
     listSettings: sql('SELECT key, value FROM settings ORDER BY key'),
@@ -403,6 +402,7 @@ export function openStore(file: string, { now = Date.now, maxBytes }: StoreOptio
     }
   }
 
+  type WholeSave = Omit<SliceState, 'rows' | 'count'> & { readonly tests: PackedTests | readonly FoundTest[] };
   /**
    * A project's first big save, whole, in the apply thread (`saveWhole` in finish.ts): no staging (which
    * writes every row twice, a slice at a time on this thread: ~50 ms of it for 9k rows), still one transaction,
@@ -410,17 +410,18 @@ export function openStore(file: string, { now = Date.now, maxBytes }: StoreOptio
    */
   async function saveWhole(
     projectId: number, record: ScanRecord,
-    { tests, at, prefixes, startGeneration }: Omit<SliceState, 'rows' | 'count'> & { readonly tests: PackedTests | readonly FoundTest[] },
+    { tests, at, prefixes, startGeneration }: WholeSave,
   ): Promise<boolean | undefined> {
     const { ports, framework, notes, runs, truncated, snapshot } = record;
     // Columns from a scan process may view one big IPC message: copied to their own length, or the clone
     // to the thread would copy that whole message.
-    const sent = Array.isArray(tests) ? tests
-      : { ...tests as PackedTests, kinds: (tests as PackedTests).kinds.slice(), cases: (tests as PackedTests).cases.slice() };
+    const columns = tests as PackedTests;
+    const sent = Array.isArray(tests) ? tests : { ...columns, kinds: columns.kinds.slice(), cases: columns.cases.slice() };
     leaveCheckpoints(true);
     try {
       const saved = await gate.hold(applier!.apply({
-        projectId, startGeneration, at, kept: prefixes, tests: sent, record: { ports, framework, notes, runs, truncated, snapshot },
+        projectId, startGeneration, at, kept: prefixes, tests: sent,
+        record: { ports, framework, notes, runs, truncated, snapshot },
       }));
       changed();
       return saved;
@@ -607,9 +608,8 @@ export function openStore(file: string, { now = Date.now, maxBytes }: StoreOptio
           for (const t of delta.upserts) q.upsertTest.run(projectId, t.file, t.framework, t.cases ?? null, at, generation);
           for (const file of delta.removed) q.deleteTest.run(projectId, file);
         } else {
-          for (const t of record.tests) q.upsertTest.run(projectId, t.file, t.framework, t.cases ?? null, at, generation);
-          for (const p of prefixes) q.keepTestsUnder.run(generation, projectId, p, p);
-          q.sweepTests.run(projectId, generation);
+          const packed = packedOf(record);
+          finisher.writeTests(projectId, packed ? packedCursor(packed) : arrayCursor(record.tests), generation, at, prefixes);
         }
         finishSave(projectId, record, generation, at, prefixes);
         return true;
@@ -641,7 +641,8 @@ export function openStore(file: string, { now = Date.now, maxBytes }: StoreOptio
       const prefixes = unreadable.map((dir) => (dir === '' ? '' : dir + '/'));
       if (applier && listSizeOf(projectId).n === 0) {
         // No stored row to keep (a first scan): the whole save in one transaction of the apply thread.
-        const saved = await saveWhole(projectId, record, { tests: packed ?? record.tests, at: seconds(), prefixes, startGeneration });
+        const whole = { tests: packed ?? record.tests, at: seconds(), prefixes, startGeneration };
+        const saved = await saveWhole(projectId, record, whole);
         if (saved !== undefined) return saved;
       }
       const rows = packed ? packedCursor(packed) : arrayCursor(record.tests);
