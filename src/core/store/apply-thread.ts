@@ -24,15 +24,17 @@ function serveApplies({ file, maxBytes }: { file: string; maxBytes?: number }): 
     }
     try {
       db.exec('BEGIN IMMEDIATE');
-      let ok: boolean;
+      let outcome: { ok: boolean; list?: string };
       try {
-        ok = 'tests' in request ? finisher.saveWhole(request) : finisher.applyStaged(staging, request);
+        outcome = 'tests' in request ? finisher.saveWhole(request) : { ok: finisher.applyStaged(staging, request) };
         db.exec('COMMIT');
       } catch (error) {
         try { if (db.isTransaction) db.exec('ROLLBACK'); } catch { /* keep the first error */ }
         throw error;
       }
-      parentPort!.postMessage({ id, ok });
+      // A list travels as bytes of its own, moved to the HTTP thread rather than copied.
+      const list = outcome.list === undefined ? undefined : new TextEncoder().encode(outcome.list);
+      parentPort!.postMessage({ id, ok: outcome.ok, list }, list ? [list.buffer] : []);
     } catch (error) {
       // SQLite's codes and an HttpError's answer travel as fields: the HTTP side answers as it would itself.
       const { message, code, errcode, errstr, status } = error as Error & Record<string, unknown>;

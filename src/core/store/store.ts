@@ -8,7 +8,7 @@ import { PROCESSES_MIGRATION, processVerbs } from './processes.ts';
 import type { FoundPort, FoundTest, RunInfo } from '../../rules/types.ts';
 import { RUNS_MIGRATION } from './runs.ts';
 import { createStaging, STAGING_MIGRATION, type Staging } from './staging.ts';
-import { createFinisher, portKindOf, type ApplyRequest } from './finish.ts';
+import { createFinisher, portKindOf, TESTS_JSON, type ApplyRequest } from './finish.ts';
 import { createApplier } from './applier.ts';
 import { createWriteGate } from './write-gate.ts';
 import {
@@ -152,6 +152,15 @@ export interface ScanRecord extends ScanIncrement {
   readonly truncated?: string | null;
 }
 
+/** Per-call options of `saveScanSliced`. */
+export interface SaveOptions {
+  /**
+   * Given the saved tests list as JSON (exactly `testsJson`'s bytes as of the save's commit) when the save
+   * built it on the way, off the HTTP thread (a project's first big save); not called otherwise.
+   */
+  readonly onList?: (body: Buffer) => void;
+}
+
 /** The last scan's remarks on a project, as `GET /api/projects/:id/scan` answers them. */
 export interface ScanSummary {
   readonly notes: string[];
@@ -236,12 +245,7 @@ export function openStore(file: string, { now = Date.now, maxBytes }: StoreOptio
     dataVersion: sql('PRAGMA data_version'),
     // The list endpoints' bodies, built by SQLite in one step (same fields and order as the row mappers).
     projectsJson: sql(PROJECTS_JSON),
-    // Perf: the rows come in file order from the (project_id, file_path) index through an ordered subquery,
-    // which SQLite never flattens into an aggregate (its rule 16); an ORDER BY inside json_group_array sorts
-    // every row again: 27 -> 14 ms for 8,943 tests (store.testsJson, a file database).
-    testsJson: sql(`SELECT json_group_array(json_object('id', id, 'project_id', project_id, 'file_path', file_path, 'framework', framework,
-      'status', status, 'last_run', last_run, 'cases', cases, 'created_at', created_at)) AS body
-      FROM (SELECT * FROM tests WHERE project_id = ? ORDER BY file_path)`),
+    testsJson: sql(TESTS_JSON),
     portsJson: sql(`SELECT json_group_array(json_object('id', id, 'project_id', project_id, 'port', port, 'script_name', script_name,
       'config_source', config_source, 'last_detected', last_detected, 'created_at', created_at, 'kind', kind)
       ORDER BY port, script_name, config_source) AS body FROM ports WHERE project_id = ? AND (? = 'all' OR kind = ?)`),
@@ -409,22 +413,29 @@ export function openStore(file: string, { now = Date.now, maxBytes }: StoreOptio
    * and this thread answers requests meanwhile. Undefined when the thread could not run it.
    */
   async function saveWhole(
-    projectId: number, record: ScanRecord,
-    { tests, at, prefixes, startGeneration }: WholeSave,
+    projectId: number, record: ScanRecord, { tests, at, prefixes, startGeneration }: WholeSave,
+    onList: ((body: Buffer) => void) | undefined,
   ): Promise<boolean | undefined> {
     const { ports, framework, notes, runs, truncated, snapshot } = record;
     // Columns from a scan process may view one big IPC message: copied to their own length, or the clone
     // to the thread would copy that whole message.
     const columns = tests as PackedTests;
     const sent = Array.isArray(tests) ? tests : { ...columns, kinds: columns.kinds.slice(), cases: columns.cases.slice() };
+    // The list is built beside the save only when the answer would not stream it (see `bigList`).
+    const count = Array.isArray(tests) ? tests.length : packedCount(columns);
+    const bytes = Array.isArray(tests)
+      ? (tests as readonly FoundTest[]).reduce((sum, t) => sum + Buffer.byteLength(t.file), 0)
+      : Buffer.byteLength(columns.files) - Math.max(0, count - 1);
+    const list = onList !== undefined && count <= STREAMED_LIST && bytes <= STREAMED_BYTES;
     leaveCheckpoints(true);
     try {
-      const saved = await gate.hold(applier!.apply({
-        projectId, startGeneration, at, kept: prefixes, tests: sent,
+      const saved = await gate.hold(applier!.saveWhole({
+        projectId, startGeneration, at, kept: prefixes, tests: sent, list,
         record: { ports, framework, notes, runs, truncated, snapshot },
       }));
       changed();
-      return saved;
+      if (saved?.list) onList?.(Buffer.from(saved.list.buffer, saved.list.byteOffset, saved.list.byteLength));
+      return saved?.ok;
     } finally {
       releaseCheckpoints();
     }
@@ -626,7 +637,7 @@ export function openStore(file: string, { now = Date.now, maxBytes }: StoreOptio
      * or a killed process leaves the old scan exactly as it was. Ids stay stable as in `saveScan`. Resolves
      * false when the project no longer exists, or another save of it committed while this one ran.
      */
-    async saveScanSliced(projectId: number, record: ScanRecord): Promise<boolean> {
+    async saveScanSliced(projectId: number, record: ScanRecord, { onList }: SaveOptions = {}): Promise<boolean> {
       // A result from a scan process keeps its tests in columns: read them from there, a row at a time.
       const packed = packedOf(record);
       const count = packed ? packedCount(packed) : record.tests.length;
@@ -642,7 +653,7 @@ export function openStore(file: string, { now = Date.now, maxBytes }: StoreOptio
       if (applier && listSizeOf(projectId).n === 0) {
         // No stored row to keep (a first scan): the whole save in one transaction of the apply thread.
         const whole = { tests: packed ?? record.tests, at: seconds(), prefixes, startGeneration };
-        const saved = await saveWhole(projectId, record, whole);
+        const saved = await saveWhole(projectId, record, whole, onList);
         if (saved !== undefined) return saved;
       }
       const rows = packed ? packedCursor(packed) : arrayCursor(record.tests);
