@@ -1,10 +1,10 @@
 /**
  * The end of a save, on any connection: the store's own (store.ts) or the apply thread's (apply-thread.ts),
- * which runs the last transaction of a big save off the HTTP thread.
+ * which runs the last transaction of a big save, or a project's first big save whole, off the HTTP thread.
  */
 import type { DatabaseSync } from 'node:sqlite';
 import { httpError } from '../errors.ts';
-import type { FoundPort, RunInfo } from '../../rules/types.ts';
+import type { FoundPort, FoundTest, RunInfo } from '../../rules/types.ts';
 import type { Staging } from './staging.ts';
 import { arrayCursor, packedCursor, type PackedTests } from '../../scan/process/packed.ts';
 
@@ -20,7 +20,6 @@ type TestCursor = ReturnType<typeof arrayCursor>;
 export const TESTS_JSON = `SELECT json_group_array(json_object('id', id, 'project_id', project_id, 'file_path', file_path,
   'framework', framework, 'status', status, 'last_run', last_run, 'cases', cases, 'created_at', created_at)) AS body
   FROM (SELECT * FROM tests WHERE project_id = ? ORDER BY file_path)`;
-import type { FoundTest } from '../../rules/types.ts';
 
 /** What the end of a save writes besides tests (a `ScanRecord` without its tests). */
 export interface FinishRecord {
