@@ -1,5 +1,6 @@
 // The apply thread's entry (started by applier.ts): the last transaction of a big save (or a project's
-// first big save, whole) on its own connection, so the HTTP thread goes on answering (WAL: its readers see the old rows until the commit).
+// first big save, whole) on its own connection, so the HTTP thread goes on answering (WAL: its readers see
+// the old rows until the commit).
 import { parentPort, workerData } from 'node:worker_threads';
 import { createFinisher, type ApplyRequest, type WholeSaveRequest } from './finish.ts';
 import { createStaging } from './staging.ts';
