@@ -23,6 +23,11 @@ export interface ScanOutcome {
   readonly truncated: string | null;
   /** `full`, `incremental` (from the last scan's snapshot) or `unchanged` (nothing had moved). */
   readonly mode: 'full' | 'incremental' | 'unchanged';
+  /**
+   * The stored tests list as JSON, when the save built it on the way (a first big save, off the HTTP
+   * thread): the bytes `store.testsJson` gives as of the save. Absent otherwise.
+   */
+  readonly list?: Buffer;
 }
 
 /** Per-call options of `scanProject`. */
@@ -87,10 +92,12 @@ export function createScanner(store: Store, options: WorkerScanOptions = {}, wor
     const record = previous ? Object.assign(result, { base: previous.generation }) : result;
     const gitState = await git;
     await store.write(() => store.setGitState(project.id, gitState));
-    if (!await store.saveScanSliced(project.id, record)) throw httpError(404, 'PROJECT_NOT_FOUND', 'Project not found');
+    let list: Buffer | undefined;
+    const saved = await store.saveScanSliced(project.id, record, { onList: (body) => { list = body; } });
+    if (!saved) throw httpError(404, 'PROJECT_NOT_FOUND', 'Project not found');
     return {
       project: store.getProject(project.id)!, testsFound: testCountOf(result), notes: result.notes, runs: result.runs,
-      truncated: result.truncated, mode: result.mode,
+      truncated: result.truncated, mode: result.mode, ...(list ? { list } : {}),
     };
   };
 

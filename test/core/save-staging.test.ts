@@ -168,6 +168,20 @@ suite('a big save through the staging table', () => {
     assert.deepEqual([failed, small.countTests(other.id), small.getProject(other.id)?.last_scanned, small.getSnapshot(other.id)], ['507', 0, null, undefined]);
   });
 
+  test('a first big save hands over its list as saved, the bytes testsJson gives; a later save does not', async (t) => {
+    const store = openStore(join(makeTree(t), 'projdex.db'));
+    t.after(() => store.close());
+    const { id } = store.insertProject({ name: 'p', path: '/p' })!;
+    const lists: Buffer[] = [];
+    const onList = (body: Buffer): void => { lists.push(body); };
+    assert.equal(await store.saveScanSliced(id, { ...OLD, tests: tests(0, 4000, 2) }, { onList }), true);
+    assert.equal(lists.length, 1);
+    assert.equal(lists[0]!.toString(), store.testsJson(id).toString());
+    assert.equal(JSON.parse(lists[0]!.toString()).length, 4000);
+    assert.equal(await store.saveScanSliced(id, { ...OLD, tests: tests(0, 5000, 3) }, { onList }), true);
+    assert.equal(lists.length, 1, 'a save over stored rows stages, and builds no list');
+  });
+
   test('of two saves of one project running together, the first to finish wins and the other answers false', async (t) => {
     const store = openStore(':memory:');
     t.after(() => store.close());

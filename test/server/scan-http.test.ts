@@ -84,6 +84,16 @@ suite('scanning over HTTP', () => {
     assert.deepEqual(listed, answer.project, 'the project list shows what the rescan answered');
   });
 
+  test('a first big scan into a database file answers exactly the list GET /tests then gives', async (t) => {
+    const root = makeTree(t, bigProject(1500));
+    const { url } = await serve(t, { db: join(makeTree(t), 'projdex.db') });
+    await call(`${url}/api/projects`, 'POST', { name: 'p', path: root });
+    const answer = await fetch(`${url}/api/projects/1/scan`, { method: 'POST' }).then((r) => r.text());
+    const stored = await fetch(`${url}/api/projects/1/tests`).then((r) => r.text());
+    assert.equal(JSON.parse(stored).length, 1500);
+    assert.ok(answer.includes(`"tests":${stored},"ports":`), 'the answer holds the stored list byte for byte');
+  });
+
   test('/health answers again and again while a scan of a large tree is still in flight', async (t) => {
     const root = makeTree(t, bigProject(20_000));
     const { url } = await serve(t);

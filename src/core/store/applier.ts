@@ -11,8 +11,13 @@ import { Worker } from 'node:worker_threads';
 import { HttpError } from '../errors.ts';
 import type { ApplyRequest, WholeSaveRequest } from './finish.ts';
 
-interface Reply { readonly id: number; readonly ok?: boolean; readonly error?: Record<string, unknown> & { message: string } }
-interface Pending { resolve(ok: boolean | undefined): void; reject(error: Error): void }
+interface Reply {
+  readonly id: number; readonly ok?: boolean; readonly list?: Uint8Array;
+  readonly error?: Record<string, unknown> & { message: string };
+}
+/** What a save in the thread answered: its outcome, and the list it built when asked. */
+export interface ThreadSave { readonly ok: boolean; readonly list?: Uint8Array }
+interface Pending { resolve(reply: ThreadSave | undefined): void; reject(error: Error): void }
 
 export function createApplier(file: string, maxBytes: number | undefined) {
   let thread: { worker: Worker; pending: Map<number, Pending>; next: number } | undefined;
@@ -25,11 +30,11 @@ export function createApplier(file: string, maxBytes: number | undefined) {
       });
       worker.unref();
       const state = { worker, pending: new Map<number, Pending>(), next: 1 };
-      worker.on('message', ({ id, ok, error }: Reply) => {
+      worker.on('message', ({ id, ok, list, error }: Reply) => {
         const waiting = state.pending.get(id);
         state.pending.delete(id);
         if (state.pending.size === 0) worker.unref();
-        if (!error) { waiting?.resolve(ok); return; }
+        if (!error) { waiting?.resolve({ ok: ok === true, ...(list ? { list } : {}) }); return; }
         const { message, status, code, ...fields } = error;
         waiting?.reject(typeof status === 'number'
           ? new HttpError(status, String(code), message)
@@ -49,24 +54,29 @@ export function createApplier(file: string, maxBytes: number | undefined) {
     }
   };
 
+  const send = (request: ApplyRequest | WholeSaveRequest | 'checkpoint'): Promise<ThreadSave | undefined> => {
+    const state = start();
+    if (!state) return Promise.resolve(undefined);
+    const id = state.next++;
+    state.worker.ref();
+    return new Promise((resolve, reject) => {
+      state.pending.set(id, { resolve, reject });
+      state.worker.postMessage({ id, request });
+    });
+  };
+
   return {
     /** Starts the thread ahead of its first request (loading it takes a while). */
     warm: (): void => { start(); },
     /**
-     * Runs the last transaction of a big save (or a whole first save) in the thread: its outcome (see
-     * `applyStaged`, `saveWhole`), or undefined when the thread could not run it, so the caller saves another
-     * way. Rejects with the transaction's error.
+     * Runs the last transaction of a big save in the thread: its outcome (see `applyStaged`), or undefined
+     * when the thread could not run it, so the caller runs it itself. Rejects with the transaction's error.
      */
-    apply(request: ApplyRequest | WholeSaveRequest | 'checkpoint'): Promise<boolean | undefined> {
-      const state = start();
-      if (!state) return Promise.resolve(undefined);
-      const id = state.next++;
-      state.worker.ref();
-      return new Promise((resolve, reject) => {
-        state.pending.set(id, { resolve, reject });
-        state.worker.postMessage({ id, request });
-      });
+    async apply(request: ApplyRequest | 'checkpoint'): Promise<boolean | undefined> {
+      return (await send(request))?.ok;
     },
+    /** A whole save in the thread (`saveWhole`): its outcome and list, or undefined as for `apply`. */
+    saveWhole: (request: WholeSaveRequest): Promise<ThreadSave | undefined> => send(request),
     /** Copies the WAL into the database in the thread; undefined when the thread could not. */
     checkpoint(): Promise<boolean | undefined> {
       return this.apply('checkpoint');

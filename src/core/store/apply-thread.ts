@@ -1,5 +1,6 @@
-// The apply thread's entry (started by applier.ts): the last transaction of a big save on its own
-// connection, so the HTTP thread goes on answering (WAL: its readers see the old rows until the commit).
+// The apply thread's entry (started by applier.ts): the last transaction of a big save (or a project's
+// first big save, whole) on its own connection, so the HTTP thread goes on answering (WAL: its readers see
+// the old rows until the commit).
 import { parentPort, workerData } from 'node:worker_threads';
 import { createFinisher, type ApplyRequest, type WholeSaveRequest } from './finish.ts';
 import { createStaging } from './staging.ts';
@@ -24,15 +25,17 @@ function serveApplies({ file, maxBytes }: { file: string; maxBytes?: number }): 
     }
     try {
       db.exec('BEGIN IMMEDIATE');
-      let ok: boolean;
+      let outcome: { ok: boolean; list?: string };
       try {
-        ok = 'tests' in request ? finisher.saveWhole(request) : finisher.applyStaged(staging, request);
+        outcome = 'tests' in request ? finisher.saveWhole(request) : { ok: finisher.applyStaged(staging, request) };
         db.exec('COMMIT');
       } catch (error) {
         try { if (db.isTransaction) db.exec('ROLLBACK'); } catch { /* keep the first error */ }
         throw error;
       }
-      parentPort!.postMessage({ id, ok });
+      // A list travels as bytes of its own, moved to the HTTP thread rather than copied.
+      const list = outcome.list === undefined ? undefined : new TextEncoder().encode(outcome.list);
+      parentPort!.postMessage({ id, ok: outcome.ok, list }, list ? [list.buffer] : []);
     } catch (error) {
       // SQLite's codes and an HttpError's answer travel as fields: the HTTP side answers as it would itself.
       const { message, code, errcode, errstr, status } = error as Error & Record<string, unknown>;

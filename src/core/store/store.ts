@@ -8,10 +8,12 @@ import { PROCESSES_MIGRATION, processVerbs } from './processes.ts';
 import type { FoundPort, FoundTest, RunInfo } from '../../rules/types.ts';
 import { RUNS_MIGRATION } from './runs.ts';
 import { createStaging, STAGING_MIGRATION, type Staging } from './staging.ts';
-import { createFinisher, portKindOf, type ApplyRequest } from './finish.ts';
+import { createFinisher, portKindOf, TESTS_JSON, type ApplyRequest } from './finish.ts';
 import { createApplier } from './applier.ts';
 import { createWriteGate } from './write-gate.ts';
-import { arrayCursor, DELTA_ROWS, packedCount, packedCursor, packedOf, type PackedTests } from '../../scan/process/packed.ts';
+import {
+  arrayCursor, DELTA_ROWS, packedCount, packedCursor, packedOf, type PackedTests,
+} from '../../scan/process/packed.ts';
 
 /** Schema migrations, applied in order; `PRAGMA user_version` records how many have run. */
 const MIGRATIONS: readonly string[] = [
@@ -150,6 +152,15 @@ export interface ScanRecord extends ScanIncrement {
   readonly truncated?: string | null;
 }
 
+/** Per-call options of `saveScanSliced`. */
+export interface SaveOptions {
+  /**
+   * Given the saved tests list as JSON (exactly `testsJson`'s bytes as of the save's commit) when the save
+   * built it on the way, off the HTTP thread (a project's first big save); not called otherwise.
+   */
+  readonly onList?: (body: Buffer) => void;
+}
+
 /** The last scan's remarks on a project, as `GET /api/projects/:id/scan` answers them. */
 export interface ScanSummary {
   readonly notes: string[];
@@ -223,26 +234,18 @@ export function openStore(file: string, { now = Date.now, maxBytes }: StoreOptio
     nextGeneration: sql('UPDATE projects SET scan_generation = scan_generation + 1 WHERE id = ? RETURNING scan_generation'),
     upsertTest: sql(`INSERT INTO tests (project_id, file_path, framework, cases, created_at, scan_generation) VALUES (?, ?, ?, ?, ?, ?)
       ON CONFLICT (project_id, file_path) DO UPDATE SET framework = excluded.framework, cases = excluded.cases, scan_generation = excluded.scan_generation`),
-    sweepTests: sql('DELETE FROM tests WHERE project_id = ? AND scan_generation <> ?'),
     // Every listen row of every project, for GET /api/ports (grouped in JS: a few rows per project).
     listenPorts: sql(`SELECT ports.port, ports.project_id, projects.name, ports.script_name, ports.config_source
       FROM ports JOIN projects ON projects.id = ports.project_id WHERE ports.kind = 'listen'
       ORDER BY ports.port, ports.project_id, ports.script_name, ports.config_source`),
     generationOf: sql('SELECT scan_generation FROM projects WHERE id = ?'),
-    // Rows under a directory the scan could not read join the new generation, so the sweep keeps them.
-    keepTestsUnder: sql('UPDATE tests SET scan_generation = ? WHERE project_id = ? AND substr(file_path, 1, length(?)) = ?'),
     deleteTest: sql('DELETE FROM tests WHERE project_id = ? AND file_path = ?'),
     finishScan: sql('UPDATE projects SET last_scanned = ?, framework = COALESCE(framework, ?) WHERE id = ?'),
     listSettings: sql('SELECT key, value FROM settings ORDER BY key'),
     dataVersion: sql('PRAGMA data_version'),
     // The list endpoints' bodies, built by SQLite in one step (same fields and order as the row mappers).
     projectsJson: sql(PROJECTS_JSON),
-    // Perf: the rows come in file order from the (project_id, file_path) index through an ordered subquery,
-    // which SQLite never flattens into an aggregate (its rule 16); an ORDER BY inside json_group_array sorts
-    // every row again: 27 -> 14 ms for 8,943 tests (store.testsJson, a file database).
-    testsJson: sql(`SELECT json_group_array(json_object('id', id, 'project_id', project_id, 'file_path', file_path, 'framework', framework,
-      'status', status, 'last_run', last_run, 'cases', cases, 'created_at', created_at)) AS body
-      FROM (SELECT * FROM tests WHERE project_id = ? ORDER BY file_path)`),
+    testsJson: sql(TESTS_JSON),
     portsJson: sql(`SELECT json_group_array(json_object('id', id, 'project_id', project_id, 'port', port, 'script_name', script_name,
       'config_source', config_source, 'last_detected', last_detected, 'created_at', created_at, 'kind', kind)
       ORDER BY port, script_name, config_source) AS body FROM ports WHERE project_id = ? AND (? = 'all' OR kind = ?)`),
@@ -403,27 +406,36 @@ export function openStore(file: string, { now = Date.now, maxBytes }: StoreOptio
     }
   }
 
+  type WholeSave = Omit<SliceState, 'rows' | 'count'> & { readonly tests: PackedTests | readonly FoundTest[] };
   /**
    * A project's first big save, whole, in the apply thread (`saveWhole` in finish.ts): no staging (which
    * writes every row twice, a slice at a time on this thread: ~50 ms of it for 9k rows), still one transaction,
    * and this thread answers requests meanwhile. Undefined when the thread could not run it.
    */
   async function saveWhole(
-    projectId: number, record: ScanRecord,
-    { tests, at, prefixes, startGeneration }: Omit<SliceState, 'rows' | 'count'> & { readonly tests: PackedTests | readonly FoundTest[] },
+    projectId: number, record: ScanRecord, { tests, at, prefixes, startGeneration }: WholeSave,
+    onList: ((body: Buffer) => void) | undefined,
   ): Promise<boolean | undefined> {
     const { ports, framework, notes, runs, truncated, snapshot } = record;
     // Columns from a scan process may view one big IPC message: copied to their own length, or the clone
     // to the thread would copy that whole message.
-    const sent = Array.isArray(tests) ? tests
-      : { ...tests as PackedTests, kinds: (tests as PackedTests).kinds.slice(), cases: (tests as PackedTests).cases.slice() };
+    const columns = tests as PackedTests;
+    const sent = Array.isArray(tests) ? tests : { ...columns, kinds: columns.kinds.slice(), cases: columns.cases.slice() };
+    // The list is built beside the save only when the answer would not stream it (see `bigList`).
+    const count = Array.isArray(tests) ? tests.length : packedCount(columns);
+    const bytes = Array.isArray(tests)
+      ? (tests as readonly FoundTest[]).reduce((sum, t) => sum + Buffer.byteLength(t.file), 0)
+      : Buffer.byteLength(columns.files) - Math.max(0, count - 1);
+    const list = onList !== undefined && count <= STREAMED_LIST && bytes <= STREAMED_BYTES;
     leaveCheckpoints(true);
     try {
-      const saved = await gate.hold(applier!.apply({
-        projectId, startGeneration, at, kept: prefixes, tests: sent, record: { ports, framework, notes, runs, truncated, snapshot },
+      const saved = await gate.hold(applier!.saveWhole({
+        projectId, startGeneration, at, kept: prefixes, tests: sent, list,
+        record: { ports, framework, notes, runs, truncated, snapshot },
       }));
       changed();
-      return saved;
+      if (saved?.list) onList?.(Buffer.from(saved.list.buffer, saved.list.byteOffset, saved.list.byteLength));
+      return saved?.ok;
     } finally {
       releaseCheckpoints();
     }
@@ -607,9 +619,8 @@ export function openStore(file: string, { now = Date.now, maxBytes }: StoreOptio
           for (const t of delta.upserts) q.upsertTest.run(projectId, t.file, t.framework, t.cases ?? null, at, generation);
           for (const file of delta.removed) q.deleteTest.run(projectId, file);
         } else {
-          for (const t of record.tests) q.upsertTest.run(projectId, t.file, t.framework, t.cases ?? null, at, generation);
-          for (const p of prefixes) q.keepTestsUnder.run(generation, projectId, p, p);
-          q.sweepTests.run(projectId, generation);
+          const packed = packedOf(record);
+          finisher.writeTests(projectId, packed ? packedCursor(packed) : arrayCursor(record.tests), generation, at, prefixes);
         }
         finishSave(projectId, record, generation, at, prefixes);
         return true;
@@ -626,7 +637,7 @@ export function openStore(file: string, { now = Date.now, maxBytes }: StoreOptio
      * or a killed process leaves the old scan exactly as it was. Ids stay stable as in `saveScan`. Resolves
      * false when the project no longer exists, or another save of it committed while this one ran.
      */
-    async saveScanSliced(projectId: number, record: ScanRecord): Promise<boolean> {
+    async saveScanSliced(projectId: number, record: ScanRecord, { onList }: SaveOptions = {}): Promise<boolean> {
       // A result from a scan process keeps its tests in columns: read them from there, a row at a time.
       const packed = packedOf(record);
       const count = packed ? packedCount(packed) : record.tests.length;
@@ -641,7 +652,8 @@ export function openStore(file: string, { now = Date.now, maxBytes }: StoreOptio
       const prefixes = unreadable.map((dir) => (dir === '' ? '' : dir + '/'));
       if (applier && listSizeOf(projectId).n === 0) {
         // No stored row to keep (a first scan): the whole save in one transaction of the apply thread.
-        const saved = await saveWhole(projectId, record, { tests: packed ?? record.tests, at: seconds(), prefixes, startGeneration });
+        const whole = { tests: packed ?? record.tests, at: seconds(), prefixes, startGeneration };
+        const saved = await saveWhole(projectId, record, whole, onList);
         if (saved !== undefined) return saved;
       }
       const rows = packed ? packedCursor(packed) : arrayCursor(record.tests);

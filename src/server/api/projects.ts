@@ -30,8 +30,9 @@ export function projectHandlers(store: Store, scanner: Scanner, events?: Events)
     Buffer.from(`,"notes":${JSON.stringify(notes)},"runs":${JSON.stringify(runs)},"truncated":${JSON.stringify(truncated)}`
       + `${inList ? ',"error":null' : ''}}`),
   ];
+  // A first big save built the list on the way, off this thread: that one, else the store's (cached).
   const scanBody = (outcome: ScanOutcome, inList = false): Buffer[] =>
-    [scanHead(outcome), store.testsJson(outcome.project.id), ...scanTail(outcome, inList)];
+    [scanHead(outcome), outcome.list ?? store.testsJson(outcome.project.id), ...scanTail(outcome, inList)];
 
   return {
     /** `?tag=&framework=&q=` narrow the list; an empty value does not filter. */
