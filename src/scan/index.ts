@@ -19,6 +19,7 @@ import { MAX_PATH_CHARS, type WalkOptions, type WalkResult } from './walk/walk.t
 import { walkShared } from './walk/walk-split.ts';
 import { ruleReadsOf, rulesView } from './rules-view.ts';
 import type { Counter } from '../rules/with-cases.ts';
+import { withPackedTests } from './process/packed.ts';
 
 export interface ScanResult {
   /** One entry per test file, sorted by `file`. */
@@ -114,7 +115,12 @@ async function scanFrom(root: string, options: ScanOptions): Promise<ScanResult 
   const base = root.endsWith('/') ? root : root + '/';
   const quick = previous ? await quickCheck(previous, base, clock, cache) : undefined;
   const decision = plan(previous, quick, snapshotMaxEntries);
-  if (decision.mode === 'unchanged') return { ...snapshotResult(previous!), unreadable: [], snapshot: null, mode: 'unchanged' };
+  if (decision.mode === 'unchanged') {
+    // The tests stay in the snapshot's columns until someone reads them: a scan process sends the columns
+    // as they are (process.ts), without unpacking ~10k rows to pack them again.
+    const { tests, ...kept } = previous!.result;
+    return withPackedTests({ ...kept, unreadable: [], snapshot: null, mode: 'unchanged' as const }, tests);
+  }
   if (decision.mode === 'full' && previous) return null;
   // (Every file read was stat'ed by the quick check: `statReads` only compares here.)
   const readsNow = previous && quick ? statReads(previous, base, clock, quick.readStamps) : undefined;
