@@ -242,7 +242,8 @@ async function scanFrom(root: string, options: ScanOptions): Promise<ScanResult 
   // The store keeps the rows under `unreadable` (a package whose package.json is being edited, a directory
   // left unread) that this scan did not find: the delta leaves them out of `removed`, so it says the same as
   // a full save. Only a snapshot is refused for such a scan (see `whole`).
-  return { ...result, unreadable, snapshot, mode: 'incremental', delta: diffTests(previous.result.tests, tests, unreadable) };
+  const delta = diffTests(previous.result.tests, tests, unreadable);
+  return { ...result, unreadable, snapshot, mode: 'incremental', delta };
 }
 
 /**
