@@ -46,7 +46,8 @@ export interface ScanResult {
   readonly mode: 'full' | 'incremental' | 'unchanged';
   /**
    * With mode `incremental`: how `tests` differ from the previous scan's (the one in `previous`), so a
-   * store holding that scan writes only these rows.
+   * store holding that scan writes only these rows. Rows under `unreadable` this scan did not find are not
+   * in `removed`: a store keeps those (as it does saving the whole result).
    */
   readonly delta?: { readonly upserts: FoundTest[]; readonly removed: string[] };
 }
