@@ -297,7 +297,10 @@ export function createContext(root: string, tree: Tree & { readonly record?: Tre
           // Perf: a count given back as the last scan kept it takes that scan's map as it is (a rescan sets
           // every test file's count, nearly all unchanged: ~9k maps fewer per 100k rescan). Never changed
           // in place: a second count of the file copies it first.
-          if (was !== undefined && was.size === 1 && Object.is(was.get(key), cases)) { record.memo.set(file, was); return; }
+          if (was !== undefined && was.size === 1 && Object.is(was.get(key), cases)) {
+            record.memo.set(file, was);
+            return;
+          }
           record.memo.set(file, (byKey = new Map()));
         } else if (byKey === was) {
           record.memo.set(file, (byKey = new Map(was)));

@@ -19,6 +19,7 @@ import { MAX_PATH_CHARS, type WalkOptions, type WalkResult } from './walk/walk.t
 import { walkShared } from './walk/walk-split.ts';
 import { ruleReadsOf, rulesView } from './rules-view.ts';
 import type { Counter } from '../rules/with-cases.ts';
+import { withPackedTests } from './process/packed.ts';
 
 export interface ScanResult {
   /** One entry per test file, sorted by `file`. */
@@ -45,7 +46,8 @@ export interface ScanResult {
   readonly mode: 'full' | 'incremental' | 'unchanged';
   /**
    * With mode `incremental`: how `tests` differ from the previous scan's (the one in `previous`), so a
-   * store holding that scan writes only these rows.
+   * store holding that scan writes only these rows. Rows under `unreadable` this scan did not find are not
+   * in `removed`: a store keeps those (as it does saving the whole result).
    */
   readonly delta?: { readonly upserts: FoundTest[]; readonly removed: string[] };
 }
@@ -114,7 +116,12 @@ async function scanFrom(root: string, options: ScanOptions): Promise<ScanResult 
   const base = root.endsWith('/') ? root : root + '/';
   const quick = previous ? await quickCheck(previous, base, clock, cache) : undefined;
   const decision = plan(previous, quick, snapshotMaxEntries);
-  if (decision.mode === 'unchanged') return { ...snapshotResult(previous!), unreadable: [], snapshot: null, mode: 'unchanged' };
+  if (decision.mode === 'unchanged') {
+    // The tests stay in the snapshot's columns until someone reads them: a scan process sends the columns
+    // as they are (process.ts), without unpacking ~10k rows to pack them again.
+    const { tests, ...kept } = previous!.result;
+    return withPackedTests({ ...kept, unreadable: [], snapshot: null, mode: 'unchanged' as const }, tests);
+  }
   if (decision.mode === 'full' && previous) return null;
   // (Every file read was stat'ed by the quick check: `statReads` only compares here.)
   const readsNow = previous && quick ? statReads(previous, base, clock, quick.readStamps) : undefined;
@@ -236,7 +243,8 @@ async function scanFrom(root: string, options: ScanOptions): Promise<ScanResult 
   // The store keeps the rows under `unreadable` (a package whose package.json is being edited, a directory
   // left unread) that this scan did not find: the delta leaves them out of `removed`, so it says the same as
   // a full save. Only a snapshot is refused for such a scan (see `whole`).
-  return { ...result, unreadable, snapshot, mode: 'incremental', delta: diffTests(previous.result.tests, tests, unreadable) };
+  const delta = diffTests(previous.result.tests, tests, unreadable);
+  return { ...result, unreadable, snapshot, mode: 'incremental', delta };
 }
 
 /**

@@ -81,15 +81,22 @@ export function diffTests(before: readonly FoundTest[] | PackedTests, after: rea
   const old = rowsOf(before);
   const upserts: FoundTest[] = [];
   const removed: string[] = [];
-  const differs = (i: number, t: FoundTest): boolean => old.framework(i) !== t.framework || old.cases(i) !== t.cases;
+  const differs = (i: number, t: FoundTest): boolean =>
+    old.framework(i) !== t.framework || old.cases(i) !== t.cases;
   // Perf: both lists come sorted by file (scan() sorts its rows): one merge, without a map of ~10k rows.
-  if (ascending(old.files, (f) => f) && ascending(after, (t) => t.file)) {
+  const files = old.files;
+  if (ascending(files, (f) => f) && ascending(after, (t) => t.file)) {
     let i = 0;
     for (const t of after) {
-      while (i < old.files.length && old.files[i]! < t.file) { if (gone(old.files[i]!)) removed.push(old.files[i]!); i++; }
-      if (i < old.files.length && old.files[i] === t.file) { if (differs(i, t)) upserts.push(t); i++; } else upserts.push(t);
+      for (; i < files.length && files[i]! < t.file; i++) if (gone(files[i]!)) removed.push(files[i]!);
+      if (i < files.length && files[i] === t.file) {
+        if (differs(i, t)) upserts.push(t);
+        i++;
+      } else {
+        upserts.push(t);
+      }
     }
-    for (; i < old.files.length; i++) if (gone(old.files[i]!)) removed.push(old.files[i]!);
+    for (; i < files.length; i++) if (gone(files[i]!)) removed.push(files[i]!);
     return { upserts, removed };
   }
   const was = new Map(old.files.map((file, i) => [file, i]));
@@ -106,7 +113,9 @@ export function diffTests(before: readonly FoundTest[] | PackedTests, after: rea
 function rowsOf(tests: readonly FoundTest[] | PackedTests) {
   if (!('kinds' in tests)) {
     const list = tests as readonly FoundTest[];
-    return { files: list.map((t) => t.file), framework: (i: number) => list[i]!.framework, cases: (i: number) => list[i]!.cases };
+    return {
+      files: list.map((t) => t.file), framework: (i: number) => list[i]!.framework, cases: (i: number) => list[i]!.cases,
+    };
   }
   const { files, frameworks, kinds, cases } = tests;
   return {

@@ -4,7 +4,7 @@
 import { realpath } from 'node:fs/promises';
 import { Worker } from 'node:worker_threads';
 import { scan, type ScanOptions, type ScanResult } from '../index.ts';
-import { DELTA_ROWS, packTests, type PackedTests } from './packed.ts';
+import { DELTA_ROWS, packedOf, packTests, type PackedTests } from './packed.ts';
 import { createStatusCell, WATCHDOG_SOURCE } from './probe.ts';
 import { createScanCache } from '../incremental/cache.ts';
 import { getHeapStatistics } from 'node:v8';
@@ -47,16 +47,27 @@ const answer = async ({ id, root, options }: ScanRequest): Promise<ScanReply> =>
     // What other roots' snapshots hold must not push this scan into the heap limit (and a retry elsewhere).
     const heap = getHeapStatistics();
     if (heap.used_heap_size > heap.heap_size_limit / 4) { cache.snapshots.drop(root); cache.units?.drop(root); }
-    const { tests, delta, ...rest } = await scan(root, { ...options, probe: status.probe, cache });
+    const found = await scan(root, { ...options, probe: status.probe, cache });
+    // Columns an unchanged rescan answers with are sent as they are (reading `tests` would unpack them).
+    const packed = packedOf(found);
+    const { delta } = found;
+    const rest = withoutTests(found);
     // A delta past DELTA_ROWS is not sent: the store rewrites every row then anyway, and 200k changed rows
     // as objects would cost the server what the columns save.
     const result = delta && delta.upserts.length + delta.removed.length <= DELTA_ROWS ? { ...rest, delta } : rest;
-    return { id, result, tests: packTests(tests), files: status.files() };
+    return { id, result, tests: packed ?? packTests(found.tests), files: status.files() };
   } catch (error) {
     const { message, code } = (error ?? {}) as NodeJS.ErrnoException;
     return { id, error: { message: String(message ?? error), ...(code ? { code } : {}) } };
   }
 };
+
+/** `result` without `tests` and `delta`, and without reading `tests` (a getter that may unpack columns). */
+function withoutTests(result: ScanResult): Omit<ScanResult, 'tests' | 'delta'> {
+  const rest: Record<string, unknown> = {};
+  for (const key of Object.keys(result)) if (key !== 'tests' && key !== 'delta') rest[key] = result[key as keyof ScanResult];
+  return rest as Omit<ScanResult, 'tests' | 'delta'>;
+}
 
 process.on('message', (request: ScanRequest) => {
   void answer(request).then((reply) => process.send!(reply));
