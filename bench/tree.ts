@@ -120,16 +120,25 @@ export function ensureTree(size: number, { seed = 1, log = (_: string) => {} } =
 }
 
 /**
- * Changes `fraction` of the tree's walked files (appends a line, so test files gain a case) and returns
- * an undo function that restores their original bytes, so the cached tree stays as generated.
+ * Changes `fraction` of the tree's walked files (appends a line: test files gain a case, configs change
+ * but stay valid) and returns an undo function that restores their original bytes, so the cached tree
+ * stays as generated.
  */
 export function touchFraction(root: string, files: readonly string[], fraction: number, seed = 7): () => void {
   const rnd = createRandom(seed);
   const chosen = files.filter(() => rnd() < fraction);
   const originals = chosen.map((rel) => [rel, readFileSync(join(root, rel))] as const);
-  for (const [rel, before] of originals) {
-    const extra = rel.endsWith('.py') ? '\ndef test_added():\n    pass\n' : "\nit('added', () => {});\n";
-    writeFileSync(join(root, rel), Buffer.concat([before, Buffer.from(extra)]));
-  }
+  for (const [rel, before] of originals) writeFileSync(join(root, rel), Buffer.concat([before, Buffer.from(editOf(rel))]));
   return () => { for (const [rel, before] of originals) writeFileSync(join(root, rel), before); };
+}
+
+/**
+ * The line appended to a file, as an edit leaves it: still valid in its own language, so a package.json or
+ * a config stays readable (an edit that breaks one is another case, where its package's rows are kept).
+ */
+function editOf(rel: string): string {
+  if (rel.endsWith('.py')) return '\ndef test_added():\n    pass\n';
+  if (rel.endsWith('.json')) return '\n';
+  if (/\.(?:ini|toml|cfg|ya?ml|txt)$/.test(rel)) return '\n# edited\n';
+  return "\nit('added', () => {});\n";
 }
