@@ -37,12 +37,26 @@ const VENDORED = /(?:^|\/)vendor\//;
  * files under a `vendor/` folder are left out.
  */
 export function pick(ctx: ScanContext, name: (base: string) => boolean, path?: (path: string, base: string) => boolean): string[] {
+  const names = ctx.names();
   const out: string[] = [];
-  for (const [base, files] of ctx.names()) {
+  for (const base of basenames(ctx, names)) {
     if (!name(base)) continue;
-    for (const file of files) if (!VENDORED.test(file) && (!path || path(file, base))) out.push(file);
+    for (const file of names.get(base)!) if (!VENDORED.test(file) && (!path || path(file, base))) out.push(file);
   }
   return out;
+}
+
+type NameIndex = ReadonlyMap<string, readonly string[]>;
+
+/**
+ * The basename index's keys as one array, made once per walk. Perf: two dozen picks each pass over every
+ * distinct basename (3.8k on the 100k-file tree) and take few; iterating the Map's entries made a pair per
+ * name per pick (findPorts on that tree: ~16 -> ~13 ms of CPU without them).
+ */
+function basenames(ctx: ScanContext, names: NameIndex): readonly string[] {
+  const known = ctx.perWalk('ports:basenames', (): { of?: NameIndex; list: string[] } => ({ list: [] }));
+  if (known.of !== names) { known.of = names; known.list = [...names.keys()]; }
+  return known.list;
 }
 
 /**

@@ -39,4 +39,28 @@ suite('findPackages(): members', () => {
       assert.deepEqual(files(''), [...ctx.files].sort());
     }
   });
+
+  test('a package with a nested one is not taken for a leaf, even when a look-alike sorts between them', async (t) => {
+    // Code-unit order: apps/x, apps/x-y, apps/x/inner ('-' sorts before '/'); folders below a package with
+    // no package under it share its owners, so apps/x must not count as one.
+    const root = makeTree(t, {
+      'package.json': JSON.stringify({ workspaces: ['apps/*', 'apps/x/inner', 'apps/x/inner/*'] }),
+      'apps/x/package.json': '{}', 'apps/x/a/b/c.js': '', 'apps/x/inner/package.json': '{}',
+      'apps/x/inner/d/e.js': '', 'apps/x/inner/leaf/package.json': '{}', 'apps/x/inner/leaf/f/g.js': '',
+      'apps/x-y/package.json': '{}', 'apps/x-y/h/i.js': '', 'apps/xz/package.json': '{}', 'apps/xz/j.js': '',
+      'apps/x/k/l.js': '', 'lib/m/n.js': '',
+    });
+    const tree = await walk(root);
+    const byHand = { files: [...tree.files].reverse(), dirs: [...tree.dirs].reverse(), truncated: null };
+    for (const ctx of [createContext(root, tree), createContext(root, byHand)]) {
+      const pkgs = await findPackages(ctx);
+      assert.equal(pkgs.length, 6);
+      // Every package owns exactly the files and folders below it, however nested, in the tree's order.
+      for (const pkg of pkgs.filter((p) => p.dir !== '')) {
+        const below = `${pkg.dir}/`;
+        assert.deepEqual(pkg.files, ctx.files.filter((f) => f.startsWith(below)).map((f) => f.slice(below.length)), pkg.dir);
+        assert.deepEqual([...pkg.dirs], ctx.dirs.filter((d) => d.startsWith(below)).map((d) => d.slice(below.length)), pkg.dir);
+      }
+    }
+  });
 });

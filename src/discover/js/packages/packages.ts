@@ -144,13 +144,29 @@ function splitByPackage(ctx: ScanContext, packageDirs: readonly string[]): Map<s
     byDir.set(dir, out);
     return out;
   };
+  // Perf: a folder below a package that holds no other package has that package's owners, checked by one
+  // prefix compare (most folders of a monorepo, visited package by package) instead of a Map lookup and a
+  // slice for its parent. `leafPrefix` is the last such package's folder and a slash.
+  const leaves = leafPackages(members);
+  let leafPrefix: string | undefined;
+  let leafOwners = none;
+  const ownersAt = (dir: string): Members[] => {
+    if (leafPrefix !== undefined && dir.startsWith(leafPrefix)) return leafOwners;
+    const out = ownersOf(dir);
+    // The deepest owner is last: when no package lies below it, the folders below it share these owners.
+    const leaf = out.length > 0 ? leaves.get(out[out.length - 1]!) : undefined;
+    if (leaf !== undefined) { leafPrefix = leaf; leafOwners = out; }
+    return out;
+  };
   // The owners of a path's directory; consecutive paths of one directory share them (not sliced again).
   let lastDir = '';
   let owners = none;
   const ownersOfParent = (path: string): Members[] => {
+    // Its folder is that package's or one below it.
+    if (leafPrefix !== undefined && path.startsWith(leafPrefix)) return leafOwners;
     const slash = path.lastIndexOf('/');
     const parentLength = slash === -1 ? 0 : slash;
-    if (parentLength !== lastDir.length || !path.startsWith(lastDir)) owners = ownersOf((lastDir = path.slice(0, parentLength)));
+    if (parentLength !== lastDir.length || !path.startsWith(lastDir)) owners = ownersAt((lastDir = path.slice(0, parentLength)));
     return owners;
   };
   const files = ctx.files;
@@ -160,7 +176,7 @@ function splitByPackage(ctx: ScanContext, packageDirs: readonly string[]): Map<s
     let at = 0;
     for (let i = 0; i < runs.dirs.length; i++) {
       const end = at + runs.counts[i]!;
-      for (const m of ownersOf(runs.dirs[i]!)) for (let f = at; f < end; f++) m.files.push(files[f]!);
+      for (const m of ownersAt(runs.dirs[i]!)) for (let f = at; f < end; f++) m.files.push(files[f]!);
       at = end;
     }
   } else {
@@ -168,4 +184,19 @@ function splitByPackage(ctx: ScanContext, packageDirs: readonly string[]): Map<s
   }
   for (const dir of ctx.dirs) if (dir !== '') for (const m of ownersOfParent(dir)) m.dirs.push(dir);
   return members;
+}
+
+/** Member packages with no other member package below them, by their Members, with their folder and a slash. */
+function leafPackages(members: ReadonlyMap<string, Members>): Map<Members, string> {
+  const sorted = [...members.keys()].sort();
+  const out = new Map<Members, string>();
+  for (const dir of sorted) {
+    // The first folder at or after `dir/` in code-unit order is below `dir` if any is.
+    const below = dir + '/';
+    let lo = 0;
+    let hi = sorted.length;
+    while (lo < hi) { const mid = (lo + hi) >>> 1; if (sorted[mid]! < below) lo = mid + 1; else hi = mid; }
+    if (lo === sorted.length || !sorted[lo]!.startsWith(below)) out.set(members.get(dir)!, below);
+  }
+  return out;
 }
