@@ -4,8 +4,8 @@
 export type Schema = Readonly<Record<string, unknown>>;
 
 const ref = (name: string): Schema => ({ $ref: `#/components/schemas/${name}` });
-const int = (description: string, extra: Record<string, unknown> = {}): Schema => ({ type:
-  'integer', description, ...extra });
+const int = (description: string, extra: Record<string, unknown> = {}): Schema =>
+  ({ type: 'integer', description, ...extra });
 const str = (description: string): Schema => ({ type: 'string', description });
 const nullable = (type: string, description: string): Schema => ({ type: [type, 'null'], description });
 const seconds = (what: string): Schema =>
@@ -41,9 +41,8 @@ const RUN_FIELDS: Record<string, Schema> = {
       'Per test file the runners reported, by path. Steps without a per-file report add none (see '
       + '`steps[].notes`).' },
     steps: { type: 'array', items: ref('RunStep'), description: 'Each test command run, in order.' },
-    output: str(
-      'The last 1 MiB of the combined stdout and stderr of every step (starting at a line when cut); '
-      + 'while the run runs, the output so far, as are `files` and `steps`.'),
+    output: str('The last 1 MiB of the combined stdout and stderr of every step (starting at a line when '
+      + 'cut); while the run runs, the output so far, as are `files` and `steps`.'),
     reason: nullable('string', 'Why it ended `error` or `canceled`; null otherwise.'),
   };
 
@@ -155,9 +154,8 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = {
     port: int('TCP port number.', { minimum: 1, maximum: 65535 }),
     script_name: nullable('string',
       'The package.json script, compose service or Procfile process the port belongs to; null when none.'),
-    config_source: str(
-      'File the port was read from, relative to the project (e.g. `package.json`, `vite.config.ts`, '
-      + '`.env`).'),
+    config_source: str('File the port was read from, relative to the project '
+      + '(e.g. `package.json`, `vite.config.ts`, `.env`).'),
     last_detected: seconds('When the last scan found it'),
     created_at: seconds('When the row was first written (kept across rescans while the port is still found)'),
     kind: {
@@ -344,8 +342,11 @@ export const SCHEMAS: Readonly<Record<string, Schema>> = {
     missing: {
       type: 'array',
       description: 'Imported projects whose path is not a directory here: not registered.',
-      items: object({ name: str('As imported.'), path: str('As imported.'), error: str(
-        'Why, e.g. `Path does not exist`.') }, 'One path left out.'),
+      items: object({
+        name: str('As imported.'),
+        path: str('As imported.'),
+        error: str('Why, e.g. `Path does not exist`.'),
+      }, 'One path left out.'),
     },
     settings: int('Settings written.', { minimum: 0 }),
   }, 'What an import did.'),
@@ -406,9 +407,8 @@ export const BODIES: Readonly<Record<string, Schema>> = {
   },
   ProjectInput: object({
     name: str('Display name, non-empty.'),
-    path: str(
-      'Absolute path of an existing directory (`~/` expands to the home directory); stored as its real '
-      + 'path.'),
+    path: str('Absolute path of an existing directory (`~/` expands to the home directory); '
+      + 'stored as its real path.'),
   }, 'A project to register; other fields are ignored.'),
   ProjectUpdate: {
     type: 'object',
