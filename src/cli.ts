@@ -63,7 +63,9 @@ export async function main(argv: readonly string[], env: Env, io: CliIo): Promis
   let values: Values;
   let positionals: string[];
   try {
-    ({ values, positionals } = parseArgs({ args: [...argv], options: OPTIONS, strict: true, allowPositionals: true }));
+    ({ values, positionals } = parseArgs({
+      args: [...argv], options: OPTIONS, strict: true, allowPositionals: true,
+    }));
   } catch (error) {
     return fail(parseArgsMessage(error as Error, Object.keys(OPTIONS)), 2);
   }
@@ -80,7 +82,8 @@ export async function main(argv: readonly string[], env: Env, io: CliIo): Promis
   const extra = Object.keys(values).find((key) => !SHARED.includes(key) && !ACCEPTS[command].includes(key));
   if (extra) return fail(`--${extra} is not an option of \`projdex ${command}\``, 2);
   if (positionals.length > MAX_POSITIONALS[command]) {
-    return fail(`Unexpected argument "${positionals[MAX_POSITIONALS[command]]}"${command === 'serve' ? `; commands are ${COMMANDS.join(', ')}` : ''}`, 2);
+    return fail(`Unexpected argument "${positionals[MAX_POSITIONALS[command]]}"`
+      + `${command === 'serve' ? `; commands are ${COMMANDS.join(', ')}` : ''}`, 2);
   }
   // `~` expanded as the API does: a quoted '~/x' (or one in PROJDEX_HOME) is no folder named "~".
   const dataDir = resolve(expandHome(values['data-dir'] || env.PROJDEX_HOME || join(homedir(), '.projdex')));
@@ -101,7 +104,9 @@ export async function main(argv: readonly string[], env: Env, io: CliIo): Promis
       if (command === 'tag') return await edit.tag(client, out, positionals);
       if (command === 'set') return await settings.set(client, out, positionals);
       if (command === 'get') return await settings.get(client, out, positionals);
-      if (command === 'open') return await open(client, out, positionals, { dataDir, env, tty: io.stdout.isTTY === true });
+      if (command === 'open') {
+        return await open(client, out, positionals, { dataDir, env, tty: io.stdout.isTTY === true });
+      }
       if (command === 'test') return await runTests(client, out, positionals);
       if (command === 'export') return await registry.exportRegistry(client, out);
       if (command === 'import') return await registry.importRegistry(client, out, positionals);
@@ -122,9 +127,15 @@ export async function main(argv: readonly string[], env: Env, io: CliIo): Promis
 async function status({ io, values }: { io: CliIo; values: Values }, dataDir: string): Promise<number> {
   const live = await liveServer(dataDir);
   if (values.json) {
-    io.stdout.write(`${JSON.stringify({ running: live !== undefined, dataDir, ...(live ? { url: live.url, pid: live.pid, port: live.port } : {}) }, null, 2)}\n`);
+    io.stdout.write(`${JSON.stringify({
+      running: live !== undefined,
+      dataDir,
+      ...(live ? { url: live.url, pid: live.pid, port: live.port } : {}),
+    }, null, 2)}\n`);
   } else {
-    io.stdout.write(live ? `projdex is running at ${live.url} (pid ${live.pid}); data: ${dataDir}\n` : `projdex is not running; data: ${dataDir}\n`);
+    io.stdout.write(live
+      ? `projdex is running at ${live.url} (pid ${live.pid}); data: ${dataDir}\n`
+      : `projdex is not running; data: ${dataDir}\n`);
   }
   return live ? 0 : 3;
 }
@@ -133,7 +144,11 @@ async function status({ io, values }: { io: CliIo; values: Values }, dataDir: st
 async function stop({ io, values }: { io: CliIo; values: Values }, dataDir: string): Promise<number> {
   const live = await liveServer(dataDir);
   const report = (stopped: boolean, text: string): void => {
-    io.stdout.write(values.json ? `${JSON.stringify({ stopped, dataDir, ...(live ? { url: live.url, pid: live.pid } : {}) }, null, 2)}\n` : `${text}\n`);
+    io.stdout.write(values.json
+      ? `${JSON.stringify({
+        stopped, dataDir, ...(live ? { url: live.url, pid: live.pid } : {}),
+      }, null, 2)}\n`
+      : `${text}\n`);
   };
   if (!live) {
     report(false, `projdex is not running; data: ${dataDir}`);

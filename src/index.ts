@@ -12,7 +12,9 @@ export type { ScanReport, ReportedTest, ScanResult, ScanOptions } from './scan/i
 export { createScanCache } from './scan/incremental/cache.ts';
 export type { ScanCache, ScanCacheOptions } from './scan/incremental/cache.ts';
 export { createScanPool } from './scan/process/pool.ts';
-export type { ScanPool, ScanProgress, ScanWorkerOptions, WorkerScanOptions, PoolScanCall } from './scan/process/pool.ts';
+export type {
+  ScanPool, ScanProgress, ScanWorkerOptions, WorkerScanOptions, PoolScanCall,
+} from './scan/process/pool.ts';
 export { walk } from './scan/walk/walk.ts';
 export type { WalkOptions } from './scan/walk/walk.ts';
 export type { FoundTest, FoundPort, RunInfo, TestFramework } from './rules/types.ts';

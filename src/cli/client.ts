@@ -20,7 +20,10 @@ export interface Client {
   readonly remote: boolean;
   /** Headers every request carries (the token's), for requests made outside `request`, e.g. a stream. */
   readonly headers: Readonly<Record<string, string>>;
-  /** Sends a request; an error status becomes a CliError with the server's `error` text, unless `accept` lists it. */
+  /**
+   * Sends a request; an error status becomes a CliError with the server's `error` text, unless `accept`
+   * lists it.
+   */
   request(method: string, path: string, body?: unknown, accept?: readonly number[]): Promise<Answer>;
   close(): Promise<void>;
 }

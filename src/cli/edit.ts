@@ -17,7 +17,8 @@ export async function rm(client: Client, out: Out, refs: string[]): Promise<numb
   for (const p of projects) await client.request('DELETE', `/api/projects/${p.id}`);
   if (out.values.json) return json(out, { removed: projects }), 0;
   for (const p of projects) print(out, `removed ${line(p)}`);
-  print(out, `(only the registry entry: the director${projects.length === 1 ? 'y is' : 'ies are'} untouched)`);
+  print(out, `(only the registry entry: the director${projects.length === 1 ? 'y is' : 'ies are'} `
+    + 'untouched)');
   return 0;
 }
 
@@ -46,7 +47,9 @@ export async function edit(client: Client, out: Out, refs: string[]): Promise<nu
 export async function tag(client: Client, out: Out, args: string[]): Promise<number> {
   const [ref, verb, ...tags] = args;
   if (!ref) throw new CliError('tag needs a project: projdex tag ID|NAME|DIR add|rm TAG...', 2);
-  if (verb !== undefined && verb !== 'add' && verb !== 'rm') throw new CliError(`tag takes add or rm, got "${verb}"`, 2);
+  if (verb !== undefined && verb !== 'add' && verb !== 'rm') {
+    throw new CliError(`tag takes add or rm, got "${verb}"`, 2);
+  }
   if (verb !== undefined && tags.length === 0) throw new CliError(`tag ${verb} needs at least one tag`, 2);
   let project = await findProject(client, ref);
   if (verb !== undefined) {

@@ -3,8 +3,8 @@
 import { readFileSync } from 'node:fs';
 
 export const COMMANDS = [
-  'serve', 'add', 'ls', 'scan', 'tests', 'test', 'ports', 'status', 'stop', 'rm', 'edit', 'tag', 'set', 'get', 'open',
-  'export', 'import', 'run', 'ps', 'kill',
+  'serve', 'add', 'ls', 'scan', 'tests', 'test', 'ports', 'status', 'stop', 'rm', 'edit', 'tag', 'set', 'get',
+  'open', 'export', 'import', 'run', 'ps', 'kill',
 ] as const;
 export type Command = typeof COMMANDS[number];
 
@@ -172,11 +172,14 @@ const COMMAND_HELP: Record<Command, string> = {
 /** The help text: the whole CLI's, or one command's. */
 export function helpText(command?: Command): string {
   if (!command || command === undefined) return MAIN.slice(1);
-  return `\n  ${COMMAND_HELP[command]}\n\n  Options shared by every command: --data-dir DIR, --token T, --token-file FILE, --json, --help. See \`projdex --help\`.\n`.slice(1);
+  return (`\n  ${COMMAND_HELP[command]}\n\n  Options shared by every command: `
+    + '--data-dir DIR, --token T, --token-file FILE, --json, --help. See `projdex --help`.\n').slice(1);
 }
 
 /** The package version, read from package.json beside dist/ (or src/). */
 export function version(): string {
-  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+    version: string;
+  };
   return pkg.version;
 }

@@ -9,20 +9,27 @@ import { fileURLToPath } from 'node:url';
  * typed in the package.json of its cache folder), or an install.
  */
 export function newerNodeCommand(binUrl: string): string {
-  const packageDir = dirname(dirname(fileURLToPath(binUrl))); // .../projdex (bin is dist/bin.js or src/bin.ts)
+  // .../projdex (bin is dist/bin.js or src/bin.ts)
+  const packageDir = dirname(dirname(fileURLToPath(binUrl)));
   if (existsSync(join(packageDir, 'src', 'bin.ts')) && existsSync(join(packageDir, 'package-lock.json'))) {
     return '`npm ci && npm start` in the clone (its scripts run the pinned Node 24)';
   }
   const spec = npxSpec(packageDir);
-  return `\`npx -p node@24 -p ${spec ?? 'projdex'} projdex\`${spec === undefined || spec === 'projdex' ? '' : ' (from the folder you ran it in)'}`;
+  return `\`npx -p node@24 -p ${spec ?? 'projdex'} projdex\``
+    + `${spec === undefined || spec === 'projdex' ? '' : ' (from the folder you ran it in)'}`;
 }
 
-/** The spec (`./projdex-0.1.0.tgz`, `projdex@latest`, ...) npx was given, when this copy is in npx's cache. */
+/**
+ * The spec (`./projdex-0.1.0.tgz`, `projdex@latest`, ...) npx was given, when this copy is in npx's
+ * cache.
+ */
 function npxSpec(packageDir: string): string | undefined {
   const cache = dirname(dirname(packageDir)); // <cache>/_npx/<hash>/node_modules/projdex
   if (!packageDir.includes(`${join('_npx', '')}`)) return undefined;
   try {
-    const record = JSON.parse(readFileSync(join(cache, 'package.json'), 'utf8')) as { _npx?: { packages?: unknown } };
+    const record = JSON.parse(readFileSync(join(cache, 'package.json'), 'utf8')) as {
+      _npx?: { packages?: unknown };
+    };
     const listed = record._npx?.packages;
     const packages = Array.isArray(listed) ? listed.filter((p): p is string => typeof p === 'string') : [];
     const ours = packages.filter((p) => !/^node(@|$)/.test(p));

@@ -6,11 +6,15 @@ import { findProject } from './project-ref.ts';
 import type { Env } from './types.ts';
 
 /** The command that hands a URL to the desktop's browser, or undefined where none can open one. */
-export function browserCommand(env: Env, platform: NodeJS.Platform = process.platform): [string, string[]] | undefined {
+export function browserCommand(
+  env: Env,
+  platform: NodeJS.Platform = process.platform,
+): [string, string[]] | undefined {
   if (env.BROWSER === 'none') return undefined;
   if (platform === 'darwin') return ['open', []];
   if (platform === 'win32') return ['cmd', ['/c', 'start', '""']];
-  // Elsewhere a browser needs a display: over ssh or in a container xdg-open would fail or pick a text browser.
+  // Elsewhere a browser needs a display: over ssh or in a container xdg-open would fail or pick a text
+  // browser.
   if (!env.DISPLAY && !env.WAYLAND_DISPLAY) return undefined;
   return ['xdg-open', []];
 }
@@ -20,7 +24,12 @@ export function browserCommand(env: Env, platform: NodeJS.Platform = process.pla
  * The URL is always printed; a browser is started only when stdout is a terminal, detached and not
  * waited for, so a script or a test never hangs on it.
  */
-export async function open(client: Client, out: Out, [ref]: string[], options: { dataDir: string; env: Env; tty: boolean }): Promise<number> {
+export async function open(
+  client: Client,
+  out: Out,
+  [ref]: string[],
+  options: { dataDir: string; env: Env; tty: boolean },
+): Promise<number> {
   if (!client.remote) {
     throw new CliError('projdex is not running for this data dir; start it with `projdex serve` (or '
       + '`projdex serve --keep-running > projdex.log 2>&1 &`), then run `projdex open` again');

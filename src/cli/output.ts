@@ -4,4 +4,6 @@ import type { CliIo, Values } from './types.ts';
 export interface Out { readonly io: CliIo; readonly values: Values }
 
 export const print = ({ io }: Out, line = ''): void => { io.stdout.write(`${line}\n`); };
-export const json = ({ io }: Out, value: unknown): void => { io.stdout.write(`${JSON.stringify(value, null, 2)}\n`); };
+export const json = ({ io }: Out, value: unknown): void => {
+  io.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+};

@@ -18,19 +18,26 @@ const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout
  */
 export async function run(client: Client, { io, values }: Out, positionals: string[]): Promise<number> {
   const project: Project = await findProject(client, positionals[0]);
-  const body = { ...(positionals[1] ? { script: positionals[1] } : {}), keep: !client.remote, force: values.force === true };
-  const started = (await client.request('POST', `/api/projects/${project.id}/processes`, body)).body as ProcessInfo;
+  const body = {
+    ...(positionals[1] ? { script: positionals[1] } : {}),
+    keep: !client.remote,
+    force: values.force === true,
+  };
+  const started = (await client.request('POST', `/api/projects/${project.id}/processes`, body))
+    .body as ProcessInfo;
   if (values.json) {
     io.stdout.write(`${JSON.stringify(started, null, 2)}\n`);
     return 0;
   }
-  io.stdout.write(`started #${started.id} ${started.script} of #${project.id} ${project.name} (pid ${started.pid}): ${started.command}\n`);
+  io.stdout.write(`started #${started.id} ${started.script} of #${project.id} ${project.name} `
+    + `(pid ${started.pid}): ${started.command}\n`);
   let interrupted = false;
   io.once('SIGINT', () => { interrupted = true; });
   let printed = '';
   const announced = new Set<number>();
   for (;;) {
-    const now = (await client.request('GET', `/api/processes/${started.id}`)).body as ProcessInfo & { output: string };
+    const now = (await client.request('GET', `/api/processes/${started.id}`))
+      .body as ProcessInfo & { output: string };
     // The output is the log's last 1 MiB: print what follows the part already printed.
     const fresh = now.output.startsWith(printed) ? now.output.slice(printed.length) : now.output.slice(-4096);
     if (fresh) io.stdout.write(fresh);
@@ -44,7 +51,8 @@ export async function run(client: Client, { io, values }: Out, positionals: stri
         || (docker && started.ports.includes(socket.port));
       if (!ours || announced.has(socket.port)) continue;
       announced.add(socket.port);
-      io.stdout.write(`${socket.port}: http://${socket.address.includes(':') ? 'localhost' : '127.0.0.1'}:${socket.port}/\n`);
+      io.stdout.write(`${socket.port}: `
+        + `http://${socket.address.includes(':') ? 'localhost' : '127.0.0.1'}:${socket.port}/\n`);
     }
     if (now.status !== 'running') {
       const code = now.exit_code === null ? '' : ` with code ${now.exit_code}`;
@@ -52,7 +60,8 @@ export async function run(client: Client, { io, values }: Out, positionals: stri
       return now.status === 'exited' ? 0 : 1;
     }
     if (interrupted) {
-      io.stdout.write(`\n#${now.id} keeps running in the background; stop it with \`projdex kill ${now.id}\`\n`);
+      io.stdout.write(`\n#${now.id} keeps running in the background; `
+        + `stop it with \`projdex kill ${now.id}\`\n`);
       return 0;
     }
     await sleep(POLL_MS);
@@ -81,7 +90,9 @@ export async function ps(client: Client, { io, values }: Out): Promise<number> {
 /** `projdex kill PROCESS_ID`: stops the process and everything it started (SIGTERM, SIGKILL after 5 s). */
 export async function kill(client: Client, { io, values }: Out, positionals: string[]): Promise<number> {
   const id = positionals[0];
-  if (!id || !/^\d+$/.test(id)) throw new CliError('kill needs a process id (see `projdex ps`): projdex kill PROCESS_ID', 2);
+  if (!id || !/^\d+$/.test(id)) {
+    throw new CliError('kill needs a process id (see `projdex ps`): projdex kill PROCESS_ID', 2);
+  }
   const stopped = (await client.request('DELETE', `/api/processes/${id}`)).body as ProcessInfo;
   if (values.json) io.stdout.write(`${JSON.stringify(stopped, null, 2)}\n`);
   else io.stdout.write(`#${stopped.id} ${stopped.script} (pid ${stopped.pid}): ${stopped.status}\n`);

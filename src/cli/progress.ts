@@ -8,7 +8,10 @@ export interface ScanProgressEvent { readonly id: number; readonly files: number
  * after that are seen); the returned function closes it. Progress is decoration: a stream that cannot
  * open or breaks leaves the line without counts, never fails the command.
  */
-export async function followProgress(client: Client, onProgress: (event: ScanProgressEvent) => void): Promise<() => void> {
+export async function followProgress(
+  client: Client,
+  onProgress: (event: ScanProgressEvent) => void,
+): Promise<() => void> {
   const controller = new AbortController();
   const stop = (): void => controller.abort();
   let res: Response;

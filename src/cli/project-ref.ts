@@ -45,7 +45,8 @@ export async function findProject(client: Client, ref: string | undefined): Prom
   const named = projects.filter((p) => p.name === arg);
   if (named.length === 1) return named[0]!;
   if (named.length > 1) {
-    throw new CliError(`${named.length} projects are named "${arg}" (${named.map((p) => `#${p.id}`).join(', ')}); name one by its id`);
+    throw new CliError(`${named.length} projects are named "${arg}" `
+      + `(${named.map((p) => `#${p.id}`).join(', ')}); name one by its id`);
   }
   if (path !== undefined) {
     throw new CliError(`${path} is not in a registered project; add it with \`projdex add ${arg}\``);

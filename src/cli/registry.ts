@@ -6,7 +6,10 @@ import type { CliIo, Values } from './types.ts';
 
 interface Out { readonly io: CliIo; readonly values: Values }
 
-/** The server's body limit: a bigger file could never be imported, so it is refused before reading it whole. */
+/**
+ * The server's body limit: a bigger file could never be imported, so it is refused before reading it
+ * whole.
+ */
 const MAX_FILE = 1_048_576;
 
 /** `projdex export`: the registry document on stdout (always JSON; redirect it to a file). */
@@ -16,8 +19,15 @@ export async function exportRegistry(client: Client, { io }: Out): Promise<numbe
   return 0;
 }
 
-/** `projdex import FILE`: merges a document `projdex export` wrote; says what was added, updated and left out. */
-export async function importRegistry(client: Client, { io, values }: Out, positionals: string[]): Promise<number> {
+/**
+ * `projdex import FILE`: merges a document `projdex export` wrote; says what was added, updated and left
+ * out.
+ */
+export async function importRegistry(
+  client: Client,
+  { io, values }: Out,
+  positionals: string[],
+): Promise<number> {
   const file = positionals[0];
   if (!file) throw new CliError('import needs a file: projdex import FILE', 2);
   let text: string;
@@ -33,7 +43,8 @@ export async function importRegistry(client: Client, { io, values }: Out, positi
     }
   } catch (error) {
     if (error instanceof CliError) throw error;
-    throw new CliError(`Cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    throw new CliError(`Cannot read ${file}: `
+      + `${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
   }
   let document: unknown;
   try {
@@ -49,7 +60,8 @@ export async function importRegistry(client: Client, { io, values }: Out, positi
   for (const p of answer.added) io.stdout.write(`added #${p.id} ${p.name}  ${p.path}\n`);
   for (const p of answer.updated) io.stdout.write(`updated #${p.id} ${p.name}  ${p.path}\n`);
   for (const m of answer.missing) io.stdout.write(`not here: ${m.name}  ${m.path} (${m.error})\n`);
-  io.stdout.write(`${answer.added.length} added, ${answer.updated.length} updated, ${answer.missing.length} not on this machine, `
+  io.stdout.write(`${answer.added.length} added, ${answer.updated.length} updated, `
+    + `${answer.missing.length} not on this machine, `
     + `${answer.settings} setting${answer.settings === 1 ? '' : 's'} written\n`);
   return 0;
 }

@@ -21,12 +21,15 @@ export function candidatePorts(values: Values, env: Env): readonly number[] {
     const m = /^(\d{1,5})-(\d{1,5})$/.exec(range);
     const [a, b] = m ? [Number(m[1]), Number(m[2])] : [NaN, NaN];
     if (!(a >= 1 && a <= b && b <= 65535 && b - a < 1000)) {
-      throw new CliError(`${source} must be A-B with 1 <= A <= B <= 65535 and at most 1000 ports (e.g. 38124-38133), got "${range}"`, 2);
+      throw new CliError(`${source} must be A-B with 1 <= A <= B <= 65535 and at most 1000 ports `
+        + `(e.g. 38124-38133), got "${range}"`, 2);
     }
     ports = Array.from({ length: b - a + 1 }, (_, i) => a + i);
   }
   if (values.port === undefined) return ports;
-  if (!/^\d{1,5}$/.test(values.port) || Number(values.port) > 65535) throw new CliError(`--port must be an integer from 0 to 65535, got "${values.port}"`, 2);
+  if (!/^\d{1,5}$/.test(values.port) || Number(values.port) > 65535) {
+    throw new CliError(`--port must be an integer from 0 to 65535, got "${values.port}"`, 2);
+  }
   return [Number(values.port)];
 }
 
@@ -64,7 +67,8 @@ export async function serve(values: Values, env: Env, io: CliIo, dataDir: string
     running.server.on('request', (req, res) => {
       const started = performance.now();
       res.once('close', () => {
-        io.stderr.write(`${new Date().toISOString()} ${req.method} ${req.url} ${res.statusCode} ${(performance.now() - started).toFixed(1)}ms\n`);
+        io.stderr.write(`${new Date().toISOString()} ${req.method} ${req.url} ${res.statusCode} `
+          + `${(performance.now() - started).toFixed(1)}ms\n`);
       });
     });
   }
@@ -75,8 +79,14 @@ export async function serve(values: Values, env: Env, io: CliIo, dataDir: string
     stop = (why) => {
       if (stopping) return;
       stopping = true;
-      if (why) io.stderr.write(`projdex: ${why}; shutting down (start it with --keep-running to keep serving after that)\n`);
-      running.close().then(done, (error: unknown) => { io.stderr.write(`ERROR: while closing: ${String(error)}\n`); done(); });
+      if (why) {
+        io.stderr.write(`projdex: ${why}; shutting down `
+          + '(start it with --keep-running to keep serving after that)\n');
+      }
+      running.close().then(done, (error: unknown) => {
+        io.stderr.write(`ERROR: while closing: ${String(error)}\n`);
+        done();
+      });
     };
     io.once('SIGINT', () => stop());
     io.once('SIGTERM', () => stop());
@@ -86,10 +96,15 @@ export async function serve(values: Values, env: Env, io: CliIo, dataDir: string
   if (WILDCARD.includes(host)) {
     const local = `http://${host === '::' ? '[::1]' : '127.0.0.1'}:${running.port}`;
     io.stdout.write(`  Local:   ${local}\n`);
-    for (const address of networkAddresses(host === '::')) io.stdout.write(`  Network: http://${address}:${running.port}\n`);
+    for (const address of networkAddresses(host === '::')) {
+      io.stdout.write(`  Network: http://${address}:${running.port}\n`);
+    }
   }
   io.stdout.write(`data: ${dataDir}\n`);
-  if (generated) io.stdout.write(`token: ${token}\n(send it as "Authorization: Bearer <token>"; it is shown only this once)\n`);
+  if (generated) {
+    io.stdout.write(`token: ${token}\n`
+      + '(send it as "Authorization: Bearer <token>"; it is shown only this once)\n');
+  }
   await stopped;
   unwatch();
   return 0;
@@ -120,7 +135,9 @@ function watchParent(io: CliIo, stop: (why: string) => void): () => void {
   const grandparent = isShellWrapper(parent) ? parentOf(parent) : undefined;
   const timer = setInterval(() => {
     if (io.ppid !== parent) stop(`the parent process (pid ${parent}) exited`);
-    else if (grandparent !== undefined && grandparent > 1 && parentOf(parent) !== grandparent) stop(`the process that started projdex (pid ${grandparent}) exited`);
+    else if (grandparent !== undefined && grandparent > 1 && parentOf(parent) !== grandparent) {
+      stop(`the process that started projdex (pid ${grandparent}) exited`);
+    }
   }, 500);
   timer.unref();
   return () => {

@@ -7,8 +7,12 @@ const setting = (key: string): string => `/api/settings/${encodeURIComponent(key
 
 /** `projdex set KEY VALUE`: the API refuses a value projdex cannot use for a key it reads. */
 export async function set(client: Client, out: Out, [key, value, extra]: string[]): Promise<number> {
-  if (key === undefined || value === undefined) throw new CliError('set needs a key and a value: projdex set KEY VALUE', 2);
-  if (extra !== undefined) throw new CliError(`set takes one value; quote a value with spaces: projdex set ${key} "…"`, 2);
+  if (key === undefined || value === undefined) {
+    throw new CliError('set needs a key and a value: projdex set KEY VALUE', 2);
+  }
+  if (extra !== undefined) {
+    throw new CliError(`set takes one value; quote a value with spaces: projdex set ${key} "…"`, 2);
+  }
   const saved = (await client.request('PUT', setting(key), { value })).body as { key: string; value: string };
   if (out.values.json) return json(out, saved), 0;
   print(out, `${saved.key} = ${saved.value}`);

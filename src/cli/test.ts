@@ -18,13 +18,18 @@ async function projectOf(client: Client, word: string): Promise<Project> {
   const projects = (await client.request('GET', '/api/projects')).body as Project[];
   if (existsSync(word)) {
     const path = realpathSync(resolve(word));
-    const found = projects.filter((p) => path === p.path || path.startsWith(p.path + sep)).sort((a, b) => b.path.length - a.path.length)[0];
+    const found = projects
+      .filter((p) => path === p.path || path.startsWith(p.path + sep))
+      .sort((a, b) => b.path.length - a.path.length)[0];
     if (!found) throw new CliError(`${path} is not in a registered project; add it with \`projdex add DIR\``);
     return found;
   }
   const named = projects.filter((p) => p.name === word);
   if (named.length === 1) return named[0]!;
-  if (named.length > 1) throw new CliError(`${named.length} projects are named ${word}; give its id: ${named.map((p) => `#${p.id}`).join(', ')}`);
+  if (named.length > 1) {
+    throw new CliError(`${named.length} projects are named ${word}; `
+      + `give its id: ${named.map((p) => `#${p.id}`).join(', ')}`);
+  }
   throw new CliError(`${word} is neither a project id, a directory nor a project's name`);
 }
 
@@ -49,7 +54,10 @@ export async function test(client: Client, out: Out, positionals: string[]): Pro
     stream?.close();
     throw error;
   }
-  if (!values.json) io.stderr.write(`run #${run.id} of #${project.id} ${project.name}${run.status === 'queued' ? ' (queued: another run is in progress)' : ''}\n`);
+  if (!values.json) {
+    io.stderr.write(`run #${run.id} of #${project.id} ${project.name}`
+      + `${run.status === 'queued' ? ' (queued: another run is in progress)' : ''}\n`);
+  }
   let interrupted = false;
   const onSigint = (): void => {
     interrupted = true;
@@ -77,23 +85,34 @@ export async function test(client: Client, out: Out, positionals: string[]): Pro
 /** Failed files first (with the first line of each failure), then passed and skipped; then the notes. */
 export function summary(run: RunRecord): string {
   const order = { failed: 0, passed: 1, skipped: 2 } as const;
-  const files = [...run.files].sort((a, b) => order[a.status] - order[b.status] || a.file_path.localeCompare(b.file_path));
+  const files = [...run.files]
+    .sort((a, b) => order[a.status] - order[b.status] || a.file_path.localeCompare(b.file_path));
   const lines = ['', '--- summary ---'];
   for (const f of files) {
-    lines.push(`${f.status === 'failed' ? '✗ FAIL' : f.status === 'passed' ? '✓ pass' : '- skip'}  ${f.file_path}${f.duration_ms === null ? '' : `  (${f.duration_ms} ms)`}`);
-    for (const failure of f.failures) lines.push(`          ${failure.name}: ${failure.message.split('\n')[0]}`);
+    lines.push(`${f.status === 'failed' ? '✗ FAIL' : f.status === 'passed' ? '✓ pass' : '- skip'}  `
+      + `${f.file_path}${f.duration_ms === null ? '' : `  (${f.duration_ms} ms)`}`);
+    for (const failure of f.failures) {
+      lines.push(`          ${failure.name}: ${failure.message.split('\n')[0]}`);
+    }
   }
-  for (const step of run.steps) for (const note of step.notes) lines.push(`note: ${step.package ? `${step.package}: ` : ''}${note}`);
+  for (const step of run.steps) {
+    for (const note of step.notes) lines.push(`note: ${step.package ? `${step.package}: ` : ''}${note}`);
+  }
   const { passed, failed, skipped } = run.counts;
-  lines.push(`${run.files.length} file${run.files.length === 1 ? '' : 's'}: ${failed} failed, ${passed} passed, ${skipped} skipped`
-    + ` -- run #${run.id} ${run.status}${run.reason ? ` (${run.reason})` : ''}${run.exit_code ? `, exit code ${run.exit_code}` : ''}`);
+  lines.push(`${run.files.length} file${run.files.length === 1 ? '' : 's'}: `
+    + `${failed} failed, ${passed} passed, ${skipped} skipped`
+    + ` -- run #${run.id} ${run.status}${run.reason ? ` (${run.reason})` : ''}`
+    + `${run.exit_code ? `, exit code ${run.exit_code}` : ''}`);
   return `${lines.join('\n')}\n`;
 }
 
 /** `/api/events`, read with fetch (it carries the token header), ready once the server sent `ready`. */
 async function openEvents(client: Client) {
   const controller = new AbortController();
-  const res = await fetch(`${client.url}/api/events`, { headers: { ...client.headers, accept: 'text/event-stream' }, signal: controller.signal })
+  const res = await fetch(`${client.url}/api/events`, {
+    headers: { ...client.headers, accept: 'text/event-stream' },
+    signal: controller.signal,
+  })
     .catch(() => undefined);
   if (!res?.ok || !res.body) return undefined;
   const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();

@@ -13,7 +13,8 @@ export function tokenOf(values: Values, env: Env): string | undefined {
     try {
       text = readFileSync(file, 'utf8');
     } catch (error) {
-      throw new CliError(`Cannot read the token file ${file}: ${(error as NodeJS.ErrnoException).code ?? 'error'}`);
+      throw new CliError(`Cannot read the token file ${file}: `
+        + `${(error as NodeJS.ErrnoException).code ?? 'error'}`);
     }
     const token = text.split(/\r?\n/, 1)[0]!.trim();
     if (token === '') throw new CliError(`The token file ${file} is empty`);

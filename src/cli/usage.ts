@@ -5,8 +5,14 @@ function distance(a: string, b: string): number {
   for (let i = 1; i <= a.length; i++) {
     for (let j = 1; j <= b.length; j++) {
       const row = d[i]!;
-      row[j] = Math.min(d[i - 1]![j]! + 1, row[j - 1]! + 1, d[i - 1]![j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) row[j] = Math.min(row[j]!, d[i - 2]![j - 2]! + 1);
+      row[j] = Math.min(
+        d[i - 1]![j]! + 1,
+        row[j - 1]! + 1,
+        d[i - 1]![j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1),
+      );
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) {
+        row[j] = Math.min(row[j]!, d[i - 2]![j - 2]! + 1);
+      }
     }
   }
   return d[a.length]![b.length]!;
@@ -36,7 +42,11 @@ export function parseArgsMessage(error: Error & { code?: string }, known: readon
   if (error.code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') {
     const option = /'(--?[\w-]+)/.exec(error.message)?.[1];
     // "does not take an argument" (--watch=1); otherwise the value is missing or is the next option.
-    if (option) return /does not take an argument/.test(error.message) ? `${option} takes no value` : `${option} needs a value`;
+    if (option) {
+      return /does not take an argument/.test(error.message)
+        ? `${option} takes no value`
+        : `${option} needs a value`;
+    }
   }
   return error.message;
 }

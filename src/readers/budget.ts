@@ -32,7 +32,9 @@ export function tooDeep(text: string, opens: string, closes: string, max = MAX_D
   let depth = 0;
   for (let i = 0; i < text.length; i++) {
     const c = text[i]!;
-    if (opens.includes(c)) { if (++depth > max) return true; } else if (closes.includes(c) && depth > 0) depth--;
+    if (opens.includes(c)) {
+      if (++depth > max) return true;
+    } else if (closes.includes(c) && depth > 0) depth--;
   }
   return false;
 }

@@ -7,7 +7,11 @@
 import { MAX_EXPANDED, MAX_EXPANDED_PER_FILE, noteLimit, replaceBounded } from './budget.ts';
 
 /** One rule: its first target, the prerequisites on its line, and its recipe (expanded, one sh line each). */
-export interface MakeRule { readonly target: string; readonly prereqs: readonly string[]; readonly recipe: string[] }
+export interface MakeRule {
+  readonly target: string;
+  readonly prereqs: readonly string[];
+  readonly recipe: string[];
+}
 
 const VARIABLE = /^([A-Za-z_][A-Za-z0-9_]*)\s*(?:\?|:|::|!)?=\s*(.*)$/;
 const TARGET = /^([A-Za-z0-9_.\/%-]+(?:\s+[A-Za-z0-9_.\/%-]+)*)\s*:(?!=)/;
@@ -16,7 +20,8 @@ const TARGET = /^([A-Za-z0-9_.\/%-]+(?:\s+[A-Za-z0-9_.\/%-]+)*)\s*:(?!=)/;
  * Rules of a Makefile, in order; special targets (`.PHONY`) are left out. `$(MAKE)` reads as `make`.
  *
  * @example
- * readMakefile('T ?= test\ncheck: lint\n\tnode --test $(T)\n'); // [{ target: 'check', prereqs: ['lint'], recipe: ['node --test test'] }]
+ * readMakefile('T ?= test\ncheck: lint\n\tnode --test $(T)\n');
+ * // [{ target: 'check', prereqs: ['lint'], recipe: ['node --test test'] }]
  */
 export function readMakefile(text: string): MakeRule[] {
   const vars = new Map<string, string>([['MAKE', 'make']]);
@@ -42,8 +47,11 @@ export function readMakefile(text: string): MakeRule[] {
       const names = head[1]!.split(/\s+/);
       const rest = line.slice(head[0].length);
       const semi = rest.indexOf(';');
-      const prereqs = (semi === -1 ? rest : rest.slice(0, semi)).trim().split(/\s+/).filter((p) => p !== '' && !p.startsWith('|'));
-      rule = names[0]!.startsWith('.') ? null : { target: names[0]!, prereqs: prereqs.map(expand), recipe: [] };
+      const prereqs = (semi === -1 ? rest : rest.slice(0, semi)).trim().split(/\s+/)
+        .filter((p) => p !== '' && !p.startsWith('|'));
+      rule = names[0]!.startsWith('.')
+        ? null
+        : { target: names[0]!, prereqs: prereqs.map(expand), recipe: [] };
       if (rule) out.push(rule);
       const inline = semi === -1 ? '' : rest.slice(semi + 1).trim();
       if (rule !== null && inline !== '') rule.recipe.push(expand(inline));
@@ -54,16 +62,31 @@ export function readMakefile(text: string): MakeRule[] {
   return out;
 }
 
-function expandBounded(line: string, vars: ReadonlyMap<string, string>, budget: { left: number; noted: boolean }, depth = 0): string {
-  const replaced = replaceBounded(line, /\$[({]([A-Za-z_][A-Za-z0-9_]*)[)}]/g, (m) => vars.get(m[1]!) ?? m[0], { budget });
+function expandBounded(
+  line: string,
+  vars: ReadonlyMap<string, string>,
+  budget: { left: number; noted: boolean },
+  depth = 0,
+): string {
+  const replaced = replaceBounded(
+    line,
+    /\$[({]([A-Za-z_][A-Za-z0-9_]*)[)}]/g,
+    (m) => vars.get(m[1]!) ?? m[0],
+    { budget },
+  );
   if (replaced === undefined) {
-    if (!budget.noted) noteLimit(`Makefile variables expand past ${MAX_EXPANDED / 1024} KB per line or ${MAX_EXPANDED_PER_FILE / 1048576} MB per file; the rest was left unexpanded`);
+    if (!budget.noted) {
+      noteLimit(`Makefile variables expand past ${MAX_EXPANDED / 1024} KB per line or `
+        + `${MAX_EXPANDED_PER_FILE / 1048576} MB per file; the rest was left unexpanded`);
+    }
     budget.noted = true;
     budget.left = 0;
     return line.replace(/\$\$/g, '$');
   }
   // `$$PORT` in a recipe is the shell's `$PORT`.
-  return depth < 3 && replaced !== line ? expandBounded(replaced, vars, budget, depth + 1) : replaced.replace(/\$\$/g, '$');
+  return depth < 3 && replaced !== line
+    ? expandBounded(replaced, vars, budget, depth + 1)
+    : replaced.replace(/\$\$/g, '$');
 }
 
 /**
@@ -76,7 +99,9 @@ function joinContinuations(text: string): string[] {
   let parts: string[] | undefined;
   for (const raw of text.split('\n')) {
     const line = parts ? raw.slice(blanksAt(raw, 0)) : raw;
-    const body = line.endsWith('\\\r') ? line.slice(0, -2) : line.endsWith('\\') ? line.slice(0, -1) : undefined;
+    const body = line.endsWith('\\\r') ? line.slice(0, -2)
+      : line.endsWith('\\') ? line.slice(0, -1)
+        : undefined;
     if (body === undefined) {
       if (parts) { parts.push(line); out.push(parts.join(' ')); parts = undefined; } else out.push(line);
       continue;

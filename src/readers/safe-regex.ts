@@ -20,14 +20,19 @@ import { noteLimit } from './budget.ts';
  */
 export const notePattern = noteLimit;
 
-/** Open-ended repetitions accepted beside a lookaround (or outside a scan process) in a `^`-anchored pattern. */
+/**
+ * Open-ended repetitions accepted beside a lookaround (or outside a scan process) in a `^`-anchored
+ * pattern.
+ */
 const MAX_UNBOUNDED = 2;
 
 /** Longest pattern accepted. Real test regexes are well under 200 characters. */
 const MAX_SOURCE = 1000;
 
 /** Whether this process finishes over-backtracking lookaround-free RegExps in linear time. */
-export const LINEAR_FALLBACK = process.execArgv.includes('--enable-experimental-regexp-engine-on-excessive-backtracks');
+export const LINEAR_FALLBACK = process.execArgv.includes(
+  '--enable-experimental-regexp-engine-on-excessive-backtracks',
+);
 
 /**
  * Compiles a project's regex, or returns null (and calls `refuse` with the reason) when it is invalid or
@@ -37,7 +42,11 @@ export const LINEAR_FALLBACK = process.execArgv.includes('--enable-experimental-
  * projectRegExp('(/__tests__/.*|(\\.|/)(test|spec))\\.[jt]sx?$'); // a RegExp
  * projectRegExp('(?=a)(a+)+$', '', console.log); // null: "nested quantifier after a lookaround"
  */
-export function projectRegExp(source: string, flags = '', refuse: (reason: string) => void = () => {}): RegExp | null {
+export function projectRegExp(
+  source: string,
+  flags = '',
+  refuse: (reason: string) => void = () => {},
+): RegExp | null {
   const reason = regexRisk(source);
   if (reason) {
     refuse(reason);
@@ -58,14 +67,18 @@ export function regexRisk(source: string, { linearFallback = LINEAR_FALLBACK } =
   // A backreference makes matching NP-hard in general: `(.*)\1` alone is quadratic, and worse with more.
   if (shape.backreference) return 'it uses a backreference, which can backtrack without bound';
   if (linearFallback && !shape.lookaround) return null;
-  if (shape.nested) return 'it has a repeated group holding a repetition or alternatives, which can backtrack without bound';
+  if (shape.nested) {
+    return 'it has a repeated group holding a repetition or alternatives, which can backtrack without bound';
+  }
   // Each open-ended repetition (`.*`, `a+`, `{2,}`) can multiply the work by the path's length, and so does
   // an unanchored start (every position is tried): up to quadratic stays under 0.1 s on a 4096-character
   // path; `(?=.*a.*b)` is cubic (minutes), `(?=.*.*.*x)` worse.
   const allowed = source.startsWith('^') ? MAX_UNBOUNDED : MAX_UNBOUNDED - 1;
   if (shape.unbounded > allowed) {
-    return `it has ${shape.lookaround ? 'a lookaround and ' : ''}more than ${allowed} open-ended repetition${allowed === 1 ? '' : 's'} `
-      + `(such as .*)${allowed < MAX_UNBOUNDED ? ' without a leading ^' : ''}, which can backtrack for minutes`;
+    return `it has ${shape.lookaround ? 'a lookaround and ' : ''}more than ${allowed} `
+      + `open-ended repetition${allowed === 1 ? '' : 's'} `
+      + `(such as .*)${allowed < MAX_UNBOUNDED ? ' without a leading ^' : ''}, `
+      + 'which can backtrack for minutes';
   }
   return null;
 }
@@ -75,7 +88,9 @@ export function regexRisk(source: string, { linearFallback = LINEAR_FALLBACK } =
  * quantified group contains a quantifier or a `|`, and how many open-ended repetitions it has. Classes
  * and escapes are skipped.
  */
-function scan(source: string): { lookaround: boolean; backreference: boolean; nested: boolean; unbounded: number } {
+function scan(
+  source: string,
+): { lookaround: boolean; backreference: boolean; nested: boolean; unbounded: number } {
   // Per open group: whether it (so far) holds a quantifier or an alternation.
   const stack: boolean[] = [];
   let lookaround = false;

@@ -146,7 +146,9 @@ function readValue(c: Cursor): TomlValue {
   if (raw === 'false') return false;
   const clean = raw.replace(/_/g, '');
   if (/^[+-]?(?:0x[0-9a-f]+|0o[0-7]+|0b[01]+)$/i.test(clean)) return Number(clean.replace(/^\+/, ''));
-  if (/^[+-]?(?:\d+(?:\.\d+)?(?:e[+-]?\d+)?|inf|nan)$/i.test(clean)) return Number(clean.replace(/inf/i, 'Infinity'));
+  if (/^[+-]?(?:\d+(?:\.\d+)?(?:e[+-]?\d+)?|inf|nan)$/i.test(clean)) {
+    return Number(clean.replace(/inf/i, 'Infinity'));
+  }
   return raw;
 }
 
@@ -182,7 +184,9 @@ function readInline(c: Cursor): TomlTable {
   }
 }
 
-const ESCAPES: Record<string, string> = { b: '\b', t: '\t', n: '\n', f: '\f', r: '\r', e: '\x1b', '"': '"', '\\': '\\' };
+const ESCAPES: Record<string, string> = {
+  b: '\b', t: '\t', n: '\n', f: '\f', r: '\r', e: '\x1b', '"': '"', '\\': '\\',
+};
 
 function readString(c: Cursor): string {
   const q = c.s[c.i]!;

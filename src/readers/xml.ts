@@ -20,7 +20,9 @@ const ENTITIES: Record<string, string> = { lt: '<', gt: '>', amp: '&', quot: '"'
  * Parses XML text into a synthetic root element named `#document`.
  *
  * @example
- * const doc = parseXml('<phpunit><testsuites><testsuite name="u"><directory>tests</directory></testsuite></testsuites></phpunit>');
+ * const doc = parseXml(
+ *   '<phpunit><testsuites><testsuite name="u"><directory>tests</directory></testsuite></testsuites></phpunit>',
+ * );
  * xmlFind(doc, 'directory')[0]?.text; // 'tests'
  */
 export function parseXml(text: string): XmlElement {
@@ -86,8 +88,16 @@ type Tag =
 function* tags(text: string): Generator<Tag> {
   const len = text.length;
   for (let i = text.indexOf('<'); i !== -1 && i < len; i = text.indexOf('<', i)) {
-    const endOf = (marker: string, from: number): number => { const e = text.indexOf(marker, from); return e === -1 ? len : e + marker.length; };
-    if (text.startsWith('<!--', i)) { const end = endOf('-->', i + 4); yield { kind: 'skip', at: i, end, text: '' }; i = end; continue; }
+    const endOf = (marker: string, from: number): number => {
+      const e = text.indexOf(marker, from);
+      return e === -1 ? len : e + marker.length;
+    };
+    if (text.startsWith('<!--', i)) {
+      const end = endOf('-->', i + 4);
+      yield { kind: 'skip', at: i, end, text: '' };
+      i = end;
+      continue;
+    }
     if (text.startsWith('<![CDATA[', i)) {
       const close = text.indexOf(']]>', i + 9);
       const end = close === -1 ? len : close + 3;
@@ -95,14 +105,26 @@ function* tags(text: string): Generator<Tag> {
       i = end;
       continue;
     }
-    if (text[i + 1] === '?' || text[i + 1] === '!') { const end = endOf('>', i); yield { kind: 'skip', at: i, end, text: '' }; i = end; continue; }
+    if (text[i + 1] === '?' || text[i + 1] === '!') {
+      const end = endOf('>', i);
+      yield { kind: 'skip', at: i, end, text: '' };
+      i = end;
+      continue;
+    }
     // A tag ends at the first `>` outside quotes and before the next `<` (which XML forbids inside tags).
     const next = text.indexOf('<', i + 1);
     const limit = next === -1 ? len : next;
     let gt = -1;
     for (let j = i + 1; j < limit; j++) {
       const c = text[j];
-      if (c === '"' || c === "'") { const q = text.indexOf(c, j + 1); if (q === -1 || q >= limit) break; j = q; } else if (c === '>') { gt = j; break; }
+      if (c === '"' || c === "'") {
+        const q = text.indexOf(c, j + 1);
+        if (q === -1 || q >= limit) break;
+        j = q;
+      } else if (c === '>') {
+        gt = j;
+        break;
+      }
     }
     if (gt === -1) { i = limit; continue; }
     const inner = text.slice(i + 1, gt);
@@ -113,7 +135,16 @@ function* tags(text: string): Generator<Tag> {
       const nameEnd = inner.search(/[\s/]|$/);
       const name = inner.slice(0, nameEnd);
       const selfClosing = inner.endsWith('/');
-      if (name !== '') yield { kind: 'open', at: i, end: gt + 1, name, attrs: inner.slice(nameEnd, selfClosing ? -1 : undefined), selfClosing };
+      if (name !== '') {
+        yield {
+          kind: 'open',
+          at: i,
+          end: gt + 1,
+          name,
+          attrs: inner.slice(nameEnd, selfClosing ? -1 : undefined),
+          selfClosing,
+        };
+      }
     }
     i = gt + 1;
   }
@@ -136,7 +167,9 @@ function decode(s: string): string {
   if (!s.includes('&')) return s;
   return s.replace(/&(#x[0-9a-f]+|#\d+|\w+);/gi, (all, ent: string) => {
     if (ent[0] === '#') {
-      const code = ent[1] === 'x' || ent[1] === 'X' ? Number.parseInt(ent.slice(2), 16) : Number(ent.slice(1));
+      const code = ent[1] === 'x' || ent[1] === 'X'
+        ? Number.parseInt(ent.slice(2), 16)
+        : Number(ent.slice(1));
       return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : all;
     }
     return ENTITIES[ent] ?? all;

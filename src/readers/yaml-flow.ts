@@ -116,7 +116,11 @@ class Flow {
       this.#i = end === -1 ? s.length : end + 1;
       return scalar(s.slice(start, this.#i));
     }
-    while (this.#i < s.length && !/[,\]}]/.test(s[this.#i]!) && !(isKey && s[this.#i] === ':' && /[\s,}]/.test(s[this.#i + 1] ?? ' '))) {
+    while (
+      this.#i < s.length
+      && !/[,\]}]/.test(s[this.#i]!)
+      && !(isKey && s[this.#i] === ':' && /[\s,}]/.test(s[this.#i + 1] ?? ' '))
+    ) {
       if (!isKey && s[this.#i] === ':' && /\s/.test(s[this.#i + 1] ?? '')) break;
       this.#i++;
     }

@@ -82,7 +82,11 @@ class Parser {
 
   #sequence(indent: number): Value[] {
     const items: Value[] = [];
-    for (let line = this.#lines[this.#i]; line && line.indent === indent && (line.text === '-' || line.text.startsWith('- ')); line = this.#lines[this.#i]) {
+    for (
+      let line = this.#lines[this.#i];
+      line && line.indent === indent && (line.text === '-' || line.text.startsWith('- '));
+      line = this.#lines[this.#i]
+    ) {
       const rest = line.text.slice(1).trimStart();
       if (rest === '') {
         this.#i++;
@@ -108,7 +112,9 @@ class Parser {
       const next = this.#lines[this.#i];
       if (rest === '' || /^[&!][^\s]*$/.test(rest)) {
         if (next && next.indent > indent) value = this.block(next.indent);
-        else if (next && next.indent === indent && (next.text === '-' || next.text.startsWith('- '))) value = this.#sequence(indent);
+        else if (next && next.indent === indent && (next.text === '-' || next.text.startsWith('- '))) {
+          value = this.#sequence(indent);
+        }
         else value = null;
       } else if (/^[|>][-+0-9]*$/.test(rest)) {
         value = this.#blockScalar(indent, rest[0] === '>');
@@ -122,7 +128,9 @@ class Parser {
 
   #blockScalar(indent: number, folded: boolean): string {
     const parts: string[] = [];
-    while (this.#lines[this.#i] && this.#lines[this.#i]!.indent > indent) parts.push(this.#lines[this.#i++]!.text);
+    while (this.#lines[this.#i] && this.#lines[this.#i]!.indent > indent) {
+      parts.push(this.#lines[this.#i++]!.text);
+    }
     return parts.join(folded ? ' ' : '\n');
   }
 
@@ -130,11 +138,17 @@ class Parser {
   #inline(text: string, indent: number): Value {
     let source = text.replace(/^(?:[&!][^\s]*\s+)+/, '');
     if (source[0] === '[' || source[0] === '{') {
-      while (!balanced(source) && this.#lines[this.#i] && this.#lines[this.#i]!.indent > indent - 1) source += ' ' + this.#lines[this.#i++]!.text;
+      while (!balanced(source) && this.#lines[this.#i] && this.#lines[this.#i]!.indent > indent - 1) {
+        source += ' ' + this.#lines[this.#i++]!.text;
+      }
       return parseFlow(source);
     }
     // Plain multi-line scalars continue on more-indented lines.
-    while (source[0] !== '"' && source[0] !== "'" && this.#lines[this.#i] && this.#lines[this.#i]!.indent > indent && !splitKey(this.#lines[this.#i]!.text)) source += ' ' + this.#lines[this.#i++]!.text;
+    while (
+      source[0] !== '"' && source[0] !== "'"
+      && this.#lines[this.#i] && this.#lines[this.#i]!.indent > indent
+      && !splitKey(this.#lines[this.#i]!.text)
+    ) source += ' ' + this.#lines[this.#i++]!.text;
     return scalar(source);
   }
 }

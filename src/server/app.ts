@@ -23,7 +23,10 @@ export interface HandlerOptions extends GuardOptions {
   readonly instance?: string;
   readonly store: Store;
   readonly scanner: Scanner;
-  /** Test runs (the `runs` routes). @default a runner of its own, never closed (startServer passes its own) */
+  /**
+   * Test runs (the `runs` routes). @default a runner of its own, never closed (startServer passes its
+   * own)
+   */
   readonly runs?: Runs;
   /** Scripts started in the background; the server closes it. @default one that is never closed */
   readonly processes?: ProcessManager;
@@ -40,7 +43,12 @@ export interface HandlerOptions extends GuardOptions {
   /** @default Date.now */
   readonly now?: () => number;
   /** Renders every error. Default: the error's status and message, or a generic 500 that logs the cause. */
-  readonly onError?: (error: unknown, req: IncomingMessage, res: ServerResponse, headers: Record<string, string>) => void;
+  readonly onError?: (
+    error: unknown,
+    req: IncomingMessage,
+    res: ServerResponse,
+    headers: Record<string, string>,
+  ) => void;
 }
 
 const CORS_PREFLIGHT = {
@@ -59,7 +67,8 @@ const CORS_PREFLIGHT = {
 export function createHandler(options: HandlerOptions): (req: IncomingMessage, res: ServerResponse) => void {
   const { store, scanner, getPort, bodyLimit = 1_048_576, logger = console, now = Date.now } = options;
   const events = options.events ?? createEvents();
-  const runs = options.runs ?? createRuns({ store, scanner, events, now, secrets: options.token ? [options.token] : [] });
+  const runs = options.runs
+    ?? createRuns({ store, scanner, events, now, secrets: options.token ? [options.token] : [] });
   const router = createRouter<Handler>(createRoutes(store, scanner, {
     now, events, sse: options.sse, instance: options.instance, runs, processes: options.processes,
   }));
@@ -81,9 +90,15 @@ export function createHandler(options: HandlerOptions): (req: IncomingMessage, r
     send(res, database?.status ?? 500, { error: database?.message ?? 'Internal server error' }, headers);
   });
 
-  const handle = async (req: IncomingMessage, res: ServerResponse, headers: Record<string, string>): Promise<void> => {
+  const handle = async (
+    req: IncomingMessage,
+    res: ServerResponse,
+    headers: Record<string, string>,
+  ): Promise<void> => {
     const target = req.url ?? '';
-    if (!target.startsWith('/') || target.includes('#')) throw httpError(400, 'BAD_TARGET', 'Malformed request target');
+    if (!target.startsWith('/') || target.includes('#')) {
+      throw httpError(400, 'BAD_TARGET', 'Malformed request target');
+    }
     const queryAt = target.indexOf('?');
     const path = queryAt === -1 ? target : target.slice(0, queryAt);
     // The dashboard's files hold no data: they need no token and may be opened from a link on another site.
@@ -102,7 +117,11 @@ export function createHandler(options: HandlerOptions): (req: IncomingMessage, r
       return;
     }
     if (!found) throw httpError(404, 'NOT_FOUND', 'Not found');
-    if ('allowed' in found) throw httpError(405, 'METHOD_NOT_ALLOWED', 'Method not allowed', { headers: { Allow: found.allowed.join(', ') } });
+    if ('allowed' in found) {
+      throw httpError(405, 'METHOD_NOT_ALLOWED', 'Method not allowed', {
+        headers: { Allow: found.allowed.join(', ') },
+      });
+    }
     // Also for routes that ignore their body: a cross-site form post must not start a scan.
     assertJsonBody(req);
 
@@ -139,10 +158,12 @@ export function createHandler(options: HandlerOptions): (req: IncomingMessage, r
   return (req, res) => {
     const previous = inFlight.get(req.socket);
     const run = previous ? previous.then(() => one(req, res)) : one(req, res);
-    const done = run.then(() => (res.writableEnded || res.destroyed ? undefined : new Promise<void>((resolve) => {
-      res.once('finish', resolve);
-      res.once('close', resolve);
-    })));
+    const done = run.then(() => (res.writableEnded || res.destroyed
+      ? undefined
+      : new Promise<void>((resolve) => {
+        res.once('finish', resolve);
+        res.once('close', resolve);
+      })));
     inFlight.set(req.socket, done);
     void done.then(() => { if (inFlight.get(req.socket) === done) inFlight.delete(req.socket); });
   };

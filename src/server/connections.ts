@@ -28,7 +28,10 @@ interface Tracked {
  * @example
  * limitConnections(server, { max: 256, firstRequestMs: 10_000 });
  */
-export function limitConnections(server: Server, { max = 256, firstRequestMs = 10_000 }: ConnectionLimits = {}): void {
+export function limitConnections(
+  server: Server,
+  { max = 256, firstRequestMs = 10_000 }: ConnectionLimits = {},
+): void {
   // Insertion order is age order: the first idle entry is the oldest idle socket.
   const open = new Map<Socket, Tracked>();
   // A backstop for descriptors; the eviction below keeps the count at `max` before Node's own cut.

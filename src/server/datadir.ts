@@ -1,5 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { closeSync, constants, fsyncSync, linkSync, lstatSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
+import {
+  closeSync, constants, fsyncSync, linkSync, lstatSync, mkdirSync, openSync, readFileSync, renameSync, rmSync,
+  statSync, writeSync,
+} from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { CHALLENGE_HEADER, newChallenge, provesInstance } from './identity.ts';
 
@@ -80,19 +83,23 @@ export function prepareDataDir(dir: string): void {
     makeDirs(dir, 0o700);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    throw new DataDirError('DATA_DIR_CREATE', `Cannot create the data dir ${dir}: ${whyNot(code)}; choose another with --data-dir DIR.`);
+    throw new DataDirError('DATA_DIR_CREATE',
+      `Cannot create the data dir ${dir}: ${whyNot(code)}; choose another with --data-dir DIR.`);
   }
   const info = statSync(dir);
   if (!info.isDirectory()) {
-    throw new DataDirError('DATA_DIR_NOT_DIR', `The data dir ${dir} is not a directory; choose another with --data-dir DIR.`);
+    throw new DataDirError('DATA_DIR_NOT_DIR',
+      `The data dir ${dir} is not a directory; choose another with --data-dir DIR.`);
   }
   const uid = process.getuid?.();
   if (uid !== undefined && info.uid !== uid) {
-    throw new DataDirError('DATA_DIR_OWNER', `The data dir ${dir} belongs to another user (uid ${info.uid}); choose one of your own with --data-dir DIR.`);
+    throw new DataDirError('DATA_DIR_OWNER', `The data dir ${dir} belongs to another user `
+      + `(uid ${info.uid}); choose one of your own with --data-dir DIR.`);
   }
   if ((info.mode & 0o022) !== 0) {
     const mode = (info.mode & 0o777).toString(8).padStart(4, '0');
-    throw new DataDirError('DATA_DIR_MODE', `The data dir ${dir} is writable by group or others (mode ${mode}); run \`chmod 700 ${dir}\` or choose another with --data-dir DIR.`);
+    throw new DataDirError('DATA_DIR_MODE', `The data dir ${dir} is writable by group or others `
+      + `(mode ${mode}); run \`chmod 700 ${dir}\` or choose another with --data-dir DIR.`);
   }
 }
 
@@ -109,7 +116,8 @@ export function ensureRegularFile(file: string): void {
       continue;
     }
     if (!info.isFile()) {
-      throw new DataDirError('DATA_FILE_NOT_REGULAR', `${name} is not a regular file (a symlink?); projdex will not follow it: remove it or choose another --data-dir.`);
+      throw new DataDirError('DATA_FILE_NOT_REGULAR', `${name} is not a regular file (a symlink?); `
+        + 'projdex will not follow it: remove it or choose another --data-dir.');
     }
   }
   try {
@@ -153,9 +161,13 @@ export async function liveServer(dir: string): Promise<ServerInfo | undefined> {
     // Whatever answers on that port must prove it holds this file's instance before it is sent a token
     // or its pid a signal: the pid may have been reused, the port taken by another program.
     const challenge = newChallenge();
-    const res = await fetch(`${info.url}/health`, { signal: AbortSignal.timeout(1500), headers: { [CHALLENGE_HEADER]: challenge } });
+    const res = await fetch(`${info.url}/health`, {
+      signal: AbortSignal.timeout(1500),
+      headers: { [CHALLENGE_HEADER]: challenge },
+    });
     const body = await res.json() as { status?: string; proof?: unknown };
-    return body.status === 'ok' && typeof info.instance === 'string' && provesInstance(info.instance, challenge, body.proof) ? info : undefined;
+    return body.status === 'ok' && typeof info.instance === 'string'
+      && provesInstance(info.instance, challenge, body.proof) ? info : undefined;
   } catch {
     return undefined;
   }
@@ -167,10 +179,18 @@ export async function liveServer(dir: string): Promise<ServerInfo | undefined> {
  * replaced by rename (which replaces a symlink itself, never its target); a live one is left alone and
  * `false` is returned.
  */
-export async function publishServerInfo(dir: string, info: ServerInfo, isStale: () => Promise<boolean>): Promise<boolean> {
+export async function publishServerInfo(
+  dir: string,
+  info: ServerInfo,
+  isStale: () => Promise<boolean>,
+): Promise<boolean> {
   const file = join(dir, 'server.json');
   const temp = join(dir, `.server.json.${randomBytes(8).toString('hex')}.tmp`);
-  const fd = openSync(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
+  const fd = openSync(
+    temp,
+    constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW,
+    0o600,
+  );
   try {
     writeSync(fd, JSON.stringify(info, null, 2) + '\n');
     // On disk before it is visible under its name: a crash never leaves a half-written server.json.

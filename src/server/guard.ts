@@ -19,7 +19,10 @@ const HOST = /^(\[[0-9a-f:.]+\]|[^:[\]]+)(?::(\d{1,5}))?$/i;
  * Origin policy (cross-site requests), bearer token (non-loopback binds). `check` throws an HttpError
  * and returns the CORS headers an allowed cross-origin caller gets.
  */
-export function createGuard({ allowedHosts = [], allowedOrigins = [], token }: GuardOptions, getPort: () => number) {
+export function createGuard(
+  { allowedHosts = [], allowedOrigins = [], token }: GuardOptions,
+  getPort: () => number,
+) {
   const hosts = new Set([...LOOPBACK_HOSTS, ...allowedHosts.map((h) => h.toLowerCase())]);
   const extraOrigins = new Set(allowedOrigins);
   const tokenDigest = token === undefined ? undefined : digest(token);
@@ -30,14 +33,25 @@ export function createGuard({ allowedHosts = [], allowedOrigins = [], token }: G
   };
 
   return {
-    /** `open`: a public file (the dashboard's), which needs no token and may be reached from a cross-site link. */
-    check(req: IncomingMessage, path: string, { open = false }: { open?: boolean } = {}): Record<string, string> {
+    /**
+     * `open`: a public file (the dashboard's), which needs no token and may be reached from a cross-site
+     * link.
+     */
+    check(
+      req: IncomingMessage,
+      path: string,
+      { open = false }: { open?: boolean } = {},
+    ): Record<string, string> {
       // With a token, the token is the boundary (a rebinding page cannot know it), so any Host may be used.
       if (tokenDigest === undefined) {
         const host = HOST.exec(req.headers.host ?? '');
-        if (!host || !hosts.has(host[1]!.toLowerCase())) throw httpError(403, 'HOST_NOT_ALLOWED', 'Host not allowed');
+        if (!host || !hosts.has(host[1]!.toLowerCase())) {
+          throw httpError(403, 'HOST_NOT_ALLOWED', 'Host not allowed');
+        }
       }
-      if (!open && isCrossSite(req.headers['sec-fetch-site'])) throw httpError(403, 'CROSS_SITE', 'Cross-site request refused');
+      if (!open && isCrossSite(req.headers['sec-fetch-site'])) {
+        throw httpError(403, 'CROSS_SITE', 'Cross-site request refused');
+      }
       const origin = req.headers.origin;
       const cors: Record<string, string> = {};
       if (origin !== undefined) {
@@ -45,7 +59,8 @@ export function createGuard({ allowedHosts = [], allowedOrigins = [], token }: G
         // mode, or on an allowed host name) is the page's own origin, not a cross-origin caller.
         const sameOrigin = req.headers.host !== undefined && origin === `http://${req.headers.host}`;
         if (!sameOrigin && !originAllowed(origin)) {
-          throw httpError(403, 'ORIGIN_NOT_ALLOWED', `Origin not allowed: start projdex with --allowed-origin ${JSON.stringify(origin.slice(0, 200)).slice(1, -1)} to allow it`);
+          throw httpError(403, 'ORIGIN_NOT_ALLOWED', 'Origin not allowed: start projdex with '
+            + `--allowed-origin ${JSON.stringify(origin.slice(0, 200)).slice(1, -1)} to allow it`);
         }
         cors['Access-Control-Allow-Origin'] = origin;
         cors.Vary = 'Origin';
@@ -54,7 +69,9 @@ export function createGuard({ allowedHosts = [], allowedOrigins = [], token }: G
         // The auth scheme is case-insensitive (RFC 9110 section 11.1); the token itself is compared exactly.
         const match = /^Bearer +([^\s]+) *$/i.exec(req.headers.authorization ?? '');
         if (!match || !timingSafeEqual(digest(match[1]!), tokenDigest)) {
-          throw httpError(401, 'UNAUTHORIZED', 'Missing or invalid token', { headers: { ...cors, 'WWW-Authenticate': 'Bearer' } });
+          throw httpError(401, 'UNAUTHORIZED', 'Missing or invalid token', {
+            headers: { ...cors, 'WWW-Authenticate': 'Bearer' },
+          });
         }
       }
       return cors;

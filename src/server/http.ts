@@ -39,7 +39,10 @@ async function pump(res: ServerResponse, pieces: AsyncIterable<Buffer>): Promise
   }
 }
 
-/** Resolves on `drain` or `close`, whichever comes first, and leaves no listener behind (a long stream waits often). */
+/**
+ * Resolves on `drain` or `close`, whichever comes first, and leaves no listener behind (a long stream
+ * waits often).
+ */
 function drained(res: ServerResponse): Promise<void> {
   return new Promise((resolve) => {
     const done = (): void => {
@@ -62,7 +65,12 @@ export function jsonParts(parts: readonly Buffer[]): JsonParts {
  * become a 500. `null` data (or status 204/304) sends no body. A pre-serialised `Buffer` or
  * `jsonParts(...)` is sent as is.
  */
-export function send(res: ServerResponse, status: number, data: unknown, headers: Record<string, string> = {}): void {
+export function send(
+  res: ServerResponse,
+  status: number,
+  data: unknown,
+  headers: Record<string, string> = {},
+): void {
   const noBody = status === 204 || status === 304 || data === null;
   if (!noBody && typeof data === 'object' && STREAM in data) {
     res.writeHead(status, { ...BASE_HEADERS, ...headers, 'Content-Type': 'application/json; charset=utf-8' });
@@ -89,7 +97,10 @@ export interface ReadJsonOptions {
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
-/** How long a client may keep sending after its 413 (a chunked body), or stall (a declared length), before the cut. */
+/**
+ * How long a client may keep sending after its 413 (a chunked body), or stall (a declared length), before
+ * the cut.
+ */
 const DISCARD_GRACE_MS = 2_000;
 /** A declared body up to this size is drained while it keeps arriving, however slow the link. */
 const DISCARD_DECLARED_MAX = 16 * 1024 * 1024;
@@ -124,7 +135,10 @@ export function assertJsonBody(req: IncomingMessage): void {
  * ("Name and path are required") answer it. Throws `HttpError`: 415 for a body that is not
  * `application/json`, 413 over `limit`, 400 for invalid UTF-8, invalid JSON or a non-object.
  */
-export async function readJson(req: IncomingMessage, { limit = 1_048_576 }: ReadJsonOptions = {}): Promise<Record<string, unknown>> {
+export async function readJson(
+  req: IncomingMessage,
+  { limit = 1_048_576 }: ReadJsonOptions = {},
+): Promise<Record<string, unknown>> {
   if (!hasBody(req)) return {};
   assertJsonBody(req);
   const length = req.headers['content-length'];
@@ -176,7 +190,9 @@ function collect(req: IncomingMessage, limit: number): Promise<{ chunks: Buffer[
       chunks.push(chunk);
     });
     req.on('end', () => { if (!over) resolve({ chunks, size }); });
-    req.on('error', (cause) => reject(httpError(400, 'BODY_ABORTED', 'Request body was not received in full', { cause })));
+    req.on('error', (cause) => reject(
+      httpError(400, 'BODY_ABORTED', 'Request body was not received in full', { cause }),
+    ));
   });
 }
 
@@ -194,7 +210,10 @@ function discardRest(req: IncomingMessage): void {
   const declared = Number(req.headers['content-length']);
   const timer = setTimeout(() => socket.destroy(), DISCARD_GRACE_MS);
   timer.unref();
-  if (req.headers['transfer-encoding'] === undefined && Number.isSafeInteger(declared) && declared <= DISCARD_DECLARED_MAX) {
+  if (
+    req.headers['transfer-encoding'] === undefined
+    && Number.isSafeInteger(declared) && declared <= DISCARD_DECLARED_MAX
+  ) {
     req.on('data', () => timer.refresh());
   }
   const stop = (): void => clearTimeout(timer);

@@ -10,7 +10,8 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 export const CHALLENGE_HEADER = 'x-projdex-challenge';
 
 /** A challenge a server answers: 16 to 128 base64url characters. */
-export const isChallenge = (value: unknown): value is string => typeof value === 'string' && /^[A-Za-z0-9_-]{16,128}$/.test(value);
+export const isChallenge = (value: unknown): value is string =>
+  typeof value === 'string' && /^[A-Za-z0-9_-]{16,128}$/.test(value);
 
 /** The answer to `challenge` from the server whose instance is `instance`. */
 export function proofOf(instance: string, challenge: string): string {

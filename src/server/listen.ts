@@ -9,8 +9,10 @@ export class PortsInUseError extends Error {
   readonly ports: readonly number[];
   constructor(ports: readonly number[], host: string) {
     super(ports.length > 1
-      ? `Every port of ${ports[0]}..${ports.at(-1)} on ${host} is in use; choose another with --port N (0 picks any free port).`
-      : `Port ${ports[0]} on ${host} is in use by another program; choose another with --port N (0 picks any free port).`);
+      ? `Every port of ${ports[0]}..${ports.at(-1)} on ${host} is in use; `
+        + 'choose another with --port N (0 picks any free port).'
+      : `Port ${ports[0]} on ${host} is in use by another program; `
+        + 'choose another with --port N (0 picks any free port).');
     this.name = 'PortsInUseError';
     this.ports = ports;
   }
@@ -24,7 +26,10 @@ export class PortsInUseError extends Error {
  * @example
  * const port = await listen(server, { ports: [38124, 38125], host: '127.0.0.1' });
  */
-export async function listen(server: Server, { ports = [0] as readonly number[], host = '127.0.0.1' } = {}): Promise<number> {
+export async function listen(
+  server: Server,
+  { ports = [0] as readonly number[], host = '127.0.0.1' } = {},
+): Promise<number> {
   for (const candidate of ports) {
     try {
       await new Promise<void>((resolve, reject) => {

@@ -40,7 +40,9 @@ export function route<Handler>(method: Method, path: string, handler: Handler): 
  * Builds a matcher over a fixed route table (a linear scan: ~20 routes). Duplicate method + path pairs
  * fail here, at start-up, naming the offender.
  */
-export function createRouter<Handler>(routes: ReadonlyArray<Route<Handler>>): { match(method: string, path: string): Match<Handler> } {
+export function createRouter<Handler>(
+  routes: ReadonlyArray<Route<Handler>>,
+): { match(method: string, path: string): Match<Handler> } {
   const seen = new Set<string>();
   for (const r of routes) {
     const key = `${r.method} ${r.path}`;

@@ -4,7 +4,9 @@ import type { Duplex } from 'node:stream';
 import { isIP } from 'node:net';
 import { join } from 'node:path';
 import { createHandler, type Logger } from './app.ts';
-import { AlreadyRunningError, ensureRegularFile, liveServer, prepareDataDir, publishServerInfo, removeServerInfo } from './datadir.ts';
+import {
+  AlreadyRunningError, ensureRegularFile, liveServer, prepareDataDir, publishServerInfo, removeServerInfo,
+} from './datadir.ts';
 import type { SseOptions } from './api/events.ts';
 import { createEvents, type Events } from '../core/events.ts';
 import type { GuardOptions } from './guard.ts';
@@ -37,13 +39,17 @@ export interface ServerOptions extends GuardOptions {
   readonly db?: string;
   /** Limits for each scan's walk (`maxDepth`, `maxEntries`, `maxPathChars`, `timeoutMs`, `concurrency`). */
   readonly scan?: WorkerScanOptions;
-  /** Scan processes: how many, their heap, the whole-scan deadline, the grace on close; see `createScanPool`. */
+  /**
+   * Scan processes: how many, their heap, the whole-scan deadline, the grace on close; see
+   * `createScanPool`.
+   */
   readonly scanWorker?: ScanWorkerOptions;
   /** Largest request body, in bytes. @default 1_048_576 */
   readonly bodyLimit?: number;
   /**
-   * Slow clients are cut off: `headersMs` for the request's headers, `requestMs` for the whole request (Node's
-   * `headersTimeout` and `requestTimeout`, checked every `checkMs`). @default 10 s, 30 s, checked every 1 s
+   * Slow clients are cut off: `headersMs` for the request's headers, `requestMs` for the whole request
+   * (Node's `headersTimeout` and `requestTimeout`, checked every `checkMs`). @default 10 s, 30 s, checked
+   * every 1 s
    */
   readonly timeouts?: { readonly headersMs?: number; readonly requestMs?: number; readonly checkMs?: number };
   /**
@@ -98,15 +104,24 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const { port = 0, host = '127.0.0.1', dataDir, bodyLimit, logger = console, now = Date.now } = options;
   const ports = typeof port === 'number' ? [port] : port;
   for (const p of ports) {
-    if (!Number.isInteger(p) || p < 0 || p > 65535) throw new RangeError('The `port` option must be an integer between 0 and 65535');
+    if (!Number.isInteger(p) || p < 0 || p > 65535) {
+      throw new RangeError('The `port` option must be an integer between 0 and 65535');
+    }
   }
-  if (typeof host !== 'string' || host === '') throw new TypeError('The `host` option must be a non-empty string');
+  if (typeof host !== 'string' || host === '') {
+    throw new TypeError('The `host` option must be a non-empty string');
+  }
   // RFC 6750's token characters: a token with a space (or any other) could never be sent in a header.
-  if (options.token !== undefined && (typeof options.token !== 'string' || !/^[A-Za-z0-9\-._~+/]{1,512}=*$/.test(options.token))) {
-    throw new TypeError('The `token` option must be 1 to 512 characters of A-Z a-z 0-9 - . _ ~ + / (then any =), as a Bearer token is');
+  if (
+    options.token !== undefined
+    && (typeof options.token !== 'string' || !/^[A-Za-z0-9\-._~+/]{1,512}=*$/.test(options.token))
+  ) {
+    throw new TypeError('The `token` option must be 1 to 512 characters of A-Z a-z 0-9 - . _ ~ + / '
+      + '(then any =), as a Bearer token is');
   }
   if (!LOOPBACK.has(host) && !options.token) {
-    throw new TypeError(`Binding ${host} exposes projdex beyond this machine: the \`token\` option is required for a non-loopback host`);
+    throw new TypeError(`Binding ${host} exposes projdex beyond this machine: `
+      + 'the `token` option is required for a non-loopback host');
   }
   if (dataDir !== undefined) {
     prepareDataDir(dataDir);
@@ -117,12 +132,19 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const dbFile = options.db ?? (dataDir === undefined ? ':memory:' : join(dataDir, 'projdex.db'));
   if (dataDir !== undefined && options.db === undefined) ensureRegularFile(dbFile);
 
-  const store = openStore(dbFile, { now, ...(options.maxDbBytes === undefined ? {} : { maxBytes: options.maxDbBytes }) });
+  const store = openStore(dbFile, {
+    now,
+    ...(options.maxDbBytes === undefined ? {} : { maxBytes: options.maxDbBytes }),
+  });
   const events = createEvents();
   const scanner = createScanner(store, options.scan, options.scanWorker, { events });
-  const runs = createRuns({ ...options.runs, store, scanner, events, now, secrets: options.token ? [options.token] : [] });
+  const runs = createRuns({
+    ...options.runs, store, scanner, events, now, secrets: options.token ? [options.token] : [],
+  });
   // Kept processes of an earlier server on this data dir are found again here (or marked gone).
-  const processes = createProcessManager({ store, events, now, ...(dataDir === undefined ? {} : { logDir: join(dataDir, 'processes') }) });
+  const processes = createProcessManager({
+    store, events, now, ...(dataDir === undefined ? {} : { logDir: join(dataDir, 'processes') }),
+  });
   let actualPort = 0;
   const { headersMs = 10_000, requestMs = 30_000, checkMs = 1_000 } = options.timeouts ?? {};
   // Secret to server.json's readers: /health proves it without sending it (identity.ts).
@@ -147,7 +169,9 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     store.close();
     throw error;
   }
-  const watching = watchController({ store, scanner, events, logger, ...(options.watch === undefined ? {} : { force: options.watch }) });
+  const watching = watchController({
+    store, scanner, events, logger, ...(options.watch === undefined ? {} : { force: options.watch }),
+  });
   const url = `http://${isIP(host) === 6 ? `[${host}]` : host}:${actualPort}`;
   const shutdown = async (): Promise<void> => {
     await watching.close(); // No rescan starts once the shutdown has begun.
@@ -166,10 +190,16 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     store.close();
   };
   if (dataDir !== undefined) {
-    const info = { url, port: actualPort, pid: process.pid, instance, ...(options.token ? { token: options.token } : {}) };
+    const info = {
+      url, port: actualPort, pid: process.pid, instance, ...(options.token ? { token: options.token } : {}),
+    };
     let published;
     try {
-      published = await publishServerInfo(dataDir, info, async () => (await liveServer(dataDir)) === undefined);
+      published = await publishServerInfo(
+        dataDir,
+        info,
+        async () => (await liveServer(dataDir)) === undefined,
+      );
     } catch (error) {
       await shutdown();
       throw error;
@@ -201,9 +231,14 @@ function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
     socket.destroy();
     return;
   }
-  const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
-  const body = JSON.stringify({ error: status === 431 ? 'Request headers too large' : status === 408 ? 'Request timeout' : 'Bad request' });
+  const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431
+    : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408
+      : 400;
+  const body = JSON.stringify({
+    error: status === 431 ? 'Request headers too large' : status === 408 ? 'Request timeout' : 'Bad request',
+  });
   const head = Object.entries(BASE_HEADERS).map(([name, value]) => `${name}: ${value}\r\n`).join('');
-  socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n${head}Content-Type: application/json; charset=utf-8\r\n`
+  socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n${head}`
+    + 'Content-Type: application/json; charset=utf-8\r\n'
     + `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
 }

@@ -17,14 +17,21 @@ const MAX_PATH = 4096;
 const MAX_TEXT = 65_536;
 
 /** A required non-empty string field, e.g. `name` (the message names the field). */
-function text(body: Record<string, unknown>, field: string, { nullable = false } = {}): string | null | undefined {
+function text(
+  body: Record<string, unknown>,
+  field: string,
+  { nullable = false } = {},
+): string | null | undefined {
   const value = body[field];
   if (value === undefined) return undefined;
   if (value === null && nullable) return null;
   if (typeof value !== 'string' || (!nullable && value.trim() === '')) {
-    throw httpError(400, 'INVALID_FIELD', `${field} must be a ${nullable ? 'string or null' : 'non-empty string'}`);
+    throw httpError(400, 'INVALID_FIELD',
+      `${field} must be a ${nullable ? 'string or null' : 'non-empty string'}`);
   }
-  if (value.length > MAX_TEXT) throw httpError(400, 'INVALID_FIELD', `${field} must be at most ${MAX_TEXT} characters`);
+  if (value.length > MAX_TEXT) {
+    throw httpError(400, 'INVALID_FIELD', `${field} must be at most ${MAX_TEXT} characters`);
+  }
   if (!value.isWellFormed()) throw httpError(400, 'INVALID_FIELD', `${field} must be well-formed Unicode`);
   return value;
 }
@@ -32,7 +39,10 @@ function text(body: Record<string, unknown>, field: string, { nullable = false }
 /** Validated `{ name, path }` of a POST; other fields of the body are ignored (see contract). */
 export function projectInput(body: Record<string, unknown>): { name: string; path: string } {
   const { name, path } = body;
-  if (name === undefined || name === null || name === '' || path === undefined || path === null || path === '') {
+  if (
+    name === undefined || name === null || name === ''
+    || path === undefined || path === null || path === ''
+  ) {
     throw httpError(400, 'MISSING_FIELDS', 'Name and path are required');
   }
   if (typeof path !== 'string') throw httpError(400, 'INVALID_FIELD', 'path must be a non-empty string');
@@ -54,7 +64,10 @@ export function projectUpdate(body: Record<string, unknown>): ProjectUpdate {
 }
 
 function tags(value: unknown): string[] {
-  if (!Array.isArray(value) || !value.every((t) => typeof t === 'string' && t.trim() !== '' && t.length <= 256 && t.isWellFormed())) {
+  if (
+    !Array.isArray(value)
+    || !value.every((t) => typeof t === 'string' && t.trim() !== '' && t.length <= 256 && t.isWellFormed())
+  ) {
     throw httpError(400, 'INVALID_FIELD', 'tags must be an array of non-empty strings');
   }
   // Duplicates dropped, first occurrence's position kept.
@@ -66,7 +79,9 @@ function tags(value: unknown): string[] {
  * filesystem root, checking the string before any `fs` call sees it.
  */
 export async function resolveProjectPath(raw: string, { home = homedir() } = {}): Promise<string> {
-  if (raw.length > MAX_PATH) throw httpError(400, 'INVALID_PATH', `path must be at most ${MAX_PATH} characters`);
+  if (raw.length > MAX_PATH) {
+    throw httpError(400, 'INVALID_PATH', `path must be at most ${MAX_PATH} characters`);
+  }
   if (raw.includes('\0')) throw httpError(400, 'INVALID_PATH', 'path must not contain NUL bytes');
   if (!raw.isWellFormed()) throw httpError(400, 'INVALID_PATH', 'path must be well-formed Unicode');
   const expanded = raw === '~' ? home : raw.startsWith('~/') ? home + raw.slice(1) : raw;
@@ -94,5 +109,7 @@ export async function resolveProjectPath(raw: string, { home = homedir() } = {})
 }
 
 function refuseRoot(path: string): void {
-  if (parse(path).root === path) throw httpError(400, 'PATH_IS_ROOT', 'Refusing to register a filesystem root');
+  if (parse(path).root === path) {
+    throw httpError(400, 'PATH_IS_ROOT', 'Refusing to register a filesystem root');
+  }
 }

@@ -15,13 +15,19 @@ export function normalize(p: string): string {
   const out: string[] = [];
   for (const seg of p.split('/')) {
     if (seg === '' || seg === '.') continue;
-    if (seg === '..') { if (out.length > 0 && out[out.length - 1] !== '..') out.pop(); else if (!abs) out.push('..'); }
+    if (seg === '..') {
+      if (out.length > 0 && out[out.length - 1] !== '..') out.pop();
+      else if (!abs) out.push('..');
+    }
     else out.push(seg);
   }
   const s = (abs ? '/' : '') + out.join('/');
   return s === '' ? '.' : s;
 }
-export const dirOf = (p: string): string => { const i = p.lastIndexOf('/'); return i <= 0 ? '/' : p.slice(0, i); };
+export const dirOf = (p: string): string => {
+  const i = p.lastIndexOf('/');
+  return i <= 0 ? '/' : p.slice(0, i);
+};
 
 const strs = (args: Val[]): string[] | undefined =>
   args.every((a) => typeof a === 'string') ? (args as string[]) : undefined;
@@ -37,14 +43,23 @@ export function pathModule(cwd: string): Obj {
     resolve,
     join: (a) => normalize(a.filter((x) => x !== '').join('/')),
     dirname: (a) => dirOf(a[0] ?? ''),
-    basename: (a) => { const b = (a[0] ?? '').replace(/\/+$/, ''); const n = b.slice(b.lastIndexOf('/') + 1); return a[1] && n.endsWith(a[1]) ? n.slice(0, -a[1].length) : n; },
+    basename: (a) => {
+      const b = (a[0] ?? '').replace(/\/+$/, '');
+      const n = b.slice(b.lastIndexOf('/') + 1);
+      return a[1] && n.endsWith(a[1]) ? n.slice(0, -a[1].length) : n;
+    },
     extname: (a) => /(\.[^./]*)$/.exec(a[0] ?? '')?.[1] ?? '',
     normalize: (a) => normalize(a[0] ?? ''),
     relative: (a) => relative(resolve([a[0] ?? '']), resolve([a[1] ?? ''])),
     isAbsolute: (a) => (a[0] ?? '').startsWith('/'),
   };
   const out: Obj = Object.create(null);
-  for (const [name, f] of Object.entries(fns)) out[name] = native(`path.${name}`, (args, text) => { const s = strs(args); return s ? f(s) : unknown(text); });
+  for (const [name, f] of Object.entries(fns)) {
+    out[name] = native(`path.${name}`, (args, text) => {
+      const s = strs(args);
+      return s ? f(s) : unknown(text);
+    });
+  }
   out.sep = '/';
   out.delimiter = ':';
   out.posix = out;
@@ -61,7 +76,9 @@ function relative(from: string, to: string): string {
 
 const fileUrlToPath = native('fileURLToPath', (args, text) => {
   const u = args[0];
-  if (typeof u === 'string' && u.startsWith('file://')) return decodeURIComponent(u.slice('file://'.length)).replace(/(.)\/$/, '$1');
+  if (typeof u === 'string' && u.startsWith('file://')) {
+    return decodeURIComponent(u.slice('file://'.length)).replace(/(.)\/$/, '$1');
+  }
   return unknown(text);
 });
 
@@ -80,7 +97,14 @@ export const urlCtor = native('URL', (args, text) => {
 export function builtinModule(spec: string, cwd: string): Obj | undefined {
   const name = spec.replace(/^node:/, '');
   if (name === 'path' || name === 'path/posix') { const p = pathModule(cwd); return withDefault(p); }
-  if (name === 'url') return withDefault({ fileURLToPath: fileUrlToPath, URL: urlCtor, pathToFileURL: native('pathToFileURL', (a, t) => (typeof a[0] === 'string' ? 'file://' + a[0] : unknown(t))) });
+  if (name === 'url') {
+    return withDefault({
+      fileURLToPath: fileUrlToPath,
+      URL: urlCtor,
+      pathToFileURL: native('pathToFileURL', (a, t) => (
+        typeof a[0] === 'string' ? 'file://' + a[0] : unknown(t))),
+    });
+  }
   return undefined;
 }
 
@@ -118,13 +142,18 @@ export const objectStatics: Obj = {
     }
     return out;
   }),
-  keys: native('Object.keys', (a, t) => (isObject(a[0]) ? Object.keys(a[0]).filter((k) => !k.startsWith('...')) : unknown(t))),
+  keys: native('Object.keys', (a, t) => (
+    isObject(a[0]) ? Object.keys(a[0]).filter((k) => !k.startsWith('...')) : unknown(t))),
   values: native('Object.values', (a, t) => (isObject(a[0]) ? Object.values(a[0]) : unknown(t))),
   entries: native('Object.entries', (a, t) => (isObject(a[0]) ? Object.entries(a[0]) : unknown(t))),
 };
 
 /** A method of a known array or string (`list.filter(Boolean)`), or undefined when not modelled. */
-export function method(target: Val, name: string, call: (f: FnVal, args: Val[], text: string) => Val): FnVal | undefined {
+export function method(
+  target: Val,
+  name: string,
+  call: (f: FnVal, args: Val[], text: string) => Val,
+): FnVal | undefined {
   if (Array.isArray(target)) {
     const arr = target as Lit[];
     switch (name) {
@@ -132,7 +161,11 @@ export function method(target: Val, name: string, call: (f: FnVal, args: Val[], 
         const fn = args[0];
         if (!isFn(fn)) return unknown(text);
         const out: Lit[] = [];
-        for (const x of arr) { const t = truthy(call(fn, [x], text)); if (t === undefined) return unknown(text); if (t) out.push(x); }
+        for (const x of arr) {
+          const t = truthy(call(fn, [x], text));
+          if (t === undefined) return unknown(text);
+          if (t) out.push(x);
+        }
         return out;
       });
       case 'map': return native('map', (args, text) => {
@@ -140,10 +173,16 @@ export function method(target: Val, name: string, call: (f: FnVal, args: Val[], 
         if (!isFn(fn)) return unknown(text);
         return arr.map((x, i) => (call(fn, [x, i], text) ?? null) as Lit);
       });
-      case 'concat': return native('concat', (args) => arr.concat(...args.map((a) => (Array.isArray(a) ? a : [(a ?? null) as Lit]))));
+      case 'concat':
+        return native('concat', (args) =>
+          arr.concat(...args.map((a) => (Array.isArray(a) ? a : [(a ?? null) as Lit]))));
       case 'flat': return native('flat', () => arr.flatMap((x) => (Array.isArray(x) ? x : [x])));
-      case 'slice': return native('slice', (a) => arr.slice(a[0] as number | undefined, a[1] as number | undefined));
-      case 'join': return native('join', (a, t) => (arr.every((x) => typeof x === 'string' || typeof x === 'number') ? arr.join(typeof a[0] === 'string' ? a[0] : ',') : unknown(t)));
+      case 'slice':
+        return native('slice', (a) => arr.slice(a[0] as number | undefined, a[1] as number | undefined));
+      case 'join':
+        return native('join', (a, t) => (arr.every((x) => typeof x === 'string' || typeof x === 'number')
+          ? arr.join(typeof a[0] === 'string' ? a[0] : ',')
+          : unknown(t)));
       case 'includes': return native('includes', (a) => arr.includes(a[0] as Lit));
       // Configs build lists with `list.push(...)` before exporting them: the known list grows in place.
       case 'push': case 'unshift': return native(name, (a) => {
@@ -159,19 +198,25 @@ export function method(target: Val, name: string, call: (f: FnVal, args: Val[], 
       case 'replace': case 'replaceAll': return native(name, (a, t) => {
         const [p, r] = a;
         if (typeof r !== 'string') return unknown(t);
-        if (typeof p === 'string') return name === 'replace' ? s.replace(p, () => r) : s.replaceAll(p, () => r);
+        if (typeof p === 'string') {
+          return name === 'replace' ? s.replace(p, () => r) : s.replaceAll(p, () => r);
+        }
         if (isRegex(p)) {
           // A config's regex runs on config strings only, but may backtrack for minutes all the same.
-          const refused = (why: string): void => notePattern(`regex ${JSON.stringify(p.regex.slice(0, 80))} in a config is not used: ${why}`);
+          const refused = (why: string): void =>
+            notePattern(`regex ${JSON.stringify(p.regex.slice(0, 80))} in a config is not used: ${why}`);
           const re = projectRegExp(p.regex, p.flags, refused);
           return re ? s.replace(re, r) : unknown(t);
         }
         return unknown(t);
       });
       case 'split': return native('split', (a, t) => (typeof a[0] === 'string' ? s.split(a[0]) : unknown(t)));
-      case 'startsWith': case 'endsWith': case 'includes': return native(name, (a, t) => (typeof a[0] === 'string' ? s[name](a[0]) : unknown(t)));
+      case 'startsWith': case 'endsWith': case 'includes':
+        return native(name, (a, t) => (typeof a[0] === 'string' ? s[name](a[0]) : unknown(t)));
       case 'trim': return native('trim', () => s.trim());
-      case 'concat': return native('concat', (a, t) => (a.every((x) => typeof x === 'string') ? s.concat(...(a as string[])) : unknown(t)));
+      case 'concat':
+        return native('concat', (a, t) => (
+          a.every((x) => typeof x === 'string') ? s.concat(...(a as string[])) : unknown(t)));
     }
   }
   return undefined;

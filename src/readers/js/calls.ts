@@ -78,8 +78,13 @@ export function call(c: Cur, callee: Val, self: Val, args: Val[], text: string):
     if (callee.native) return grow(c.env.budget, callee.native(args, text));
     if (callee.fn) return c.env.invoke(callee.fn, args);
   }
-  const m = typeof (callee as { computed?: unknown })?.computed === 'string' ? /\.(\w+)$/.exec((callee as { computed: string }).computed) : null;
-  const viaMethod = m && !isComputed(self) ? method(self, m[1]!, (f, a) => (f.native ? f.native(a, text) : f.fn ? c.env.invoke(f.fn, a) : unknown(text))) : undefined;
+  const m = typeof (callee as { computed?: unknown })?.computed === 'string'
+    ? /\.(\w+)$/.exec((callee as { computed: string }).computed)
+    : null;
+  const viaMethod = m && !isComputed(self)
+    ? method(self, m[1]!, (f, a) => (
+      f.native ? f.native(a, text) : f.fn ? c.env.invoke(f.fn, a) : unknown(text)))
+    : undefined;
   // A method may grow its target in place (`list.push(...)`): the target is charged too.
   if (viaMethod?.native) {
     const out = grow(c.env.budget, viaMethod.native(args, text));

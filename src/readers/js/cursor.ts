@@ -11,7 +11,10 @@ import type { Tok } from './tokens.ts';
 import { step, type Env, type Scope, type Val } from './values.ts';
 
 /** A position in a token list, with nothing of an evaluation: all `skipExpr` needs. */
-export interface TokenCursor { readonly env: { readonly toks: readonly Tok[]; readonly src: string }; pos: number }
+export interface TokenCursor {
+  readonly env: { readonly toks: readonly Tok[]; readonly src: string };
+  pos: number;
+}
 
 /** A position in one module's tokens, as the evaluator reads them (with the module's budget and notes). */
 export interface Cur extends TokenCursor { readonly env: Env }
@@ -45,7 +48,10 @@ export function textFrom(c: TokenCursor, from: number): string {
   return a && b ? c.env.src.slice(a.start, b.end) : '';
 }
 
-/** Index of the token closing the bracket at `i` (or the last token when unbalanced); each token is a step. */
+/**
+ * Index of the token closing the bracket at `i` (or the last token when unbalanced); each token is a
+ * step.
+ */
 export function matchClose(c: Cur, i: number): number {
   let depth = 0;
   const toks = c.env.toks;

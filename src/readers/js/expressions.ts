@@ -10,7 +10,9 @@ import { dry, eat, matchClose, peek, textFrom, tokAt, type Cur } from './cursor.
 import { argList, call, member, skipType } from './calls.ts';
 import { arrayLit, importMeta, objectLit, template } from './literals.ts';
 import { parseArrowOrFunction } from './functions.ts';
-import { deeper, grow, isFn, lookup, step, strictEquals, toText, truthy, unknown, type Scope, type Val } from './values.ts';
+import {
+  deeper, grow, isFn, lookup, step, strictEquals, toText, truthy, unknown, type Scope, type Val,
+} from './values.ts';
 
 /** Parses one expression (no comma operator) at `c.pos` and evaluates it in `scope`. */
 export function expr(c: Cur, scope: Scope): Val {
@@ -23,7 +25,8 @@ function conditional(c: Cur, scope: Scope): Val {
   if (peek(c) !== '?') return test;
   c.pos++;
   const t = truthy(test);
-  const pick = (run: boolean | undefined): Val => (run ? expr(c, scope) : (dry(c, () => expr(c, scope)), undefined));
+  const pick = (run: boolean | undefined): Val =>
+    (run ? expr(c, scope) : (dry(c, () => expr(c, scope)), undefined));
   const a = pick(t === true);
   eat(c, ':');
   const b = pick(t === false);
@@ -40,12 +43,17 @@ function binary(c: Cur, scope: Scope, level: number): Val {
   if (level === LEVELS.length) return unary(c, scope);
   const from = c.pos;
   let left = binary(c, scope, level + 1);
-  for (let op = peek(c); op !== undefined && LEVELS[level]!.has(op) && tokAt(c)!.kind !== 'str'; op = peek(c)) {
+  for (
+    let op = peek(c);
+    op !== undefined && LEVELS[level]!.has(op) && tokAt(c)!.kind !== 'str';
+    op = peek(c)
+  ) {
     c.pos++;
     if (peek(c) === '=' && (op === '<' || op === '>')) c.pos++;
     const lt = truthy(left);
     // Short circuit: the right side of `a || b` does not run when `a` is truthy.
-    const skip = (op === '||' && lt === true) || (op === '&&' && lt === false) || (op === '??' && !isComputed(left) && left !== null && left !== undefined);
+    const skip = (op === '||' && lt === true) || (op === '&&' && lt === false)
+      || (op === '??' && !isComputed(left) && left !== null && left !== undefined);
     if (skip) { dry(c, () => binary(c, scope, level + 1)); continue; }
     const right = binary(c, scope, level + 1);
     left = grow(c.env.budget, apply(op, left, right, textFrom(c, from)));
@@ -69,7 +77,8 @@ function apply(op: string, a: Val, b: Val, text: string): Val {
   }
   if (typeof a !== 'number' || typeof b !== 'number') return unknown(text);
   switch (op) {
-    case '+': return a + b; case '-': return a - b; case '*': return a * b; case '/': return a / b; case '%': return a % b;
+    case '+': return a + b; case '-': return a - b; case '*': return a * b;
+    case '/': return a / b; case '%': return a % b;
     case '<': return a < b; case '>': return a > b;
   }
   return unknown(text);
@@ -90,7 +99,10 @@ function unary(c: Cur, scope: Scope): Val {
     if (t === 'await') return v;
     if (t === 'void') return undefined;
     if (t === '!') { const b = truthy(v); return b === undefined ? unknown(textFrom(c, from)) : !b; }
-    if (t === 'typeof') return isComputed(v) ? unknown(textFrom(c, from)) : v === null ? 'object' : Array.isArray(v) ? 'object' : typeof v;
+    if (t === 'typeof') {
+      return isComputed(v) ? unknown(textFrom(c, from))
+        : v === null ? 'object' : Array.isArray(v) ? 'object' : typeof v;
+    }
     return typeof v === 'number' ? (t === '-' ? -v : v) : unknown(textFrom(c, from));
   }
   if (t === 'new') {
@@ -120,7 +132,9 @@ function postfix(c: Cur, scope: Scope, from: number): Val {
       const key = expr(c, scope);
       eat(c, ']');
       self = v;
-      v = typeof key === 'string' || typeof key === 'number' ? member(c, v, String(key), textFrom(c, from)) : unknown(textFrom(c, from));
+      v = typeof key === 'string' || typeof key === 'number'
+        ? member(c, v, String(key), textFrom(c, from))
+        : unknown(textFrom(c, from));
     } else if (t === '(') {
       const args = argList(c, scope, expr);
       v = call(c, v, self, args, textFrom(c, from));
@@ -148,7 +162,10 @@ function primary(c: Cur, scope: Scope): Val {
     if (t === 'true' || t === 'false') return t === 'true';
     if (t === 'null') return null;
     if (t === 'undefined') return undefined;
-    if (t === 'function' || t === 'async' || (peek(c) === '=>')) { c.pos = from; return parseArrowOrFunction(c, scope, expr); }
+    if (t === 'function' || t === 'async' || (peek(c) === '=>')) {
+      c.pos = from;
+      return parseArrowOrFunction(c, scope, expr);
+    }
     if (t === 'import' && peek(c) === '.' && peek(c, 1) === 'meta') { c.pos += 2; return importMeta(c); }
     const found = lookup(scope, t);
     if (found.has) return found.value;

@@ -54,7 +54,12 @@ function readParams(c: Cur, from: number, to: number): Param[] {
     const first = toks[a]!;
     if (first.t === '{') {
       const names: string[] = [];
-      for (let j = a + 1; j < b; j++) if (toks[j]!.kind === 'id' && toks[j - 1]!.t !== ':' && (toks[j + 1]?.t === ',' || toks[j + 1]?.t === '}' || toks[j + 1]?.t === '=')) names.push(toks[j]!.t);
+      for (let j = a + 1; j < b; j++) {
+        if (
+          toks[j]!.kind === 'id' && toks[j - 1]!.t !== ':'
+          && (toks[j + 1]?.t === ',' || toks[j + 1]?.t === '}' || toks[j + 1]?.t === '=')
+        ) names.push(toks[j]!.t);
+      }
       out.push({ names });
     } else out.push({ name: first.t === '...' ? toks[a + 1]?.t ?? '' : first.t });
   };

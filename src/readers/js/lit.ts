@@ -11,7 +11,8 @@ export interface Computed { readonly computed: string; readonly spread?: boolean
 export interface RegexLit { readonly regex: string; readonly flags: string }
 export type Lit = string | number | boolean | null | RegexLit | Computed | Lit[] | { [key: string]: Lit };
 
-export const isComputed = (v: unknown): v is Computed => typeof v === 'object' && v !== null && 'computed' in v;
+export const isComputed = (v: unknown): v is Computed =>
+  typeof v === 'object' && v !== null && 'computed' in v;
 export const isRegex = (v: unknown): v is RegexLit => typeof v === 'object' && v !== null && 'regex' in v;
 export const isObject = (v: unknown): v is { [key: string]: Lit } =>
   typeof v === 'object' && v !== null && !Array.isArray(v) && !isComputed(v) && !isRegex(v);

@@ -32,7 +32,9 @@ function createValueReader(src: string, toks: readonly Tok[]) {
   const vars = new Map<string, Val>();
   for (let i = 0; i + 1 < toks.length; i++) {
     const tok = toks[i]!;
-    if (tok.kind === 'id' && toks[i + 1]!.t === '(' && MERGING_HELPER.test(tok.t)) vars.set(tok.t, native(tok.t, mergeArguments));
+    if (tok.kind === 'id' && toks[i + 1]!.t === '(' && MERGING_HELPER.test(tok.t)) {
+      vars.set(tok.t, native(tok.t, mergeArguments));
+    }
   }
   const scope: Scope = { vars };
   const closedWorld = (text: string): Val => ({ computed: text });
@@ -118,13 +120,18 @@ export function createLiteralReader(src: string): LiteralReader {
   if (tokensTooDeep(toks)) {
     // The parser recurses per bracket: a file nested deeper than any real config is not read at all.
     noteLimit(`a JS/TS config nests deeper than ${MAX_DEPTH} brackets; it was not read`);
-    return { exported: () => undefined, declared: () => undefined, objectsUnder: () => [], callsOf: () => [] };
+    return {
+      exported: () => undefined, declared: () => undefined, objectsUnder: () => [], callsOf: () => [],
+    };
   }
   const readAt = createValueReader(src, toks);
 
   const declared = (name: string): Lit | undefined => {
     for (let i = 0; i + 1 < toks.length; i++) {
-      if (toks[i]!.kind !== 'id' || !DECLARE.has(toks[i]!.t) || toks[i + 1]!.t !== name || toks[i + 1]!.kind !== 'id') continue;
+      if (
+        toks[i]!.kind !== 'id' || !DECLARE.has(toks[i]!.t)
+        || toks[i + 1]!.t !== name || toks[i + 1]!.kind !== 'id'
+      ) continue;
       let eq = i + 2;
       while (eq < toks.length && toks[eq]!.t !== '=') eq++;
       if (eq === toks.length) return undefined;
@@ -153,9 +160,14 @@ export function createLiteralReader(src: string): LiteralReader {
     const out: Array<readonly [string, { [key: string]: Lit }]> = [];
     for (let i = 0; i + 2 < toks.length; i++) {
       const tok = toks[i]!;
-      if (tok.kind !== 'id' || !wanted.has(tok.t) || toks[i + 1]!.t !== ':' || toks[i - 1]?.t === '.' || toks[i - 1]?.t === '?.') continue;
+      if (
+        tok.kind !== 'id' || !wanted.has(tok.t) || toks[i + 1]!.t !== ':'
+        || toks[i - 1]?.t === '.' || toks[i - 1]?.t === '?.'
+      ) continue;
       let open = i + 2;
-      if (toks[open]!.t === '(' && toks[open + 1]?.t === ')' && toks[open + 2]?.t === '=>') open += toks[open + 3]?.t === '(' ? 4 : 3;
+      if (toks[open]!.t === '(' && toks[open + 1]?.t === ')' && toks[open + 2]?.t === '=>') {
+        open += toks[open + 3]?.t === '(' ? 4 : 3;
+      }
       if (toks[open]?.t !== '{') continue;
       const { value } = readAt(open);
       if (isObject(value)) out.push([tok.t, value]);
@@ -173,7 +185,9 @@ export function createLiteralReader(src: string): LiteralReader {
     };
     for (let i = 0; i + 1 < toks.length && out.length < MAX_CALLS; i++) {
       const tok = toks[i]!;
-      if (tok.kind !== 'id' || !names.has(tok.t) || toks[i + 1]!.t !== '(' || toks[i - 1]?.t === 'function') continue;
+      if (tok.kind !== 'id' || !names.has(tok.t) || toks[i + 1]!.t !== '(' || toks[i - 1]?.t === 'function') {
+        continue;
+      }
       // A method of something other than a plain name (`/re/.exec(s)`, `a().exec()`) reads as `?.name`.
       const dotted = toks[i - 1]?.t === '.' || toks[i - 1]?.t === '?.';
       const object = dotted ? (toks[i - 2]?.kind === 'id' ? toks[i - 2]!.t : '?') : '';
@@ -181,7 +195,10 @@ export function createLiteralReader(src: string): LiteralReader {
       let at = i + 2;
       for (let n = 0; n < MAX_ARGS && at < toks.length && toks[at]!.t !== ')'; n++) {
         const { value, end } = readAt(at);
-        const named = isComputed(value) && /^[A-Za-z_$][\w$]*$/.test(value.computed) && value.computed !== tok.t ? lookUp(value.computed) : undefined;
+        const named = isComputed(value) && /^[A-Za-z_$][\w$]*$/.test(value.computed)
+          && value.computed !== tok.t
+          ? lookUp(value.computed)
+          : undefined;
         args.push(named ?? value);
         at = nextItem(toks, at, end);
       }
@@ -212,7 +229,9 @@ function tokensTooDeep(toks: readonly Tok[]): boolean {
   let depth = 0;
   for (const { t, kind } of toks) {
     if (kind === 'str') continue;
-    if (t === '(' || t === '[' || t === '{') { if (++depth > MAX_DEPTH) return true; } else if ((t === ')' || t === ']' || t === '}') && depth > 0) depth--;
+    if (t === '(' || t === '[' || t === '{') {
+      if (++depth > MAX_DEPTH) return true;
+    } else if ((t === ')' || t === ']' || t === '}') && depth > 0) depth--;
   }
   return false;
 }

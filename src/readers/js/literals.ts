@@ -9,7 +9,9 @@ import { tokenize } from './tokens.ts';
 import { dirOf } from './builtins.ts';
 import { eat, matchClose, peek, textFrom, tokAt, type Cur, type ReadExpr } from './cursor.ts';
 import { parseArrowOrFunction } from './functions.ts';
-import { grow, isFn, lookup, toText, unknown, type Env, type FnVal, type Obj, type Scope, type Val } from './values.ts';
+import {
+  grow, isFn, lookup, toText, unknown, type Env, type FnVal, type Obj, type Scope, type Val,
+} from './values.ts';
 
 export function importMeta(c: Cur): Val {
   if (peek(c) !== '.') return unknown('import.meta');
@@ -29,7 +31,10 @@ export function template(c: Cur, scope: Scope, raw: string, expr: ReadExpr): Val
     if (raw[i] !== '$' || raw[i + 1] !== '{') { out += raw[i]; continue; }
     let depth = 0;
     let j = i + 1;
-    for (; j < raw.length; j++) { if (raw[j] === '{') depth++; else if (raw[j] === '}' && --depth === 0) break; }
+    for (; j < raw.length; j++) {
+      if (raw[j] === '{') depth++;
+      else if (raw[j] === '}' && --depth === 0) break;
+    }
     const inner = raw.slice(i + 2, j);
     const sub: Env = Object.assign(Object.create(c.env) as Env, { toks: tokenize(inner), src: inner });
     const v = expr({ env: sub, pos: 0 }, scope);
@@ -84,10 +89,21 @@ export function objectLit(c: Cur, scope: Scope, expr: ReadExpr): Val {
     } else if (tok.kind === 'id' || tok.kind === 'str' || tok.kind === 'num') {
       const key = tok.kind === 'str' ? tok.value! : tok.t;
       const next = peek(c, 1);
-      if ((key === 'async' || key === 'get' || key === 'set') && next !== ':' && next !== ',' && next !== '}' && next !== '(') { c.pos++; continue; }
+      if (
+        (key === 'async' || key === 'get' || key === 'set')
+        && next !== ':' && next !== ',' && next !== '}' && next !== '('
+      ) {
+        c.pos++;
+        continue;
+      }
       if (next === ':') { c.pos += 2; const v = expr(c, scope); if (v !== undefined) out[key] = v; }
       else if (next === '(') { c.pos++; out[key] = parseMethod(c, scope, key, expr) as Lit; }
-      else { c.pos++; const f = lookup(scope, key); const v = f.has ? f.value : unknown(key); if (v !== undefined) out[key] = v; }
+      else {
+        c.pos++;
+        const f = lookup(scope, key);
+        const v = f.has ? f.value : unknown(key);
+        if (v !== undefined) out[key] = v;
+      }
     } else c.pos++;
     if (peek(c) === ',') c.pos++;
     else if (peek(c) !== '}') c.pos = Math.max(c.pos, at + 1);

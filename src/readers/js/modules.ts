@@ -14,9 +14,13 @@
 import { isComputed, isRegex, type Lit } from './lit.ts';
 import { parseJsonc } from '../jsonc.ts';
 import { tokenize } from './tokens.ts';
-import { builtinModule, dirOf, identityHelper, mergeConfig, normalize, objectStatics, pathModule, urlCtor } from './builtins.ts';
+import {
+  builtinModule, dirOf, identityHelper, mergeConfig, normalize, objectStatics, pathModule, urlCtor,
+} from './builtins.ts';
 import { callFn } from './statements.ts';
-import { BudgetError, createBudget, isFn, native, processEnv, toLit, unknown, type Env, type Obj, type Val } from './values.ts';
+import {
+  BudgetError, createBudget, isFn, native, processEnv, toLit, unknown, type Env, type Obj, type Val,
+} from './values.ts';
 import { runTopLevel, type ModuleRecord } from './top.ts';
 
 export interface EvalOptions {
@@ -32,7 +36,10 @@ export interface EvalOptions {
    * (absolute): its absolute path and text, or undefined to leave it unknown. The caller decides which
    * packages are worth reading and how (readers know nothing of node_modules). A `known` value wins.
    */
-  readonly resolvePackage?: (spec: string, fromDir: string) => Promise<{ path: string; text: string } | undefined>;
+  readonly resolvePackage?: (
+    spec: string,
+    fromDir: string,
+  ) => Promise<{ path: string; text: string } | undefined>;
   /**
    * The runner's command line (`['node', 'vitest', '--run']`) as the config sees it in `process.argv`;
    * unknown when not given.
@@ -59,14 +66,20 @@ const MAX_IMPORT_DEPTH = 4;
 const MAX_MODULES = 24;
 const MAX_BYTES = 256 * 1024;
 
-const EXTS = ['', '.ts', '.js', '.mjs', '.cjs', '.mts', '.cts', '.json', '/index.ts', '/index.js', '/index.mjs', '/index.cjs'];
+const EXTS = [
+  '', '.ts', '.js', '.mjs', '.cjs', '.mts', '.cts', '.json',
+  '/index.ts', '/index.js', '/index.mjs', '/index.cjs',
+];
 const HELPERS: Record<string, 'identity' | 'merge'> = { mergeConfig: 'merge', merge: 'merge' };
 
 /**
  * Evaluates a config module's export statically.
  *
  * @example
- * await evaluateModule("const base = { testDir: 'e2e' };\nexport default { ...base, retries: 1 }", { file: '/p/x.mjs', cwd: '/p', read })
+ * await evaluateModule(
+ *   "const base = { testDir: 'e2e' };\nexport default { ...base, retries: 1 }",
+ *   { file: '/p/x.mjs', cwd: '/p', read },
+ * )
  * // { value: { testDir: 'e2e', retries: 1 }, notes: [], files: ['/p/x.mjs'] }
  */
 export async function evaluateModule(src: string, opts: EvalOptions): Promise<EvalResult> {
@@ -80,13 +93,19 @@ export async function evaluateModule(src: string, opts: EvalOptions): Promise<Ev
   const records = new Map<string, ModuleRecord | 'loading'>();
   const evaluate = (file: string): ModuleRecord | undefined => {
     const seen = records.get(file);
-    if (seen === 'loading') { note(`${short(opts, file)}: imports itself in a cycle; that value is unknown`); return undefined; }
+    if (seen === 'loading') {
+      note(`${short(opts, file)}: imports itself in a cycle; that value is unknown`);
+      return undefined;
+    }
     if (seen) return seen;
     records.set(file, 'loading');
     const text = sources.get(file)!;
     const rec: ModuleRecord = { named: Object.create(null), exports: undefined, default: undefined };
     if (file.endsWith('.json')) rec.exports = parseJsonc(text) as Val;
-    else { const env = makeEnv(file, text); runTopLevel({ env, pos: 0 }, { vars: globals(env, opts.argv) }, rec); }
+    else {
+      const env = makeEnv(file, text);
+      runTopLevel({ env, pos: 0 }, { vars: globals(env, opts.argv) }, rec);
+    }
     records.set(file, rec);
     return rec;
   };
@@ -97,14 +116,21 @@ export async function evaluateModule(src: string, opts: EvalOptions): Promise<Ev
       if (target) {
         const rec = evaluate(target);
         if (!rec) return unknown(text);
-        if (as === 'namespace') return rec.exports !== undefined && !rec.default ? withDefault(rec.exports) : { ...rec.named, ...(rec.default !== undefined ? { default: rec.default as Lit } : {}) };
+        if (as === 'namespace') {
+          return rec.exports !== undefined && !rec.default
+            ? withDefault(rec.exports)
+            : { ...rec.named, ...(rec.default !== undefined ? { default: rec.default as Lit } : {}) };
+        }
         return rec.exports ?? rec.default ?? rec.named;
       }
       const known = opts.known?.[spec];
       if (known !== undefined) return as === 'namespace' ? withDefault(known) : known;
       const builtin = builtinModule(spec, opts.cwd);
       if (builtin) return as === 'namespace' ? builtin : builtin.default;
-      if (/^\.\.?\//.test(spec)) { note(`${short(opts, file)}: ${spec} could not be read; its value is unknown`); return unknown(text); }
+      if (/^\.\.?\//.test(spec)) {
+        note(`${short(opts, file)}: ${spec} could not be read; its value is unknown`);
+        return unknown(text);
+      }
       return packageModule(spec);
     };
     return {
@@ -118,9 +144,14 @@ export async function evaluateModule(src: string, opts: EvalOptions): Promise<Ev
   try {
     const rec = evaluate(opts.file);
     let value = rec ? (rec.default ?? rec.exports) : undefined;
-    // Jest and Vitest accept a config function (`module.exports = async () => ({...})`): it is called with no arguments.
+    // Jest and Vitest accept a config function (`module.exports = async () => ({...})`): it is called with
+    // no arguments.
     if (isFn(value) && value.fn) value = callFn(value.fn, [...(opts.exportArgs ?? [])]);
-    return { value: value === undefined ? undefined : toLit(value), notes: [...notes], files: [...sources.keys()] };
+    return {
+      value: value === undefined ? undefined : toLit(value),
+      notes: [...notes],
+      files: [...sources.keys()],
+    };
   } catch (e) {
     if (!(e instanceof BudgetError)) throw e;
     note(`${short(opts, opts.file)}: ${e.message}; read nothing from it`);
@@ -147,7 +178,9 @@ const HELPER_NAMES = ['defineConfig', 'defineProject', 'defineWorkspace', 'defin
 
 /** The value a package export named `name` is known to have, or undefined. */
 function helper(name: string): Val {
-  if (/^define[A-Z]\w*$/.test(name)) return identityHelper(name, (f, a) => (f.fn ? callFn(f.fn, a) : unknown(name)));
+  if (/^define[A-Z]\w*$/.test(name)) {
+    return identityHelper(name, (f, a) => (f.fn ? callFn(f.fn, a) : unknown(name)));
+  }
   if (HELPERS[name] === 'merge') return mergeConfig;
   return undefined;
 }
@@ -155,25 +188,43 @@ function helper(name: string): Val {
 function globals(env: Env, argv: readonly string[] | undefined): Map<string, Val> {
   const { file, cwd } = env;
   const vars = new Map<string, Val>();
-  const resolvePath = native('require.resolve', (a, t) => (typeof a[0] === 'string' ? env.resolvePath(a[0]) ?? unknown(t) : unknown(t)));
-  vars.set('require', { computed: 'require', native: (a: Val[], t: string) => (typeof a[0] === 'string' ? env.load(a[0], t) : unknown(t)),
-    members: { resolve: resolvePath } } as unknown as Val);
+  const resolvePath = native('require.resolve', (a, t) => (
+    typeof a[0] === 'string' ? env.resolvePath(a[0]) ?? unknown(t) : unknown(t)));
+  vars.set('require', {
+    computed: 'require',
+    native: (a: Val[], t: string) => (typeof a[0] === 'string' ? env.load(a[0], t) : unknown(t)),
+    members: { resolve: resolvePath },
+  } as unknown as Val);
   vars.set('__dirname', dirOf(file));
   vars.set('__filename', file);
-  vars.set('process', { env: processEnv(), cwd: native('process.cwd', () => cwd), platform: unknown('process.platform'), argv: argv ? [...argv] : unknown('process.argv') } as unknown as Lit);
+  vars.set('process', {
+    env: processEnv(),
+    cwd: native('process.cwd', () => cwd),
+    platform: unknown('process.platform'),
+    argv: argv ? [...argv] : unknown('process.argv'),
+  } as unknown as Lit);
   vars.set('Object', objectStatics);
   vars.set('URL', urlCtor);
-  vars.set('Boolean', native('Boolean', (a) => !(a[0] === undefined || a[0] === null || a[0] === false || a[0] === 0 || a[0] === '')));
-  vars.set('String', native('String', (a, t) => (typeof a[0] === 'string' || typeof a[0] === 'number' ? String(a[0]) : unknown(t))));
-  vars.set('Array', { isArray: native('Array.isArray', (a, t) => (isComputed(a[0]) ? unknown(t) : Array.isArray(a[0]))) });
+  vars.set('Boolean', native('Boolean', (a) =>
+    !(a[0] === undefined || a[0] === null || a[0] === false || a[0] === 0 || a[0] === '')));
+  vars.set('String', native('String', (a, t) => (
+    typeof a[0] === 'string' || typeof a[0] === 'number' ? String(a[0]) : unknown(t))));
+  vars.set('Array', {
+    isArray: native('Array.isArray', (a, t) => (isComputed(a[0]) ? unknown(t) : Array.isArray(a[0]))),
+  });
   vars.set('path', pathModule(cwd));
   for (const name of HELPER_NAMES) vars.set(name, helper(name));
   return vars;
 }
 
 /** Reads every local module the config reaches (breadth first, capped), keyed by absolute path. */
-async function loadGraph(src: string, opts: EvalOptions, sources: Map<string, string>, links: Map<string, Map<string, string>>,
-  note: (m: string) => void): Promise<void> {
+async function loadGraph(
+  src: string,
+  opts: EvalOptions,
+  sources: Map<string, string>,
+  links: Map<string, Map<string, string>>,
+  note: (m: string) => void,
+): Promise<void> {
   let queue: Array<[file: string, text: string]> = [[opts.file, src]];
   const seen = new Set([opts.file]);
   for (let depth = 0; queue.length > 0; depth++) {
@@ -184,14 +235,30 @@ async function loadGraph(src: string, opts: EvalOptions, sources: Map<string, st
       links.set(file, map);
       for (const spec of specs) {
         const local = /^\.\.?(\/|$)/.test(spec);
-        if (!local && (!opts.resolvePackage || opts.known?.[spec] !== undefined || builtinModule(spec, opts.cwd))) continue;
-        if (depth >= MAX_IMPORT_DEPTH) { note(`${short(opts, file)}: imports nested deeper than ${MAX_IMPORT_DEPTH} were not followed`); continue; }
+        if (
+          !local
+          && (!opts.resolvePackage || opts.known?.[spec] !== undefined || builtinModule(spec, opts.cwd))
+        ) {
+          continue;
+        }
+        if (depth >= MAX_IMPORT_DEPTH) {
+          note(`${short(opts, file)}: imports nested deeper than ${MAX_IMPORT_DEPTH} were not followed`);
+          continue;
+        }
         const found = await resolve(opts, dirOf(file), spec, local, sources);
         if (!found) continue;
         map.set(spec, found.path);
         if (seen.has(found.path)) continue;
-        if (seen.size >= MAX_MODULES) { note(`${short(opts, file)}: more than ${MAX_MODULES} modules; ${spec} was not followed`); map.delete(spec); continue; }
-        if (found.text.length > MAX_BYTES) { note(`${short(opts, found.path)}: larger than ${MAX_BYTES} bytes; not read`); map.delete(spec); continue; }
+        if (seen.size >= MAX_MODULES) {
+          note(`${short(opts, file)}: more than ${MAX_MODULES} modules; ${spec} was not followed`);
+          map.delete(spec);
+          continue;
+        }
+        if (found.text.length > MAX_BYTES) {
+          note(`${short(opts, found.path)}: larger than ${MAX_BYTES} bytes; not read`);
+          map.delete(spec);
+          continue;
+        }
         seen.add(found.path);
         sources.set(found.path, found.text);
         next.push([found.path, found.text]);
@@ -201,10 +268,15 @@ async function loadGraph(src: string, opts: EvalOptions, sources: Map<string, st
   }
 }
 
-/** Specifiers of `import ... from 'x'`, `import 'x'`, `require('x')`, `require.resolve('x')`, `export ... from 'x'`. */
+/**
+ * Specifiers of `import ... from 'x'`, `import 'x'`, `require('x')`, `require.resolve('x')`,
+ * `export ... from 'x'`.
+ */
 function importSpecs(text: string): string[] {
   const out = new Set<string>();
-  for (const m of text.matchAll(/\b(?:from|import|require(?:\.resolve)?\s*\()\s*(['"])([^'"\n]{1,300})\1/g)) out.add(m[2]!);
+  for (const m of text.matchAll(/\b(?:from|import|require(?:\.resolve)?\s*\()\s*(['"])([^'"\n]{1,300})\1/g)) {
+    out.add(m[2]!);
+  }
   return [...out];
 }
 

@@ -10,7 +10,9 @@ import { isComputed, isObject, type Lit } from './lit.ts';
 import { dry, eat, kindAt, matchClose, peek, tokAt, type Cur } from './cursor.ts';
 import { expr } from './expressions.ts';
 import { parseArrowOrFunction } from './functions.ts';
-import { deeper, lookup, step, strictEquals, truthy, unknown, type FnDef, type Obj, type Scope, type Val } from './values.ts';
+import {
+  deeper, lookup, step, strictEquals, truthy, unknown, type FnDef, type Obj, type Scope, type Val,
+} from './values.ts';
 
 /** Calls a function written in a config, with known or unknown argument values. */
 export function callFn(fn: FnDef, args: Val[]): Val {
@@ -49,8 +51,18 @@ export function runStatement(c: Cur, scope: Scope): Outcome {
   const t = peek(c);
   const kind = kindAt(c);
   if (t === ';') { c.pos++; return undefined; }
-  if (t === '{') { const close = matchClose(c, c.pos); c.pos++; const r = runStatements(c, { vars: new Map(), parent: scope }, close); c.pos = close + 1; return r; }
-  if (kind === 'id' && (t === 'const' || t === 'let' || t === 'var')) { c.pos++; declare(c, scope); return undefined; }
+  if (t === '{') {
+    const close = matchClose(c, c.pos);
+    c.pos++;
+    const r = runStatements(c, { vars: new Map(), parent: scope }, close);
+    c.pos = close + 1;
+    return r;
+  }
+  if (kind === 'id' && (t === 'const' || t === 'let' || t === 'var')) {
+    c.pos++;
+    declare(c, scope);
+    return undefined;
+  }
   if (kind === 'id' && (t === 'function' || (t === 'async' && peek(c, 1) === 'function'))) {
     const name = tokAt(c, t === 'async' ? 2 : 1)?.t ?? '';
     scope.vars.set(name, parseArrowOrFunction(c, scope, expr));
@@ -64,7 +76,11 @@ export function runStatement(c: Cur, scope: Scope): Outcome {
   if (t === 'if') return runIf(c, scope);
   if (kind === 'id' && (t === 'for' || t === 'while' || t === 'do')) return skipLoop(c, scope);
   if (t === 'switch') return runSwitch(c, scope);
-  if (t === 'throw') { c.pos++; dry(c, () => expr(c, scope)); return c.env.dry ? undefined : { value: unknown('throw') }; }
+  if (t === 'throw') {
+    c.pos++;
+    dry(c, () => expr(c, scope));
+    return c.env.dry ? undefined : { value: unknown('throw') };
+  }
   if (t === 'try') {
     c.pos++;
     const r = runStatement(c, scope);
@@ -86,7 +102,9 @@ function skipLoop(c: Cur, scope: Scope): Outcome {
   const kw = peek(c);
   c.pos++;
   if (kw !== 'do' && peek(c) === '(') c.pos = matchClose(c, c.pos) + 1;
-  if (!c.env.dry) c.env.note(`a \`${kw}\` loop was not run; values it builds are left as they were before it`);
+  if (!c.env.dry) {
+    c.env.note(`a \`${kw}\` loop was not run; values it builds are left as they were before it`);
+  }
   dry(c, () => runStatement(c, scope));
   if (kw === 'do' && peek(c) === 'while') { c.pos++; if (peek(c) === '(') c.pos = matchClose(c, c.pos) + 1; }
   return undefined;
@@ -111,7 +129,9 @@ function runIf(c: Cur, scope: Scope): Outcome {
   let b: Outcome;
   if (eat(c, 'else')) { b = t === false ? runStatement(c, scope) : dry(c, () => runStatement(c, scope)); }
   if (t === undefined) return c.env.dry ? undefined : { value: unknown(`if (${text.trim()})`) };
-  if (!c.env.dry && /process\.env/.test(text)) c.env.note(`took the branch of \`if (${text.trim()})\` that runs with the variable unset`);
+  if (!c.env.dry && /process\.env/.test(text)) {
+    c.env.note(`took the branch of \`if (${text.trim()})\` that runs with the variable unset`);
+  }
   return t ? a : b;
 }
 
@@ -130,7 +150,10 @@ function runSwitch(c: Cur, scope: Scope): Outcome {
       let eq: boolean | undefined = false;
       if (isDefault) defaultAt = c.pos; else { const v = expr(c, scope); eq = strictEquals(value, v); }
       eat(c, ':');
-      if (eq === undefined && !done && !running) { done = true; result = c.env.dry ? undefined : { value: unknown('switch') }; }
+      if (eq === undefined && !done && !running) {
+        done = true;
+        result = c.env.dry ? undefined : { value: unknown('switch') };
+      }
       if (eq === true && !done) running = true;
       continue;
     }
@@ -158,7 +181,12 @@ export function declare(c: Cur, scope: Scope, onBind?: (name: string, v: Val) =>
       names = patternNames(c, c.pos, close, first === '[');
       c.pos = close + 1;
     } else { names = [[first ?? '', (v) => v]]; c.pos++; }
-    if (peek(c) === ':') while (c.pos < c.env.toks.length && peek(c) !== '=' && peek(c) !== ';' && peek(c) !== ',') { if (peek(c) === '{' || peek(c) === '(' || peek(c) === '[') c.pos = matchClose(c, c.pos); c.pos++; }
+    if (peek(c) === ':') {
+      while (c.pos < c.env.toks.length && peek(c) !== '=' && peek(c) !== ';' && peek(c) !== ',') {
+        if (peek(c) === '{' || peek(c) === '(' || peek(c) === '[') c.pos = matchClose(c, c.pos);
+        c.pos++;
+      }
+    }
     let v: Val = undefined;
     if (eat(c, '=')) v = expr(c, scope);
     for (const [n, pick] of names) { const x = pick(v); scope.vars.set(n, x); onBind?.(n, x); }
@@ -178,8 +206,18 @@ function patternNames(c: Cur, open: number, close: number, array: boolean): Arra
     const tok = toks[j]!;
     if (tok.t === ',') { index++; continue; }
     if (tok.kind !== 'id' || toks[j - 1]!.t === '=') continue;
-    if (array) { const i = index; out.push([tok.t, (v) => (Array.isArray(v) ? v[i] : isComputed(v) ? unknown(`${tok.t}`) : undefined)]); continue; }
-    if (toks[j + 1]?.t === ':') { const key = tok.t; const local = toks[j + 2]?.t ?? key; out.push([local, (v) => pick(v, key)]); j += 2; continue; }
+    if (array) {
+      const i = index;
+      out.push([tok.t, (v) => (Array.isArray(v) ? v[i] : isComputed(v) ? unknown(`${tok.t}`) : undefined)]);
+      continue;
+    }
+    if (toks[j + 1]?.t === ':') {
+      const key = tok.t;
+      const local = toks[j + 2]?.t ?? key;
+      out.push([local, (v) => pick(v, key)]);
+      j += 2;
+      continue;
+    }
     if (toks[j - 1]!.t === '...') { out.push([tok.t, (v) => v]); continue; }
     const key = tok.t;
     out.push([key, (v) => pick(v, key)]);
@@ -190,7 +228,9 @@ function patternNames(c: Cur, open: number, close: number, array: boolean): Arra
 function pick(v: Val, key: string): Val {
   const members = (v as { members?: Obj } | undefined)?.members;
   if (isComputed(v) && members) return members[key] ?? unknown(key);
-  if (isObject(v)) return key in v ? v[key] : Object.keys(v).some((k) => k.startsWith('...')) ? unknown(key) : undefined;
+  if (isObject(v)) {
+    return key in v ? v[key] : Object.keys(v).some((k) => k.startsWith('...')) ? unknown(key) : undefined;
+  }
   return isComputed(v) ? unknown(key) : undefined;
 }
 
@@ -207,7 +247,12 @@ function assignment(c: Cur, scope: Scope): boolean {
   if (c.env.dry) return true;
   if (path.length === 0) {
     // `x = value` on a `let`: the binding where it was declared changes.
-    for (let s: Scope | undefined = scope; s; s = s.parent) if (s.vars.has(name)) { s.vars.set(name, v); break; }
+    for (let s: Scope | undefined = scope; s; s = s.parent) {
+      if (s.vars.has(name)) {
+        s.vars.set(name, v);
+        break;
+      }
+    }
     return true;
   }
   let target: Val = name === 'module' || name === 'exports' ? undefined : lookup(scope, name).value;

@@ -5,7 +5,13 @@
  */
 
 /** One token: `t` is its text (the quote for strings), `value` the unescaped string or regex body. */
-export interface Tok { readonly t: string; readonly kind: 'punct' | 'str' | 'num' | 'id' | 'regex' | 'tmpl'; readonly start: number; readonly end: number; readonly value?: string }
+export interface Tok {
+  readonly t: string;
+  readonly kind: 'punct' | 'str' | 'num' | 'id' | 'regex' | 'tmpl';
+  readonly start: number;
+  readonly end: number;
+  readonly value?: string;
+}
 
 const PUNCT = ['...', '=>', '===', '!==', '==', '!=', '&&', '||', '??', '?.'];
 const REGEX_BEFORE = new Set(['(', ',', '[', ':', '=', '{', '!', '&&', '||', '??', '?', ';', 'return', '=>']);
@@ -25,7 +31,11 @@ export function tokenize(src: string): Tok[] {
     const c = src[i]!;
     if (c === ' ' || c === '\n' || c === '\t' || c === '\r') { i++; continue; }
     if (c === '/' && src[i + 1] === '/') { while (i < n && src[i] !== '\n') i++; continue; }
-    if (c === '/' && src[i + 1] === '*') { const e = src.indexOf('*/', i + 2); i = e === -1 ? n : e + 2; continue; }
+    if (c === '/' && src[i + 1] === '*') {
+      const e = src.indexOf('*/', i + 2);
+      i = e === -1 ? n : e + 2;
+      continue;
+    }
     const start = i;
     if (c === '"' || c === "'" || c === '`') {
       let value = '';

@@ -25,7 +25,10 @@ export function runTopLevel(c: Cur, scope: Scope, rec: ModuleRecord): void {
     if (kindAt(c) === 'id') {
       if (t === 'import' && peek(c, 1) !== '(' && peek(c, 1) !== '.') { importDecl(c, scope); continue; }
       if (t === 'export') { exportDecl(c, scope, rec); continue; }
-      if ((t === 'module' && peek(c, 1) === '.' && peek(c, 2) === 'exports') || (t === 'exports' && peek(c, 1) === '.')) {
+      if (
+        (t === 'module' && peek(c, 1) === '.' && peek(c, 2) === 'exports')
+        || (t === 'exports' && peek(c, 1) === '.')
+      ) {
         if (commonJs(c, scope, rec)) continue;
       }
       if (skipTypeScript(c)) continue;
@@ -60,7 +63,10 @@ function hoistFunctions(c: Cur, scope: Scope): void {
     const before = toks[j - 1];
     const name = toks[j + 1];
     if (before !== undefined && before.kind === 'punct' && !BEFORE_DECLARATION.has(before.t)) continue;
-    if (before !== undefined && before.kind === 'id' && !BEFORE_DECLARATION.has(before.t) && before.t !== 'async') continue;
+    if (
+      before !== undefined && before.kind === 'id'
+      && !BEFORE_DECLARATION.has(before.t) && before.t !== 'async'
+    ) continue;
     if (name?.kind !== 'id' || scope.vars.has(name.t)) continue;
     step(c.env.budget);
     c.pos = j;
@@ -83,7 +89,11 @@ function importDecl(c: Cur, scope: Scope): void {
       for (let j = c.pos + 1; j < close; j++) {
         const tok = c.env.toks[j]!;
         if (tok.kind !== 'id' && tok.kind !== 'str') continue;
-        if (tok.t === 'type' && c.env.toks[j + 1]?.kind === 'id') { j++; while (j < close && c.env.toks[j]!.t !== ',') j++; continue; }
+        if (tok.t === 'type' && c.env.toks[j + 1]?.kind === 'id') {
+          j++;
+          while (j < close && c.env.toks[j]!.t !== ',') j++;
+          continue;
+        }
         const imported = tok.kind === 'str' ? tok.value! : tok.t;
         let local = imported;
         if (c.env.toks[j + 1]?.t === 'as') { local = c.env.toks[j + 2]?.t ?? imported; j += 2; }
@@ -96,7 +106,10 @@ function importDecl(c: Cur, scope: Scope): void {
   eat(c, 'from');
   const spec = tokAt(c)?.value ?? '';
   c.pos++;
-  if (peek(c) === 'with' || peek(c) === 'assert') { c.pos++; if (peek(c) === '{') c.pos = matchClose(c, c.pos) + 1; }
+  if (peek(c) === 'with' || peek(c) === 'assert') {
+    c.pos++;
+    if (peek(c) === '{') c.pos = matchClose(c, c.pos) + 1;
+  }
   if (binds.length === 0) return;
   const text = `import from '${spec}'`;
   const ns = c.env.namespace(spec, text);
@@ -126,13 +139,21 @@ function exportDecl(c: Cur, scope: Scope, rec: ModuleRecord): void {
     c.pos++;
     if (peek(c) === 'function' || (peek(c) === 'async' && peek(c, 1) === 'function')) {
       const name = tokAt(c, peek(c) === 'async' ? 2 : 1);
-      if (name?.kind === 'id' && name.t !== '(') { runStatement(c, scope); rec.default = scope.vars.get(name.t); return; }
+      if (name?.kind === 'id' && name.t !== '(') {
+        runStatement(c, scope);
+        rec.default = scope.vars.get(name.t);
+        return;
+      }
     }
     rec.default = expr(c, scope);
     eat(c, ';');
     return;
   }
-  if (t === 'const' || t === 'let' || t === 'var') { c.pos++; declare(c, scope, (name, v) => { rec.named[name] = (v ?? null) as Lit; }); return; }
+  if (t === 'const' || t === 'let' || t === 'var') {
+    c.pos++;
+    declare(c, scope, (name, v) => { rec.named[name] = (v ?? null) as Lit; });
+    return;
+  }
   if (t === 'function' || t === 'async') {
     const name = tokAt(c, t === 'async' ? 2 : 1)?.t ?? '';
     runStatement(c, scope);
@@ -153,13 +174,16 @@ function exportDecl(c: Cur, scope: Scope, rec: ModuleRecord): void {
     let from: Val;
     if (eat(c, 'from')) { from = c.env.namespace(tokAt(c)?.value ?? '', 'export from'); c.pos++; }
     for (const [local, out] of pairs) {
-      const v = from !== undefined ? pick(from, local) : scope.vars.has(local) ? scope.vars.get(local) : unknown(local);
+      const v = from !== undefined ? pick(from, local)
+        : scope.vars.has(local) ? scope.vars.get(local)
+          : unknown(local);
       if (out === 'default') rec.default = v; else rec.named[out] = (v ?? null) as Lit;
     }
     return;
   }
   if (t === '*') {
-    // `export * from 'x'` re-exports x's named exports (never its default); `export * as ns from 'x'` one namespace.
+    // `export * from 'x'` re-exports x's named exports (never its default); `export * as ns from 'x'` one
+    // namespace.
     const alias = peek(c, 1) === 'as' ? peek(c, 2) : undefined;
     while (c.pos < c.env.toks.length && peek(c) !== 'from') c.pos++;
     const spec = tokAt(c, 1)?.value ?? '';
@@ -167,7 +191,9 @@ function exportDecl(c: Cur, scope: Scope, rec: ModuleRecord): void {
     const ns = c.env.namespace(spec, 'export *');
     if (alias) { rec.named[alias] = (ns ?? null) as Lit; return; }
     if (ns === null || typeof ns !== 'object' || Array.isArray(ns) || isComputed(ns)) return;
-    for (const [k, v] of Object.entries(ns)) if (k !== 'default' && !(k in rec.named)) rec.named[k] = v as Lit;
+    for (const [k, v] of Object.entries(ns)) {
+      if (k !== 'default' && !(k in rec.named)) rec.named[k] = v as Lit;
+    }
     return;
   }
   // `export type X = ...`, `export interface X {}`, `export class X {}`.
@@ -179,13 +205,18 @@ function commonJs(c: Cur, scope: Scope, rec: ModuleRecord): boolean {
   let j = c.pos + (peek(c) === 'module' ? 3 : 1);
   const path: string[] = [];
   if (peek(c) === 'exports') j = c.pos + 1;
-  while (c.env.toks[j]?.t === '.' && c.env.toks[j + 1]?.kind === 'id') { path.push(c.env.toks[j + 1]!.t); j += 2; }
+  while (c.env.toks[j]?.t === '.' && c.env.toks[j + 1]?.kind === 'id') {
+    path.push(c.env.toks[j + 1]!.t);
+    j += 2;
+  }
   if (c.env.toks[j]?.t !== '=') return false;
   c.pos = j + 1;
   const v = expr(c, scope);
   if (path.length === 0) { rec.exports = v; return true; }
   if (path.length === 1 && path[0] === 'default' && peek(c) !== '.') { rec.default = v; return true; }
-  if (!isObject(rec.exports)) rec.exports = rec.exports === undefined ? Object.assign(Object.create(null), rec.named) : rec.exports;
+  if (!isObject(rec.exports)) {
+    rec.exports = rec.exports === undefined ? Object.assign(Object.create(null), rec.named) : rec.exports;
+  }
   if (isObject(rec.exports)) (rec.exports as Obj)[path[0]!] = (v ?? null) as Lit;
   rec.named[path[0]!] = (v ?? null) as Lit;
   return true;
@@ -201,7 +232,10 @@ function skipTypeScript(c: Cur): boolean {
     if (eat(c, '=')) dry(c, () => expr(c, { vars: new Map() }));
     return true;
   }
-  if ((t === 'interface' || t === 'enum' || t === 'class' || t === 'declare' || t === 'namespace') && next?.kind === 'id') {
+  if (
+    (t === 'interface' || t === 'enum' || t === 'class' || t === 'declare' || t === 'namespace')
+    && next?.kind === 'id'
+  ) {
     while (c.pos < c.env.toks.length && peek(c) !== '{' && peek(c) !== ';') c.pos++;
     if (peek(c) === '{') c.pos = matchClose(c, c.pos);
     c.pos++;

@@ -59,9 +59,12 @@ export interface Env {
  * flag, not by its text: an unknown `process` (the static queries know no globals) reads as unknown.
  */
 export const processEnv = (): Computed => ({ computed: 'process.env', processEnv: true } as Computed);
-export const isProcessEnv = (v: Val): boolean => isComputed(v) && (v as { processEnv?: boolean }).processEnv === true;
+export const isProcessEnv = (v: Val): boolean =>
+  isComputed(v) && (v as { processEnv?: boolean }).processEnv === true;
 
-export const unknown = (text: string): Computed => ({ computed: text.length > 200 ? text.slice(0, 200) + '…' : text });
+export const unknown = (text: string): Computed => ({
+  computed: text.length > 200 ? text.slice(0, 200) + '…' : text,
+});
 export const isFn = (v: Val): v is FnVal => isComputed(v) && ('fn' in v || 'native' in v);
 export const native = (name: string, f: Native): FnVal => ({ computed: name, native: f });
 
@@ -86,7 +89,12 @@ export function mergeDeep(a: Val, b: Val): Val {
     for (const [k, v] of Object.entries(b)) out[k] = k in out ? (mergeDeep(out[k], v) as Lit) : v;
     return out;
   }
-  if (Array.isArray(a) || Array.isArray(b)) return [...(Array.isArray(a) ? a : a === undefined ? [] : [a as Lit]), ...(Array.isArray(b) ? b : [b as Lit])];
+  if (Array.isArray(a) || Array.isArray(b)) {
+    return [
+      ...(Array.isArray(a) ? a : a === undefined ? [] : [a as Lit]),
+      ...(Array.isArray(b) ? b : [b as Lit]),
+    ];
+  }
   return b;
 }
 
@@ -150,7 +158,9 @@ const MAX_VALUE_DEPTH = 256;
  */
 export function grow<T extends Val>(b: Budget, v: T): T {
   const size = sizeOf(v, MAX_VALUE_SIZE + 1);
-  if (size > MAX_VALUE_SIZE) throw new BudgetError(`the config builds a value of more than ${MAX_VALUE_SIZE} characters or elements`);
+  if (size > MAX_VALUE_SIZE) {
+    throw new BudgetError(`the config builds a value of more than ${MAX_VALUE_SIZE} characters or elements`);
+  }
   b.steps += Math.floor(size / SIZE_PER_STEP);
   if (b.steps > MAX_STEPS) throw new BudgetError('the config needs more steps than projdex allows');
   return v;
@@ -170,7 +180,9 @@ function sizeOf(v: Val, cap: number): number {
     // Unknowns and functions are markers (a function's closure holds its module's tokens): one each.
     if (isComputed(x as Val)) { size++; return; }
     if (path.has(x)) return;
-    if (depth > MAX_VALUE_DEPTH) throw new BudgetError('the config builds a value nested deeper than projdex allows');
+    if (depth > MAX_VALUE_DEPTH) {
+      throw new BudgetError('the config builds a value nested deeper than projdex allows');
+    }
     path.add(x);
     if (Array.isArray(x)) { size += x.length; for (const y of x) visit(y, depth + 1); }
     else for (const k in x) { size++; visit((x as Record<string, unknown>)[k], depth + 1); }
@@ -182,6 +194,9 @@ function sizeOf(v: Val, cap: number): number {
 
 /** Runs `f` one nesting level deeper; throws `BudgetError` past the cap. */
 export function deeper<T>(b: Budget, f: () => T): T {
-  if (++b.depth > MAX_NESTING) { b.depth--; throw new BudgetError('the config nests deeper than projdex allows'); }
+  if (++b.depth > MAX_NESTING) {
+    b.depth--;
+    throw new BudgetError('the config nests deeper than projdex allows');
+  }
   try { return f(); } finally { b.depth--; }
 }

@@ -14,7 +14,10 @@ export interface ShellCommand {
   readonly argv: readonly string[];
   /** For each argv word, whether any part of it was quoted (so `sh` would not glob-expand it). */
   readonly quoted: readonly boolean[];
-  /** Per argv word: offsets in its text of the `$` that `sh` would expand (not single-quoted, not escaped). */
+  /**
+   * Per argv word: offsets in its text of the `$` that `sh` would expand (not single-quoted, not
+   * escaped).
+   */
   readonly dollars: ReadonlyArray<readonly number[]>;
   /** Per `env` entry: the same offsets in its value. */
   readonly envDollars: ReadonlyArray<readonly number[]>;
@@ -28,7 +31,8 @@ const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/;
  *
  * @example
  * parseShell('cross-env PORT=3000 next dev -p 3001 && echo "done"');
- * // [{ env: [], argv: ['cross-env', 'PORT=3000', 'next', 'dev', '-p', '3001'], ... }, { argv: ['echo', 'done'], ... }]
+ * // [{ env: [], argv: ['cross-env', 'PORT=3000', 'next', 'dev', '-p', '3001'], ... },
+ * //  { argv: ['echo', 'done'], ... }]
  */
 export function parseShell(line: string): ShellCommand[] {
   const commands: ShellCommand[] = [];
@@ -41,7 +45,9 @@ export function parseShell(line: string): ShellCommand[] {
   let bareStart = -1;
 
   const endWord = (): void => {
-    if (inWord) words.push({ text: word, quoted, bareStart: bareStart === -1 ? word.length : bareStart, dollars });
+    if (inWord) {
+      words.push({ text: word, quoted, bareStart: bareStart === -1 ? word.length : bareStart, dollars });
+    }
     word = '';
     dollars = [];
     quoted = false;
@@ -53,7 +59,9 @@ export function parseShell(line: string): ShellCommand[] {
     const env: Array<[string, string]> = [];
     const envDollars: number[][] = [];
     let i = 0;
-    while (i < words.length && ASSIGNMENT.test(words[i]!.text) && words[i]!.text.indexOf('=') < words[i]!.bareStart) {
+    while (
+      i < words.length && ASSIGNMENT.test(words[i]!.text) && words[i]!.text.indexOf('=') < words[i]!.bareStart
+    ) {
       const text = words[i]!.text;
       const eq = text.indexOf('=');
       env.push([text.slice(0, eq), text.slice(eq + 1)]);
@@ -62,7 +70,13 @@ export function parseShell(line: string): ShellCommand[] {
     }
     const rest = words.slice(i);
     if (rest.length > 0 || env.length > 0) {
-      commands.push({ env, argv: rest.map((w) => w.text), quoted: rest.map((w) => w.quoted), dollars: rest.map((w) => w.dollars), envDollars });
+      commands.push({
+        env,
+        argv: rest.map((w) => w.text),
+        quoted: rest.map((w) => w.quoted),
+        dollars: rest.map((w) => w.dollars),
+        envDollars,
+      });
     }
     words = [];
   };

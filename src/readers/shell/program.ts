@@ -47,20 +47,29 @@ export interface ProgramOptions {
 export function readProgram(script: string, options: ProgramOptions = {}): Program {
   const notes: string[] = [];
   const maxBytes = options.maxBytes ?? 64 * 1024;
-  if (script.length > maxBytes) return { commands: [], notes: [`the command is longer than ${maxBytes} bytes; not read`] };
+  if (script.length > maxBytes) {
+    return { commands: [], notes: [`the command is longer than ${maxBytes} bytes; not read`] };
+  }
   const words = split(script, options.maxWords ?? 20_000);
-  if (words === null) return { commands: [], notes: ['the command has more words than projdex reads; not read'] };
+  if (words === null) {
+    return { commands: [], notes: ['the command has more words than projdex reads; not read'] };
+  }
   const vars = new Map<string, string>();
   const commands: ProgramCommand[] = [];
   const maxDepth = options.maxDepth ?? 40;
   let pos = 0;
   let cwd = '';
   const peek = (): Word | undefined => words[pos];
-  const isKw = (w: Word | undefined, ...k: string[]): boolean => !!w && !w.op && !w.quoted && k.includes(w.text);
+  const isKw = (w: Word | undefined, ...k: string[]): boolean =>
+    !!w && !w.op && !w.quoted && k.includes(w.text);
 
   /** Reads commands until one of `stops` (a keyword at command start) or `)`; `run` false reads dry. */
   const list = (stops: string[], run: boolean, depth: number): void => {
-    if (depth > maxDepth) { notes.push('the command nests deeper than projdex reads'); pos = words.length; return; }
+    if (depth > maxDepth) {
+      notes.push('the command nests deeper than projdex reads');
+      pos = words.length;
+      return;
+    }
     while (pos < words.length) {
       const w = peek()!;
       if ((w.op === ')' && depth > 0) || (w.op === ';;' && stops.includes(';;'))) return;
@@ -76,16 +85,29 @@ export function readProgram(script: string, options: ProgramOptions = {}): Progr
   };
 
   const simple = (run: boolean): void => {
-    const argv: string[] = []; const quoted: boolean[] = []; const env: Array<[string, string]> = []; const raw: string[] = [];
+    const argv: string[] = [];
+    const quoted: boolean[] = [];
+    const env: Array<[string, string]> = [];
+    const raw: string[] = [];
     while (pos < words.length && !peek()!.op) {
       const w = words[pos++]!;
       // Redirections: `> out.log`, `2>/dev/null`, `&>x`: neither the operator nor its target is an argument.
-      if (!w.quoted && /^(\d*|&)[<>]/.test(w.text)) { if (/^(\d*|&)[<>]+&?$/.test(w.text) && pos < words.length && !peek()!.op) pos++; continue; }
-      const assign = !w.quoted || /^[A-Za-z_]\w*=/.test(w.text) ? /^([A-Za-z_]\w*)=([\s\S]*)$/.exec(w.text) : null;
-      if (argv.length === 0 && assign && !w.text.startsWith('=')) { env.push([assign[1]!, expand(w).slice(assign[1]!.length + 1)]); continue; }
+      if (!w.quoted && /^(\d*|&)[<>]/.test(w.text)) {
+        if (/^(\d*|&)[<>]+&?$/.test(w.text) && pos < words.length && !peek()!.op) pos++;
+        continue;
+      }
+      const assign = !w.quoted || /^[A-Za-z_]\w*=/.test(w.text)
+        ? /^([A-Za-z_]\w*)=([\s\S]*)$/.exec(w.text)
+        : null;
+      if (argv.length === 0 && assign && !w.text.startsWith('=')) {
+        env.push([assign[1]!, expand(w).slice(assign[1]!.length + 1)]);
+        continue;
+      }
       if (/^\$[@*]$|^\$\{[@*]\}$/.test(w.text) && (w.dollars?.includes(0) ?? true)) {
         // `"$@"` is each argument as its own word.
-        argv.push(...params); quoted.push(...params.map((_, i) => options.argsQuoted?.[i] ?? false)); raw.push(...params.map(() => w.text));
+        argv.push(...params);
+        quoted.push(...params.map((_, i) => options.argsQuoted?.[i] ?? false));
+        raw.push(...params.map(() => w.text));
         continue;
       }
       // `"${args[@]}"` of an array projdex never saw set is no word at all, quoted or not.
@@ -97,7 +119,10 @@ export function readProgram(script: string, options: ProgramOptions = {}): Progr
         continue;
       }
       // `NAME+=x`: an assignment bash appends, not a command.
-      if (argv.length === 0 && !w.quoted && /^[A-Za-z_]\w*\+=/.test(w.text)) { while (pos < words.length && !peek()!.op) pos++; continue; }
+      if (argv.length === 0 && !w.quoted && /^[A-Za-z_]\w*\+=/.test(w.text)) {
+        while (pos < words.length && !peek()!.op) pos++;
+        continue;
+      }
       const text = expand(w);
       if (text === '' && !w.quoted && /\$/.test(w.text)) continue;
       argv.push(text); quoted.push(w.quoted); raw.push(w.text);
@@ -107,23 +132,44 @@ export function readProgram(script: string, options: ProgramOptions = {}): Progr
     if (argv[0] === 'cd') {
       // `cd "$DIR/.."`, `cd "$(git rev-parse --show-toplevel)"`: scripts mostly go back to the project.
       const to = argv[1] ?? '';
-      const known = [...(raw[1] ?? '').matchAll(/\$\{?(\w+)|\$\(|`/g)].every((m) => m[1] !== undefined && vars.has(m[1]));
+      const known = [...(raw[1] ?? '').matchAll(/\$\{?(\w+)|\$\(|`/g)]
+        .every((m) => m[1] !== undefined && vars.has(m[1]));
       if (to !== '' && !/^[/~]/.test(to) && known) cwd = joinDir(cwd, to);
-      else notes.push(`\`cd ${raw[1] ?? ''}\` goes where projdex cannot tell; assumed it stays in the same directory`);
+      else {
+        notes.push(`\`cd ${raw[1] ?? ''}\` goes where projdex cannot tell; `
+          + 'assumed it stays in the same directory');
+      }
       return;
     }
-    if (argv[0] === 'export') for (const a of argv.slice(1)) { const m = /^([A-Za-z_]\w*)=(.*)$/.exec(a); if (m) vars.set(m[1]!, m[2]!); }
+    if (argv[0] === 'export') {
+      for (const a of argv.slice(1)) {
+        const m = /^([A-Za-z_]\w*)=(.*)$/.exec(a);
+        if (m) vars.set(m[1]!, m[2]!);
+      }
+    }
     commands.push({ argv, quoted, env, cwd });
   };
 
   const params = options.args ?? [];
-  const param = (name: string): string | undefined => (/^\d$/.test(name) ? (name === '0' ? undefined : params[Number(name) - 1] ?? '')
-    : name === '#' ? String(params.length) : name === '@' || name === '*' ? params.join(' ') : undefined);
-  /** A word with its `$VAR`, `${VAR}`, `${VAR:-d}` expanded; a `$` that `sh` leaves alone (`'$X'`, `\$X`) stays. */
+  const param = (name: string): string | undefined => (
+    /^\d$/.test(name) ? (name === '0' ? undefined : params[Number(name) - 1] ?? '')
+      : name === '#' ? String(params.length)
+        : name === '@' || name === '*' ? params.join(' ')
+          : undefined);
+  /**
+   * A word with its `$VAR`, `${VAR}`, `${VAR:-d}` expanded; a `$` that `sh` leaves alone (`'$X'`, `\$X`)
+   * stays.
+   */
   const expand = (w: Word | string): string => {
     const { text, dollars } = typeof w === 'string' ? { text: w, dollars: undefined } : w;
     const re = /\$\{([A-Za-z_]\w*|\d|[@*#])(?::?[-=]([^}]*))?\}|\$([A-Za-z_]\w*|\d|[@*#])/g;
-    return text.replace(re, (m, a: string | undefined, dflt: string | undefined, b: string | undefined, at: number) => {
+    return text.replace(re, (
+      m,
+      a: string | undefined,
+      dflt: string | undefined,
+      b: string | undefined,
+      at: number,
+    ) => {
       if (dollars !== undefined && !dollars.includes(at)) return m;
       const v = param((a ?? b)!) ?? vars.get((a ?? b)!);
       return v !== undefined && v !== '' ? v : dflt ?? '';
@@ -141,7 +187,11 @@ export function readProgram(script: string, options: ProgramOptions = {}): Progr
       list(['elif', 'else', 'fi'], go, depth + 1);
       if (decided === true) taken = true;
     };
-    if (run) notes.push(cond === undefined ? `could not decide \`if ${text}\`; followed every branch` : `\`if ${text}\` is ${cond} with the variables unset`);
+    if (run) {
+      notes.push(cond === undefined
+        ? `could not decide \`if ${text}\`; followed every branch`
+        : `\`if ${text}\` is ${cond} with the variables unset`);
+    }
     branch(cond);
     while (isKw(peek(), 'elif')) {
       pos++;
@@ -156,9 +206,14 @@ export function readProgram(script: string, options: ProgramOptions = {}): Progr
   /** Reads a condition up to a keyword; its truth when every word is known, else undefined. */
   const condition = (stops: string[]): boolean | undefined => {
     const parts: Word[] = [];
-    while (pos < words.length && !isKw(peek(), ...stops)) { const w = words[pos++]!; if (!w.op) parts.push(w); }
+    while (pos < words.length && !isKw(peek(), ...stops)) {
+      const w = words[pos++]!;
+      if (!w.op) parts.push(w);
+    }
     // An unquoted variable that expands to nothing is no word at all: `[ -e $TRAVIS ]` is `[ -e ]`.
-    const expanded = parts.map((w) => ({ ...w, text: expand(w) })).filter((w, i) => w.quoted || w.text !== '' || !parts[i]!.text.includes('$'));
+    const expanded = parts
+      .map((w) => ({ ...w, text: expand(w) }))
+      .filter((w, i) => w.quoted || w.text !== '' || !parts[i]!.text.includes('$'));
     return decide(expanded, options.fileTest);
   };
 
@@ -170,10 +225,16 @@ export function readProgram(script: string, options: ProgramOptions = {}): Progr
     while (pos < words.length && !isKw(peek(), 'esac')) {
       if (peek()!.op) { pos++; continue; }
       const patterns: string[] = [];
-      while (pos < words.length && peek()!.op !== ')') { const w = words[pos++]!; if (!w.op && w.text !== '|') patterns.push(...expand(w).split('|').filter(Boolean)); }
+      while (pos < words.length && peek()!.op !== ')') {
+        const w = words[pos++]!;
+        if (!w.op && w.text !== '|') patterns.push(...expand(w).split('|').filter(Boolean));
+      }
       pos++;
       const hit = !matched && patterns.some((p) => globMatch(p, subject));
-      if (hit && run) notes.push(`\`case ${subject === '' ? '""' : subject}\` took the \`${patterns.join('|')}\` arm with the variables unset`);
+      if (hit && run) {
+        notes.push(`\`case ${subject === '' ? '""' : subject}\` took the \`${patterns.join('|')}\` arm `
+          + 'with the variables unset');
+      }
       list(['esac', ';;'], run && hit, depth + 1);
       if (hit) matched = true;
       if (peek()?.op === ';;') pos++;

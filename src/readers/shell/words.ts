@@ -10,18 +10,31 @@ import { notePattern, projectRegExp } from '../safe-regex.ts';
  * A word (quotes removed) or an operator (`op` set). `dollars`: offsets of the `$` that `sh` expands
  * (absent: every `$`); a single-quoted `'$HOME'` has none.
  */
-export interface Word { readonly text: string; readonly quoted: boolean; readonly op?: string; readonly dollars?: readonly number[] }
+export interface Word {
+  readonly text: string;
+  readonly quoted: boolean;
+  readonly op?: string;
+  readonly dollars?: readonly number[];
+}
 
 const OPS = ['&&', '||', ';;', ';', '|', '&', '\n', '(', ')'];
 
-/** `[ -n X ]`, `[ -z X ]`, `[ A = B ]`, `[ A != B ]`, `! ...`, `true`/`false`; undefined when not decidable. */
-export function decide(parts: Word[], fileTest?: (op: string, path: string) => boolean | undefined): boolean | undefined {
+/**
+ * `[ -n X ]`, `[ -z X ]`, `[ A = B ]`, `[ A != B ]`, `! ...`, `true`/`false`; undefined when not
+ * decidable.
+ */
+export function decide(
+  parts: Word[],
+  fileTest?: (op: string, path: string) => boolean | undefined,
+): boolean | undefined {
   let words = parts.map((p) => p.text);
   let negate = false;
   if (words[0] === '!') { negate = true; words = words.slice(1); }
   if (words[0] === '[' || words[0] === '[[') words = words.slice(1, -1);
   else if (words[0] === 'test') words = words.slice(1);
-  else if (words.length === 1 && (words[0] === 'true' || words[0] === 'false')) return (words[0] === 'true') !== negate;
+  else if (words.length === 1 && (words[0] === 'true' || words[0] === 'false')) {
+    return (words[0] === 'true') !== negate;
+  }
   else return undefined;
   let r: boolean | undefined;
   if (words.length === 2 && words[0] === '-n') r = words[1] !== '';
@@ -40,14 +53,18 @@ export function joinDir(from: string, to: string): string {
   const out = from === '' ? [] : from.split('/');
   for (const seg of to.split('/')) {
     if (seg === '' || seg === '.') continue;
-    if (seg === '..') { if (out.length > 0 && out[out.length - 1] !== '..') out.pop(); else out.push('..'); } else out.push(seg);
+    if (seg === '..') {
+      if (out.length > 0 && out[out.length - 1] !== '..') out.pop();
+      else out.push('..');
+    } else out.push(seg);
   }
   return out.join('/');
 }
 
 export function globMatch(pattern: string, text: string): boolean {
   const re = '^' + pattern.replace(/[.+^${}()|\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.') + '$';
-  const refused = (why: string): void => notePattern(`shell pattern ${JSON.stringify(pattern.slice(0, 80))} is not used: ${why}`);
+  const refused = (why: string): void =>
+    notePattern(`shell pattern ${JSON.stringify(pattern.slice(0, 80))} is not used: ${why}`);
   return projectRegExp(re, '', refused)?.test(text) ?? false;
 }
 
@@ -58,7 +75,11 @@ export function split(script: string, maxWords: number): Word[] | null {
   for (const piece of tokenizeOps(script)) {
     if (typeof piece !== 'string') { out.push({ text: piece.op, quoted: false, op: piece.op }); continue; }
     for (const cmd of parseShell(piece)) {
-      cmd.env.forEach(([k, v], i) => out.push({ text: `${k}=${v}`, quoted: false, dollars: cmd.envDollars[i]!.map((d) => d + k.length + 1) }));
+      cmd.env.forEach(([k, v], i) => out.push({
+        text: `${k}=${v}`,
+        quoted: false,
+        dollars: cmd.envDollars[i]!.map((d) => d + k.length + 1),
+      }));
       cmd.argv.forEach((a, i) => out.push({ text: a, quoted: cmd.quoted[i]!, dollars: cmd.dollars[i]! }));
     }
     if (out.length > maxWords) return null;
@@ -75,8 +96,19 @@ function tokenizeOps(s: string): Array<string | { op: string }> {
     if (c === '\\') { i++; continue; }
     if (c === "'") { const e = s.indexOf("'", i + 1); i = e === -1 ? s.length : e; continue; }
     if (c === '"') { for (i++; i < s.length && s[i] !== '"'; i++) if (s[i] === '\\') i++; continue; }
-    if (c === '#' && (i === 0 || /\s/.test(s[i - 1]!))) { const nl = s.indexOf('\n', i); i = (nl === -1 ? s.length : nl) - 1; out.push(s.slice(start, i + 1).replace(/#.*$/, '')); start = i + 1; continue; }
-    if (c === '$' && s[i + 1] === '(') { out.push(s.slice(start, i)); i = skipParen(s, i + 1); start = i + 1; continue; }
+    if (c === '#' && (i === 0 || /\s/.test(s[i - 1]!))) {
+      const nl = s.indexOf('\n', i);
+      i = (nl === -1 ? s.length : nl) - 1;
+      out.push(s.slice(start, i + 1).replace(/#.*$/, ''));
+      start = i + 1;
+      continue;
+    }
+    if (c === '$' && s[i + 1] === '(') {
+      out.push(s.slice(start, i));
+      i = skipParen(s, i + 1);
+      start = i + 1;
+      continue;
+    }
     // `2>&1`, `&>log`, `<&3` are redirections, not operators.
     if (c === '&' && (s[i - 1] === '>' || s[i - 1] === '<' || s[i + 1] === '>')) continue;
     const op = OPS.find((o) => s.startsWith(o, i));

@@ -17,7 +17,9 @@ const MAX_DEPTH = DISCOVER_DEPTH.max;
 export function discoverHandler(store: Store, events?: Events) {
   return async ({ body }: Context) => {
     const { root, depth = DISCOVER_DEPTH.default } = await body();
-    if (typeof root !== 'string' || root === '') throw httpError(400, 'ROOT_REQUIRED', 'root must be a non-empty string');
+    if (typeof root !== 'string' || root === '') {
+      throw httpError(400, 'ROOT_REQUIRED', 'root must be a non-empty string');
+    }
     if (!Number.isInteger(depth) || (depth as number) < 0 || (depth as number) > MAX_DEPTH) {
       throw httpError(400, 'INVALID_FIELD', `depth must be an integer from 0 to ${MAX_DEPTH}`);
     }

@@ -3,7 +3,10 @@ import type { Events, ProjdexEvent } from '../../core/events.ts';
 import type { Context } from './context.ts';
 
 export interface SseOptions {
-  /** Milliseconds between heartbeat comments, which keep proxies and clients from timing out. @default 15_000 */
+  /**
+   * Milliseconds between heartbeat comments, which keep proxies and clients from timing out.
+   * @default 15_000
+   */
   readonly heartbeatMs?: number;
   /** Streams open at once; one more is refused with 503 instead of growing without bound. @default 32 */
   readonly maxClients?: number;
@@ -13,7 +16,10 @@ export interface SseOptions {
   readonly retryMs?: number;
 }
 
-/** One event in the `text/event-stream` framing; `data` is one line of JSON, so no line splitting is needed. */
+/**
+ * One event in the `text/event-stream` framing; `data` is one line of JSON, so no line splitting is
+ * needed.
+ */
 export function frame({ id, type, data }: ProjdexEvent): string {
   return `id: ${id}\nevent: ${type}\ndata: ${JSON.stringify(data)}\n\n`;
 }
@@ -30,7 +36,9 @@ export function eventsHandler(events: Events, {
   let open = 0;
   return ({ req, res, query, headers }: Context): undefined => {
     if (open >= maxClients) {
-      throw httpError(503, 'TOO_MANY_LISTENERS', `Too many event streams open (limit ${maxClients})`, { headers: { 'Retry-After': '5' } });
+      throw httpError(503, 'TOO_MANY_LISTENERS', `Too many event streams open (limit ${maxClients})`, {
+        headers: { 'Retry-After': '5' },
+      });
     }
     const raw = req.headers['last-event-id'] ?? query.lastEventId;
     const resumeFrom = raw === undefined || raw === '' ? undefined : Number(raw);
@@ -55,7 +63,8 @@ export function eventsHandler(events: Events, {
     const write = (text: string): void => {
       if (ended) return;
       res.write(text);
-      if (res.writableLength > maxBuffered) end(); // A client that stopped reading is cut, not buffered forever.
+      // A client that stopped reading is cut, not buffered forever.
+      if (res.writableLength > maxBuffered) end();
     };
     const end = (): void => {
       if (ended) return;
@@ -79,14 +88,18 @@ export function eventsHandler(events: Events, {
       const missed = Number.isSafeInteger(resumeFrom) && resumeFrom >= 0 && resumeFrom <= events.lastId
         ? events.since(resumeFrom) : undefined;
       if (missed === undefined) {
-        const data = { reason: `events after ${String(raw)} are not kept by this server`, lastId: events.lastId };
+        const data = {
+          reason: `events after ${String(raw)} are not kept by this server`,
+          lastId: events.lastId,
+        };
         write(`id: ${events.lastId}\nevent: reset\ndata: ${JSON.stringify(data)}\n\n`);
       } else {
         for (const event of missed) write(frame(event));
       }
     }
     replayedUpTo = events.lastId;
-    write(`id: ${events.lastId}\nevent: ready\ndata: ${JSON.stringify({ lastId: events.lastId, instance: events.instance })}\n\n`);
+    write(`id: ${events.lastId}\nevent: ready\n`
+      + `data: ${JSON.stringify({ lastId: events.lastId, instance: events.instance })}\n\n`);
     return undefined;
   };
 }

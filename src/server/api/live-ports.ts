@@ -11,7 +11,10 @@ export interface LiveHolder {
 /** A port group of `GET /api/ports?live=1`: `live` null when nothing listens on the port now. */
 export interface LivePortClaim extends PortClaim {
   readonly live: LiveHolder | null;
-  /** Why `live` is null or its holder unknown (no way to list sockets here, another user's process); else null. */
+  /**
+   * Why `live` is null or its holder unknown (no way to list sockets here, another user's process); else
+   * null.
+   */
   readonly live_note: string | null;
 }
 
@@ -29,8 +32,8 @@ export function withLive(claims: readonly PortClaim[], reading: LiveReading): Li
     const held = reading.sockets.filter((s) => s.port === claim.port);
     const known = held.find((s) => s.pid !== null) ?? held[0];
     const live = known ? { pid: known.pid, command: known.command, project_id: known.project_id } : null;
-    const hidden = 'held by a process projdex cannot see (another user\'s, one outside this process namespace, '
-      + 'or past the look-up budget)';
+    const hidden = 'held by a process projdex cannot see '
+      + '(another user\'s, one outside this process namespace, or past the look-up budget)';
     const note = unavailable ?? (known && known.pid === null ? hidden : null);
     return { ...claim, live, live_note: note };
   });

@@ -24,7 +24,9 @@ const KINDS: ReadonlySet<string> = new Set(['listen', 'connect', 'container', 'a
  */
 export function portKind(raw: string | undefined): PortKindFilter {
   if (raw === undefined) return 'listen';
-  if (!KINDS.has(raw)) throw httpError(400, 'INVALID_KIND', 'Invalid kind: use listen, connect, container or all');
+  if (!KINDS.has(raw)) {
+    throw httpError(400, 'INVALID_KIND', 'Invalid kind: use listen, connect, container or all');
+  }
   return raw as PortKindFilter;
 }
 
@@ -47,7 +49,8 @@ function conflictsOnly(raw: string | undefined): boolean {
  *
  * @example
  * groupPorts(rows);
- * // [{ port: 3000, conflict: true, projects: [{ project_id: 1, name: 'web', scripts: ['dev'], sources: ['default:next'] }, ...] }]
+ * // [{ port: 3000, conflict: true,
+ * //    projects: [{ project_id: 1, name: 'web', scripts: ['dev'], sources: ['default:next'] }, ...] }]
  */
 export function groupPorts(rows: readonly ListenRow[]): PortClaim[] {
   const out: PortClaim[] = [];
@@ -62,13 +65,19 @@ export function groupPorts(rows: readonly ListenRow[]): PortClaim[] {
       project = { project_id: row.project_id, name: row.name, scripts: [], sources: [] };
       claim.projects.push(project);
     }
-    if (row.script_name !== null && !project.scripts.includes(row.script_name)) project.scripts.push(row.script_name);
+    if (row.script_name !== null && !project.scripts.includes(row.script_name)) {
+      project.scripts.push(row.script_name);
+    }
     if (!project.sources.includes(row.config_source)) project.sources.push(row.config_source);
   }
   return out.map((claim) => ({
     port: claim.port,
     conflict: claim.projects.length > 1,
-    projects: claim.projects.map((p) => ({ ...p, scripts: p.scripts.sort(byCodeUnit), sources: p.sources.sort(byCodeUnit) })),
+    projects: claim.projects.map((p) => ({
+      ...p,
+      scripts: p.scripts.sort(byCodeUnit),
+      sources: p.sources.sort(byCodeUnit),
+    })),
   }));
 }
 
@@ -82,7 +91,10 @@ export function portHandlers(store: Store, live: LiveOptions = {}) {
       // `?live=1`: who holds each port now; read from the machine at each request, so never cached.
       if (liveWanted(query.live)) {
         const claims = groupPorts(store.listenRows());
-        return withLive(only ? claims.filter((c) => c.conflict) : claims, await readLivePorts(store.listProjects(), live));
+        return withLive(
+          only ? claims.filter((c) => c.conflict) : claims,
+          await readLivePorts(store.listProjects(), live),
+        );
       }
       return store.listenPortsJson(only ? 'conflicts' : 'every', (rows) => {
         const claims = groupPorts(rows);

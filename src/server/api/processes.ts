@@ -14,7 +14,10 @@ function processId(raw: string | undefined): number {
 /** `{ script?, keep?, force? }` of a start, each type-checked. */
 function startRequest(body: Record<string, unknown>): { script?: string; keep: boolean; force: boolean } {
   const { script, keep = false, force = false } = body;
-  if (script !== undefined && (typeof script !== 'string' || script === '' || script.length > 256 || !script.isWellFormed())) {
+  if (
+    script !== undefined
+    && (typeof script !== 'string' || script === '' || script.length > 256 || !script.isWellFormed())
+  ) {
     throw httpError(400, 'INVALID_FIELD', 'script must be a non-empty string of at most 256 characters');
   }
   if (typeof keep !== 'boolean') throw httpError(400, 'INVALID_FIELD', 'keep must be a boolean');

@@ -20,7 +20,10 @@ export interface ExportedProject {
   readonly tags: string[];
 }
 
-/** What an import did: projects registered, projects (matched by path) whose fields it set, paths not here. */
+/**
+ * What an import did: projects registered, projects (matched by path) whose fields it set, paths not
+ * here.
+ */
 export interface ImportAnswer {
   readonly added: Project[];
   readonly updated: Project[];
@@ -31,8 +34,13 @@ export interface ImportAnswer {
 const bad = (message: string): never => { throw httpError(400, 'INVALID_IMPORT', message); };
 
 /** Every field of an imported project checked, with messages naming the entry (`projects[2].tags ...`). */
-function importedProject(entry: unknown, at: string): { path: string; fields: ProjectUpdate & { name: string } } {
-  if (entry === null || typeof entry !== 'object' || Array.isArray(entry)) return bad(`${at} must be an object`);
+function importedProject(
+  entry: unknown,
+  at: string,
+): { path: string; fields: ProjectUpdate & { name: string } } {
+  if (entry === null || typeof entry !== 'object' || Array.isArray(entry)) {
+    return bad(`${at} must be an object`);
+  }
   const { name, path, description = null, framework = null, tags = [] } = entry as Record<string, unknown>;
   if (typeof path !== 'string' || path === '') return bad(`${at}.path must be a non-empty string`);
   if (typeof name !== 'string' || name.trim() === '') return bad(`${at}.name must be a non-empty string`);
@@ -46,11 +54,17 @@ function importedProject(entry: unknown, at: string): { path: string; fields: Pr
 
 /** The whole document checked before anything is written: one bad field is a 400 and nothing changes. */
 export function parseImport(body: Record<string, unknown>) {
-  if (body.format !== REGISTRY_FORMAT) return bad(`format must be "${REGISTRY_FORMAT}" (the output of GET /api/export)`);
+  if (body.format !== REGISTRY_FORMAT) {
+    return bad(`format must be "${REGISTRY_FORMAT}" (the output of GET /api/export)`);
+  }
   if (body.version !== VERSION) return bad(`version must be ${VERSION}`);
   const { projects = [], settings = {} } = body;
-  if (!Array.isArray(projects) || projects.length > MAX_ENTRIES) return bad(`projects must be an array of at most ${MAX_ENTRIES} entries`);
-  if (settings === null || typeof settings !== 'object' || Array.isArray(settings)) return bad('settings must be an object of strings');
+  if (!Array.isArray(projects) || projects.length > MAX_ENTRIES) {
+    return bad(`projects must be an array of at most ${MAX_ENTRIES} entries`);
+  }
+  if (settings === null || typeof settings !== 'object' || Array.isArray(settings)) {
+    return bad('settings must be an object of strings');
+  }
   const pairs = Object.entries(settings);
   if (pairs.length > MAX_ENTRIES) return bad(`settings must hold at most ${MAX_ENTRIES} keys`);
   for (const [key, value] of pairs) {
@@ -59,7 +73,10 @@ export function parseImport(body: Record<string, unknown>) {
     }
     if (typeof value !== 'string' || !value.isWellFormed()) return bad(`settings.${key} must be a string`);
   }
-  return { projects: projects.map((entry, i) => importedProject(entry, `projects[${i}]`)), settings: pairs as Array<[string, string]> };
+  return {
+    projects: projects.map((entry, i) => importedProject(entry, `projects[${i}]`)),
+    settings: pairs as Array<[string, string]>,
+  };
 }
 
 /** Handlers of `GET /api/export` and `POST /api/import`. */

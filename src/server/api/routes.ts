@@ -19,11 +19,18 @@ import { readLivePorts } from '../../core/live/live-ports.ts';
 import { createProcessManager, type ProcessManager } from '../../core/processes/manager.ts';
 import { processHandlers } from './processes.ts';
 
-/** The route table: the spec's routes and ours, each described in ROUTE_DOCS (openapi.ts). Order matters only where literals and `:id` share a prefix (tags, overview, discover, scan/all). */
-export function createRoutes(store: Store, scanner: Scanner, { now = Date.now, events, sse, instance, runs, processes }: {
-  now?: () => number; events: Events; sse?: SseOptions | undefined; instance?: string | undefined; runs?: Runs | undefined;
-  processes?: ProcessManager | undefined;
-}): Array<Route<Handler>> {
+/**
+ * The route table: the spec's routes and ours, each described in ROUTE_DOCS (openapi.ts). Order matters
+ * only where literals and `:id` share a prefix (tags, overview, discover, scan/all).
+ */
+export function createRoutes(
+  store: Store,
+  scanner: Scanner,
+  { now = Date.now, events, sse, instance, runs, processes }: {
+    now?: () => number; events: Events; sse?: SseOptions | undefined; instance?: string | undefined;
+    runs?: Runs | undefined; processes?: ProcessManager | undefined;
+  },
+): Array<Route<Handler>> {
   const projects = projectHandlers(store, scanner, events);
   const settings = settingsHandlers(store, events);
   const run = runHandlers(store, runs ?? createRuns({ store, scanner, events, now }));
@@ -34,7 +41,9 @@ export function createRoutes(store: Store, scanner: Scanner, { now = Date.now, e
     route('GET', '/health', ({ req }) => {
       // A client that read server.json asks for proof that this is the server that wrote it (identity.ts).
       const challenge = req.headers[CHALLENGE_HEADER];
-      const proof = instance !== undefined && isChallenge(challenge) ? { proof: proofOf(instance, challenge) } : {};
+      const proof = instance !== undefined && isChallenge(challenge)
+        ? { proof: proofOf(instance, challenge) }
+        : {};
       return { status: 'ok', timestamp: new Date(now()).toISOString(), ...proof };
     }),
     route('GET', '/api/projects', projects.list),
@@ -62,7 +71,10 @@ export function createRoutes(store: Store, scanner: Scanner, { now = Date.now, e
     route('GET', '/api/projects/:id/runs', run.list),
     route('GET', '/api/runs/:id', run.get),
     route('DELETE', '/api/runs/:id', run.cancel),
-    ...((registry) => [route('GET', '/api/export', registry.export), route('POST', '/api/import', registry.import)])(registryHandlers(store, events, now)),
+    ...((registry) => [
+      route('GET', '/api/export', registry.export),
+      route('POST', '/api/import', registry.import),
+    ])(registryHandlers(store, events, now)),
     ...processRoutes(processHandlers(store, processes ?? createProcessManager({ store, events }))),
   ];
   return routes;
@@ -74,5 +86,7 @@ function processRoutes(p: ReturnType<typeof processHandlers>): Array<Route<Handl
 }
 
 function packageVersion(): string {
-  return (JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+  return (JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as {
+    version: string;
+  }).version;
 }

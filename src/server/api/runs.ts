@@ -9,9 +9,12 @@ import type { Context } from './context.ts';
 const MAX_FILES = 10_000;
 
 export function runHandlers(store: Store, runs: Runs) {
-  const project = (raw: string | undefined) => store.getProject(parseId(raw ?? '')) ?? notFound('Project not found');
+  const project = (raw: string | undefined) =>
+    store.getProject(parseId(raw ?? '')) ?? notFound('Project not found');
   const runId = (raw: string | undefined): number => {
-    if (!/^[1-9]\d{0,15}$/.test(raw ?? '') || !Number.isSafeInteger(Number(raw))) throw httpError(400, 'INVALID_RUN_ID', 'Invalid run ID');
+    if (!/^[1-9]\d{0,15}$/.test(raw ?? '') || !Number.isSafeInteger(Number(raw))) {
+      throw httpError(400, 'INVALID_RUN_ID', 'Invalid run ID');
+    }
     return Number(raw);
   };
   return {
@@ -28,11 +31,17 @@ export function runHandlers(store: Store, runs: Runs) {
     list({ params, query }: Context) {
       const { id } = project(params.id);
       const limit = query.limit === undefined ? 20 : Number(query.limit);
-      if (!Number.isInteger(limit) || limit < 1 || limit > 100) throw httpError(400, 'INVALID_QUERY', 'limit must be an integer from 1 to 100');
+      if (!Number.isInteger(limit) || limit < 1 || limit > 100) {
+        throw httpError(400, 'INVALID_QUERY', 'limit must be an integer from 1 to 100');
+      }
       const before = query.before === undefined ? undefined : runId(query.before);
       const page = runs.list(id, { limit, ...(before === undefined ? {} : { before }) });
       const last = page.runs.at(-1);
-      return { runs: page.runs, total: page.total, next: page.runs.length === limit && last ? last.id : null };
+      return {
+        runs: page.runs,
+        total: page.total,
+        next: page.runs.length === limit && last ? last.id : null,
+      };
     },
     /** Cancels a queued or running run; answers its record once its processes are gone. */
     async cancel({ params }: Context) {
@@ -44,20 +53,30 @@ export function runHandlers(store: Store, runs: Runs) {
   };
 }
 
-function runRequest(body: Record<string, unknown>, known: ReadonlySet<string>): { files?: string[]; failed?: boolean } {
+function runRequest(
+  body: Record<string, unknown>,
+  known: ReadonlySet<string>,
+): { files?: string[]; failed?: boolean } {
   const { files, failed } = body;
-  if (files !== undefined && failed !== undefined) throw httpError(400, 'INVALID_BODY', 'Give either files or failed, not both');
+  if (files !== undefined && failed !== undefined) {
+    throw httpError(400, 'INVALID_BODY', 'Give either files or failed, not both');
+  }
   if (failed !== undefined) {
     if (typeof failed !== 'boolean') throw httpError(400, 'INVALID_BODY', 'failed must be a boolean');
     return failed ? { failed } : {};
   }
   if (files === undefined) return {};
-  if (!Array.isArray(files) || files.length === 0 || files.length > MAX_FILES || !files.every((f) => typeof f === 'string')) {
-    throw httpError(400, 'INVALID_BODY', `files must be a non-empty array of at most ${MAX_FILES} file paths (strings)`);
+  if (
+    !Array.isArray(files) || files.length === 0 || files.length > MAX_FILES
+    || !files.every((f) => typeof f === 'string')
+  ) {
+    throw httpError(400, 'INVALID_BODY',
+      `files must be a non-empty array of at most ${MAX_FILES} file paths (strings)`);
   }
   const unknown = files.filter((f) => !known.has(f));
   if (unknown.length > 0) {
-    throw httpError(400, 'UNKNOWN_FILE', `Not a test file of this project (as the last scan listed them): ${unknown.slice(0, 3).join(', ')}`);
+    throw httpError(400, 'UNKNOWN_FILE', 'Not a test file of this project (as the last scan listed them): '
+      + `${unknown.slice(0, 3).join(', ')}`);
   }
   return { files: [...new Set(files)] };
 }

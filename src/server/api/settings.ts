@@ -11,7 +11,9 @@ const EVENT_VALUE_CHARS = 1024;
 export function settingsHandlers(store: Store, events?: Events) {
   const keyOf = ({ params }: Context): string => {
     const key = params.key ?? '';
-    if (key.length > 1024 || !key.isWellFormed()) throw httpError(400, 'INVALID_KEY', 'Setting key must be 1 to 1024 characters of well-formed Unicode');
+    if (key.length > 1024 || !key.isWellFormed()) {
+      throw httpError(400, 'INVALID_KEY', 'Setting key must be 1 to 1024 characters of well-formed Unicode');
+    }
     return key;
   };
   const notFound = (): never => { throw httpError(404, 'SETTING_NOT_FOUND', 'Setting not found'); };
@@ -37,13 +39,17 @@ export function settingsHandlers(store: Store, events?: Events) {
       if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean') {
         throw httpError(400, 'INVALID_VALUE', 'value must be a string, number or boolean');
       }
-      if (typeof value === 'string' && !value.isWellFormed()) throw httpError(400, 'INVALID_VALUE', 'value must be well-formed Unicode');
+      if (typeof value === 'string' && !value.isWellFormed()) {
+        throw httpError(400, 'INVALID_VALUE', 'value must be well-formed Unicode');
+      }
       const text = String(value);
       const problem = settingProblem(key, text);
       if (problem) throw httpError(400, 'INVALID_VALUE', problem);
       await store.write(() => store.putSetting(key, text));
       // A long value is not carried: the event says what to refetch (the replay buffer holds 1000 events).
-      events?.emit('settings.changed', text.length <= EVENT_VALUE_CHARS ? { key, value: text } : { key, size: text.length });
+      events?.emit('settings.changed', text.length <= EVENT_VALUE_CHARS
+        ? { key, value: text }
+        : { key, size: text.length });
       return { key, value: text };
     },
   };

@@ -8,8 +8,8 @@ import { BASE_HEADERS } from '../http.ts';
  * a browser cannot send a header when it navigates. Every data request the page makes carries it.
  * The policy allows nothing but this server: no inline script, no other origin, no framing.
  */
-export const CSP = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; "
-  + "object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+export const CSP = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self'; "
+  + "connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
 const TYPES: Readonly<Record<string, string>> = {
   html: 'text/html; charset=utf-8',
@@ -39,7 +39,11 @@ export function createStatic({ dir = new URL('../web/', import.meta.url) }: { di
       const ext = NAME.exec(name)?.[1];
       if (!ext) continue;
       const body = readFileSync(new URL(name, dir));
-      files.set(name, { body, type: TYPES[ext]!, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 22)}"` });
+      files.set(name, {
+        body,
+        type: TYPES[ext]!,
+        etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 22)}"`,
+      });
     }
     return files;
   };

@@ -34,7 +34,8 @@ export function askToken(refused = false) {
       asking = undefined;
       resolve();
     }, { once: true });
-    dialog.addEventListener('cancel', (e) => e.preventDefault(), { once: true }); // The page is useless without it.
+    // The page is useless without it.
+    dialog.addEventListener('cancel', (e) => e.preventDefault(), { once: true });
     dialog.showModal();
     input.focus();
   });
@@ -50,7 +51,9 @@ export async function api(method, path, body) {
     const sent = token();
     const headers = { ...authHeaders() };
     if (body !== undefined) headers['Content-Type'] = 'application/json';
-    const res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), cache: 'no-store' });
+    const res = await fetch(path, {
+      method, headers, body: body === undefined ? undefined : JSON.stringify(body), cache: 'no-store',
+    });
     if (res.status === 401 && attempt < 5) {
       // Refused with a token that has since been replaced (the user answered the prompt while this request
       // was on its way): try the new one before asking again.
@@ -67,5 +70,6 @@ export async function api(method, path, body) {
 
 /** True for the answers of a route this server does not have (yet): 404 Not found or 405. */
 export function missingRoute(error) {
-  return error instanceof ApiError && (error.status === 405 || (error.status === 404 && error.message === 'Not found'));
+  return error instanceof ApiError
+    && (error.status === 405 || (error.status === 404 && error.message === 'Not found'));
 }

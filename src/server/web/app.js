@@ -14,7 +14,10 @@ let unmount = () => {};
 function route() {
   const hash = location.hash.replace(/^#/, '') || '/';
   const project = /^\/project\/(\d+)$/.exec(hash);
-  const name = project ? 'project' : hash === '/ports' ? 'ports' : hash === '/settings' ? 'settings' : 'projects';
+  const name = project ? 'project'
+    : hash === '/ports' ? 'ports'
+      : hash === '/settings' ? 'settings'
+        : 'projects';
   for (const link of document.querySelectorAll('[data-nav]')) {
     if (link.dataset.nav === name) link.setAttribute('aria-current', 'page');
     else link.removeAttribute('aria-current');

@@ -31,7 +31,8 @@ function append(el, children) {
  * `{ code }` for monospace text; `attrs` go on the table.
  */
 export function table(heads, rows, attrs = {}) {
-  const cell = (c) => h('td', {}, c !== null && typeof c === 'object' && 'code' in c ? h('code', { text: c.code ?? '' }) : c);
+  const cell = (c) => h('td', {},
+    c !== null && typeof c === 'object' && 'code' in c ? h('code', { text: c.code ?? '' }) : c);
   return h('div', { class: 'table-wrap' }, h('table', attrs,
     h('thead', {}, h('tr', {}, heads.map((t) => h('th', { scope: 'col', text: t })))),
     h('tbody', {}, rows.map((r) => h('tr', {}, r.map(cell))))));
@@ -60,18 +61,21 @@ export function ago(seconds) {
 /** A short message in the corner; errors are announced assertively. */
 export function toast(message, kind = 'info') {
   const box = document.getElementById('toasts');
-  const item = h('div', { class: `toast ${kind}`, role: kind === 'error' ? 'alert' : 'status', text: message });
+  const item = h('div', {
+    class: `toast ${kind}`, role: kind === 'error' ? 'alert' : 'status', text: message,
+  });
   box.append(item);
-  while (box.children.length > 3) box.firstElementChild.remove(); // the newest three; a scan of all says one line
+  // the newest three; a scan of all says one line
+  while (box.children.length > 3) box.firstElementChild.remove();
   setTimeout(() => item.remove(), kind === 'error' ? 8000 : 4000);
 }
 
 let answer = null; // settles the confirmation on screen
 
 /**
- * Asks for confirmation in a modal dialog; resolves true when confirmed. Answers come from the button that
- * submitted the form or from Escape, both synchronous: the dialog's `close` event is dispatched later, and the
- * previous confirmation's could arrive while the next one is open.
+ * Asks for confirmation in a modal dialog; resolves true when confirmed. Answers come from the button
+ * that submitted the form or from Escape, both synchronous: the dialog's `close` event is dispatched
+ * later, and the previous confirmation's could arrive while the next one is open.
  */
 export function confirmDialog(text, okLabel = 'Delete') {
   const dialog = document.getElementById('confirm-dialog');

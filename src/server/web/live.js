@@ -28,7 +28,11 @@ export function connectLive({ onEvent, onState }) {
         await read(res.body, (event) => {
           if (event.id !== undefined) lastId = event.id;
           if (event.retry) delay = Number(event.retry) || delay;
-          if (event.type) onEvent({ id: Number(event.id), type: event.type, data: event.data ? JSON.parse(event.data) : {} });
+          if (event.type) {
+            onEvent({
+              id: Number(event.id), type: event.type, data: event.data ? JSON.parse(event.data) : {},
+            });
+          }
         });
       } catch (error) {
         if (stopped) return;

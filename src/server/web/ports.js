@@ -28,7 +28,9 @@ export function portsView(main) {
   const row = (g, e, i) => h('tr', { class: g.conflict ? 'conflict' : '', 'data-port': g.port },
     i > 0 ? null : h('th', { scope: 'row', rowspan: String(g.entries.length), class: 'num' }, String(g.port),
       g.conflict ? h('span', { class: 'badge', text: 'collision' }) : null,
-      g.live ? h('span', { class: 'badge held', title: g.live.command ?? g.liveNote ?? '', text: liveText(g.live) }) : null),
+      g.live ? h('span', {
+        class: 'badge held', title: g.live.command ?? g.liveNote ?? '', text: liveText(g.live),
+      }) : null),
     h('td', {}, projectLink(e)),
     h('td', { text: e.kind ?? '—' }),
     h('td', { text: e.script_name ?? '' }),
@@ -41,16 +43,24 @@ export function portsView(main) {
     const held = groups.filter((g) => g.live).length;
     const unknown = groups.find((g) => !g.live && g.liveNote)?.liveNote;
     fill(body, h('p', { id: 'ports-summary', text: summary }),
-      h('p', { id: 'ports-live', class: 'muted', text: unknown ? `Live: ${unknown}.` : `${plural(held, 'port')} listened on now.` }),
+      h('p', {
+        id: 'ports-live', class: 'muted',
+        text: unknown ? `Live: ${unknown}.` : `${plural(held, 'port')} listened on now.`,
+      }),
       shown.length === 0 ? h('p', { class: 'muted', text: 'Nothing to show.' })
         : h('div', { class: 'table-wrap' }, h('table', { id: 'ports-table' },
-          h('thead', {}, h('tr', {}, ['Port', 'Project', 'Kind', 'Script', 'Source'].map((c) => h('th', { scope: 'col', text: c })))),
+          h('thead', {}, h('tr', {}, ['Port', 'Project', 'Kind', 'Script', 'Source']
+            .map((c) => h('th', { scope: 'col', text: c })))),
           h('tbody', {}, shown.flatMap((g) => g.entries.map((e, i) => row(g, e, i)))))));
   };
   const load = () => loadPorts().then((g) => { groups = g; render(); },
     (error) => toast(`Could not load ports: ${error.message}`, 'error'));
-  const onlyBox = h('input', { type: 'checkbox', id: 'only-conflicts', onChange: (e) => { onlyConflicts = e.target.checked; render(); } });
-  fill(main, h('h1', { text: 'Ports' }), h('div', { class: 'toolbar' }, h('label', {}, onlyBox, ' Only collisions')), body);
+  const onlyBox = h('input', {
+    type: 'checkbox', id: 'only-conflicts',
+    onChange: (e) => { onlyConflicts = e.target.checked; render(); },
+  });
+  fill(main, h('h1', { text: 'Ports' }),
+    h('div', { class: 'toolbar' }, h('label', {}, onlyBox, ' Only collisions')), body);
   load();
   let timer;
   return watch((what) => {
@@ -63,7 +73,8 @@ export function portsView(main) {
 /** Who listens on a port now: `live: pid 42 · web`, `live: pid 42` (no registered project), `live`. */
 function liveText(live) {
   if (live.pid === null) return 'live';
-  const project = live.project_id === null ? null : state.projects.get(live.project_id)?.name ?? `#${live.project_id}`;
+  const project = live.project_id === null ? null
+    : state.projects.get(live.project_id)?.name ?? `#${live.project_id}`;
   return `live: pid ${live.pid}${project ? ` · ${project}` : ''}`;
 }
 

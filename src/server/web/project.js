@@ -1,4 +1,5 @@
-// One project's page: its fields, tests grouped by runner (with a filter), ports, and what the last scan followed.
+// One project's page: its fields, tests grouped by runner (with a filter), ports, and what the last scan
+// followed.
 import { api } from './api.js';
 import { ago, confirmDialog, fill, h, plural, table, toast } from './dom.js';
 import { editProject } from './edit.js';
@@ -25,13 +26,16 @@ export function projectView(main, id) {
     const p = state.projects.get(id);
     if (!p) {
       headKey = '';
-      fill(head, h('h1', { text: 'Project not found' }), h('p', {}, 'It was deleted, or never existed. ', h('a', { href: '#/', text: 'Back to projects' })));
+      fill(head, h('h1', { text: 'Project not found' }),
+        h('p', {}, 'It was deleted, or never existed. ', h('a', { href: '#/', text: 'Back to projects' })));
       return false;
     }
     const scanning = state.scanning.get(id);
-    progress.textContent = scanning ? `Scanning… ${scanning.files} files walked, ${scanning.tests} tests found` : '';
-    // Progress only changes the line above; the rest is rebuilt when the project or the scanning state changes,
-    // keeping the focused button focused.
+    progress.textContent = scanning
+      ? `Scanning… ${scanning.files} files walked, ${scanning.tests} tests found`
+      : '';
+    // Progress only changes the line above; the rest is rebuilt when the project or the scanning state
+    // changes, keeping the focused button focused.
     const key = `${JSON.stringify(p)}|${Boolean(scanning)}`;
     if (key === headKey) return true;
     headKey = key;
@@ -43,15 +47,21 @@ export function projectView(main, id) {
       p.description ? h('p', { id: 'project-description', text: p.description }) : null,
       h('dl', { class: 'facts' },
         h('dt', { text: 'Framework' }), h('dd', { text: p.framework ?? '—' }),
-        h('dt', { text: 'Tags' }), h('dd', {}, p.tags.length ? p.tags.map((t) => h('span', { class: 'tag', text: t })) : '—'),
+        h('dt', { text: 'Tags' }),
+        h('dd', {}, p.tags.length ? p.tags.map((t) => h('span', { class: 'tag', text: t })) : '—'),
         h('dt', { text: 'Last scanned' }), h('dd', { text: ago(p.last_scanned) }),
         h('dt', { text: 'Git' }), h('dd', { id: 'project-git', text: gitText(p) })),
       h('div', { class: 'toolbar' },
-        h('button', { class: 'primary', 'data-action': 'scan', 'aria-disabled': scanning ? 'true' : undefined, text: 'Scan',
-          onClick: () => { if (!state.scanning.has(id)) scanOne(p); } }),
+        h('button', {
+          class: 'primary', 'data-action': 'scan', 'aria-disabled': scanning ? 'true' : undefined,
+          text: 'Scan',
+          onClick: () => { if (!state.scanning.has(id)) scanOne(p); },
+        }),
         h('button', { 'data-action': 'edit', text: 'Edit', onClick: () => editProject(p) }),
         h('button', { 'data-action': 'delete', class: 'danger', text: 'Delete', onClick: async () => {
-          if (!(await confirmDialog(`Delete “${p.name}” from the registry? Its directory stays on disk.`))) return;
+          if (!(await confirmDialog(
+            `Delete “${p.name}” from the registry? Its directory stays on disk.`,
+          ))) return;
           try {
             await api('DELETE', `/api/projects/${id}`);
             state.projects.delete(id);
@@ -77,18 +87,31 @@ export function projectView(main, id) {
     }
     if (tests.length === 0) {
       const scanned = state.projects.get(id)?.last_scanned;
-      fill(testsBox, h('p', { class: 'muted', text: scanned ? 'The last scan found no test files (see its notes below).' : 'Not scanned yet.' }));
+      fill(testsBox, h('p', {
+        class: 'muted',
+        text: scanned ? 'The last scan found no test files (see its notes below).' : 'Not scanned yet.',
+      }));
       return;
     }
     const byCount = [...groups].sort((a, b) => b[1].files - a[1].files);
-    fill(testsBox, byCount.map(([runner, g]) => h('details', { open: true, class: 'group', 'data-runner': runner },
-      h('summary', {}, h('strong', { text: runner }), ` ${plural(g.files, 'file')}, ${plural(g.cases, 'case')}`,
+    fill(testsBox, byCount.map(([runner, g]) => h('details', {
+      open: true, class: 'group', 'data-runner': runner,
+    },
+      h('summary', {},
+        h('strong', { text: runner }), ` ${plural(g.files, 'file')}, ${plural(g.cases, 'case')}`,
         words ? h('span', { class: 'muted', text: ` (${g.shown.length} shown)` }) : null),
-      h('ul', { class: 'files' }, g.shown.slice(0, 2000).map((t) => h('li', { 'data-file': t.file_path, 'data-status': t.status ?? 'never' },
+      h('ul', { class: 'files' }, g.shown.slice(0, 2000).map((t) => h('li', {
+        'data-file': t.file_path, 'data-status': t.status ?? 'never',
+      },
         mark(t.status), ' ', h('code', { text: t.file_path }),
         t.cases === null ? null : h('span', { class: 'muted', text: ` ${t.cases}` }),
-        h('button', { class: 'small', 'data-action': 'run-file', 'aria-label': `Run ${t.file_path}`, text: 'Run',
-          onClick: () => { const p = state.projects.get(id); if (p) startRun(p, { files: [t.file_path] }); } })))))));
+        h('button', {
+          class: 'small', 'data-action': 'run-file', 'aria-label': `Run ${t.file_path}`, text: 'Run',
+          onClick: () => {
+            const p = state.projects.get(id);
+            if (p) startRun(p, { files: [t.file_path] });
+          },
+        })))))));
   };
 
   // One row per port and kind, with every script and file that names it: a port read from package.json,
@@ -99,22 +122,32 @@ export function projectView(main, id) {
     const groups = groupPorts(ports);
     const others = groups.filter((g) => g.kind !== 'listen').length;
     fill(portsBox,
-      table(['Port', 'Kind', 'Scripts', 'Sources'], groups.map((g) => [String(g.port), g.kind ?? '—', g.scripts.join(', '),
-        h('span', { class: 'sources' }, g.sources.flatMap((src, i) => [i ? ', ' : null, h('code', { text: src })]))]),
+      table(['Port', 'Kind', 'Scripts', 'Sources'], groups.map((g) => [
+        String(g.port), g.kind ?? '—', g.scripts.join(', '),
+        h('span', { class: 'sources' },
+          g.sources.flatMap((src, i) => [i ? ', ' : null, h('code', { text: src })])),
+      ]),
       { id: 'project-ports-table' }),
       others === 0 ? null : h('p', { class: 'muted', id: 'project-ports-kinds',
-        text: 'Only listen ports can collide with another project: connect ports are services this project calls, '
-          + 'container ports are bound inside a container (or on a production host), not on this machine.' }));
+        text: 'Only listen ports can collide with another project: connect ports are services this project '
+          + 'calls, container ports are bound inside a container (or on a production host), not on this '
+          + 'machine.' }));
   };
 
   const renderScan = () => {
     if (!summary) return;
     const runs = summary.runs.map((r) => [
-      { code: r.package || '.' }, { code: r.command }, r.runner ?? '', { code: r.config }, (r.notes ?? []).join('; '),
+      { code: r.package || '.' }, { code: r.command }, r.runner ?? '', { code: r.config },
+      (r.notes ?? []).join('; '),
     ]);
     fill(scanBox,
-      h('p', { class: 'muted', text: summary.scanned_at ? `Last scan ${ago(summary.scanned_at)}.` : 'Not scanned yet.' }),
-      summary.truncated ? h('p', { class: 'warn', text: `The walk stopped early: ${summary.truncated}` }) : null,
+      h('p', {
+        class: 'muted',
+        text: summary.scanned_at ? `Last scan ${ago(summary.scanned_at)}.` : 'Not scanned yet.',
+      }),
+      summary.truncated
+        ? h('p', { class: 'warn', text: `The walk stopped early: ${summary.truncated}` })
+        : null,
       runs.length ? table(['Package', 'Command', 'Runner', 'Config', 'Notes'], runs, { id: 'runs' }) : null,
       h('h3', { text: 'Notes' }),
       summary.notes.length ? h('ul', { id: 'notes' }, summary.notes.map((n) => h('li', { text: n })))
@@ -124,7 +157,11 @@ export function projectView(main, id) {
   const load = async () => {
     try {
       const base = `/api/projects/${id}`;
-      [tests, ports, summary] = await Promise.all([api('GET', `${base}/tests`), api('GET', `${base}/ports?kind=all`), api('GET', `${base}/scan`)]);
+      [tests, ports, summary] = await Promise.all([
+        api('GET', `${base}/tests`),
+        api('GET', `${base}/ports?kind=all`),
+        api('GET', `${base}/scan`),
+      ]);
     } catch (error) {
       if (error.status !== 404) toast(`Could not load the project: ${error.message}`, 'error');
       return;
@@ -134,12 +171,19 @@ export function projectView(main, id) {
 
   fill(main, head,
     h('section', { 'aria-labelledby': 'tests-title' }, h('h2', { id: 'tests-title', text: 'Tests' }),
-      h('input', { type: 'search', id: 'tests-filter', placeholder: 'Filter test files…', 'aria-label': 'Filter test files',
-        onInput: (e) => { testFilter = e.target.value; renderTests(); } }), testsBox),
-    h('section', { 'aria-labelledby': 'runs-title' }, h('h2', { id: 'runs-title', text: 'Test runs' }), runs.element),
-    h('section', { 'aria-labelledby': 'ports-title' }, h('h2', { id: 'ports-title', text: 'Ports' }), portsBox),
-    h('section', { 'aria-labelledby': 'processes-title' }, h('h2', { id: 'processes-title', text: 'Processes' }), processes.element),
-    h('section', { 'aria-labelledby': 'scan-title' }, h('h2', { id: 'scan-title', text: 'What the scan followed' }), scanBox));
+      h('input', {
+        type: 'search', id: 'tests-filter', placeholder: 'Filter test files…',
+        'aria-label': 'Filter test files',
+        onInput: (e) => { testFilter = e.target.value; renderTests(); },
+      }), testsBox),
+    h('section', { 'aria-labelledby': 'runs-title' },
+      h('h2', { id: 'runs-title', text: 'Test runs' }), runs.element),
+    h('section', { 'aria-labelledby': 'ports-title' },
+      h('h2', { id: 'ports-title', text: 'Ports' }), portsBox),
+    h('section', { 'aria-labelledby': 'processes-title' },
+      h('h2', { id: 'processes-title', text: 'Processes' }), processes.element),
+    h('section', { 'aria-labelledby': 'scan-title' },
+      h('h2', { id: 'scan-title', text: 'What the scan followed' }), scanBox));
   if (renderHead()) { load(); runs.update(); }
   const off = watch((what, changedId) => {
     if (changedId !== undefined && changedId !== id && what !== 'projects') return;
@@ -153,7 +197,10 @@ export function projectView(main, id) {
   return () => { off(); processes.close(); };
 }
 
-/** `main, 2 changes not committed… ` in words: branch (or detached head), dirtiness, distance to upstream. */
+/**
+ * `main, 2 changes not committed… ` in words: branch (or detached head), dirtiness, distance to
+ * upstream.
+ */
 export function gitText(p) {
   const g = p.git;
   if (!g) return p.git_note ?? '—';

@@ -21,7 +21,12 @@ export function applyRun({ type, data }) {
   if (type === 'run.finished') {
     run.status = data.status;
     const p = state.projects.get(pid);
-    if (p) state.projects.set(pid, { ...p, last_run: { id: data.id, status: data.status, finished_at: data.finished_at } });
+    if (p) {
+      state.projects.set(pid, {
+        ...p,
+        last_run: { id: data.id, status: data.status, finished_at: data.finished_at },
+      });
+    }
   }
   changed('run', pid);
 }
@@ -30,7 +35,9 @@ export function applyRun({ type, data }) {
 export async function startRun(p, body) {
   try {
     const run = await api('POST', `/api/projects/${p.id}/runs`, body);
-    if (!state.runs.has(p.id) || state.runs.get(p.id).id !== run.id) state.runs.set(p.id, { id: run.id, output: '', status: run.status });
+    if (!state.runs.has(p.id) || state.runs.get(p.id).id !== run.id) {
+      state.runs.set(p.id, { id: run.id, output: '', status: run.status });
+    }
     changed('run', p.id);
   } catch (error) {
     toast(`Run of ${p.name} refused: ${error.message}`, 'error');
@@ -41,16 +48,22 @@ export const isRunning = (id) => ['running', 'queued'].includes(state.runs.get(i
 
 /** ✓ / ✗ / – for a status, with words for screen readers. */
 export function mark(status, extra = '') {
-  if (!status) return h('span', { class: 'mark never', text: '·', title: 'never run', 'aria-label': 'never run' });
+  if (!status) {
+    return h('span', { class: 'mark never', text: '·', title: 'never run', 'aria-label': 'never run' });
+  }
   const symbol = status === 'passed' ? '✓' : status === 'skipped' ? '–' : '✗';
-  return h('span', { class: `mark ${status}`, text: symbol, title: `${status}${extra}`, 'aria-label': status });
+  return h('span', {
+    class: `mark ${status}`, text: symbol, title: `${status}${extra}`, 'aria-label': status,
+  });
 }
 
 /** The project list's cell: the last run's mark and when. */
 export function lastRunCell(p) {
   if (isRunning(p.id)) return h('span', { class: 'progress', role: 'status', text: 'running…' });
   const r = p.last_run;
-  return r ? h('span', {}, mark(r.status), ` ${ago(r.finished_at)}`) : h('span', { class: 'muted', text: 'never' });
+  return r
+    ? h('span', {}, mark(r.status), ` ${ago(r.finished_at)}`)
+    : h('span', { class: 'muted', text: 'never' });
 }
 
 /** The project page's run section: buttons and the live output pane (which follows the end). */
@@ -71,19 +84,27 @@ export function runPanel(id) {
     }
     const busy = isRunning(id);
     fill(buttons,
-      h('button', { class: 'primary', 'data-action': 'run', 'aria-disabled': busy ? 'true' : undefined, text: 'Run tests',
-        onClick: () => { if (!isRunning(id)) startRun(p); } }),
-      h('button', { 'data-action': 'run-failed', 'aria-disabled': busy ? 'true' : undefined, text: 'Re-run failed',
-        onClick: () => { if (!isRunning(id)) startRun(p, { failed: true }); } }),
-      busy ? h('button', { 'data-action': 'cancel-run', class: 'danger', text: 'Cancel',
-        onClick: () => api('DELETE', `/api/runs/${run.id}`).catch((error) => toast(error.message, 'error')) }) : null);
+      h('button', {
+        class: 'primary', 'data-action': 'run', 'aria-disabled': busy ? 'true' : undefined, text: 'Run tests',
+        onClick: () => { if (!isRunning(id)) startRun(p); },
+      }),
+      h('button', {
+        'data-action': 'run-failed', 'aria-disabled': busy ? 'true' : undefined, text: 'Re-run failed',
+        onClick: () => { if (!isRunning(id)) startRun(p, { failed: true }); },
+      }),
+      busy ? h('button', {
+        'data-action': 'cancel-run', class: 'danger', text: 'Cancel',
+        onClick: () => api('DELETE', `/api/runs/${run.id}`).catch((error) => toast(error.message, 'error')),
+      }) : null);
     const last = p.last_run;
     status.textContent = busy ? `Run #${run.id} ${run.status}…`
       : last ? `Last run #${last.id} ${last.status}, ${ago(last.finished_at)}.` : 'Never run.';
     if (run && shownRun !== run.id) { shownRun = run.id; output.textContent = run.output; }
     else if (!run && last && shownRun !== last.id) {
       shownRun = last.id;
-      api('GET', `/api/runs/${last.id}`).then((r) => { if (shownRun === r.id && !state.runs.has(id)) output.textContent = r.output; }).catch(() => {});
+      api('GET', `/api/runs/${last.id}`).then((r) => {
+        if (shownRun === r.id && !state.runs.has(id)) output.textContent = r.output;
+      }).catch(() => {});
     }
   };
   return { element: h('div', {}, buttons, status, output), update };

@@ -9,7 +9,10 @@ export async function scanOne(p, { quiet = false } = {}) {
   try {
     const result = await api('POST', `/api/projects/${p.id}/scan`);
     if (state.projects.has(p.id)) state.projects.set(p.id, result.project); // Not if deleted meanwhile.
-    if (!quiet) toast(`${p.name}: ${result.testsFound} test files${result.truncated ? ` (stopped early: ${result.truncated})` : ''}`);
+    if (!quiet) {
+      toast(`${p.name}: ${result.testsFound} test files`
+        + `${result.truncated ? ` (stopped early: ${result.truncated})` : ''}`);
+    }
     return result;
   } catch (error) {
     toast(`Scan of ${p.name} failed: ${error.message}`, 'error');
@@ -38,5 +41,6 @@ export async function scanAll() {
   await Promise.all([worker(), worker(), worker()]);
   scanningAll = false;
   button?.removeAttribute('aria-disabled');
-  toast(`Scanned ${total - failed} of ${total} projects${failed ? `, ${failed} failed` : ''}`, failed ? 'error' : 'info');
+  toast(`Scanned ${total - failed} of ${total} projects${failed ? `, ${failed} failed` : ''}`,
+    failed ? 'error' : 'info');
 }

@@ -39,11 +39,18 @@ export function settingsView(main) {
   const row = (key, value) => {
     const name = h('th', { scope: 'row' }, h('code', { text: key }));
     if (editing.has(key)) {
-      const input = h('input', { value: editing.get(key), 'aria-label': `Value of ${key}`, class: 'setting-input',
-        onInput: (e) => editing.set(key, e.target.value) });
-      const form = h('form', { class: 'inline-form', onSubmit: (e) => { e.preventDefault(); save(key, input.value); } }, input,
+      const input = h('input', {
+        value: editing.get(key), 'aria-label': `Value of ${key}`, class: 'setting-input',
+        onInput: (e) => editing.set(key, e.target.value),
+      });
+      const form = h('form', {
+        class: 'inline-form',
+        onSubmit: (e) => { e.preventDefault(); save(key, input.value); },
+      }, input,
         h('button', { type: 'submit', class: 'primary', 'data-action': 'save', text: 'Save' }),
-        h('button', { type: 'button', 'data-action': 'cancel', text: 'Cancel', onClick: () => stopEditing(key) }));
+        h('button', {
+          type: 'button', 'data-action': 'cancel', text: 'Cancel', onClick: () => stopEditing(key),
+        }));
       setTimeout(() => {
         if (document.activeElement !== document.body) return; // the user is elsewhere
         input.focus();
@@ -53,9 +60,18 @@ export function settingsView(main) {
     }
     return h('tr', { 'data-key': key }, name, h('td', { class: 'value', text: value }),
       h('td', { class: 'actions' },
-        h('button', { 'data-action': 'edit', 'aria-label': `Edit ${key}`, text: 'Edit',
-          onClick: () => { editing.set(key, value); render(); body.querySelector(`tr[data-key="${CSS.escape(key)}"] input`)?.focus(); } }),
-        h('button', { 'data-action': 'delete', class: 'danger', 'aria-label': `Delete ${key}`, text: 'Delete', onClick: () => remove(key) })));
+        h('button', {
+          'data-action': 'edit', 'aria-label': `Edit ${key}`, text: 'Edit',
+          onClick: () => {
+            editing.set(key, value);
+            render();
+            body.querySelector(`tr[data-key="${CSS.escape(key)}"] input`)?.focus();
+          },
+        }),
+        h('button', {
+          'data-action': 'delete', class: 'danger', 'aria-label': `Delete ${key}`, text: 'Delete',
+          onClick: () => remove(key),
+        })));
   };
 
   const render = () => {
@@ -63,18 +79,33 @@ export function settingsView(main) {
     const keys = [...state.settings.keys()].sort();
     fill(body, keys.length === 0 ? h('p', { class: 'muted', text: 'No settings yet.' })
       : h('div', { class: 'table-wrap' }, h('table', { id: 'settings-table' },
-        h('thead', {}, h('tr', {}, h('th', { scope: 'col', text: 'Key' }), h('th', { scope: 'col', text: 'Value' }),
+        h('thead', {}, h('tr', {},
+          h('th', { scope: 'col', text: 'Key' }),
+          h('th', { scope: 'col', text: 'Value' }),
           h('th', {}, h('span', { class: 'sr-only', text: 'Actions' })))),
         h('tbody', {}, keys.map((k) => row(k, state.settings.get(k)))))));
   };
 
-  // The keys projdex itself reads (GET /api/setting-keys), with what each does; any other key is the user's own.
+  // The keys projdex itself reads (GET /api/setting-keys), with what each does; any other key is the
+  // user's own.
   const known = h('section', { id: 'known-settings', 'aria-labelledby': 'known-title' });
-  api('GET', '/api/setting-keys').then((keys) => fill(known, h('h2', { id: 'known-title', text: 'Keys projdex reads' }),
-    h('dl', {}, keys.flatMap((k) => [h('dt', {}, h('code', { text: k.key })), h('dd', { text: `${k.description}. Values: ${k.values}.` })])),
-    h('p', { class: 'muted', text: 'A value projdex cannot use for one of these is refused; any other key stores any text, for your own tools.' })),
-  (error) => { if (!missingRoute(error)) toast(`Could not load the keys projdex reads: ${error.message}`, 'error'); });
-  const key = h('input', { id: 'setting-key', required: true, 'aria-label': 'New setting key', placeholder: 'key' });
+  api('GET', '/api/setting-keys').then((keys) => fill(known,
+    h('h2', { id: 'known-title', text: 'Keys projdex reads' }),
+    h('dl', {}, keys.flatMap((k) => [
+      h('dt', {}, h('code', { text: k.key })),
+      h('dd', { text: `${k.description}. Values: ${k.values}.` }),
+    ])),
+    h('p', {
+      class: 'muted',
+      text: 'A value projdex cannot use for one of these is refused; any other key stores any text, '
+        + 'for your own tools.',
+    })),
+  (error) => {
+    if (!missingRoute(error)) toast(`Could not load the keys projdex reads: ${error.message}`, 'error');
+  });
+  const key = h('input', {
+    id: 'setting-key', required: true, 'aria-label': 'New setting key', placeholder: 'key',
+  });
   const value = h('input', { id: 'setting-value', 'aria-label': 'New setting value', placeholder: 'value' });
   fill(main, h('h1', { text: 'Settings' }),
     h('form', { class: 'inline-form', id: 'setting-form', onSubmit: async (e) => {

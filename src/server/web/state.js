@@ -28,7 +28,10 @@ export function changed(what, id) {
 }
 
 export async function loadProjects() {
-  const [projects, overview] = await Promise.all([api('GET', '/api/projects'), api('GET', '/api/projects/overview')]);
+  const [projects, overview] = await Promise.all([
+    api('GET', '/api/projects'),
+    api('GET', '/api/projects/overview'),
+  ]);
   state.projects = new Map(projects.map((p) => [p.id, p]));
   state.overview = new Map(overview.map((o) => [o.project_id, o]));
   state.loaded = true;
@@ -58,7 +61,11 @@ export function apply({ type, data }) {
     case 'project.created':
     case 'project.updated':
       state.projects.set(data.project.id, data.project);
-      if (!state.overview.has(data.project.id)) state.overview.set(data.project.id, { project_id: data.project.id, tests: 0, cases: 0, runners: {}, ports: [] });
+      if (!state.overview.has(data.project.id)) {
+        state.overview.set(data.project.id, {
+          project_id: data.project.id, tests: 0, cases: 0, runners: {}, ports: [],
+        });
+      }
       changed('project', data.project.id);
       break;
     case 'project.deleted':
