@@ -41,7 +41,9 @@ export function pick(ctx: ScanContext, name: (base: string) => boolean, path?: (
   const out: string[] = [];
   for (const base of basenames(ctx, names)) {
     if (!name(base)) continue;
-    for (const file of names.get(base)!) if (!VENDORED.test(file) && (!path || path(file, base))) out.push(file);
+    for (const file of names.get(base)!) {
+      if (!VENDORED.test(file) && (!path || path(file, base))) out.push(file);
+    }
   }
   return out;
 }

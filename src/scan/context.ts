@@ -215,7 +215,9 @@ export function createContext(root: string, tree: Tree & { readonly record?: Tre
     // Perf: the first few asks filter the files and sort only their share (a pass over 100k paths is ~1 ms;
     // sorting them all is ~35 ms, paid by every first scan for `.github/workflows` alone). Many asks share
     // one sorted copy.
-    if (!sorted && dir !== '' && filtered++ < UNDER_FILTERED) return tree.files.filter((f) => f.startsWith(prefix)).sort(byCodeUnit);
+    if (!sorted && dir !== '' && filtered++ < UNDER_FILTERED) {
+      return tree.files.filter((f) => f.startsWith(prefix)).sort(byCodeUnit);
+    }
     sorted ??= [...tree.files].sort(byCodeUnit);
     if (dir === '') return sorted;
     let lo = 0;

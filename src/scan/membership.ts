@@ -35,7 +35,9 @@ interface Built { record: TreeRecord | undefined; truncated: string | null; has:
  * The walk's directory runs (`ctx.dirRuns`): whether `tree.files` is one run per directory of `record.dirs`,
  * as a whole walk appends them. A tree built or edited by hand, or cut short by a cap, has none.
  */
-export function directoryRuns(tree: Tree & { readonly record?: TreeRecord }): { dirs: readonly string[]; counts: ArrayLike<number> } | undefined {
+export function directoryRuns(
+  tree: Tree & { readonly record?: TreeRecord },
+): { dirs: readonly string[]; counts: ArrayLike<number> } | undefined {
   const { record } = tree;
   if (!record || tree.truncated !== null || record.dirs.length !== record.fileCounts.length) return undefined;
   let total = 0;

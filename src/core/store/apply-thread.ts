@@ -16,7 +16,8 @@ function serveApplies({ file, maxBytes }: { file: string; maxBytes?: number }): 
   const staging = createStaging(db);
   const finisher = createFinisher(db);
 
-  parentPort!.on('message', ({ id, request }: { id: number; request: ApplyRequest | WholeSaveRequest | 'checkpoint' }) => {
+  type Request = ApplyRequest | WholeSaveRequest | 'checkpoint';
+  parentPort!.on('message', ({ id, request }: { id: number; request: Request }) => {
     if (request === 'checkpoint') {
       // The copy of the WAL into the database, here rather than on the HTTP thread (see applier.ts).
       try { db.exec('PRAGMA wal_checkpoint(PASSIVE)'); } catch { /* the next checkpoint does it */ }
@@ -27,7 +28,9 @@ function serveApplies({ file, maxBytes }: { file: string; maxBytes?: number }): 
       db.exec('BEGIN IMMEDIATE');
       let outcome: { ok: boolean; list?: string };
       try {
-        outcome = 'tests' in request ? finisher.saveWhole(request) : { ok: finisher.applyStaged(staging, request) };
+        outcome = 'tests' in request
+          ? finisher.saveWhole(request)
+          : { ok: finisher.applyStaged(staging, request) };
         db.exec('COMMIT');
       } catch (error) {
         try { if (db.isTransaction) db.exec('ROLLBACK'); } catch { /* keep the first error */ }

@@ -17,8 +17,9 @@ type TestCursor = ReturnType<typeof arrayCursor>;
  * which SQLite never flattens into an aggregate (its rule 16); an ORDER BY inside json_group_array sorts
  * every row again: 27 -> 14 ms for 8,943 tests (a file database).
  */
-export const TESTS_JSON = `SELECT json_group_array(json_object('id', id, 'project_id', project_id, 'file_path', file_path,
-  'framework', framework, 'status', status, 'last_run', last_run, 'cases', cases, 'created_at', created_at)) AS body
+export const TESTS_JSON = `SELECT json_group_array(json_object('id', id, 'project_id', project_id,
+  'file_path', file_path, 'framework', framework, 'status', status, 'last_run', last_run, 'cases', cases,
+  'created_at', created_at)) AS body
   FROM (SELECT * FROM tests WHERE project_id = ? ORDER BY file_path)`;
 
 /** What the end of a save writes besides tests (a `ScanRecord` without its tests). */
@@ -80,8 +81,9 @@ export function createFinisher(db: DatabaseSync) {
       ON CONFLICT (project_id) DO UPDATE SET generation = excluded.generation, data = excluded.data`),
     dropSnapshot: sql('DELETE FROM scan_snapshots WHERE project_id = ?'),
     upsertTest: sql(`INSERT INTO tests (project_id, file_path, framework, cases, created_at, scan_generation)
-      VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (project_id, file_path) DO UPDATE SET framework = excluded.framework,
-      cases = excluded.cases, scan_generation = excluded.scan_generation`),
+      VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (project_id, file_path)
+      DO UPDATE SET framework = excluded.framework, cases = excluded.cases,
+        scan_generation = excluded.scan_generation`),
     // Rows under a directory the scan could not read join the new generation, so the sweep keeps them.
     keepTestsUnder: sql(`UPDATE tests SET scan_generation = ? WHERE project_id = ?
       AND substr(file_path, 1, length(?)) = ?`),
@@ -93,8 +95,12 @@ export function createFinisher(db: DatabaseSync) {
    * Every test of a scan written under `generation` (a row keeps its id while its file is still found),
    * then the rows it no longer found swept, except under `kept` prefixes.
    */
-  const writeTests = (projectId: number, rows: TestCursor, generation: number, at: number, kept: readonly string[]): void => {
-    for (let t = rows.next(); t; t = rows.next()) q.upsertTest.run(projectId, t.file, t.framework, t.cases, at, generation);
+  const writeTests = (
+    projectId: number, rows: TestCursor, generation: number, at: number, kept: readonly string[],
+  ): void => {
+    for (let t = rows.next(); t; t = rows.next()) {
+      q.upsertTest.run(projectId, t.file, t.framework, t.cases, at, generation);
+    }
     for (const prefix of kept) q.keepTestsUnder.run(generation, projectId, prefix, prefix);
     q.sweepTests.run(projectId, generation);
   };
@@ -149,10 +155,15 @@ export function createFinisher(db: DatabaseSync) {
      * rows no longer found swept, then `finishSave`; with `list`, the list as saved, as JSON. `ok` false when
      * the project is gone or another save of it committed since the save began.
      */
-    saveWhole({ projectId, startGeneration, record, at, kept, tests, list }: WholeSaveRequest): { ok: boolean; list?: string } {
-      if (Number(q.generationOf.get(projectId)?.scan_generation ?? Number.NaN) !== startGeneration) return { ok: false };
+    saveWhole(
+      { projectId, startGeneration, record, at, kept, tests, list }: WholeSaveRequest,
+    ): { ok: boolean; list?: string } {
+      const stored = Number(q.generationOf.get(projectId)?.scan_generation ?? Number.NaN);
+      if (stored !== startGeneration) return { ok: false };
       const generation = Number(q.nextGeneration.get(projectId)!.scan_generation);
-      const rows = Array.isArray(tests) ? arrayCursor(tests as readonly FoundTest[]) : packedCursor(tests as PackedTests);
+      const rows = Array.isArray(tests)
+        ? arrayCursor(tests as readonly FoundTest[])
+        : packedCursor(tests as PackedTests);
       writeTests(projectId, rows, generation, at, kept);
       finishSave(projectId, record, generation, at, kept);
       return list ? { ok: true, list: String(q.testsJson.get(projectId)?.body) } : { ok: true };

@@ -406,11 +406,12 @@ export function openStore(file: string, { now = Date.now, maxBytes }: StoreOptio
     }
   }
 
-  type WholeSave = Omit<SliceState, 'rows' | 'count'> & { readonly tests: PackedTests | readonly FoundTest[] };
+  type WholeSave = Omit<SliceState, 'rows' | 'count'>
+    & { readonly tests: PackedTests | readonly FoundTest[] };
   /**
    * A project's first big save, whole, in the apply thread (`saveWhole` in finish.ts): no staging (which
-   * writes every row twice, a slice at a time on this thread: ~50 ms of it for 9k rows), still one transaction,
-   * and this thread answers requests meanwhile. Undefined when the thread could not run it.
+   * writes every row twice, a slice at a time on this thread: ~50 ms of it for 9k rows), still one
+   * transaction, and this thread answers requests meanwhile. Undefined when the thread could not run it.
    */
   async function saveWhole(
     projectId: number, record: ScanRecord, { tests, at, prefixes, startGeneration }: WholeSave,
@@ -420,7 +421,9 @@ export function openStore(file: string, { now = Date.now, maxBytes }: StoreOptio
     // Columns from a scan process may view one big IPC message: copied to their own length, or the clone
     // to the thread would copy that whole message.
     const columns = tests as PackedTests;
-    const sent = Array.isArray(tests) ? tests : { ...columns, kinds: columns.kinds.slice(), cases: columns.cases.slice() };
+    const sent = Array.isArray(tests)
+      ? tests
+      : { ...columns, kinds: columns.kinds.slice(), cases: columns.cases.slice() };
     // The list is built beside the save only when the answer would not stream it (see `bigList`).
     const count = Array.isArray(tests) ? tests.length : packedCount(columns);
     const bytes = Array.isArray(tests)
@@ -620,7 +623,8 @@ export function openStore(file: string, { now = Date.now, maxBytes }: StoreOptio
           for (const file of delta.removed) q.deleteTest.run(projectId, file);
         } else {
           const packed = packedOf(record);
-          finisher.writeTests(projectId, packed ? packedCursor(packed) : arrayCursor(record.tests), generation, at, prefixes);
+          const rows = packed ? packedCursor(packed) : arrayCursor(record.tests);
+          finisher.writeTests(projectId, rows, generation, at, prefixes);
         }
         finishSave(projectId, record, generation, at, prefixes);
         return true;
@@ -637,7 +641,9 @@ export function openStore(file: string, { now = Date.now, maxBytes }: StoreOptio
      * or a killed process leaves the old scan exactly as it was. Ids stay stable as in `saveScan`. Resolves
      * false when the project no longer exists, or another save of it committed while this one ran.
      */
-    async saveScanSliced(projectId: number, record: ScanRecord, { onList }: SaveOptions = {}): Promise<boolean> {
+    async saveScanSliced(
+      projectId: number, record: ScanRecord, { onList }: SaveOptions = {},
+    ): Promise<boolean> {
       // A result from a scan process keeps its tests in columns: read them from there, a row at a time.
       const packed = packedOf(record);
       const count = packed ? packedCount(packed) : record.tests.length;

@@ -35,7 +35,9 @@ function blank(src: string): string {
       i = from = e === -1 ? src.length : e + 2;
     } else if (c === DOUBLE || c === SINGLE || c === BACKTICK) {
       let j = i + 1;
-      while (j < src.length && src.charCodeAt(j) !== c && !(c !== BACKTICK && src.charCodeAt(j) === NEWLINE)) {
+      // A quote other than a backtick ends at the line's end too.
+      while (j < src.length && src.charCodeAt(j) !== c
+        && !(c !== BACKTICK && src.charCodeAt(j) === NEWLINE)) {
         j += src.charCodeAt(j) === BACKSLASH ? 2 : 1;
       }
       const quote = src[i]!;

@@ -117,7 +117,11 @@ export const discoverJs: Discover = async (ctx) => {
   // whose packages all are pays no slice per folder of each listed file).
   const listedDirs = new Set<string>();
   if (reach.unreached.length > 0) {
-    for (const file of claimed.keys()) for (let i = file.indexOf('/'); i !== -1; i = file.indexOf('/', i + 1)) listedDirs.add(file.slice(0, i));
+    for (const file of claimed.keys()) {
+      for (let i = file.indexOf('/'); i !== -1; i = file.indexOf('/', i + 1)) {
+        listedDirs.add(file.slice(0, i));
+      }
+    }
   }
   const names = reach.unreached.map((p) => p.dir).filter((dir) => !listedDirs.has(dir));
   if (names.length > 0) {

@@ -30,7 +30,8 @@ export function doctestFiles(ctx: ScanContext, index: FileIndex, opts: DoctestOp
   for (const file of texts) {
     if (file.endsWith('.py')) continue;
     // Perf: the name is matched before the directories are walked up (most text files are not doctests).
-    if (!(opts.globs.length > 0 ? opts.globs.some((m) => m(file)) : DEFAULT_GLOB.test(basename(file)))) continue;
+    const named = opts.globs.length > 0 ? opts.globs.some((m) => m(file)) : DEFAULT_GLOB.test(basename(file));
+    if (!named) continue;
     if (opts.collectable(file)) out.push(file);
   }
   for (const file of opts.explicit) if (/\.(?:txt|rst)$/.test(file) && !out.includes(file)) out.push(file);

@@ -114,7 +114,9 @@ function rowsOf(tests: readonly FoundTest[] | PackedTests) {
   if (!('kinds' in tests)) {
     const list = tests as readonly FoundTest[];
     return {
-      files: list.map((t) => t.file), framework: (i: number) => list[i]!.framework, cases: (i: number) => list[i]!.cases,
+      files: list.map((t) => t.file),
+      framework: (i: number) => list[i]!.framework,
+      cases: (i: number) => list[i]!.cases,
     };
   }
   const { files, frameworks, kinds, cases } = tests;

@@ -3,9 +3,9 @@
  * added, removed or renamed) can tell whether the unit would get the same answers (unit-memo.ts). A unit that
  * sees the tree only through its view (`has`, `byName`, its reads) and its package's own files and
  * directories can be answered from its record on another walk while those answers hold; one that used the
- * whole tree (`files`, `dirs`, `names()`, `under`, `dirRuns`) only on the walk it ran on. Lists are compared in order
- * (a rule may take the first of several matches), which holds because a rescan's walk orders the tree as a
- * fresh walk does (walk.ts).
+ * whole tree (`files`, `dirs`, `names()`, `under`, `dirRuns`) only on the walk it ran on. Lists are compared
+ * in order (a rule may take the first of several matches), which holds because a rescan's walk orders the
+ * tree as a fresh walk does (walk.ts).
  */
 import { createHash } from 'node:crypto';
 import type { ScanContext, UnitMembers } from '../../rules/types.ts';

@@ -65,7 +65,9 @@ const answer = async ({ id, root, options }: ScanRequest): Promise<ScanReply> =>
 /** `result` without `tests` and `delta`, and without reading `tests` (a getter that may unpack columns). */
 function withoutTests(result: ScanResult): Omit<ScanResult, 'tests' | 'delta'> {
   const rest: Record<string, unknown> = {};
-  for (const key of Object.keys(result)) if (key !== 'tests' && key !== 'delta') rest[key] = result[key as keyof ScanResult];
+  for (const key of Object.keys(result)) {
+    if (key !== 'tests' && key !== 'delta') rest[key] = result[key as keyof ScanResult];
+  }
   return rest as Omit<ScanResult, 'tests' | 'delta'>;
 }
 

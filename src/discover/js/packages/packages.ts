@@ -166,13 +166,16 @@ function splitByPackage(ctx: ScanContext, packageDirs: readonly string[]): Map<s
     if (leafPrefix !== undefined && path.startsWith(leafPrefix)) return leafOwners;
     const slash = path.lastIndexOf('/');
     const parentLength = slash === -1 ? 0 : slash;
-    if (parentLength !== lastDir.length || !path.startsWith(lastDir)) owners = ownersAt((lastDir = path.slice(0, parentLength)));
+    if (parentLength !== lastDir.length || !path.startsWith(lastDir)) {
+      owners = ownersAt((lastDir = path.slice(0, parentLength)));
+    }
     return owners;
   };
   const files = ctx.files;
   const runs = ctx.dirRuns?.();
   if (runs) {
-    // Perf: the walk's runs (one per directory, in `files` order): no file path is looked at (~half the cost).
+    // Perf: the walk's runs (one per directory, in `files` order): no file path is looked at (~half the
+    // cost).
     let at = 0;
     for (let i = 0; i < runs.dirs.length; i++) {
       const end = at + runs.counts[i]!;
@@ -186,7 +189,7 @@ function splitByPackage(ctx: ScanContext, packageDirs: readonly string[]): Map<s
   return members;
 }
 
-/** Member packages with no other member package below them, by their Members, with their folder and a slash. */
+/** Member packages with no other member package below them, by their Members, with folder and slash. */
 function leafPackages(members: ReadonlyMap<string, Members>): Map<Members, string> {
   const sorted = [...members.keys()].sort();
   const out = new Map<Members, string>();
