@@ -104,109 +104,116 @@ function taskCall(argv: readonly string[], dir: string): Call | undefined {
 }
 
 const makeRecipes: Recipes = async (read, dir, targets) => {
-  for (const name of MAKEFILES) {
-    const file = joinPath(dir, name);
-    const text = await read(file);
-    if (text === undefined) continue;
-    const rules = readMakefile(text);
-    const byName = new Map(rules.map((r) => [r.target, r]));
-    const lines: string[] = [];
-    const seen = new Set<string>();
-    const add = (target: string, depth: number): void => {
-      const rule = byName.get(target);
-      if (!rule || seen.has(target) || depth > MAX_DEPTH) return;
-      seen.add(target);
-      for (const p of rule.prereqs) add(p, depth + 1);
-      lines.push(...rule.recipe);
-    };
-    for (const t of targets.length > 0 ? targets : rules.slice(0, 1).map((r) => r.target)) add(t, 0);
-    return { file, lines };
-  }
-  return undefined;
+  const found = await firstFile(read, dir, MAKEFILES);
+  if (!found) return undefined;
+  const rules = readMakefile(found.text);
+  const byName = new Map(rules.map((r) => [r.target, { deps: r.prereqs, body: r.recipe }]));
+  const wanted = targets.length > 0 ? targets : rules.slice(0, 1).map((r) => r.target);
+  return { file: found.file, lines: bodiesInOrder(byName, wanted) };
 };
 
 const justRecipes: Recipes = async (read, dir, targets) => {
-  for (const name of JUSTFILES) {
-    const file = joinPath(dir, name);
-    const text = await read(file);
-    if (text === undefined) continue;
-    const vars = new Map<string, string>();
-    const recipes = new Map<string, { deps: string[]; body: string[] }>();
-    let current: { deps: string[]; body: string[] } | undefined;
-    let first: string | undefined;
-    for (const raw of text.replace(/\\\r?\n\s*/g, ' ').split('\n')) {
-      if (/^\s+\S/.test(raw)) { if (current) current.body.push(raw.trim().replace(/^[@-]+/, '')); continue; }
-      const line = raw.replace(/\s#.*$/, '').trimEnd();
-      const variable = /^(?:export\s+)?([A-Za-z_][\w-]*)\s*:=\s*(['"])(.*)\2\s*$/.exec(line);
-      if (variable) { vars.set(variable[1]!, variable[3]!); current = undefined; continue; }
-      const head = /^@?([A-Za-z_][\w-]*)(?:\s+[^:]*?)?\s*:(?!=)(.*)$/.exec(line);
-      if (head && !line.startsWith('[') && !/^(?:set|alias|import|mod)\b/.test(line)) {
-        // `test: lint (build "x")`: a parenthesised dependency is its first word.
-        const deps = head[2]!.replace(/\([^)]*\)/g, (m) => m.slice(1, -1).split(/\s+/)[0]!);
-        current = { deps: [...deps.matchAll(/[A-Za-z_][\w-]*/g)].map((m) => m[0]), body: [] };
-        recipes.set(head[1]!, current);
-        first ??= head[1]!;
-        continue;
-      }
-      const alias = /^alias\s+([\w-]+)\s*:=\s*([\w-]+)/.exec(line);
-      if (alias) recipes.set(alias[1]!, recipes.get(alias[2]!) ?? { deps: [alias[2]!], body: [] });
-      if (line !== '') current = undefined;
+  const found = await firstFile(read, dir, JUSTFILES);
+  if (!found) return undefined;
+  const { file, text } = found;
+  const vars = new Map<string, string>();
+  const recipes = new Map<string, { deps: string[]; body: string[] }>();
+  let current: { deps: string[]; body: string[] } | undefined;
+  let first: string | undefined;
+  for (const raw of text.replace(/\\\r?\n\s*/g, ' ').split('\n')) {
+    if (/^\s+\S/.test(raw)) { if (current) current.body.push(raw.trim().replace(/^[@-]+/, '')); continue; }
+    const line = raw.replace(/\s#.*$/, '').trimEnd();
+    const variable = /^(?:export\s+)?([A-Za-z_][\w-]*)\s*:=\s*(['"])(.*)\2\s*$/.exec(line);
+    if (variable) { vars.set(variable[1]!, variable[3]!); current = undefined; continue; }
+    const head = /^@?([A-Za-z_][\w-]*)(?:\s+[^:]*?)?\s*:(?!=)(.*)$/.exec(line);
+    if (head && !line.startsWith('[') && !/^(?:set|alias|import|mod)\b/.test(line)) {
+      // `test: lint (build "x")`: a parenthesised dependency is its first word.
+      const deps = head[2]!.replace(/\([^)]*\)/g, (m) => m.slice(1, -1).split(/\s+/)[0]!);
+      current = { deps: [...deps.matchAll(/[A-Za-z_][\w-]*/g)].map((m) => m[0]), body: [] };
+      recipes.set(head[1]!, current);
+      first ??= head[1]!;
+      continue;
     }
-    const lines: string[] = [];
-    const seen = new Set<string>();
-    const add = (target: string, depth: number): void => {
-      const recipe = recipes.get(target);
-      if (!recipe || seen.has(target) || depth > MAX_DEPTH) return;
-      seen.add(target);
-      for (const d of recipe.deps) add(d, depth + 1);
-      // `{{ name }}` is the recipe's variable when the file sets it to a literal; other expressions stay.
-      lines.push(...recipe.body.map((l) => l.replace(/\{\{\s*([A-Za-z_][\w-]*)\s*\}\}/g, (m, v: string) => vars.get(v) ?? m)));
-    };
-    for (const t of targets.length > 0 ? targets : recipes.has('default') ? ['default'] : first ? [first] : []) add(t, 0);
-    return { file, lines };
+    const alias = /^alias\s+([\w-]+)\s*:=\s*([\w-]+)/.exec(line);
+    if (alias) recipes.set(alias[1]!, recipes.get(alias[2]!) ?? { deps: [alias[2]!], body: [] });
+    if (line !== '') current = undefined;
   }
-  return undefined;
+  const wanted = targets.length > 0 ? targets : recipes.has('default') ? ['default'] : first ? [first] : [];
+  // `{{ name }}` is the recipe's variable when the file sets it to a literal; other expressions stay.
+  const lines = bodiesInOrder(recipes, wanted)
+    .map((l) => l.replace(/\{\{\s*([A-Za-z_][\w-]*)\s*\}\}/g, (m, v: string) => vars.get(v) ?? m));
+  return { file, lines };
 };
 
 const taskRecipes: Recipes = async (read, dir, targets) => {
-  for (const name of TASKFILES) {
+  const found = await firstFile(read, dir, TASKFILES);
+  if (!found) return undefined;
+  const { file, text } = found;
+  const doc = parseYaml(text);
+  const tasks = isObject(doc) && isObject(doc.tasks) ? doc.tasks : {};
+  const vars = new Map<string, string>();
+  if (isObject(doc) && isObject(doc.vars)) for (const [k, v] of Object.entries(doc.vars)) if (typeof v === 'string') vars.set(k, v);
+  const byAlias = new Map<string, string>();
+  for (const [k, t] of Object.entries(tasks)) {
+    if (isObject(t) && Array.isArray(t.aliases)) for (const a of t.aliases) if (typeof a === 'string') byAlias.set(a, k);
+  }
+  const lines: string[] = [];
+  const seen = new Set<string>();
+  const add = (target: string, depth: number): void => {
+    const key = target in tasks ? target : byAlias.get(target) ?? target;
+    const task = tasks[key];
+    if (seen.has(key) || depth > MAX_DEPTH || task === undefined) return;
+    seen.add(key);
+    // `test: go test ./...` and `test: [cmd, ...]` are the short forms of a task's cmds.
+    const body = typeof task === 'string' || Array.isArray(task) ? { cmds: task } : isObject(task) ? task : {};
+    for (const d of Array.isArray(body.deps) ? body.deps : []) {
+      const dep = typeof d === 'string' ? d : isObject(d) && typeof d.task === 'string' ? d.task : undefined;
+      if (dep) add(dep, depth + 1);
+    }
+    const cmds = typeof body.cmds === 'string' ? [body.cmds] : Array.isArray(body.cmds) ? body.cmds : [];
+    for (const c of cmds) {
+      if (isObject(c) && typeof c.task === 'string') { add(c.task, depth + 1); continue; }
+      const line = typeof c === 'string' ? c : isObject(c) && typeof c.cmd === 'string' ? c.cmd : undefined;
+      // `{{.NAME}}` is a top-level var set to a literal; `{{.CLI_ARGS}}` is empty in a plain call.
+      if (line) lines.push(line.replace(/\{\{\s*\.(\w+)\s*\}\}/g, (m, v: string) => (v === 'CLI_ARGS' ? '' : vars.get(v) ?? m)));
+    }
+  };
+  for (const t of targets.length > 0 ? targets : ['default']) add(t, 0);
+  return { file, lines };
+};
+
+/** The first of `names` in `dir` that can be read, with its text. */
+async function firstFile(
+  read: Read, dir: string, names: readonly string[],
+): Promise<{ file: string; text: string } | undefined> {
+  for (const name of names) {
     const file = joinPath(dir, name);
     const text = await read(file);
-    if (text === undefined) continue;
-    const doc = parseYaml(text);
-    const tasks = isObject(doc) && isObject(doc.tasks) ? doc.tasks : {};
-    const vars = new Map<string, string>();
-    if (isObject(doc) && isObject(doc.vars)) for (const [k, v] of Object.entries(doc.vars)) if (typeof v === 'string') vars.set(k, v);
-    const byAlias = new Map<string, string>();
-    for (const [k, t] of Object.entries(tasks)) {
-      if (isObject(t) && Array.isArray(t.aliases)) for (const a of t.aliases) if (typeof a === 'string') byAlias.set(a, k);
-    }
-    const lines: string[] = [];
-    const seen = new Set<string>();
-    const add = (target: string, depth: number): void => {
-      const key = target in tasks ? target : byAlias.get(target) ?? target;
-      const task = tasks[key];
-      if (seen.has(key) || depth > MAX_DEPTH || task === undefined) return;
-      seen.add(key);
-      // `test: go test ./...` and `test: [cmd, ...]` are the short forms of a task's cmds.
-      const body = typeof task === 'string' || Array.isArray(task) ? { cmds: task } : isObject(task) ? task : {};
-      for (const d of Array.isArray(body.deps) ? body.deps : []) {
-        const dep = typeof d === 'string' ? d : isObject(d) && typeof d.task === 'string' ? d.task : undefined;
-        if (dep) add(dep, depth + 1);
-      }
-      const cmds = typeof body.cmds === 'string' ? [body.cmds] : Array.isArray(body.cmds) ? body.cmds : [];
-      for (const c of cmds) {
-        if (isObject(c) && typeof c.task === 'string') { add(c.task, depth + 1); continue; }
-        const line = typeof c === 'string' ? c : isObject(c) && typeof c.cmd === 'string' ? c.cmd : undefined;
-        // `{{.NAME}}` is a top-level var set to a literal; `{{.CLI_ARGS}}` is empty in a plain call.
-        if (line) lines.push(line.replace(/\{\{\s*\.(\w+)\s*\}\}/g, (m, v: string) => (v === 'CLI_ARGS' ? '' : vars.get(v) ?? m)));
-      }
-    };
-    for (const t of targets.length > 0 ? targets : ['default']) add(t, 0);
-    return { file, lines };
+    if (text !== undefined) return { file, text };
   }
   return undefined;
-};
+}
+
+/**
+ * The body lines `targets` run, each target's dependencies first, each target once, at most
+ * {@link MAX_DEPTH} dependencies deep (make's prerequisites, just's dependencies).
+ */
+function bodiesInOrder(
+  byName: ReadonlyMap<string, { readonly deps: readonly string[]; readonly body: readonly string[] }>,
+  targets: readonly string[],
+): string[] {
+  const lines: string[] = [];
+  const seen = new Set<string>();
+  const add = (target: string, depth: number): void => {
+    const entry = byName.get(target);
+    if (!entry || seen.has(target) || depth > MAX_DEPTH) return;
+    seen.add(target);
+    for (const dep of entry.deps) add(dep, depth + 1);
+    lines.push(...entry.body);
+  };
+  for (const target of targets) add(target, 0);
+  return lines;
+}
 
 function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
