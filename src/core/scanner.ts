@@ -66,16 +66,29 @@ export interface ScannerOptions {
 export function createScanner(store: Store, options: WorkerScanOptions = {}, workerOptions: ScanWorkerOptions = {}, { events, git: gitOptions = {} }: ScannerOptions = {}) {
   const running = new Map<number, { promise: Promise<ScanOutcome>; listeners: Set<(p: ScanProgress) => void> }>();
   const pool = createScanPool({ env: withCompileCache(process.env), ...workerOptions });
+  // Snapshots still being encoded and kept after their scan's findings were saved, per project: the next
+  // scan of the project starts from that snapshot, so it waits for it.
+  const keeping = new Map<number, Promise<void>>();
+  const keepLater = (projectId: number, generation: number, later: Promise<Uint8Array | null>): void => {
+    const kept: Promise<void> = later
+      .then((bytes) => (bytes ? store.write(() => store.keepSnapshot(projectId, generation, bytes)) : false))
+      // A snapshot that could not be kept (the store closed, a full disk) costs the next scan its shortcuts.
+      .then(() => undefined, () => undefined)
+      .finally(() => { if (keeping.get(projectId) === kept) keeping.delete(projectId); });
+    keeping.set(projectId, kept);
+  };
 
   const run = async (project: Project, full: boolean, onProgress: (p: ScanProgress) => void): Promise<ScanOutcome> => {
     await checkRoot(project.path);
+    await keeping.get(project.id);
     // The last scan's snapshot, so only what changed since is read again (`full` ignores it).
     const previous = full ? undefined : store.getSnapshot(project.id);
     // The walk and the rules run in a scan process: whatever a project holds, this process (HTTP) survives.
     const scanOptions = previous ? { ...options, previous: previous.data } : options;
     // Git is read beside the walk (its own time budget; never rejects): a commit moves no file the walk sees.
     const git = readGitState(project.path, gitOptions, project.git);
-    const result = await pool.scan(project.path, scanOptions, { onProgress }).catch((error: NodeJS.ErrnoException) => {
+    const call = { onProgress, snapshotLater: true };
+    const result = await pool.scan(project.path, scanOptions, call).catch((error: NodeJS.ErrnoException) => {
       if (error.code === 'ENOENT' || error.code === 'ENOTDIR') {
         throw httpError(409, 'PROJECT_DIR_MISSING', `Project directory no longer exists: ${project.path}`, { cause: error });
       }
@@ -93,7 +106,11 @@ export function createScanner(store: Store, options: WorkerScanOptions = {}, wor
     const gitState = await git;
     await store.write(() => store.setGitState(project.id, gitState));
     let list: Buffer | undefined;
-    const saved = await store.saveScanSliced(project.id, record, { onList: (body) => { list = body; } });
+    const { snapshotLater } = result;
+    const saved = await store.saveScanSliced(project.id, record, {
+      onList: (body) => { list = body; },
+      onSaved: (generation) => { if (snapshotLater) keepLater(project.id, generation, snapshotLater); },
+    });
     if (!saved) throw httpError(404, 'PROJECT_NOT_FOUND', 'Project not found');
     return {
       project: store.getProject(project.id)!, testsFound: testCountOf(result), notes: result.notes, runs: result.runs,
@@ -135,10 +152,18 @@ export function createScanner(store: Store, options: WorkerScanOptions = {}, wor
     },
     /** How many scans run at once (scan processes); `POST /api/projects/scan/all` uses as many. */
     concurrency: pool.size,
+    /**
+     * Resolves once every finished scan's snapshot is kept (or given up): a scan answers first and keeps its
+     * snapshot just after; the next scan of the same project waits for it by itself.
+     */
+    async settled(): Promise<void> {
+      await Promise.all(keeping.values());
+    },
     /** Ends scans in flight after a short grace period, then stops the scan processes (used on shutdown). */
     async close(): Promise<void> {
       await pool.close();
       await Promise.allSettled([...running.values()].map((e) => e.promise));
+      await Promise.all(keeping.values());
     },
   };
 }

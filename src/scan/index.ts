@@ -11,7 +11,9 @@ import { randomUUID } from 'node:crypto';
 import { diffTests, patchCounts, quickCheck, statReads } from './incremental/rescan.ts';
 import { createScanCache, type ScanCache } from './incremental/cache.ts';
 import {
-  decodeSnapshot, encodeSnapshot, keptWalk, previousReads, previousTree, snapshotResult, type ScanSnapshotData, type StampClock,
+  decodeSnapshot, encodeSnapshot, keptWalk, previousReads, previousTree, snapshotResult,
+  type ScanSnapshotData, type SnapshotInput,
+  type StampClock,
 } from './incremental/snapshot.ts';
 import { detectStack } from '../discover/stack.ts';
 import type { FoundPort, FoundTest, RunInfo } from '../rules/types.ts';
@@ -42,6 +44,11 @@ export interface ScanResult {
    * when the previous snapshot still stands as it is.
    */
   readonly snapshot: Uint8Array | null;
+  /**
+   * With `deferSnapshot`, when the scan made a snapshot: encodes it (`snapshot` is then null). Called once,
+   * before the next scan with the same cache: the cache keeps what it encodes for that scan.
+   */
+  readonly encodeSnapshot?: () => Uint8Array;
   /** How the result was reached: `full` (no usable snapshot), `incremental`, or `unchanged` (nothing moved). */
   readonly mode: 'full' | 'incremental' | 'unchanged';
   /**
@@ -77,6 +84,11 @@ export interface ScanOptions extends Omit<WalkOptions, 'fs' | 'onProgress' | 'pr
    */
   readonly shareWalk?: boolean;
   /**
+   * Leave the snapshot to `encodeSnapshot` on the result, so a caller can hand on the findings first (a scan
+   * process answers, then encodes while the server saves). @default false
+   */
+  readonly deferSnapshot?: boolean;
+  /**
    * What the engine keeps between scans (made once by `createScanCache`, passed to every scan). None: this
    * scan keeps nothing past itself.
    */
@@ -102,8 +114,11 @@ export async function scan(root: string, options: ScanOptions = {}): Promise<Sca
 async function scanFrom(root: string, options: ScanOptions): Promise<ScanResult | null> {
   const {
     previous: bytes, racyMs = 2000, granularityMs = 0, probe, snapshotMaxEntries = SNAPSHOT_MAX_ENTRIES, shareWalk = true,
-    cache = createScanCache(), ...walkOptions
+    deferSnapshot = false, cache = createScanCache(), ...walkOptions
   } = options;
+  const snapshotOf = (input: SnapshotInput): Pick<ScanResult, 'snapshot' | 'encodeSnapshot'> => (deferSnapshot
+    ? { snapshot: null, encodeSnapshot: () => encodeSnapshot(input, cache.snapshots) }
+    : { snapshot: encodeSnapshot(input, cache.snapshots) });
   const clock: StampClock = { since: Date.now(), racyMs, granularityMs };
   // Rules match some patterns against absolute paths (Jest's testMatch), so the root must be absolute and real.
   root = await realpath(resolve(root));
@@ -130,7 +145,7 @@ async function scanFrom(root: string, options: ScanOptions): Promise<ScanResult 
   if (decision.mode === 'patch') {
     const patched = await patchCounts({
       previous: previous!, memo: reads!.memo, root, limits: limits!, clock, reads: readsNow!, counterRuns: cache.counterRuns,
-      keeper: cache.snapshots,
+      snapshotOf,
     });
     if (patched) return patched;
   }
@@ -162,17 +177,18 @@ async function scanFrom(root: string, options: ScanOptions): Promise<ScanResult 
     const again = readsNow;
     if (again.changed.length === 0) {
       const before = snapshotResult(previous);
-      const snapshot = encodeSnapshot({
+      const snapshot = snapshotOf({
         root, limits: limits!, tree: sameWalk ? { kept: previous.tree } : tree.record, files: tree.files, walked: tree,
         reads: again.fresh, memo: reads.memo, result: before,
         ...(previous.reads.rule ? { ruleReads: ruleReadsOf(previous, again.paths) } : {}),
         ...(previous.rulesRun === undefined ? {} : { rulesRun: previous.rulesRun }),
-      }, cache.snapshots);
-      return { ...before, unreadable: [], snapshot, mode: 'unchanged' };
+      });
+      return { ...before, unreadable: [], ...snapshot, mode: 'unchanged' };
     }
     // The same inputs as the attempt above when that one was made: it would fail the same way.
     const patched = triedPatch ? null : await patchCounts({
-      previous, memo: reads.memo, root, limits: limits!, tree, clock, reads: again, counterRuns: cache.counterRuns, keeper: cache.snapshots,
+      previous, memo: reads.memo, root, limits: limits!, tree, clock, reads: again,
+      counterRuns: cache.counterRuns, snapshotOf,
     });
     if (patched) return patched;
   }
@@ -234,17 +250,17 @@ async function scanFrom(root: string, options: ScanOptions): Promise<ScanResult 
   const unreadable = [...tree.unreadable, ...tree.unvisited, ...ctx.kept];
   // Rows kept under a package the rules could not read would not survive a rescan that reuses this one.
   const whole = keep && ctx.kept.length === 0;
-  const snapshot = !whole ? null : encodeSnapshot({
+  const snapshot = !whole ? { snapshot: null } : snapshotOf({
     // The walk taken as it was: the tree part too (its encoded bytes are reused, see encodeSnapshot).
     root, limits, tree: sameWalk && previous ? { kept: previous.tree } : tree.record, files: tree.files, walked: tree,
     reads: ctx.record.reads, memo: ctx.record.memo, result, ruleReads, rulesRun,
-  }, cache.snapshots);
-  if (!previous) return { ...result, unreadable, snapshot, mode: 'full' };
+  });
+  if (!previous) return { ...result, unreadable, ...snapshot, mode: 'full' };
   // The store keeps the rows under `unreadable` (a package whose package.json is being edited, a directory
   // left unread) that this scan did not find: the delta leaves them out of `removed`, so it says the same as
   // a full save. Only a snapshot is refused for such a scan (see `whole`).
   const delta = diffTests(previous.result.tests, tests, unreadable);
-  return { ...result, unreadable, snapshot, mode: 'incremental', delta };
+  return { ...result, unreadable, ...snapshot, mode: 'incremental', delta };
 }
 
 /**

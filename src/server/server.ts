@@ -84,6 +84,12 @@ export interface RunningServer {
   /** The event hub (`/api/events` serves it). */
   readonly events: Events;
   /**
+   * Resolves once what finished scans left behind is done: each keeps its snapshot (what the next scan of
+   * the project starts from) just after its answer. For code that reads `store` directly; the API waits by
+   * itself.
+   */
+  settled(): Promise<void>;
+  /**
    * Stops accepting connections, gives running scans a short grace (then kills their processes), lets
    * in-flight requests finish, closes the database. Idempotent.
    */
@@ -219,7 +225,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     if (dataDir !== undefined) removeServerInfo(dataDir, instance);
   })());
 
-  return { url, port: actualPort, server, store, events, close };
+  return { url, port: actualPort, server, store, events, settled: () => scanner.settled(), close };
 }
 
 /**

@@ -182,6 +182,35 @@ suite('a big save through the staging table', () => {
     assert.equal(lists.length, 1, 'a save over stored rows stages, and builds no list');
   });
 
+  test('every way of saving names the generation it wrote; a later snapshot sticks to that one', async (t) => {
+    const store = openStore(join(makeTree(t), 'projdex.db'));
+    t.after(() => store.close());
+    const { id } = store.insertProject({ name: 'p', path: '/p' })!;
+    const generations: number[] = [];
+    const onSaved = (generation: number): void => { generations.push(generation); };
+    const noSnapshot = { ...OLD, snapshot: null };
+    const save = (record: Partial<ScanRecord>) =>
+      store.saveScanSliced(id, { ...noSnapshot, ...record }, { onSaved });
+    // A first big save (whole, in the apply thread), a big one over stored rows (staged), a small one, and an
+    // unchanged one (no new generation): each reports the generation the project then has.
+    assert.equal(await save({ tests: tests(0, 4000, 2) }), true);
+    assert.equal(await save({ tests: tests(0, 5000, 3) }), true);
+    assert.equal(await save({ tests: tests(0, 5, 1) }), true);
+    assert.equal(await save({ tests: [], mode: 'unchanged' }), true);
+    assert.deepEqual(generations, [1, 2, 3, 3]);
+    assert.equal(store.getSnapshot(id), undefined, 'a save without a snapshot drops the kept one');
+    // The snapshot of the save at generation 3 is kept; one of an earlier save is refused, changing nothing.
+    assert.equal(store.keepSnapshot(id, 2, new Uint8Array([2])), false);
+    assert.equal(store.getSnapshot(id), undefined);
+    assert.equal(store.keepSnapshot(id, 3, new Uint8Array([3])), true);
+    assert.deepEqual(store.getSnapshot(id), { data: new Uint8Array([3]), generation: 3 });
+    // A save that found the project gone names nothing.
+    store.deleteProject(id);
+    assert.equal(await save({ tests: tests(0, 5, 1) }), false);
+    assert.deepEqual(generations, [1, 2, 3, 3]);
+    assert.equal(store.keepSnapshot(id, 3, new Uint8Array([3])), false);
+  });
+
   test('of two saves of one project running together, the first to finish wins and the other answers false', async (t) => {
     const store = openStore(':memory:');
     t.after(() => store.close());

@@ -12,11 +12,11 @@ import { HttpError } from '../errors.ts';
 import type { ApplyRequest, WholeSaveRequest } from './finish.ts';
 
 interface Reply {
-  readonly id: number; readonly ok?: boolean; readonly list?: Uint8Array;
+  readonly id: number; readonly ok?: boolean; readonly generation?: number; readonly list?: Uint8Array;
   readonly error?: Record<string, unknown> & { message: string };
 }
-/** What a save in the thread answered: its outcome, and the list it built when asked. */
-export interface ThreadSave { readonly ok: boolean; readonly list?: Uint8Array }
+/** A save in the thread's answer: its outcome, the generation saved, and the list it built when asked. */
+export interface ThreadSave { readonly ok: boolean; readonly generation?: number; readonly list?: Uint8Array }
 interface Pending { resolve(reply: ThreadSave | undefined): void; reject(error: Error): void }
 
 export function createApplier(file: string, maxBytes: number | undefined) {
@@ -30,11 +30,15 @@ export function createApplier(file: string, maxBytes: number | undefined) {
       });
       worker.unref();
       const state = { worker, pending: new Map<number, Pending>(), next: 1 };
-      worker.on('message', ({ id, ok, list, error }: Reply) => {
+      worker.on('message', ({ id, ok, generation, list, error }: Reply) => {
         const waiting = state.pending.get(id);
         state.pending.delete(id);
         if (state.pending.size === 0) worker.unref();
-        if (!error) { waiting?.resolve({ ok: ok === true, ...(list ? { list } : {}) }); return; }
+        if (!error) {
+          const saved = generation === undefined ? {} : { generation };
+          waiting?.resolve({ ok: ok === true, ...saved, ...(list ? { list } : {}) });
+          return;
+        }
         const { message, status, code, ...fields } = error;
         waiting?.reject(typeof status === 'number'
           ? new HttpError(status, String(code), message)
@@ -69,17 +73,19 @@ export function createApplier(file: string, maxBytes: number | undefined) {
     /** Starts the thread ahead of its first request (loading it takes a while). */
     warm: (): void => { start(); },
     /**
-     * Runs the last transaction of a big save in the thread: its outcome (see `applyStaged`), or undefined
-     * when the thread could not run it, so the caller runs it itself. Rejects with the transaction's error.
+     * Runs the last transaction of a big save in the thread: its outcome (see `applyStaged`: the generation
+     * saved, or false), or undefined when the thread could not run it, so the caller runs it itself. Rejects
+     * with the transaction's error.
      */
-    async apply(request: ApplyRequest | 'checkpoint'): Promise<boolean | undefined> {
-      return (await send(request))?.ok;
+    async apply(request: ApplyRequest): Promise<number | false | undefined> {
+      const reply = await send(request);
+      return reply === undefined ? undefined : reply.ok ? reply.generation! : false;
     },
     /** A whole save in the thread (`saveWhole`): its outcome and list, or undefined as for `apply`. */
     saveWhole: (request: WholeSaveRequest): Promise<ThreadSave | undefined> => send(request),
     /** Copies the WAL into the database in the thread; undefined when the thread could not. */
-    checkpoint(): Promise<boolean | undefined> {
-      return this.apply('checkpoint');
+    async checkpoint(): Promise<boolean | undefined> {
+      return (await send('checkpoint'))?.ok;
     },
     close(): void {
       const state = thread;

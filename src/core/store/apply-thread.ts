@@ -26,11 +26,13 @@ function serveApplies({ file, maxBytes }: { file: string; maxBytes?: number }): 
     }
     try {
       db.exec('BEGIN IMMEDIATE');
-      let outcome: { ok: boolean; list?: string };
+      let outcome: { ok: boolean; generation?: number; list?: string };
       try {
-        outcome = 'tests' in request
-          ? finisher.saveWhole(request)
-          : { ok: finisher.applyStaged(staging, request) };
+        if ('tests' in request) outcome = finisher.saveWhole(request);
+        else {
+          const generation = finisher.applyStaged(staging, request);
+          outcome = generation === false ? { ok: false } : { ok: true, generation };
+        }
         db.exec('COMMIT');
       } catch (error) {
         try { if (db.isTransaction) db.exec('ROLLBACK'); } catch { /* keep the first error */ }
@@ -38,7 +40,8 @@ function serveApplies({ file, maxBytes }: { file: string; maxBytes?: number }): 
       }
       // A list travels as bytes of its own, moved to the HTTP thread rather than copied.
       const list = outcome.list === undefined ? undefined : new TextEncoder().encode(outcome.list);
-      parentPort!.postMessage({ id, ok: outcome.ok, list }, list ? [list.buffer] : []);
+      const { ok, generation } = outcome;
+      parentPort!.postMessage({ id, ok, generation, list }, list ? [list.buffer] : []);
     } catch (error) {
       // SQLite's codes and an HttpError's answer travel as fields: the HTTP side answers as it would itself.
       const { message, code, errcode, errstr, status } = error as Error & Record<string, unknown>;

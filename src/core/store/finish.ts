@@ -137,10 +137,12 @@ export function createFinisher(db: DatabaseSync) {
     finishSave,
     writeTests,
     /**
-     * The last transaction of a big save: the staged differences, then `finishSave`. False when the project
-     * is gone or another save of it committed since the save began.
+     * The last transaction of a big save: the staged differences, then `finishSave`. The generation saved, or
+     * false when the project is gone or another save of it committed since the save began.
      */
-    applyStaged(staging: Staging, { saveId, projectId, startGeneration, record, at, kept }: ApplyRequest): boolean {
+    applyStaged(
+      staging: Staging, { saveId, projectId, startGeneration, record, at, kept }: ApplyRequest,
+    ): number | false {
       if (Number(q.generationOf.get(projectId)?.scan_generation ?? Number.NaN) !== startGeneration) return false;
       const generation = Number(q.nextGeneration.get(projectId)!.scan_generation);
       if (!staging.apply(saveId, projectId, at, generation)) {
@@ -148,16 +150,16 @@ export function createFinisher(db: DatabaseSync) {
           + 'and discarded it while it was being written; nothing was changed, scan again');
       }
       finishSave(projectId, record, generation, at, kept);
-      return true;
+      return generation;
     },
     /**
      * A whole save (`WholeSaveRequest`), as `saveScan` writes one: every row under the next generation, the
      * rows no longer found swept, then `finishSave`; with `list`, the list as saved, as JSON. `ok` false when
-     * the project is gone or another save of it committed since the save began.
+     * the project is gone or another save of it committed since the save began; else the generation saved.
      */
     saveWhole(
       { projectId, startGeneration, record, at, kept, tests, list }: WholeSaveRequest,
-    ): { ok: boolean; list?: string } {
+    ): { ok: boolean; generation?: number; list?: string } {
       const stored = Number(q.generationOf.get(projectId)?.scan_generation ?? Number.NaN);
       if (stored !== startGeneration) return { ok: false };
       const generation = Number(q.nextGeneration.get(projectId)!.scan_generation);
@@ -166,7 +168,8 @@ export function createFinisher(db: DatabaseSync) {
         : packedCursor(tests as PackedTests);
       writeTests(projectId, rows, generation, at, kept);
       finishSave(projectId, record, generation, at, kept);
-      return list ? { ok: true, list: String(q.testsJson.get(projectId)?.body) } : { ok: true };
+      if (!list) return { ok: true, generation };
+      return { ok: true, generation, list: String(q.testsJson.get(projectId)?.body) };
     },
   };
 }

@@ -159,6 +159,11 @@ export interface SaveOptions {
    * built it on the way, off the HTTP thread (a project's first big save); not called otherwise.
    */
   readonly onList?: (body: Buffer) => void;
+  /**
+   * Given the project's scan generation the save wrote (the one a snapshot kept later must name, see
+   * `keepSnapshot`) once it has committed; not called when nothing was saved.
+   */
+  readonly onSaved?: (generation: number) => void;
 }
 
 /** The last scan's remarks on a project, as `GET /api/projects/:id/scan` answers them. */
@@ -373,13 +378,15 @@ export function openStore(file: string, { now = Date.now, maxBytes }: StoreOptio
    * writes the differences, the ports, the summary and the snapshot. False when the project is gone or
    * another save of it committed first. The staged rows are discarded in the end, whatever happened.
    */
-  async function saveSlices(projectId: number, record: ScanRecord, state: SliceState): Promise<boolean> {
+  async function saveSlices(
+    projectId: number, record: ScanRecord, state: SliceState,
+  ): Promise<number | false> {
     const { rows, count, at, prefixes, startGeneration } = state;
     const current = (): boolean => Number(q.generationOf.get(projectId)?.scan_generation ?? Number.NaN) === startGeneration;
     const saveId = await gate.write(() => transaction(() => staging.begin()));
     applier?.warm();
     leaveCheckpoints(true);
-    let applied: boolean | undefined;
+    let applied: number | false | undefined;
     try {
       const staged = await inSlices(() => {
         for (let n = 0, t = rows.next(); t; n++, t = n < 32 ? rows.next() : undefined) staging.stage(saveId, projectId, t);
@@ -401,9 +408,81 @@ export function openStore(file: string, { now = Date.now, maxBytes }: StoreOptio
     } finally {
       // Staged rows are of no use once the save ended (an applied save dropped its own); if discarding fails
       // too, the first error is the one reported, and the next open discards them.
-      if (!applied) try { await inSlices(() => staging.discardPage(saveId)); } catch { /* see above */ }
+      if (applied === undefined || applied === false) {
+        try { await inSlices(() => staging.discardPage(saveId)); } catch { /* see above */ }
+      }
       releaseCheckpoints();
     }
+  }
+
+  /** The body of `saveScanSliced`: the generation saved, or false. */
+  async function saveAnySize(
+    projectId: number, record: ScanRecord, onList: SaveOptions['onList'],
+  ): Promise<number | false> {
+    // A result from a scan process keeps its tests in columns: read them from there, a row at a time.
+    const packed = packedOf(record);
+    const count = packed ? packedCount(packed) : record.tests.length;
+    const one = (): Promise<number | false> => gate.write(() => saveOne(projectId, record));
+    if (count <= SAVE_SLICE || record.mode === 'unchanged') return one();
+    const { delta, base } = record;
+    const startGeneration = Number(q.generationOf.get(projectId)?.scan_generation ?? Number.NaN);
+    if (Number.isNaN(startGeneration)) return false;
+    if (delta && delta.upserts.length + delta.removed.length <= SAVE_SLICE && startGeneration === base) {
+      return one();
+    }
+    const { unreadable = [] } = record;
+    const prefixes = unreadable.map((dir) => (dir === '' ? '' : dir + '/'));
+    if (applier && listSizeOf(projectId).n === 0) {
+      // No stored row to keep (a first scan): the whole save in one transaction of the apply thread.
+      const whole = { tests: packed ?? record.tests, at: seconds(), prefixes, startGeneration };
+      const saved = await saveWhole(projectId, record, whole, onList);
+      if (saved !== undefined) return saved;
+    }
+    const rows = packed ? packedCursor(packed) : arrayCursor(record.tests);
+    return saveSlices(projectId, record, { rows, count, at: seconds(), prefixes, startGeneration });
+  }
+
+  /** `saveScan`'s transaction: the generation saved, or false when the project no longer exists. */
+  function saveOne(projectId: number, record: ScanRecord): number | false {
+    // Not `tests` here: a scan process's result unpacks them on first read (packed.ts), which an unchanged
+    // scan never needs (8,943 row objects: ~2 ms of the HTTP thread per rescan).
+    const { framework, unreadable = [], notes = [], runs = [], truncated = null } = record;
+    const { snapshot = null, mode = 'full', delta, base } = record;
+    const prefixes = unreadable.map((dir) => (dir === '' ? '' : dir + '/'));
+    const at = seconds();
+    if (mode === 'unchanged') {
+      // Nothing found differs from what is stored (the snapshot matched this project's generation):
+      // only last_scanned and the summary move, and only the project list's cached body goes stale.
+      bodies.delete('projects');
+      return transaction(() => {
+        const row = q.currentGeneration.get(projectId);
+        if (!row) return false;
+        q.finishScan.run(at, framework, projectId);
+        q.saveSummary.run(projectId, JSON.stringify(notes), JSON.stringify(runs), truncated, at);
+        if (snapshot) q.putSnapshot.run(projectId, Number(row.scan_generation), snapshot);
+        return Number(row.scan_generation);
+      });
+    }
+    changed();
+    return transaction(() => {
+      const row = q.nextGeneration.get(projectId);
+      if (!row) return false;
+      const generation = Number(row.scan_generation);
+      if (delta && base === generation - 1) {
+        // The stored rows are the snapshot's scan: write only what differs (1% of files touched: ~1% of
+        // rows).
+        for (const t of delta.upserts) {
+          q.upsertTest.run(projectId, t.file, t.framework, t.cases ?? null, at, generation);
+        }
+        for (const file of delta.removed) q.deleteTest.run(projectId, file);
+      } else {
+        const packed = packedOf(record);
+        const rows = packed ? packedCursor(packed) : arrayCursor(record.tests);
+        finisher.writeTests(projectId, rows, generation, at, prefixes);
+      }
+      finishSave(projectId, record, generation, at, prefixes);
+      return generation;
+    });
   }
 
   type WholeSave = Omit<SliceState, 'rows' | 'count'>
@@ -416,7 +495,7 @@ export function openStore(file: string, { now = Date.now, maxBytes }: StoreOptio
   async function saveWhole(
     projectId: number, record: ScanRecord, { tests, at, prefixes, startGeneration }: WholeSave,
     onList: ((body: Buffer) => void) | undefined,
-  ): Promise<boolean | undefined> {
+  ): Promise<number | false | undefined> {
     const { ports, framework, notes, runs, truncated, snapshot } = record;
     // Columns from a scan process may view one big IPC message: copied to their own length, or the clone
     // to the thread would copy that whole message.
@@ -438,7 +517,7 @@ export function openStore(file: string, { now = Date.now, maxBytes }: StoreOptio
       }));
       changed();
       if (saved?.list) onList?.(Buffer.from(saved.list.buffer, saved.list.byteOffset, saved.list.byteLength));
-      return saved?.ok;
+      return saved === undefined ? undefined : saved.ok ? saved.generation! : false;
     } finally {
       releaseCheckpoints();
     }
@@ -593,42 +672,7 @@ export function openStore(file: string, { now = Date.now, maxBytes }: StoreOptio
      * Returns false when the project no longer exists.
      */
     saveScan(projectId: number, record: ScanRecord): boolean {
-      // Not `tests` here: a scan process's result unpacks them on first read (packed.ts), which an unchanged
-      // scan never needs (8,943 row objects: ~2 ms of the HTTP thread per rescan).
-      const { framework, unreadable = [], notes = [], runs = [], truncated = null } = record;
-      const { snapshot = null, mode = 'full', delta, base } = record;
-      const prefixes = unreadable.map((dir) => (dir === '' ? '' : dir + '/'));
-      const at = seconds();
-      if (mode === 'unchanged') {
-        // Nothing found differs from what is stored (the snapshot matched this project's generation):
-        // only last_scanned and the summary move, and only the project list's cached body goes stale.
-        bodies.delete('projects');
-        return transaction(() => {
-          const row = q.currentGeneration.get(projectId);
-          if (!row) return false;
-          q.finishScan.run(at, framework, projectId);
-          q.saveSummary.run(projectId, JSON.stringify(notes), JSON.stringify(runs), truncated, at);
-          if (snapshot) q.putSnapshot.run(projectId, Number(row.scan_generation), snapshot);
-          return true;
-        });
-      }
-      changed();
-      return transaction(() => {
-        const row = q.nextGeneration.get(projectId);
-        if (!row) return false;
-        const generation = Number(row.scan_generation);
-        if (delta && base === generation - 1) {
-          // The stored rows are the snapshot's scan: write only what differs (1% of files touched: ~1% of rows).
-          for (const t of delta.upserts) q.upsertTest.run(projectId, t.file, t.framework, t.cases ?? null, at, generation);
-          for (const file of delta.removed) q.deleteTest.run(projectId, file);
-        } else {
-          const packed = packedOf(record);
-          const rows = packed ? packedCursor(packed) : arrayCursor(record.tests);
-          finisher.writeTests(projectId, rows, generation, at, prefixes);
-        }
-        finishSave(projectId, record, generation, at, prefixes);
-        return true;
-      });
+      return saveOne(projectId, record) !== false;
     },
 
     /**
@@ -642,28 +686,26 @@ export function openStore(file: string, { now = Date.now, maxBytes }: StoreOptio
      * false when the project no longer exists, or another save of it committed while this one ran.
      */
     async saveScanSliced(
-      projectId: number, record: ScanRecord, { onList }: SaveOptions = {},
+      projectId: number, record: ScanRecord, { onList, onSaved }: SaveOptions = {},
     ): Promise<boolean> {
-      // A result from a scan process keeps its tests in columns: read them from there, a row at a time.
-      const packed = packedOf(record);
-      const count = packed ? packedCount(packed) : record.tests.length;
-      if (count <= SAVE_SLICE || record.mode === 'unchanged') return gate.write(() => this.saveScan(projectId, record));
-      const { delta, base } = record;
-      const startGeneration = Number(q.generationOf.get(projectId)?.scan_generation ?? Number.NaN);
-      if (Number.isNaN(startGeneration)) return false;
-      if (delta && delta.upserts.length + delta.removed.length <= SAVE_SLICE && startGeneration === base) {
-        return gate.write(() => this.saveScan(projectId, record));
-      }
-      const { unreadable = [] } = record;
-      const prefixes = unreadable.map((dir) => (dir === '' ? '' : dir + '/'));
-      if (applier && listSizeOf(projectId).n === 0) {
-        // No stored row to keep (a first scan): the whole save in one transaction of the apply thread.
-        const whole = { tests: packed ?? record.tests, at: seconds(), prefixes, startGeneration };
-        const saved = await saveWhole(projectId, record, whole, onList);
-        if (saved !== undefined) return saved;
-      }
-      const rows = packed ? packedCursor(packed) : arrayCursor(record.tests);
-      return saveSlices(projectId, record, { rows, count, at: seconds(), prefixes, startGeneration });
+      const generation = await saveAnySize(projectId, record, onList);
+      if (generation === false) return false;
+      onSaved?.(generation);
+      return true;
+    },
+
+    /**
+     * The snapshot a scan kept, saved after its findings (see `SaveOptions.onSaved`): kept only while the
+     * project's rows are still the ones saved at `generation`, else dropped (it describes another scan).
+     * False when it was dropped.
+     */
+    keepSnapshot(projectId: number, generation: number, data: Uint8Array): boolean {
+      return transaction(() => {
+        const stored = Number(q.currentGeneration.get(projectId)?.scan_generation ?? Number.NaN);
+        if (stored !== generation) return false;
+        q.putSnapshot.run(projectId, generation, data);
+        return true;
+      });
     },
 
     /**

@@ -4,7 +4,8 @@
  */
 import { createContext } from '../context.ts';
 import {
-  encodeSnapshot, keptWalk, pushStamp, sameStamp, snapshotDirs, snapshotReadPaths, snapshotResult, STAMP, type Memo, type ScanSnapshotData,
+  keptWalk, pushStamp, sameStamp, snapshotDirs, snapshotReadPaths, snapshotResult, STAMP, type Memo,
+  type ScanSnapshotData, type SnapshotInput,
   type StampClock, type StatLike, type TreeRecord,
 } from './snapshot.ts';
 import { lstatOrUndefined, stampElsewhere, stampPaths } from './stamper.ts';
@@ -12,7 +13,6 @@ import type { Helper } from '../walk/helper.ts';
 import type { FoundTest, Tree } from '../../rules/types.ts';
 import type { PackedTests } from '../process/packed.ts';
 import type { Counter } from '../../rules/with-cases.ts';
-import type { SnapshotKeeper } from './snapshot-cache.ts';
 
 /** What the quick check may use besides the snapshot: both given by the engine's cache. */
 export interface QuickCheckOptions {
@@ -200,8 +200,10 @@ export interface PatchInput {
   readonly reads: ReturnType<typeof statReads>;
   /** The engine's counting functions of earlier rules runs; none: nothing can be patched. */
   readonly counterRuns?: CounterRuns | undefined;
-  /** Where the engine keeps decoded snapshots (the patched one is kept too). */
-  readonly keeper?: SnapshotKeeper | undefined;
+  /** Makes the patched result's snapshot fields (encoded now, or later: see `deferSnapshot` in index.ts). */
+  readonly snapshotOf: (input: SnapshotInput) => {
+    readonly snapshot: Uint8Array | null; readonly encodeSnapshot?: () => Uint8Array;
+  };
 }
 
 /**
@@ -210,7 +212,9 @@ export interface PatchInput {
  * `rowPerFile`, by a run of the rules this process remembers. Then the last result with those files'
  * counts redone is what the rules would find, without running them. Null when any of that fails.
  */
-export async function patchCounts({ previous, memo, root, limits, tree, clock, reads, counterRuns, keeper }: PatchInput) {
+export async function patchCounts({
+  previous, memo, root, limits, tree, clock, reads, counterRuns, snapshotOf,
+}: PatchInput) {
   const rule = previous.reads.rule;
   const run = counterRuns?.find(root, previous.rulesRun);
   if (!rule || previous.rulesRun === undefined || !run) return null;
@@ -250,10 +254,11 @@ export async function patchCounts({ previous, memo, root, limits, tree, clock, r
   counterRuns!.remember(root, run.id, run.counters); // in use again: the newest
   const ruleReads = new Set(reads.paths.filter((_, i) => rule[i] === 1));
   const result = { ...before, tests };
-  const snapshot = encodeSnapshot({
+  const snapshot = snapshotOf({
     root, limits, tree: tree ? tree.record : { kept: previous.tree }, files: tree ? tree.files : [],
     walked: tree ?? keptWalk(previous),
     reads: stamps, memo: newMemo, result, ruleReads, rulesRun: run.id,
-  }, keeper);
-  return { ...result, unreadable: [] as string[], snapshot, mode: 'incremental' as const, delta: diffTests(before.tests, tests) };
+  });
+  const delta = diffTests(before.tests, tests);
+  return { ...result, unreadable: [] as string[], ...snapshot, mode: 'incremental' as const, delta };
 }

@@ -138,7 +138,8 @@ export function keptWalk<T extends object>(data: ScanSnapshotData): T | undefine
   return derived(data).walk as T | undefined;
 }
 
-export function encodeSnapshot(input: {
+/** What a snapshot is made of (see {@link encodeSnapshot}). */
+export interface SnapshotInput {
   root: string; limits: string; files: readonly string[];
   /** The walk result `tree` and `files` come from, kept with the decoded snapshot for the next rescan. */
   walked?: object | undefined;
@@ -146,7 +147,9 @@ export function encodeSnapshot(input: {
   tree: TreeRecord | { kept: ScanSnapshotData['tree'] };
   reads: ReadonlyMap<string, readonly number[]>; memo: Memo; result: SnapshotResult;
   ruleReads?: ReadonlySet<string>; rulesRun?: string;
-}, keeper?: SnapshotKeeper): Uint8Array {
+}
+
+export function encodeSnapshot(input: SnapshotInput, keeper?: SnapshotKeeper): Uint8Array {
   const readPaths = [...input.reads.keys()];
   const readStamps = new Float64Array(readPaths.length * STAMP);
   const readIds = new Map<string, number>();

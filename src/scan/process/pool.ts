@@ -1,10 +1,10 @@
 import { availableParallelism } from 'node:os';
 import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { ScanOptions, ScanResult } from '../index.ts';
+import type { ScanOptions } from '../index.ts';
 import type { WalkOptions } from '../walk/walk.ts';
 import type { ScanProgress } from './probe.ts';
-import { startScanProcess, scanError, type ScanProcess } from './scan-process.ts';
+import { startScanProcess, scanError, type ProcessScanResult, type ScanProcess } from './scan-process.ts';
 
 export type { ScanProgress } from './probe.ts';
 
@@ -45,13 +45,18 @@ export interface ScanWorkerOptions {
 export interface PoolScanCall {
   /** Called about every 250 ms while the scan runs, and once at the end with the exact test count. */
   readonly onProgress?: (progress: ScanProgress) => void;
+  /**
+   * Resolve with the findings as soon as they arrive, the snapshot following as `snapshotLater` (the
+   * process encodes it meanwhile), instead of with both in `snapshot`. @default false
+   */
+  readonly snapshotLater?: boolean;
 }
 
 interface Job {
   readonly root: string;
   readonly options: WorkerScanOptions;
   readonly onProgress: ((progress: ScanProgress) => void) | undefined;
-  resolve(result: ScanResult): void;
+  resolve(result: ProcessScanResult): void;
   reject(error: Error): void;
 }
 
@@ -85,7 +90,7 @@ export function createScanPool({
   let nextId = 1;
   const lastScanner = new Map<string, ScanProcess>();
 
-  const runOn = (proc: ScanProcess, job: Job): Promise<ScanResult> => {
+  const runOn = (proc: ScanProcess, job: Job): Promise<ProcessScanResult> => {
     const limits = Object.fromEntries(Object.entries(job.options).filter(([k, v]) => v !== undefined && v !== null && LIMIT_KEYS.has(k)));
     // A walk shares the second core only while no other scan runs: two scans already keep both busy.
     const alone = [...live].every((p) => p === proc || p.idle);
@@ -129,9 +134,15 @@ export function createScanPool({
         pump();
       };
       // The process takes its next scan before this result goes to the caller, who saves it on this thread
-      // (scan/all: 20 saves the processes would otherwise wait out); once either way.
+      // (scan/all: 20 saves the processes would otherwise wait out); once either way. A process still
+      // encoding the snapshot is busy until it arrives: the caller saves the findings meanwhile.
       runOn(chosen, job).then((result) => {
-        try { next(); } finally { job.resolve(result); }
+        if (!result.snapshotLater) {
+          try { next(); } finally { job.resolve(result); }
+          return;
+        }
+        job.resolve(result);
+        void result.snapshotLater.then(next);
       }, (error: NodeJS.ErrnoException) => {
         try { next(); } finally { retryOrReject(job, error); }
       });
@@ -145,23 +156,30 @@ export function createScanPool({
     const retry = retries.then(async () => {
       const roomy = start(fallbackHeapMb);
       try {
-        return await runOn(roomy, job);
-      } finally {
-        roomy.stop();
+        const result = await runOn(roomy, job);
+        // Stopped once its snapshot is in: the next retry waits for that too.
+        void Promise.resolve(result.snapshotLater).then(() => roomy.stop());
+        return result;
+      } catch (error) {
+        void roomy.stop();
+        throw error;
       }
     });
-    retries = retry.catch(() => undefined);
+    retries = retry.then((result) => result.snapshotLater).catch(() => undefined);
     retry.then(job.resolve, job.reject);
   };
 
   return {
     /** Scans `root` (an absolute real path) in a scan process; rejects with an error carrying a `code`. */
-    scan(root: string, options: WorkerScanOptions = {}, { onProgress }: PoolScanCall = {}): Promise<ScanResult> {
+    scan(
+      root: string, options: WorkerScanOptions = {}, { onProgress, snapshotLater = false }: PoolScanCall = {},
+    ): Promise<ProcessScanResult> {
       if (closed) return Promise.reject(scanError('SCAN_CANCELLED', 'The scanner is closed'));
-      return new Promise<ScanResult>((resolve, reject) => {
+      const found = new Promise<ProcessScanResult>((resolve, reject) => {
         waiting.push({ root, options, onProgress, resolve, reject });
         pump();
       });
+      return snapshotLater ? found : found.then(withSnapshot);
     },
     /** Scans that can run at once (the number of processes). */
     size,
@@ -185,6 +203,15 @@ export function createScanPool({
 }
 
 const GROW_AFTER_MS = 50;
+
+/** The result with its snapshot in `snapshot`, as `scan()` gives it (not copied: tests stay in columns). */
+async function withSnapshot(result: ProcessScanResult): Promise<ProcessScanResult> {
+  if (!result.snapshotLater) return result;
+  const snapshot = await result.snapshotLater;
+  const whole = Object.assign(result, { snapshot }) as ProcessScanResult & { snapshotLater?: unknown };
+  delete whole.snapshotLater;
+  return whole;
+}
 const LIMIT_KEYS = new Set(['maxDepth', 'maxEntries', 'maxPathChars', 'timeoutMs', 'concurrency', 'previous', 'snapshotMaxEntries']);
 
 export type ScanPool = ReturnType<typeof createScanPool>;

@@ -22,8 +22,16 @@ export interface ScanRequest {
 }
 
 export type ScanReply =
-  | { readonly id: number; readonly result: Omit<ScanResult, 'tests'>; readonly tests: PackedTests; readonly files: number }
+  | {
+    readonly id: number; readonly result: Omit<ScanResult, 'tests' | 'encodeSnapshot'>;
+    readonly tests: PackedTests; readonly files: number;
+    /** The snapshot comes in a {@link SnapshotReply} of its own, encoded after this reply was sent. */
+    readonly snapshotFollows: boolean;
+  }
   | { readonly id: number; readonly error: { readonly message: string; readonly code?: string } };
+
+/** A scan's snapshot, sent after its findings; null when encoding it failed (the next scan is then full). */
+export interface SnapshotReply { readonly id: number; readonly snapshot: Uint8Array | null }
 
 // What this process keeps between the scans it is asked for. The server sends each project's last snapshot
 // back with its next scan: keep what those bytes decode to. One scan at a time, absolute paths everywhere
@@ -37,17 +45,21 @@ cache.helper?.start();
 const status = createStatusCell();
 new Worker(WATCHDOG_SOURCE, { eval: true, workerData: { sab: status.sab } }).unref();
 
-const answer = async ({ id, root, options }: ScanRequest): Promise<ScanReply> => {
+type Answer = { readonly reply: ScanReply; readonly encode?: () => Uint8Array };
+
+const answer = async ({ id, root, options }: ScanRequest): Promise<Answer> => {
   status.begin(id);
   try {
     // Checked here too, not only by the server: the directory may be swapped for a link in between.
     if (await realpath(root) !== root) {
-      return { id, error: { message: 'project directory now resolves to another place', code: 'ROOT_MOVED' } };
+      const moved = { message: 'project directory now resolves to another place', code: 'ROOT_MOVED' };
+      return { reply: { id, error: moved } };
     }
     // What other roots' snapshots hold must not push this scan into the heap limit (and a retry elsewhere).
     const heap = getHeapStatistics();
     if (heap.used_heap_size > heap.heap_size_limit / 4) { cache.snapshots.drop(root); cache.units?.drop(root); }
-    const found = await scan(root, { ...options, probe: status.probe, cache });
+    // The snapshot is encoded after the findings are sent: the server saves them meanwhile.
+    const found = await scan(root, { ...options, probe: status.probe, cache, deferSnapshot: true });
     // Columns an unchanged rescan answers with are sent as they are (reading `tests` would unpack them).
     const packed = packedOf(found);
     const { delta } = found;
@@ -55,24 +67,41 @@ const answer = async ({ id, root, options }: ScanRequest): Promise<ScanReply> =>
     // A delta past DELTA_ROWS is not sent: the store rewrites every row then anyway, and 200k changed rows
     // as objects would cost the server what the columns save.
     const result = delta && delta.upserts.length + delta.removed.length <= DELTA_ROWS ? { ...rest, delta } : rest;
-    return { id, result, tests: packed ?? packTests(found.tests), files: status.files() };
+    const encode = found.encodeSnapshot;
+    const tests = packed ?? packTests(found.tests);
+    const reply = { id, result, tests, files: status.files(), snapshotFollows: encode !== undefined };
+    return { reply, ...(encode ? { encode } : {}) };
   } catch (error) {
     const { message, code } = (error ?? {}) as NodeJS.ErrnoException;
-    return { id, error: { message: String(message ?? error), ...(code ? { code } : {}) } };
+    return { reply: { id, error: { message: String(message ?? error), ...(code ? { code } : {}) } } };
   }
 };
 
-/** `result` without `tests` and `delta`, and without reading `tests` (a getter that may unpack columns). */
-function withoutTests(result: ScanResult): Omit<ScanResult, 'tests' | 'delta'> {
+/**
+ * `result` without `tests`, `delta` and `encodeSnapshot`, and without reading `tests` (a getter that may
+ * unpack columns).
+ */
+const LEFT_OUT = new Set(['tests', 'delta', 'encodeSnapshot']);
+
+function withoutTests(result: ScanResult): Omit<ScanResult, 'tests' | 'delta' | 'encodeSnapshot'> {
   const rest: Record<string, unknown> = {};
   for (const key of Object.keys(result)) {
-    if (key !== 'tests' && key !== 'delta') rest[key] = result[key as keyof ScanResult];
+    if (!LEFT_OUT.has(key)) rest[key] = result[key as keyof ScanResult];
   }
-  return rest as Omit<ScanResult, 'tests' | 'delta'>;
+  return rest as Omit<ScanResult, 'tests' | 'delta' | 'encodeSnapshot'>;
+}
+
+/** The snapshot's bytes, or null: a snapshot that cannot be made costs the next scan its shortcuts only. */
+function encodeOrNull(encode: () => Uint8Array): Uint8Array | null {
+  try { return encode(); } catch { return null; }
 }
 
 process.on('message', (request: ScanRequest) => {
-  void answer(request).then((reply) => process.send!(reply));
+  void answer(request).then(({ reply, encode }) => {
+    // Sent (serialised) before the snapshot is encoded; requests arriving meanwhile wait for this turn.
+    process.send!(reply);
+    if (encode) process.send!({ id: reply.id, snapshot: encodeOrNull(encode) } satisfies SnapshotReply);
+  });
 });
 process.on('disconnect', () => process.exit(0));
 // Loading the scanner takes a while on a busy machine: the pool starts a scan's deadline only from here.

@@ -2,7 +2,7 @@ import { fork } from 'node:child_process';
 import type { Readable } from 'node:stream';
 import type { ScanResult } from '../index.ts';
 import { testCountOf, withPackedTests } from './packed.ts';
-import type { ScanReply, ScanRequest } from './process.ts';
+import type { ScanReply, ScanRequest, SnapshotReply } from './process.ts';
 import type { ScanProgress } from './probe.ts';
 
 /** An error with a `code` (`SCAN_DEADLINE`, `SCAN_OUT_OF_MEMORY`, `SCAN_CANCELLED`, `SCAN_PROCESS_DIED`, ...). */
@@ -12,13 +12,29 @@ export function scanError(code: string, message: string, extra: { reading?: stri
 
 export type ScanProcess = ReturnType<typeof startScanProcess>;
 
+/**
+ * A scan process's result. The snapshot, when the scan made one, comes after the findings
+ * (`snapshotLater`, null if the process could not send it): the caller saves the findings meanwhile.
+ */
+export type ProcessScanResult = ScanResult & { readonly snapshotLater?: Promise<Uint8Array | null> };
+
+/** How one scan is run: its deadline, and who hears its progress. */
+interface RunCall { readonly deadlineMs: number; readonly onProgress?: ((p: ScanProgress) => void) | undefined }
+
+/** A snapshot the process is still encoding: it takes no other scan until then. */
+interface SnapshotWait {
+  readonly id: number;
+  readonly timer: NodeJS.Timeout;
+  resolve(bytes: Uint8Array | null): void;
+}
+
 interface Running {
   readonly id: number;
   readonly onProgress: ((p: ScanProgress) => void) | undefined;
   readonly timer: NodeJS.Timeout;
   reading: string;
   files: number;
-  settle(result: ScanResult | Error): void;
+  settle(result: ProcessScanResult | Error): void;
 }
 
 /**
@@ -39,6 +55,8 @@ export function startScanProcess(entry: string, heapMb: number, onExit: () => vo
   const streams = [child.stdio[2], child.stdio[3]] as Readable[];
   let stderr = '';
   let job: Running | undefined;
+  let snapshotWait: SnapshotWait | undefined;
+  let deadline = 0;
   let done: Promise<void> = Promise.resolve();
   let stopReason: string | undefined;
   let dying = false;
@@ -71,19 +89,37 @@ export function startScanProcess(entry: string, heapMb: number, onExit: () => vo
     }
   });
 
-  child.on('message', (reply: ScanReply | { ready: true }) => {
+  const snapshotDone = (bytes: Uint8Array | null): void => {
+    const wait = snapshotWait;
+    if (!wait) return;
+    snapshotWait = undefined;
+    clearTimeout(wait.timer);
+    if (!job) hold(false);
+    wait.resolve(bytes);
+  };
+
+  child.on('message', (reply: ScanReply | SnapshotReply | { ready: true }) => {
     if ('ready' in reply) { ready = true; onReady?.(); onReady = undefined; return; }
+    if ('snapshot' in reply) { if (snapshotWait?.id === reply.id) snapshotDone(reply.snapshot); return; }
     if (job?.id !== reply.id) return;
     if ('error' in reply) job.settle(scanError(reply.error.code ?? 'SCAN_FAILED', reply.error.message));
     else {
       job.files = reply.files;
+      const snapshotLater = !reply.snapshotFollows ? undefined : new Promise<Uint8Array | null>((resolve) => {
+        // Encoding is the engine's own work over bounded data; a process stuck in it is ended all the same.
+        const stuck = (): void => { void proc.stop('The scan process did not finish its snapshot'); };
+        const timer = setTimeout(stuck, deadline);
+        snapshotWait = { id: reply.id, timer, resolve };
+      });
       // The tests stay in columns until someone reads `tests`: the store saves them from the columns.
-      job.settle(withPackedTests({ ...reply.result }, reply.tests));
+      const later = snapshotLater ? { snapshotLater } : {};
+      job.settle(withPackedTests({ ...reply.result, ...later }, reply.tests));
     }
   });
   child.on('error', (error) => job?.settle(Object.assign(error, { code: 'SCAN_PROCESS_DIED' })));
   child.once('exit', (code, signal) => {
     clearTimeout(idleTimer);
+    snapshotDone(null);
     if (job) {
       const where = job.reading ? `; it was reading ${job.reading}` : '';
       if (stopReason) job.settle(scanError('SCAN_CANCELLED', `${stopReason}: the scan was stopped${where}`, job));
@@ -96,13 +132,20 @@ export function startScanProcess(entry: string, heapMb: number, onExit: () => vo
 
   const proc = {
     heapMb,
-    get idle(): boolean { return job === undefined && !dying && child.exitCode === null && child.signalCode === null; },
-    /** Settles when the current scan (if any) has. */
+    get idle(): boolean {
+      const running = child.exitCode === null && child.signalCode === null;
+      return job === undefined && snapshotWait === undefined && !dying && running;
+    },
+    /** Settles when the current scan (if any) has, its snapshot included. */
     get done(): Promise<void> { return done; },
 
-    run(request: ScanRequest, { deadlineMs, onProgress }: { deadlineMs: number; onProgress?: ((p: ScanProgress) => void) | undefined }): Promise<ScanResult> {
+    run(
+      request: ScanRequest,
+      { deadlineMs, onProgress }: RunCall,
+    ): Promise<ProcessScanResult> {
       clearTimeout(idleTimer);
-      const promise = new Promise<ScanResult>((resolve, reject) => {
+      deadline = deadlineMs;
+      const promise = new Promise<ProcessScanResult>((resolve, reject) => {
         const expire = (): void => {
           dying = true;
           const where = current.reading ? `while reading ${current.reading}` : 'before reading any file';
@@ -121,7 +164,7 @@ export function startScanProcess(entry: string, heapMb: number, onExit: () => vo
             if (job !== current) return;
             job = undefined;
             clearTimeout(timer);
-            hold(false);
+            if (!snapshotWait) hold(false);
             if (result instanceof Error) reject(result);
             else {
               // Counted from the columns: reading `tests` would build every row object on the serving thread.
@@ -140,7 +183,7 @@ export function startScanProcess(entry: string, heapMb: number, onExit: () => vo
         if (ready) send();
         else onReady = send;
       });
-      done = promise.then(() => undefined, () => undefined);
+      done = promise.then((result) => result.snapshotLater, () => undefined).then(() => undefined);
       return promise;
     },
 

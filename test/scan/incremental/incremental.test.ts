@@ -11,6 +11,7 @@ import { walk } from '../../../src/scan/walk/walk.ts';
 import { createSnapshotKeeper } from '../../../src/scan/incremental/snapshot-cache.ts';
 import { createScanCache } from '../../../src/scan/incremental/cache.ts';
 import { call, makeTree, seededRandom, serve } from '../../helpers/index.ts';
+import { openStore } from '../../../src/core/store/store.ts';
 
 const BASE: Record<string, string> = {
   'package.json': JSON.stringify({ workspaces: ['packages/*'], scripts: { test: 'jest', dev: 'vite --port 5174' }, devDependencies: { jest: '^29', vite: '^7' } }),
@@ -424,6 +425,7 @@ suite('incremental rescans over HTTP', () => {
     const { body: project } = await call(`${server.url}/api/projects`, 'POST', { name: 'p', path: root });
     const first = await call(`${server.url}/api/projects/${project.id}/scan`, 'POST');
     assert.equal(first.status, 200);
+    await server.settled(); // the snapshot is kept just after the answer
     const kept = server.store.getSnapshot(project.id);
     assert.ok(kept && kept.data.byteLength > 0);
     writeFileSync(join(root, 'src/new.test.js'), "test('n', () => {});\n");
@@ -444,10 +446,12 @@ suite('incremental rescans over HTTP', () => {
     // (First a rescan past the racy window of the tree just written, so the configs' stamps are taken in.)
     await sleep(2100);
     await call(`${server.url}/api/projects/${project.id}/scan`, 'POST');
+    await server.settled();
     const before = server.store.getSnapshot(project.id)!.data;
     appendFileSync(join(root, 'src/a.test.js'), "test('a2', () => {});\n");
     const patched = await call(`${server.url}/api/projects/${project.id}/scan`, 'POST');
     assert.equal(patched.body.tests.find((x: { file_path: string }) => x.file_path === 'src/a.test.js')?.cases, 2);
+    await server.settled();
     const after = server.store.getSnapshot(project.id)!.data;
     assert.ok(rulesRun(after, root) !== undefined && rulesRun(after, root) === rulesRun(before, root), 'counts patched, rules not run');
     const check = await call(`${server.url}/api/projects/${project.id}/scan?full=1`, 'POST');
@@ -455,5 +459,27 @@ suite('incremental rescans over HTTP', () => {
     // Deleting the project drops its snapshot with it.
     await call(`${server.url}/api/projects/${project.id}`, 'DELETE');
     assert.equal(server.store.getSnapshot(project.id), undefined);
+  });
+
+  test('a snapshot kept just after its answer is where the next scan starts; close() saves it', async (t) => {
+    const root = makeTree(t, BASE);
+    const db = join(makeTree(t), 'projdex.db');
+    const server = await serve(t, { db });
+    const { body: project } = await call(`${server.url}/api/projects`, 'POST', { name: 'p', path: root });
+    const modes: unknown[] = [];
+    server.events.subscribe((event) => { if (event.type === 'scan.finished') modes.push(event.data.mode); });
+    // Two scans back to back: the second starts from the first one's snapshot, kept after the first answered.
+    await call(`${server.url}/api/projects/${project.id}/scan`, 'POST');
+    assert.equal((await call(`${server.url}/api/projects/${project.id}/scan`, 'POST')).status, 200);
+    assert.equal(modes.length, 2);
+    assert.equal(modes[0], 'full');
+    assert.notEqual(modes[1], 'full', 'the second scan started from the first one\'s snapshot');
+    // Closed right after an answer, the server still keeps that scan's snapshot in the database.
+    await call(`${server.url}/api/projects/${project.id}/scan?full=1`, 'POST');
+    await server.close();
+    const store = openStore(db);
+    t.after(() => store.close());
+    const kept = store.getSnapshot(project.id);
+    assert.ok(kept && kept.data.byteLength > 0, 'the last snapshot was kept before the database closed');
   });
 });

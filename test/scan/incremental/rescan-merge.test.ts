@@ -93,6 +93,7 @@ suite('incremental rescans through the scan processes', () => {
     t.after(async () => { await scanner.close(); store.close(); });
     const project = store.insertProject({ name: 'p', path: root })!;
     await scanner.scanProject(project);
+    await scanner.settled(); // the snapshot is kept just after the answer
     const stored = (): string[] => store.listTests(project.id).map((x) => x.file_path);
     const before = stored();
     assert.deepEqual(before, ['packages/a/x.test.js', 'packages/a/y.test.js', 'packages/b/w.test.js', 'packages/b/z.test.js']);
