@@ -40,7 +40,12 @@ const FINDERS: readonly Finder[] = [
  * @example
  * const ports = await findPorts(ctx); // [{ port: 5174, script_name: null, config_source: 'vite.config.ts' }, ...]
  */
-export const findPorts = async (ctx: ScanContext): Promise<KindedPort[]> => {
+export const findPorts = (ctx: ScanContext): Promise<KindedPort[]> =>
+  // One unit: a rescan over the same walk whose every file the finders read is as it was (an edit of a test
+  // file, say) gives the rows and notes of the last run without running the finders again.
+  ctx.unit('ports', findAll);
+
+async function findAll(ctx: ScanContext): Promise<KindedPort[]> {
   // A finder that trips over a file it could not foresee loses its own rows, never the scan.
   const results = await Promise.all(FINDERS.map((find) => find(ctx).catch((error: unknown) => {
     ctx.note(`A port finder failed and was skipped: ${error instanceof Error ? error.message : String(error)}`);
@@ -52,7 +57,7 @@ export const findPorts = async (ctx: ScanContext): Promise<KindedPort[]> => {
     return [];
   });
   return capRows(ctx, settleDefaults([...results.flat(), ...entries]));
-};
+}
 
 /**
  * Most port rows one project keeps. Real projects name a few dozen; a file can name every port there is

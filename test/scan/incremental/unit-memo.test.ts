@@ -99,6 +99,8 @@ suite('rule units over a kept walk', () => {
     const WITH_NEW_SPEC = ['packages/a/x.check.js', 'packages/b/b.spec.js', 'packages/c/src/c.spec.ts',
       'packages/c/src/new.spec.ts', 'packages/d/d.spec.js', 'packages/e/z.check.js', 'packages/f/r.test.js'];
     // Each edit keeps every directory as it was; `reran`: the units that must run again; `tests`: the answer.
+    // The port finders are one unit that reads every package.json and the entry files scripts run: an edit of
+    // one of those runs it again (+1 below), an edit of a Jest config or a preset does not.
     const steps: Array<{ what: string; edit: () => void; reran: number; replayed?: number; tests: string[] }> = [
       {
         what: 'one package config', reran: 1,
@@ -111,14 +113,14 @@ suite('rule units over a kept walk', () => {
         tests: ['packages/a/x.check.js', 'packages/b/b.spec.js', 'packages/c/src/c.spec.ts', 'packages/d/d.spec.js', 'packages/e/z.check.js', 'packages/f/q.check.js'],
       },
       {
-        what: 'the shared config package two configs import', reran: 2,
+        what: 'the shared config package two configs import', reran: 2 + 1,
         edit: () => writeFileSync(join(root, 'packages/test-config/index.js'), "module.exports = { testMatch: ['**/*.check.js', '**/*.test.js'] };\n"),
         tests: ['packages/a/x.check.js', 'packages/a/y.test.js', 'packages/b/b.spec.js', 'packages/c/src/c.spec.ts', 'packages/d/d.spec.js',
           'packages/e/w.test.js', 'packages/e/z.check.js', 'packages/f/q.check.js'],
       },
       {
         // f's import of the linked-out package falls back to the workspace names too: it runs again as well.
-        what: 'the name of that package, so neither import resolves (Jest\'s defaults)', reran: 3,
+        what: 'the name of that package, so neither import resolves (Jest\'s defaults)', reran: 3 + 1,
         edit: () => writeFileSync(join(root, 'packages/test-config/package.json'), pj({ name: '@acme/renamed', main: 'index.js' })),
         tests: ['packages/a/y.test.js', 'packages/b/b.spec.js', 'packages/c/src/c.spec.ts', 'packages/d/d.spec.js', 'packages/e/w.test.js', 'packages/f/q.check.js'],
       },
@@ -126,7 +128,7 @@ suite('rule units over a kept walk', () => {
         // Another package takes the name. Only the first config to import it reads the package.json files
         // (it builds the names cache); the second is answered from the cache and depends on every
         // package.json all the same (packages-workspace.ts calls `dependOn`), or it would be replayed stale.
-        what: 'another package taking that name', reran: 3,
+        what: 'another package taking that name', reran: 3 + 1,
         edit: () => writeFileSync(join(root, 'packages/alt/package.json'), pj({ name: '@acme/test-config', main: 'index.js' })),
         tests: ['packages/a/x.check.js', 'packages/b/b.spec.js', 'packages/c/src/c.spec.ts', 'packages/d/d.spec.js', 'packages/e/z.check.js', 'packages/f/q.check.js'],
       },
@@ -147,7 +149,7 @@ suite('rule units over a kept walk', () => {
         // The package set changes over the same walk: each package's share of the files is its own, kept.
         // The configs that resolved a name through every package.json run again (the root's moved); f is
         // no package now, so two.
-        what: 'the workspaces narrowed, so packages/f is no package', reran: 2,
+        what: 'the workspaces narrowed, so packages/f is no package', reran: 2 + 1,
         edit: () => writeFileSync(join(root, 'package.json'), pj({
           workspaces: ['packages/a', 'packages/alt', 'packages/b', 'packages/c', 'packages/d', 'packages/e', 'packages/test-config'],
           scripts: { test: 'npm test --workspaces' },
@@ -155,28 +157,28 @@ suite('rule units over a kept walk', () => {
         tests: ['packages/a/x.check.js', 'packages/b/b.spec.js', 'packages/c/src/c.spec.ts', 'packages/d/d.spec.js', 'packages/e/z.check.js'],
       },
       {
-        what: 'and widened again (all three resolved names through the root package.json)', reran: 3,
+        what: 'and widened again (all three resolved names through the root package.json)', reran: 3 + 1,
         edit: () => writeFileSync(join(root, 'package.json'), TREE['package.json']!),
         tests: ['packages/a/x.check.js', 'packages/b/b.spec.js', 'packages/c/src/c.spec.ts', 'packages/d/d.spec.js', 'packages/e/z.check.js',
           'packages/f/r.test.js'],
       },
       // Files added and removed: a directory is listed again, so this is another walk. A JS unit is answered
       // from its record while what it asked of the tree holds (unit-tree.ts): here all but the package whose
-      // files moved; the non-JS rules, which see the whole tree, run (10 of them).
+      // files moved; the non-JS rules and the port finders, which see the whole tree, run (10 + 1).
       {
-        what: 'a spec file added to packages/c (another walk)', reran: 11, replayed: 5,
+        what: 'a spec file added to packages/c (another walk)', reran: 12, replayed: 5,
         edit: () => writeFileSync(join(root, 'packages/c/src/new.spec.ts'), "test('n', () => {});\n"),
         tests: WITH_NEW_SPEC,
       },
       {
-        what: 'a file removed from packages/b', reran: 11, replayed: 5,
+        what: 'a file removed from packages/b', reran: 12, replayed: 5,
         edit: () => rmSync(join(root, 'packages/b/b.test.js')),
         tests: WITH_NEW_SPEC,
       },
       {
         // A new package.json: the units that resolved names through every package.json (a, e, f) run again,
         // and so does the new package's own unit.
-        what: 'a new package', reran: 14, replayed: 3,
+        what: 'a new package', reran: 15, replayed: 3,
         edit: () => {
           mkdirSync(join(root, 'packages/g'));
           writeFileSync(join(root, 'packages/g/package.json'), JEST);
@@ -186,20 +188,20 @@ suite('rule units over a kept walk', () => {
       },
       {
         // A config file appears where a unit looked for one (`has`): that unit runs again.
-        what: 'a jest.config.js added to packages/g', reran: 11, replayed: 6,
+        what: 'a jest.config.js added to packages/g', reran: 12, replayed: 6,
         edit: () => writeFileSync(join(root, 'packages/g/jest.config.js'), "module.exports = { testMatch: ['**/*.none.js'] };\n"),
         tests: WITH_NEW_SPEC,
       },
       {
         // Outside the units' own packages: the file the shared config resolved to is gone (a `has` answer that
         // moved), so the two configs importing it run again and fall back to Jest's defaults.
-        what: 'the shared config file removed', reran: 12, replayed: 5,
+        what: 'the shared config file removed', reran: 13, replayed: 5,
         edit: () => rmSync(join(root, 'packages/alt/index.js')),
         tests: WITH_NEW_SPEC.map((file) => file.replace('a/x.check', 'a/y.test').replace('e/z.check', 'e/w.test')),
       },
       {
         // And back: a path the configs looked for and did not find (no read stamp stands for it) is there now.
-        what: 'the shared config file back', reran: 12, replayed: 5,
+        what: 'the shared config file back', reran: 13, replayed: 5,
         edit: () => writeFileSync(join(root, 'packages/alt/index.js'), "module.exports = { testMatch: ['**/*.check.js'] };\n"),
         tests: WITH_NEW_SPEC,
       },
@@ -293,6 +295,32 @@ suite('rule units over a kept walk', () => {
     }
   });
 
+  test('the port finders are one unit: answered from their record while what they read stands', async (t) => {
+    const { root, first, options } = await scannedOnce(t, {
+      'package.json': pj({ scripts: { test: 'jest', dev: 'vite --port 5174', start: 'node server.js' } }),
+      'jest.config.js': "module.exports = { testMatch: ['**/*.test.js'] };\n",
+      'server.js': "require('http').createServer().listen(process.env.PORT || 8080);\n",
+      '.env': 'PORT=3000\n',
+      'src/a.test.js': "test('a', () => {});\n",
+      'src/b.spec.js': "test('b', () => {});\n",
+    });
+    const ports = (result: ScanResult): number[] => result.ports.map((p) => p.port);
+    assert.deepEqual(ports(first), [3000, 5174, 8080]);
+    // A file only Jest's rule reads: it runs again; the port finders are answered from their record.
+    const narrowed = "module.exports = { testMatch: ['**/*.spec.js'] };\n";
+    const edit = (): void => writeFileSync(join(root, 'jest.config.js'), narrowed);
+    const jest = await rescanAfter(edit, root, options, first.snapshot);
+    assert.deepEqual(jest.incremental.tests.map((x) => x.file), ['src/b.spec.js']);
+    assert.equal(jest.ran, 1, 'Jest\'s unit only');
+    assert.deepEqual(jest.incremental.ports, first.ports);
+    // The .env file the finders read: they run again, alone, and find the new port.
+    const moved = await rescanAfter(() => writeFileSync(join(root, '.env'), 'PORT=4000\n'), root, options,
+      jest.incremental.snapshot);
+    assert.equal(moved.ran, 1, 'the port finders run again, nothing else');
+    assert.deepEqual(ports(moved.incremental), [4000, 5174, 8080]);
+    assert.deepEqual(found(moved.incremental), found(await scan(root, { ...options, exclude: () => false })));
+  });
+
   test('a hostile monorepo: units that resolve a name through 600 package.json files are not kept, and still agree', async (t) => {
     // 600 packages, each config importing the shared one by name: each unit depends on 601 package.json
     // files, past what one record may hold (unit-memo.ts MAX_UNIT_WEIGHT).
@@ -313,7 +341,7 @@ suite('rule units over a kept walk', () => {
       root, OPTIONS, first.snapshot);
     assert.equal(incremental.tests.length, 599);
     assert.equal(ran, 600, 'every JS unit runs: none was kept');
-    assert.equal(replayed, 10, 'the non-JS rules (no reads) are answered from their records');
+    assert.equal(replayed, 10 + 1, 'the non-JS rules and the port finders are answered from their records');
     assert.deepEqual(found(incremental), found(await scan(root, { ...OPTIONS, exclude: () => false })));
   });
 
@@ -332,7 +360,7 @@ suite('rule units over a kept walk', () => {
       () => writeFileSync(join(root, 'crate/Cargo.toml'), '[package]\nname = "c"\nversion = "0.1.1"\n'),
       root, OPTIONS, first.snapshot);
     assert.equal(ran, 1, 'only the Cargo rule runs again');
-    assert.equal(replayed, 9, 'pytest\'s rule is answered from its record, with the 8 others');
+    assert.equal(replayed, 9 + 1, 'pytest\'s rule is answered from its record, with 8 others and the ports');
     assert.deepEqual(found(incremental), found(await scan(root, { ...OPTIONS, exclude: () => false })));
   });
 
