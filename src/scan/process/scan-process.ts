@@ -30,7 +30,11 @@ export function startScanProcess(entry: string, heapMb: number, onExit: () => vo
   const child = fork(entry, [], {
     // A RegExp that backtracks too much (a project's `(a+)+$`, or a file-format pattern meeting a hostile
     // file) switches to V8's linear-time engine; only patterns with lookarounds or backreferences cannot.
-    execArgv: [`--max-old-space-size=${heapMb}`, '--max-semi-space-size=2', '--enable-experimental-regexp-engine-on-excessive-backtracks'],
+    // `--expose-gc`: a big scan's garbage is collected between requests (process.ts `collect`).
+    execArgv: [
+      `--max-old-space-size=${heapMb}`, '--max-semi-space-size=2', '--enable-experimental-regexp-engine-on-excessive-backtracks',
+      '--expose-gc',
+    ],
     serialization: 'advanced',
     stdio: ['ignore', 'ignore', 'pipe', 'pipe', 'ipc'],
     // Undefined: the parent's own environment, as `fork` gives it.
