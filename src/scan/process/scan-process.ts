@@ -45,8 +45,8 @@ export function startScanProcess(entry: string, heapMb: number, onExit: () => vo
     // file) switches to V8's linear-time engine; only patterns with lookarounds or backreferences cannot.
     // `--expose-gc`: a big scan's garbage is collected between requests (process.ts `collect`).
     execArgv: [
-      `--max-old-space-size=${heapMb}`, '--max-semi-space-size=2', '--enable-experimental-regexp-engine-on-excessive-backtracks',
-      '--expose-gc',
+      `--max-old-space-size=${heapMb}`, '--max-semi-space-size=2',
+      '--enable-experimental-regexp-engine-on-excessive-backtracks', '--expose-gc',
     ],
     serialization: 'advanced',
     stdio: ['ignore', 'ignore', 'pipe', 'pipe', 'ipc'],
