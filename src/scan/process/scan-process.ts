@@ -38,6 +38,19 @@ interface Running {
 }
 
 /**
+ * glibc's allocator settings for a scan process, unless the environment already sets them: blocks of 128 KB
+ * and more are mapped and unmapped on their own, and free memory above 128 KB at the top of the heap goes
+ * back to the system. By default both limits rise as big blocks are freed, and then the buffers a big scan
+ * allocates and frees stay held: a 1M-file tree's scan process peaked ~20 MB higher. Other allocators
+ * ignore these variables.
+ */
+const MALLOC_LIMITS = Object.freeze({ MALLOC_MMAP_THRESHOLD_: '131072', MALLOC_TRIM_THRESHOLD_: '131072' });
+
+function withMallocLimits(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  return { ...MALLOC_LIMITS, ...env };
+}
+
+/**
  * One scan process: `node --max-old-space-size=<heapMb> process.{ts,js}` with an IPC channel for requests
  * and results, fd 3 for the watchdog's progress lines and stderr kept (its tail tells an out-of-memory
  * death). `onExit` runs once the process is gone, whatever the reason.
@@ -46,11 +59,14 @@ export function startScanProcess(entry: string, heapMb: number, onExit: () => vo
   const child = fork(entry, [], {
     // A RegExp that backtracks too much (a project's `(a+)+$`, or a file-format pattern meeting a hostile
     // file) switches to V8's linear-time engine; only patterns with lookarounds or backreferences cannot.
-    execArgv: [`--max-old-space-size=${heapMb}`, '--max-semi-space-size=2', '--enable-experimental-regexp-engine-on-excessive-backtracks'],
+    // `--expose-gc`: a big scan's garbage is collected between requests (process.ts `collect`).
+    execArgv: [
+      `--max-old-space-size=${heapMb}`, '--max-semi-space-size=2',
+      '--enable-experimental-regexp-engine-on-excessive-backtracks', '--expose-gc',
+    ],
     serialization: 'advanced',
     stdio: ['ignore', 'ignore', 'pipe', 'pipe', 'ipc'],
-    // Undefined: the parent's own environment, as `fork` gives it.
-    env,
+    env: withMallocLimits(env ?? process.env),
   });
   const streams = [child.stdio[2], child.stdio[3]] as Readable[];
   let stderr = '';
