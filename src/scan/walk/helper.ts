@@ -39,7 +39,9 @@ export function createHelper() {
         if (message.ready) { state.ready = true; return; }
         state.pending.get(message.id!)?.(message.reply);
         state.pending.delete(message.id!);
-        if (state.pending.size === 0) worker.unref();
+        // Not once closed: `terminate()` keeps the loop alive until the thread exits, and an unref here (a
+        // reply that arrives after it) would let the process end with `close()` never settled.
+        if (state.pending.size === 0 && helper === state) worker.unref();
       });
       const fail = (): void => {
         if (helper === state) helper = undefined;
