@@ -84,12 +84,6 @@ export interface ScanOptions extends Omit<WalkOptions, 'fs' | 'onProgress' | 'pr
    */
   readonly shareWalk?: boolean;
   /**
-   * A scan from no snapshot may read the test files it counts ahead on the helper thread, where the cache
-   * has one. Off when other scans keep the cores busy: the copies between threads are then pure cost.
-   * @default true
-   */
-  readonly readAhead?: boolean;
-  /**
    * Leave the snapshot to `encodeSnapshot` on the result, so a caller can hand on the findings first (a scan
    * process answers, then encodes while the server saves). @default false
    */
@@ -120,7 +114,7 @@ export async function scan(root: string, options: ScanOptions = {}): Promise<Sca
 async function scanFrom(root: string, options: ScanOptions): Promise<ScanResult | null> {
   const {
     previous: bytes, racyMs = 2000, granularityMs = 0, probe, snapshotMaxEntries = SNAPSHOT_MAX_ENTRIES, shareWalk = true,
-    readAhead = true, deferSnapshot = false, cache = createScanCache(), ...walkOptions
+    deferSnapshot = false, cache = createScanCache(), ...walkOptions
   } = options;
   const snapshotOf = (input: SnapshotInput): Pick<ScanResult, 'snapshot' | 'encodeSnapshot'> => (deferSnapshot
     ? { snapshot: null, encodeSnapshot: () => encodeSnapshot(input, cache.snapshots) }
@@ -202,7 +196,7 @@ async function scanFrom(root: string, options: ScanOptions): Promise<ScanResult 
   const memo = previous && reads ? { memo: reads.memo, stamps: reads.stamps, stampData: previous.reads.stamps } : undefined;
   const ctx = createContext(root, tree, {
     clock, fresh, keep, ...(memo ? { previous: memo } : {}), ...(probe ? { onRead: probe.reading } : {}),
-    walkMemos: cache.walkMemos, units: cache.units, helper: readAhead ? cache.helper : undefined,
+    walkMemos: cache.walkMemos, units: cache.units, helper: cache.helper,
   });
   // A directory whose name is not UTF-8 cannot be opened by its name (walk.ts distinctNames): said apart.
   const unspelled = tree.unreadable.filter((dir) => UNSPELLED.test(dir.slice(dir.lastIndexOf('/') + 1)));

@@ -92,11 +92,9 @@ export function createScanPool({
 
   const runOn = (proc: ScanProcess, job: Job): Promise<ProcessScanResult> => {
     const limits = Object.fromEntries(Object.entries(job.options).filter(([k, v]) => v !== undefined && v !== null && LIMIT_KEYS.has(k)));
-    // A walk and a first scan's reads share the second core only while no other scan runs: two scans already
-    // keep both busy.
+    // A walk shares the second core only while no other scan runs: two scans already keep both busy.
     const alone = [...live].every((p) => p === proc || p.idle);
-    const options = { ...limits, shareWalk: alone, readAhead: alone };
-    return proc.run({ id: nextId++, root: job.root, options }, { deadlineMs, onProgress: job.onProgress });
+    return proc.run({ id: nextId++, root: job.root, options: { ...limits, shareWalk: alone } }, { deadlineMs, onProgress: job.onProgress });
   };
 
   const start = (mb: number): ScanProcess => {
