@@ -15,8 +15,11 @@ interface Reply {
   readonly id: number; readonly ok?: boolean; readonly generation?: number; readonly list?: Uint8Array;
   readonly error?: Record<string, unknown> & { message: string };
 }
-/** A save in the thread's answer: its outcome, the generation saved, and the list it built when asked. */
-export interface ThreadSave { readonly ok: boolean; readonly generation?: number; readonly list?: Uint8Array }
+/**
+ * A save in the thread's answer: the generation it saved, or false (the project gone, or another save of it
+ * first), and the list it built when asked; `ok` alone for a checkpoint.
+ */
+export interface ThreadSave { readonly ok: boolean; readonly saved: number | false; readonly list?: Uint8Array }
 interface Pending { resolve(reply: ThreadSave | undefined): void; reject(error: Error): void }
 
 export function createApplier(file: string, maxBytes: number | undefined) {
@@ -35,8 +38,8 @@ export function createApplier(file: string, maxBytes: number | undefined) {
         state.pending.delete(id);
         if (state.pending.size === 0) worker.unref();
         if (!error) {
-          const saved = generation === undefined ? {} : { generation };
-          waiting?.resolve({ ok: ok === true, ...saved, ...(list ? { list } : {}) });
+          const saved = ok === true && generation !== undefined ? generation : false;
+          waiting?.resolve({ ok: ok === true, saved, ...(list ? { list } : {}) });
           return;
         }
         const { message, status, code, ...fields } = error;
@@ -78,8 +81,7 @@ export function createApplier(file: string, maxBytes: number | undefined) {
      * with the transaction's error.
      */
     async apply(request: ApplyRequest): Promise<number | false | undefined> {
-      const reply = await send(request);
-      return reply === undefined ? undefined : reply.ok ? reply.generation! : false;
+      return (await send(request))?.saved;
     },
     /** A whole save in the thread (`saveWhole`): its outcome and list, or undefined as for `apply`. */
     saveWhole: (request: WholeSaveRequest): Promise<ThreadSave | undefined> => send(request),

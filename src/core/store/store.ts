@@ -517,7 +517,7 @@ export function openStore(file: string, { now = Date.now, maxBytes }: StoreOptio
       }));
       changed();
       if (saved?.list) onList?.(Buffer.from(saved.list.buffer, saved.list.byteOffset, saved.list.byteLength));
-      return saved === undefined ? undefined : saved.ok ? saved.generation! : false;
+      return saved?.saved;
     } finally {
       releaseCheckpoints();
     }
