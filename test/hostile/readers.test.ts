@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { suite, test } from 'node:test';
+import { after, before, suite, test } from 'node:test';
 import { globRisk, globToRegExp } from '../../src/rules/glob.ts';
 import { projectRegExp, regexRisk } from '../../src/readers/safe-regex.ts';
 import { parseMakefile } from '../../src/ports/makefile.ts';
@@ -37,13 +37,20 @@ const EXPECTED_NOTES: Record<string, RegExp | null> = {
 };
 
 suite('hostile files: every scan finishes well inside its deadline, and the server answers', { timeout: 240_000 }, () => {
+  // One server for every tree (each its own project): what one tree does to the scan process or the server
+  // must not keep the next tree's scan or /health from answering either.
+  let url = '';
+  const closing: Array<() => unknown> = [];
+  before(async () => {
+    // The deadline is the bound: a scan that backtracks or expands without end would be a 504 here.
+    ({ url } = await serve({ after: (fn) => closing.push(fn) }, { scanWorker: { deadlineMs: 60_000, processes: 1 } }));
+  });
+  after(async () => { for (const fn of closing) await fn(); });
   for (const [name, files] of Object.entries(HOSTILE)) {
     test(name, { timeout: 90_000 }, async (t) => {
       const root = makeTree(t, files);
-      // The deadline is the bound: a scan that backtracks or expands without end would be a 504 here.
-      const { url } = await serve(t, { scanWorker: { deadlineMs: 60_000, processes: 1 } });
-      await call(`${url}/api/projects`, 'POST', { name, path: root });
-      const res = await call(`${url}/api/projects/1/scan`, 'POST');
+      const project = (await call(`${url}/api/projects`, 'POST', { name, path: root })).body;
+      const res = await call(`${url}/api/projects/${project.id}/scan`, 'POST');
       assert.equal(res.status, 200, JSON.stringify(res.body)?.slice(0, 300));
       const expected = EXPECTED_NOTES[name];
       if (expected) assert.ok(res.body.notes.some((n: string) => expected.test(n)), JSON.stringify(res.body.notes).slice(0, 500));
