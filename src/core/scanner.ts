@@ -85,10 +85,8 @@ export function createScanner(store: Store, options: WorkerScanOptions = {}, wor
     const previous = full ? undefined : store.getSnapshot(project.id);
     // The walk and the rules run in a scan process: whatever a project holds, this process (HTTP) survives.
     const scanOptions = previous ? { ...options, previous: previous.data } : options;
-    // Git is read beside the walk (its own time budget; never rejects): a commit moves no file the walk sees.
-    const git = readGitState(project.path, gitOptions, project.git);
     const call = { onProgress, snapshotLater: true };
-    const result = await pool.scan(project.path, scanOptions, call).catch((error: NodeJS.ErrnoException) => {
+    const scanning = pool.scan(project.path, scanOptions, call).catch((error: NodeJS.ErrnoException) => {
       if (error.code === 'ENOENT' || error.code === 'ENOTDIR') {
         throw httpError(409, 'PROJECT_DIR_MISSING', `Project directory no longer exists: ${project.path}`, { cause: error });
       }
@@ -100,6 +98,10 @@ export function createScanner(store: Store, options: WorkerScanOptions = {}, wor
       if (failure) throw httpError(failure[0], failure[1], error.message, { cause: error });
       throw error;
     });
+    // Git is read beside the walk (its own time budget; never rejects): a commit moves no file the walk sees.
+    // Started once the scan is asked for: starting git holds this thread a few milliseconds.
+    const git = readGitState(project.path, gitOptions, project.git);
+    const result = await scanning;
     // A big scan is saved in slices, so the HTTP thread answers in between (see `saveScanSliced`).
     // Not a spread: `result` keeps its tests in columns (see `withPackedTests`), which a spread would unpack.
     const record = previous ? Object.assign(result, { base: previous.generation }) : result;

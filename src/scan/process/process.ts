@@ -117,11 +117,14 @@ const collect = (): void => {
 
 process.on('message', (request: ScanRequest) => {
   void answer(request).then(({ reply, encode }) => {
-    // Sent (serialised) before the snapshot is encoded; requests arriving meanwhile wait for this turn.
-    process.send!(reply);
-    if (encode) process.send!({ id: reply.id, snapshot: encodeOrNull(encode) } satisfies SnapshotReply);
-    // In a later turn: until the scan's last callbacks have run, they still hold its context.
-    setImmediate(collect);
+    // The snapshot is encoded once the findings are written out, not just queued: a reply bigger than the
+    // pipe's buffer (a 100k-file tree's tests) would otherwise wait half-sent while the encoding holds this
+    // thread (25-40 ms there). Requests arriving meanwhile wait for this turn.
+    process.send!(reply, () => {
+      if (encode) process.send!({ id: reply.id, snapshot: encodeOrNull(encode) } satisfies SnapshotReply);
+      // In a later turn: until the scan's last callbacks have run, they still hold its context.
+      setImmediate(collect);
+    });
   });
 });
 process.on('disconnect', () => process.exit(0));
