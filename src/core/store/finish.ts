@@ -17,10 +17,16 @@ type TestCursor = ReturnType<typeof arrayCursor>;
  * which SQLite never flattens into an aggregate (its rule 16); an ORDER BY inside json_group_array sorts
  * every row again: 27 -> 14 ms for 8,943 tests (a file database).
  */
-export const TESTS_JSON = `SELECT json_group_array(json_object('id', id, 'project_id', project_id,
-  'file_path', file_path, 'framework', framework, 'status', status, 'last_run', last_run, 'cases', cases,
-  'created_at', created_at)) AS body
+export const TESTS_JSON = `SELECT json_group_array(${testRowJson()}) AS body
   FROM (SELECT * FROM tests WHERE project_id = ? ORDER BY file_path)`;
+
+/** One row of `TESTS_JSON`'s list, as it writes it (a list patched after a small save, list-patch.ts). */
+export const TEST_ROW_JSON = `SELECT ${testRowJson()} AS row FROM tests WHERE project_id = ? AND file_path = ?`;
+
+function testRowJson(): string {
+  return `json_object('id', id, 'project_id', project_id, 'file_path', file_path, 'framework', framework,
+  'status', status, 'last_run', last_run, 'cases', cases, 'created_at', created_at)`;
+}
 
 /** What the end of a save writes besides tests (a `ScanRecord` without its tests). */
 export interface FinishRecord {

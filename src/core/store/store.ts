@@ -8,7 +8,8 @@ import { PROCESSES_MIGRATION, processVerbs } from './processes.ts';
 import type { FoundPort, FoundTest, RunInfo } from '../../rules/types.ts';
 import { RUNS_MIGRATION } from './runs.ts';
 import { createStaging, STAGING_MIGRATION, type Staging } from './staging.ts';
-import { createFinisher, portKindOf, TESTS_JSON, type ApplyRequest } from './finish.ts';
+import { createFinisher, portKindOf, TEST_ROW_JSON, TESTS_JSON, type ApplyRequest } from './finish.ts';
+import { patchList } from './list-patch.ts';
 import { createApplier } from './applier.ts';
 import { createWriteGate } from './write-gate.ts';
 import {
@@ -251,6 +252,7 @@ export function openStore(file: string, { now = Date.now, maxBytes }: StoreOptio
     // The list endpoints' bodies, built by SQLite in one step (same fields and order as the row mappers).
     projectsJson: sql(PROJECTS_JSON),
     testsJson: sql(TESTS_JSON),
+    testRow: sql(TEST_ROW_JSON),
     portsJson: sql(`SELECT json_group_array(json_object('id', id, 'project_id', project_id, 'port', port, 'script_name', script_name,
       'config_source', config_source, 'last_detected', last_detected, 'created_at', created_at, 'kind', kind)
       ORDER BY port, script_name, config_source) AS body FROM ports WHERE project_id = ? AND (? = 'all' OR kind = ?)`),
@@ -463,8 +465,12 @@ export function openStore(file: string, { now = Date.now, maxBytes }: StoreOptio
         return Number(row.scan_generation);
       });
     }
+    // The list as this connection last built it, patched below when only a few rows move.
+    const listKey = `tests:${projectId}`;
+    const listBefore = bodies.get(listKey);
+    let listAfter: Buffer | undefined;
     changed();
-    return transaction(() => {
+    const saved = transaction(() => {
       const row = q.nextGeneration.get(projectId);
       if (!row) return false;
       const generation = Number(row.scan_generation);
@@ -475,6 +481,15 @@ export function openStore(file: string, { now = Date.now, maxBytes }: StoreOptio
           q.upsertTest.run(projectId, t.file, t.framework, t.cases ?? null, at, generation);
         }
         for (const file of delta.removed) q.deleteTest.run(projectId, file);
+        // Still the stored list when no other connection has committed since it was built (this one holds
+        // the write lock now): the rows written, as SQLite writes them, go into it.
+        if (listBefore && Number(q.dataVersion.get()?.data_version) === seenVersion) {
+          const edits = [
+            ...delta.upserts.map((t) => ({ file: t.file, row: String(q.testRow.get(projectId, t.file)?.row) })),
+            ...delta.removed.map((file) => ({ file, row: null })),
+          ];
+          listAfter = patchList(listBefore, edits);
+        }
       } else {
         const packed = packedOf(record);
         const rows = packed ? packedCursor(packed) : arrayCursor(record.tests);
@@ -483,6 +498,9 @@ export function openStore(file: string, { now = Date.now, maxBytes }: StoreOptio
       finishSave(projectId, record, generation, at, prefixes);
       return generation;
     });
+    // This connection's own commit leaves data_version as it was: the patched list is the stored one.
+    if (saved !== false && listAfter) bodies.set(listKey, listAfter);
+    return saved;
   }
 
   type WholeSave = Omit<SliceState, 'rows' | 'count'>
