@@ -484,11 +484,11 @@ export function openStore(file: string, { now = Date.now, maxBytes }: StoreOptio
         // Still the stored list when no other connection has committed since it was built (this one holds
         // the write lock now): the rows written, as SQLite writes them, go into it.
         if (listBefore && Number(q.dataVersion.get()?.data_version) === seenVersion) {
-          const edits = [
-            ...delta.upserts.map((t) => ({ file: t.file, row: String(q.testRow.get(projectId, t.file)?.row) })),
-            ...delta.removed.map((file) => ({ file, row: null })),
-          ];
-          listAfter = patchList(listBefore, edits);
+          const written = delta.upserts.map((t) => ({ file: t.file, row: q.testRow.get(projectId, t.file)?.row }));
+          if (written.every((edit) => typeof edit.row === 'string')) {
+            const removed = delta.removed.map((file) => ({ file, row: null }));
+            listAfter = patchList(listBefore, [...written as Array<{ file: string; row: string }>, ...removed]);
+          }
         }
       } else {
         const packed = packedOf(record);
@@ -499,7 +499,7 @@ export function openStore(file: string, { now = Date.now, maxBytes }: StoreOptio
       return generation;
     });
     // This connection's own commit leaves data_version as it was: the patched list is the stored one.
-    if (saved !== false && listAfter) bodies.set(listKey, listAfter);
+    if (saved !== false && listAfter && listAfter.length <= MAX_CACHED_BODY) bodies.set(listKey, listAfter);
     return saved;
   }
 
