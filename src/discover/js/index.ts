@@ -222,13 +222,28 @@ function emptyRun(pkg: Pkg, inv: Invocation): string {
   return `${label(pkg)}: ${inv.runner}${inv.args.length > 0 ? ` ${inv.args.join(' ')}` : ''} matches no file${why}`;
 }
 
-/** Whether joinPath would leave a relative path as it is (no empty, `.` or `..` segment). */
+/**
+ * Whether joinPath would leave a relative path as it is (no empty, `.` or `..` segment). Perf: segment by
+ * segment without a regular expression (asked of every claimed file on every scan).
+ */
 function isNormal(path: string): boolean {
-  return path !== '' && !/(^|\/)\.{0,2}(\/|$)/.test(path);
+  for (let start = 0; ;) {
+    const slash = path.indexOf('/', start);
+    const length = (slash === -1 ? path.length : slash) - start;
+    if (length === 0) return false;
+    if (length <= 2 && path.charCodeAt(start) === DOT && (length === 1 || path.charCodeAt(start + 1) === DOT)) return false;
+    if (slash === -1) return true;
+    start = slash + 1;
+  }
 }
 
-/** Reads each claimed file (bounded concurrency) to estimate its cases; sorted by path. */
+const DOT = 0x2e;
+
+/**
+ * Reads each claimed file (bounded concurrency) to estimate its cases; sorted by path. Perf: the paths are
+ * sorted before counting (the default sort: UTF-16 code units, the order of `<`), so rows come out in order.
+ */
 async function claimedTests(ctx: ScanContext, claimed: Map<string, TestFramework>): Promise<FoundTest[]> {
-  const found = await withCases(ctx, claimed.keys(), (file) => claimed.get(file)!, countCases, { concurrency: READ_CONCURRENCY, rowPerFile: true });
-  return found.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
+  const files = [...claimed.keys()].sort();
+  return withCases(ctx, files, (file) => claimed.get(file)!, countCases, { concurrency: READ_CONCURRENCY, rowPerFile: true });
 }
