@@ -86,9 +86,7 @@ export const discoverJs: Discover = async (ctx) => {
         ctx.note(msg);
         info.notes.push(msg);
       }
-      for (const file of files) {
-        // Perf: rules return normalized package-relative paths, so a prefix does what joinPath would.
-        const full = isNormal(file) ? prefix + file : joinPath(here.dir, file);
+      for (const full of fullPaths(ctx, here.dir, prefix, files)) {
         const owner = claimed.get(full);
         if (owner === undefined) claimed.set(full, rule.framework);
         else if (owner !== rule.framework) {
@@ -240,10 +238,36 @@ function isNormal(path: string): boolean {
 const DOT = 0x2e;
 
 /**
+ * A rule's package-relative files as paths from the root. Perf: rules return normalized paths, so a prefix
+ * does what joinPath would; and a unit answered from its record returns the very array it returned before,
+ * whose paths are taken as they were made over this walk (the same strings, so `claimedTests` compares
+ * them by identity).
+ */
+function fullPaths(ctx: ScanContext, dir: string, prefix: string, files: readonly string[]): readonly string[] {
+  const made = ctx.perWalk('js:full-paths', () => new WeakMap<readonly string[], { dir: string; paths: string[] }>());
+  const known = made.get(files);
+  if (known && known.dir === dir) return known.paths;
+  const paths = files.map((file) => (isNormal(file) ? prefix + file : joinPath(dir, file)));
+  made.set(files, { dir, paths });
+  return paths;
+}
+
+/**
  * Reads each claimed file (bounded concurrency) to estimate its cases; sorted by path. Perf: the paths are
- * sorted before counting (the default sort: UTF-16 code units, the order of `<`), so rows come out in order.
+ * sorted before counting, so rows come out in order; and a rescan over this walk whose runs claimed the very
+ * same paths in the same order (each unit answered from its record) takes the order it sorted last time.
  */
 async function claimedTests(ctx: ScanContext, claimed: Map<string, TestFramework>): Promise<FoundTest[]> {
-  const files = [...claimed.keys()].sort();
-  return withCases(ctx, files, (file) => claimed.get(file)!, countCases, { concurrency: READ_CONCURRENCY, rowPerFile: true });
+  const last = ctx.perWalk('js:claimed-order', () => ({ claimed: [] as string[], sorted: [] as string[] }));
+  let same = last.claimed.length === claimed.size;
+  if (same) {
+    let i = 0;
+    for (const file of claimed.keys()) if (file !== last.claimed[i++]) { same = false; break; }
+  }
+  if (!same) {
+    last.claimed = [...claimed.keys()];
+    // The default sort: UTF-16 code units, the order of `<`.
+    last.sorted = [...last.claimed].sort();
+  }
+  return withCases(ctx, last.sorted, (file) => claimed.get(file)!, countCases, { concurrency: READ_CONCURRENCY, rowPerFile: true });
 }
