@@ -59,7 +59,10 @@ async function rescanAfter(edit: () => void, root: string, options: Options, pre
   edit();
   await sleep(60);
   const before = { ...options.cache.units!.counts };
-  const incremental = await scan(root, { ...options, previous });
+  // Every file a rule got the text of (the scan's probe), in order.
+  const reads: string[] = [];
+  const probe = { walked: () => {}, reading: (file: string) => { reads.push(file); } };
+  const incremental = Object.assign(await scan(root, { ...options, previous, probe }), { reads });
   const after = options.cache.units!.counts;
   return { incremental, ran: after.ran - before.ran, replayed: after.replayed - before.replayed };
 }
@@ -342,6 +345,12 @@ suite('rule units over a kept walk', () => {
       assert.equal(incremental.mode, 'incremental', what);
       assert.deepEqual(Object.fromEntries(incremental.tests.map((x) => [x.file, x.cases])), expected, what);
       assert.deepEqual(incremental.tests.map((x) => x.file), Object.keys(expected), `${what}: in path order`);
+      if (ran > 0 && what !== 'b given a config') {
+        // The rules ran, over the walk kept as it was: the members' manifests, none of which moved, are taken
+        // as the last scan read them (the root's is read by other rules too).
+        const manifests = incremental.reads.filter((file) => file.startsWith('packages/') && file.endsWith('/package.json'));
+        assert.deepEqual(manifests, [], `${what}: package.json files read`);
+      }
       assert.equal(ran, reran, `${what}: units run again`);
       assert.deepEqual(found(incremental), found(await scan(root, { ...options, exclude: () => false })), what);
       previous = incremental.snapshot;
