@@ -88,25 +88,32 @@ export async function withCases(
   };
   const countRead = ctx.counting?.read ?? ctx.readOnce;
   ctx.readAhead?.(list);
+  const memo = ctx.memo;
+  // Perf: counts the last scan kept are taken first, in one pass without awaiting (a 1% rescan of the 100k
+  // tree takes ~9k of them and reads ~100 files); only the files left are read, `concurrency` at a time.
+  const left: number[] = [];
+  for (let i = 0; i < list.length; i++) {
+    const file = list[i]!;
+    const name = frameworkOf(file);
+    const key = keyOf(name);
+    const known = memo?.take ? memo.take(file, key) : memo?.get(file, key);
+    if (known === undefined) { left.push(i); continue; }
+    if (!memo?.take) memo?.set(file, key, known);
+    out[i] = Number.isNaN(known) ? { file, framework: name } : { file, framework: name, cases: known };
+  }
   let next = 0;
   const worker = async (): Promise<void> => {
-    while (next < list.length) {
-      const i = next++;
+    while (next < left.length) {
+      const i = left[next++]!;
       const file = list[i]!;
-      const key = keyOf(frameworkOf(file));
-      const known = ctx.memo?.get(file, key);
-      let cases: number | undefined;
-      if (known !== undefined) {
-        cases = Number.isNaN(known) ? undefined : known;
-      } else {
-        const text = await countRead(file);
-        cases = text === undefined ? undefined : count(text, file);
-      }
-      ctx.memo?.set(file, key, cases ?? NaN);
-      out[i] = cases === undefined ? { file, framework: frameworkOf(file) } : { file, framework: frameworkOf(file), cases };
+      const name = frameworkOf(file);
+      const text = await countRead(file);
+      const cases = text === undefined ? undefined : count(text, file);
+      memo?.set(file, keyOf(name), cases ?? NaN);
+      out[i] = cases === undefined ? { file, framework: name } : { file, framework: name, cases };
     }
   };
-  await Promise.all(Array.from({ length: Math.min(concurrency, list.length) }, worker));
+  await Promise.all(Array.from({ length: Math.min(concurrency, left.length) }, worker));
   if (keep === 'counted') return out.filter((t) => (t.cases ?? 0) > 0);
   if (keep === 'fits') return out.filter((t) => t.cases !== -1);
   return out;

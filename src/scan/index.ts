@@ -193,7 +193,8 @@ async function scanFrom(root: string, options: ScanOptions): Promise<ScanResult 
     if (patched) return patched;
   }
 
-  const memo = previous && reads ? { memo: reads.memo, stamps: reads.stamps, stampData: previous.reads.stamps } : undefined;
+  const memo = previous && reads
+    ? { memo: reads.memo, stamps: reads.stamps, stampData: previous.reads.stamps, sameTree: tree.same } : undefined;
   const ctx = createContext(root, tree, {
     clock, fresh, keep, ...(memo ? { previous: memo } : {}), ...(probe ? { onRead: probe.reading } : {}),
     walkMemos: cache.walkMemos, units: cache.units, helper: cache.helper,

@@ -59,7 +59,10 @@ async function rescanAfter(edit: () => void, root: string, options: Options, pre
   edit();
   await sleep(60);
   const before = { ...options.cache.units!.counts };
-  const incremental = await scan(root, { ...options, previous });
+  // Every file a rule got the text of (the scan's probe), in order.
+  const reads: string[] = [];
+  const probe = { walked: () => {}, reading: (file: string) => { reads.push(file); } };
+  const incremental = Object.assign(await scan(root, { ...options, previous, probe }), { reads });
   const after = options.cache.units!.counts;
   return { incremental, ran: after.ran - before.ran, replayed: after.replayed - before.replayed };
 }
@@ -289,6 +292,65 @@ suite('rule units over a kept walk', () => {
       const { incremental, ran } = await rescanAfter(edit, root, options, previous);
       assert.equal(incremental.mode, 'incremental', what);
       assert.deepEqual(Object.fromEntries(incremental.tests.map((x) => [x.file, x.cases])), cases, what);
+      assert.equal(ran, reran, `${what}: units run again`);
+      assert.deepEqual(found(incremental), found(await scan(root, { ...options, exclude: () => false })), what);
+      previous = incremental.snapshot;
+    }
+  });
+
+  test('JS counts over the kept walk: edited test files are counted again beside a rule that runs, the others kept', async (t) => {
+    const cases = (n: number): string => Array.from({ length: n }, (_, i) => `test('t${i}', () => {});\n`).join('');
+    const { root, first, options } = await scannedOnce(t, {
+      'package.json': pj({ workspaces: ['packages/*'] }),
+      'packages/a/package.json': JEST, 'packages/a/jest.config.js': "module.exports = { testMatch: ['**/*.test.js'] };\n",
+      'packages/a/b.test.js': cases(1), 'packages/a/a.test.js': cases(2), 'packages/a/z/c.test.js': cases(3),
+      'packages/a/a.spec.js': cases(4),
+      'packages/b/package.json': JEST, 'packages/b/y.test.js': cases(5), 'packages/b/x.test.js': cases(6),
+    });
+    let previous = first.snapshot;
+    const steps: Array<{ what: string; edit: () => void; reran: number; cases: Record<string, number> }> = [
+      {
+        // The rules run (a's config moved) over the walk kept as it was: b's rows come from kept counts, the
+        // edited file of each package is counted again.
+        what: 'a config rewritten as it was, and a test file of each package', reran: 1,
+        edit: () => {
+          writeFileSync(join(root, 'packages/a/jest.config.js'), "module.exports = { testMatch: ['**/*.test.js'] };\n");
+          writeFileSync(join(root, 'packages/a/z/c.test.js'), cases(7));
+          writeFileSync(join(root, 'packages/b/x.test.js'), cases(8));
+        },
+        cases: { 'packages/a/a.test.js': 2, 'packages/a/b.test.js': 1, 'packages/a/z/c.test.js': 7, 'packages/b/x.test.js': 8, 'packages/b/y.test.js': 5 },
+      },
+      {
+        // Only a counted file moved: its count is patched in without running the rules.
+        what: 'a test file alone', reran: 0,
+        edit: () => writeFileSync(join(root, 'packages/a/b.test.js'), cases(9)),
+        cases: { 'packages/a/a.test.js': 2, 'packages/a/b.test.js': 9, 'packages/a/z/c.test.js': 7, 'packages/b/x.test.js': 8, 'packages/b/y.test.js': 5 },
+      },
+      {
+        // The rules run again after that patch: the patched count is kept, not the one before it.
+        what: 'b given a config', reran: 1 + 1,
+        edit: () => writeFileSync(join(root, 'packages/b/package.json'), pj({ scripts: { test: 'jest' }, devDependencies: { jest: '^29' }, private: true })),
+        cases: { 'packages/a/a.test.js': 2, 'packages/a/b.test.js': 9, 'packages/a/z/c.test.js': 7, 'packages/b/x.test.js': 8, 'packages/b/y.test.js': 5 },
+      },
+      {
+        // a claims other files of the same walk: listed in path order, each with its count.
+        what: 'a config matching spec files too', reran: 1,
+        edit: () => writeFileSync(join(root, 'packages/a/jest.config.js'), "module.exports = { testMatch: ['**/*.spec.js', '**/*.test.js'] };\n"),
+        cases: { 'packages/a/a.spec.js': 4, 'packages/a/a.test.js': 2, 'packages/a/b.test.js': 9, 'packages/a/z/c.test.js': 7,
+          'packages/b/x.test.js': 8, 'packages/b/y.test.js': 5 },
+      },
+    ];
+    for (const { what, edit, reran, cases: expected } of steps) {
+      const { incremental, ran } = await rescanAfter(edit, root, options, previous);
+      assert.equal(incremental.mode, 'incremental', what);
+      assert.deepEqual(Object.fromEntries(incremental.tests.map((x) => [x.file, x.cases])), expected, what);
+      assert.deepEqual(incremental.tests.map((x) => x.file), Object.keys(expected), `${what}: in path order`);
+      if (ran > 0 && what !== 'b given a config') {
+        // The rules ran, over the walk kept as it was: the members' manifests, none of which moved, are taken
+        // as the last scan read them (the root's is read by other rules too).
+        const manifests = incremental.reads.filter((file) => file.startsWith('packages/') && file.endsWith('/package.json'));
+        assert.deepEqual(manifests, [], `${what}: package.json files read`);
+      }
       assert.equal(ran, reran, `${what}: units run again`);
       assert.deepEqual(found(incremental), found(await scan(root, { ...options, exclude: () => false })), what);
       previous = incremental.snapshot;
