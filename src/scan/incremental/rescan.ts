@@ -8,7 +8,7 @@ import {
   type ScanSnapshotData, type SnapshotInput,
   type StampClock, type StatLike, type TreeRecord,
 } from './snapshot.ts';
-import { lstatOrUndefined, stampElsewhere, stampPaths } from './stamper.ts';
+import { lstatOrUndefined, stampPaths, stampShared } from './stamper.ts';
 import type { Helper } from '../walk/helper.ts';
 import type { FoundTest, Tree } from '../../rules/types.ts';
 import type { PackedTests } from '../process/packed.ts';
@@ -45,17 +45,14 @@ export async function quickCheck(previous: ScanSnapshotData, base: string, clock
   { helper, enterRoot }: QuickCheckOptions = {}) {
   const dirs = snapshotDirs(previous);
   const reads = snapshotReadPaths(previous);
-  const split = Math.min(dirs.length, Math.ceil((dirs.length + reads.length) / 2));
   // Relative paths from inside the root where this process may move there: shorter lookups (the root's own
   // stamp is still taken by its absolute path, so a root swapped for another directory is seen).
   const from = enterRoot?.(base) ? '' : base;
-  const far = stampElsewhere(from, previous.tree.dirs, split, clock, base, helper);
-  const near = stampPaths(from, dirs, clock, base, split);
-  const readStamps = stampPaths(from, reads, clock, base);
-  const farStamps = await far;
-  const all = new Float64Array(farStamps.length + near.length);
-  all.set(farStamps);
-  all.set(near, farStamps.length);
+  // The files read first, here, while the helper starts on the directories; then both share what is left.
+  let readStamps: Float64Array = new Float64Array(0);
+  const all = stampShared(from, previous.tree.dirs, dirs, clock, base, helper, () => {
+    readStamps = stampPaths(from, reads, clock, base);
+  });
   const sameTree = sameDirs(previous, all);
   // Per directory, whether it is as it was (an unreadable one never is): the walk lists only the others.
   const sameEach = new Uint8Array(previous.tree.flags.length);

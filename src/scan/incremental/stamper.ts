@@ -29,25 +29,80 @@ export function stampPaths(base: string, paths: readonly string[], clock: StampC
   return out;
 }
 
-/** A request for the helper thread (helper-thread.ts): stamps of the first `count` of the joined `paths`. */
+/**
+ * Paths a thread claims at a time: few enough that the last chunk the other thread holds is short to wait
+ * for (~0.5 ms of lstat), many enough that claiming costs nothing beside the stats.
+ */
+const CHUNK = 256;
+
+/** How long this thread waits for a chunk the helper claimed before it stamps that chunk itself. */
+const CLAIMED_WAIT_MS = 20;
+
+/**
+ * A request for the helper thread (helper-thread.ts): stamps of the first `count` of the joined `paths`,
+ * claimed a chunk at a time from the counter both threads share (`claim`), written into `stamps` (four
+ * numbers per path), each chunk marked in `written` once its stamps are in.
+ */
 export interface StampRequest {
   readonly kind: 'stamp'; readonly base: string; readonly root: string; readonly paths: string; readonly count: number;
   readonly clock: StampClock;
+  readonly claim: SharedArrayBuffer; readonly written: SharedArrayBuffer; readonly stamps: SharedArrayBuffer;
 }
 
 /**
- * Like {@link stampPaths} over the first `count` of the `\0`-joined `joined`, on the helper thread
- * (helper.ts); this thread does it if there is none or it cannot. Joined, as a snapshot keeps its paths: the
- * helper splits them, not this thread.
+ * Stamps of `list` (its paths also `\0`-joined in `joined`, as a snapshot keeps them: the helper splits them,
+ * not this thread), shared with the helper thread: both claim chunks from one counter, so neither idles while
+ * the other still has a fixed half to do (the helper may start late, or be slower). `first` is this
+ * thread's other work, done while the helper starts. Without a helper, or one that never answers, every
+ * chunk is stamped here.
  */
-export async function stampElsewhere(base: string, joined: string, count: number, clock: StampClock, root = base,
-  helper?: Helper): Promise<Float64Array> {
-  const request: StampRequest = { kind: 'stamp', base, root, paths: joined, count, clock };
-  const stamps = await helper?.ask<Float64Array>(request);
-  return stamps && stamps.length === count * STAMP ? stamps : answerStamp(request);
+export function stampShared(base: string, joined: string, list: readonly string[], clock: StampClock, root: string,
+  helper: Helper | undefined, first: () => void): Float64Array {
+  const count = list.length;
+  const chunks = Math.ceil(count / CHUNK);
+  const request: StampRequest = {
+    kind: 'stamp', base, root, paths: joined, count, clock, claim: new SharedArrayBuffer(4),
+    written: new SharedArrayBuffer(chunks * 4), stamps: new SharedArrayBuffer(count * STAMP * 8),
+  };
+  // Not awaited: what the helper has not claimed by the time this thread is done is stamped here.
+  if (count > CHUNK) void helper?.ask(request);
+  first();
+  stampChunks(request, list);
+  const written = new Int32Array(request.written);
+  for (let chunk = 0; chunk < chunks; chunk++) {
+    if (Atomics.load(written, chunk) === 1) continue;
+    // Claimed by the helper and not yet written: it is in hand there, unless that thread stalls or died.
+    Atomics.wait(written, chunk, 0, CLAIMED_WAIT_MS);
+    if (Atomics.load(written, chunk) !== 1) stampChunk(request, list, chunk);
+  }
+  return new Float64Array(request.stamps);
 }
 
-/** What the helper thread does with a {@link StampRequest}. */
-export function answerStamp({ base, root, paths, count, clock }: StampRequest): Float64Array {
-  return stampPaths(base, count === 0 ? [] : paths.split('\0', count), clock, root);
+/** What the helper thread does with a {@link StampRequest}: claims and stamps chunks until none is left. */
+export function answerStamp(request: StampRequest): number {
+  return stampChunks(request, request.count === 0 ? [] : request.paths.split('\0', request.count));
+}
+
+/** Claims chunks of `list` from the request's counter and stamps each; how many chunks it stamped. */
+function stampChunks(request: StampRequest, list: readonly string[]): number {
+  const claim = new Int32Array(request.claim);
+  let done = 0;
+  for (let start = Atomics.add(claim, 0, CHUNK); start < request.count; start = Atomics.add(claim, 0, CHUNK)) {
+    stampChunk(request, list, start / CHUNK);
+    done++;
+  }
+  return done;
+}
+
+/** Stamps one chunk into the shared stamps and marks it written (waking a thread waiting for it). */
+function stampChunk({ base, root, clock, count, stamps, written }: StampRequest, list: readonly string[], chunk: number): void {
+  const out = new Float64Array(stamps);
+  const end = Math.min(count, (chunk + 1) * CHUNK);
+  for (let i = chunk * CHUNK; i < end; i++) {
+    const p = list[i]!;
+    writeStamp(out, i * STAMP, lstatOrUndefined(p === '' ? root : base + p), clock);
+  }
+  const marks = new Int32Array(written);
+  Atomics.store(marks, chunk, 1);
+  Atomics.notify(marks, chunk);
 }

@@ -15,8 +15,7 @@ parentPort!.on('message', ({ id, request }: { id: number; request: Request }) =>
       const moved = [reply.codes.buffer as ArrayBuffer, reply.stamps.buffer as ArrayBuffer];
       parentPort!.postMessage({ id, reply }, moved);
     } else if (request.kind === 'stamp') {
-      const stamps = answerStamp(request);
-      parentPort!.postMessage({ id, reply: stamps }, [stamps.buffer as ArrayBuffer]);
+      parentPort!.postMessage({ id, reply: answerStamp(request) });
     } else {
       parentPort!.postMessage({ id, reply: await answerWalk(request) });
     }
