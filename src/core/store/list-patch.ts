@@ -16,7 +16,8 @@ const PATH_KEY = '"file_path":"';
  * their UTF-8 bytes), or undefined when `before` is not such a list or a file is edited twice.
  *
  * @example
- * patchList(Buffer.from('[{"id":1,...,"file_path":"a.test.js",...}]'), [{ file: 'b.test.js', row: '{"id":2,...}' }]);
+ * patchList(Buffer.from('[{"id":1,...,"file_path":"a.test.js",...}]'),
+ *   [{ file: 'b.test.js', row: '{"id":2,...}' }]);
  */
 export function patchList(before: Buffer, edits: readonly ListEdit[]): Buffer | undefined {
   if (before.length < 2 || before[0] !== 0x5b || before[before.length - 1] !== 0x5d) return undefined;
@@ -24,7 +25,9 @@ export function patchList(before: Buffer, edits: readonly ListEdit[]): Buffer | 
   // in a one-byte string (offsets are byte offsets): ~9k Buffer searches cost more than the whole patch.
   const text = before.toString('latin1');
   const starts: number[] = [];
-  for (let at = text.indexOf(ROW_START, 1); at !== -1; at = text.indexOf(ROW_START, at + ROW_START.length)) starts.push(at);
+  for (let at = text.indexOf(ROW_START, 1); at !== -1; at = text.indexOf(ROW_START, at + ROW_START.length)) {
+    starts.push(at);
+  }
   const endOf = (i: number): number => (i + 1 < starts.length ? starts[i + 1]! - 1 : before.length - 1);
   /** Row `i`'s file path against `key`, as SQLite orders them: by UTF-8 bytes. */
   const compareAt = (i: number, key: Buffer): number => {

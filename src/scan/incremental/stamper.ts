@@ -56,8 +56,10 @@ export interface StampRequest {
  * thread's other work, done while the helper starts. Without a helper, or one that never answers, every
  * chunk is stamped here.
  */
-export function stampShared(base: string, joined: string, list: readonly string[], clock: StampClock, root: string,
-  helper: Helper | undefined, first: () => void): Float64Array {
+export function stampShared(
+  base: string, joined: string, list: readonly string[], clock: StampClock, root: string,
+  helper: Helper | undefined, first: () => void,
+): Float64Array {
   const count = list.length;
   const chunks = Math.ceil(count / CHUNK);
   const request: StampRequest = {
@@ -80,7 +82,9 @@ export function stampShared(base: string, joined: string, list: readonly string[
 
 /** What the helper thread does with a {@link StampRequest}: claims and stamps chunks until none is left. */
 export function answerStamp(request: StampRequest): number {
-  return stampChunks(request, request.count === 0 ? [] : request.paths.split('\0', request.count));
+  // Asked late (this thread busy with an earlier request): the scanning thread took every chunk already.
+  if (Atomics.load(new Int32Array(request.claim), 0) >= request.count) return 0;
+  return stampChunks(request, request.paths.split('\0', request.count));
 }
 
 /** Claims chunks of `list` from the request's counter and stamps each; how many chunks it stamped. */
@@ -95,7 +99,9 @@ function stampChunks(request: StampRequest, list: readonly string[]): number {
 }
 
 /** Stamps one chunk into the shared stamps and marks it written (waking a thread waiting for it). */
-function stampChunk({ base, root, clock, count, stamps, written }: StampRequest, list: readonly string[], chunk: number): void {
+function stampChunk(
+  { base, root, clock, count, stamps, written }: StampRequest, list: readonly string[], chunk: number,
+): void {
   const out = new Float64Array(stamps);
   const end = Math.min(count, (chunk + 1) * CHUNK);
   for (let i = chunk * CHUNK; i < end; i++) {

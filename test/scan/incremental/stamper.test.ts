@@ -24,7 +24,8 @@ suite('stampShared(): the quick check shared with the helper thread', () => {
   });
   after(() => helper.close());
 
-  test('gives every path the stamp one thread alone gives it: with the helper, without one, with one still loading', async (t) => {
+  test('every path gets the stamp one thread alone gives it: with the helper, without one, one still loading',
+    async (t) => {
     const { root, paths } = directories(t, 1300);
     const alone = stampPaths(root, paths, CLOCK, root);
     assert.ok(Number.isNaN(alone[alone.length - 1]), 'a missing path is a stamp that never matches');
@@ -41,10 +42,12 @@ suite('stampShared(): the quick check shared with the helper thread', () => {
       // Let the helper reply, so the next round finds it idle.
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
-    assert.deepEqual(new Float64Array(stampShared(root, paths.join('\0'), paths, CLOCK, root, undefined, () => {})), alone);
+    const none = stampShared(root, paths.join('\0'), paths, CLOCK, root, undefined, () => {});
+    assert.deepEqual(new Float64Array(none), alone);
     // Started by the request itself: this thread has stamped everything before the helper has loaded.
     const late = createHelper();
     t.after(() => late.close());
-    assert.deepEqual(new Float64Array(stampShared(root, paths.join('\0'), paths, CLOCK, root, late, () => {})), alone);
+    const loading = stampShared(root, paths.join('\0'), paths, CLOCK, root, late, () => {});
+    assert.deepEqual(new Float64Array(loading), alone);
   });
 });
