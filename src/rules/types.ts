@@ -158,8 +158,6 @@ export interface UnitOptions<T> {
 export interface CaseMemo {
   get(file: string, key: string): number | undefined;
   set(file: string, key: string, cases: number): void;
-  /** `get`, and when it finds a count, `set` of that count for the next scan: one lookup for both. */
-  take?(file: string, key: string): number | undefined;
 }
 
 /** What the scan followed to find one package's tests (shown in the scan answer's `runs`). */

@@ -96,9 +96,9 @@ export async function withCases(
     const file = list[i]!;
     const name = frameworkOf(file);
     const key = keyOf(name);
-    const known = memo?.take ? memo.take(file, key) : memo?.get(file, key);
+    const known = memo?.get(file, key);
     if (known === undefined) { left.push(i); continue; }
-    if (!memo?.take) memo?.set(file, key, known);
+    memo?.set(file, key, known);
     out[i] = Number.isNaN(known) ? { file, framework: name } : { file, framework: name, cases: known };
   }
   let next = 0;

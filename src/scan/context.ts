@@ -292,23 +292,12 @@ export function createContext(root: string, tree: Tree & { readonly record?: Tre
       get(file, key) {
         const was = previous?.memo.get(file)?.get(key);
         const at = previous?.stamps.get(file);
-        if (was === undefined || at === undefined || !has(file)) return undefined;
-        if (!sameStamp(lstamp(file), 0, previous!.stampData, at)) return undefined;
-        return was;
-      },
-      take(file, key) {
-        const byFile = previous?.memo.get(file);
-        const was = byFile?.get(key);
-        if (was === undefined) return undefined;
-        const at = previous!.stamps.get(file);
+        if (was === undefined || at === undefined) return undefined;
         // Perf: over the previous scan's very tree (`sameTree`) a file it counted is still listed, and one
         // it did not list was kept with no count (NaN), which reads as "not counted" either way: `has` (a
         // slice and a lookup per counted file, ~9k per 100k rescan) is asked only over another tree.
-        if (at === undefined || (!previous!.sameTree && !has(file))) return undefined;
+        if (!previous!.sameTree && !has(file)) return undefined;
         if (!sameStamp(lstamp(file), 0, previous!.stampData, at)) return undefined;
-        // Kept as `set` keeps it: the last scan's map taken as it is when it holds only this count.
-        if (byFile!.size === 1 && !record.memo.has(file)) record.memo.set(file, byFile!);
-        else this.set(file, key, was);
         return was;
       },
       set(file, key, cases) {
