@@ -17,16 +17,24 @@ export function lstatOrUndefined(abs: string): StatLike | undefined {
 }
 
 /**
- * Stamps of `paths` from index `from` on (relative to `base`, which is `''` when the process's working
- * directory is the root; `''` is the root, stat'ed as `root`), four numbers each.
+ * Stamps of `paths` (relative to `base`, which is `''` when the process's working directory is the root; `''`
+ * is the root, stat'ed as `root`), four numbers each.
  */
-export function stampPaths(base: string, paths: readonly string[], clock: StampClock, root = base, from = 0): Float64Array {
-  const out = new Float64Array(Math.max(0, paths.length - from) * STAMP);
-  for (let i = from; i < paths.length; i++) {
-    const p = paths[i]!;
-    writeStamp(out, (i - from) * STAMP, lstatOrUndefined(p === '' ? root : base + p), clock);
-  }
+export function stampPaths(
+  base: string, paths: readonly string[], clock: StampClock, root = base,
+): Float64Array {
+  const out = new Float64Array(paths.length * STAMP);
+  stampRange(out, paths, 0, paths.length, base, root, clock);
   return out;
+}
+
+/** Writes the stamps of `paths[start..end)` at their own indexes of `out`. */
+function stampRange(out: Float64Array, paths: readonly string[], start: number, end: number, base: string,
+  root: string, clock: StampClock): void {
+  for (let i = start; i < end; i++) {
+    const p = paths[i]!;
+    writeStamp(out, i * STAMP, lstatOrUndefined(p === '' ? root : base + p), clock);
+  }
 }
 
 /**
@@ -44,8 +52,8 @@ const CLAIMED_WAIT_MS = 20;
  * numbers per path), each chunk marked in `written` once its stamps are in.
  */
 export interface StampRequest {
-  readonly kind: 'stamp'; readonly base: string; readonly root: string; readonly paths: string; readonly count: number;
-  readonly clock: StampClock;
+  readonly kind: 'stamp'; readonly base: string; readonly root: string; readonly paths: string;
+  readonly count: number; readonly clock: StampClock;
   readonly claim: SharedArrayBuffer; readonly written: SharedArrayBuffer; readonly stamps: SharedArrayBuffer;
 }
 
@@ -81,33 +89,26 @@ export function stampShared(
 }
 
 /** What the helper thread does with a {@link StampRequest}: claims and stamps chunks until none is left. */
-export function answerStamp(request: StampRequest): number {
+export function answerStamp(request: StampRequest): void {
   // Asked late (this thread busy with an earlier request): the scanning thread took every chunk already.
-  if (Atomics.load(new Int32Array(request.claim), 0) >= request.count) return 0;
-  return stampChunks(request, request.paths.split('\0', request.count));
+  if (Atomics.load(new Int32Array(request.claim), 0) >= request.count) return;
+  stampChunks(request, request.paths.split('\0', request.count));
 }
 
-/** Claims chunks of `list` from the request's counter and stamps each; how many chunks it stamped. */
-function stampChunks(request: StampRequest, list: readonly string[]): number {
+/** Claims chunks of `list` from the request's counter and stamps each, until none is left. */
+function stampChunks(request: StampRequest, list: readonly string[]): void {
   const claim = new Int32Array(request.claim);
-  let done = 0;
   for (let start = Atomics.add(claim, 0, CHUNK); start < request.count; start = Atomics.add(claim, 0, CHUNK)) {
     stampChunk(request, list, start / CHUNK);
-    done++;
   }
-  return done;
 }
 
 /** Stamps one chunk into the shared stamps and marks it written (waking a thread waiting for it). */
 function stampChunk(
   { base, root, clock, count, stamps, written }: StampRequest, list: readonly string[], chunk: number,
 ): void {
-  const out = new Float64Array(stamps);
   const end = Math.min(count, (chunk + 1) * CHUNK);
-  for (let i = chunk * CHUNK; i < end; i++) {
-    const p = list[i]!;
-    writeStamp(out, i * STAMP, lstatOrUndefined(p === '' ? root : base + p), clock);
-  }
+  stampRange(new Float64Array(stamps), list, chunk * CHUNK, end, base, root, clock);
   const marks = new Int32Array(written);
   Atomics.store(marks, chunk, 1);
   Atomics.notify(marks, chunk);

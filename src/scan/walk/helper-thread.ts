@@ -15,7 +15,8 @@ parentPort!.on('message', ({ id, request }: { id: number; request: Request }) =>
       const moved = [reply.codes.buffer as ArrayBuffer, reply.stamps.buffer as ArrayBuffer];
       parentPort!.postMessage({ id, reply }, moved);
     } else if (request.kind === 'stamp') {
-      parentPort!.postMessage({ id, reply: answerStamp(request) });
+      answerStamp(request);
+      parentPort!.postMessage({ id, reply: true });
     } else {
       parentPort!.postMessage({ id, reply: await answerWalk(request) });
     }
