@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
-import { chmodSync, promises as fsp, renameSync, symlinkSync, unlinkSync, type Dirent } from 'node:fs';
+import { chmodSync, promises as fsp, realpathSync, renameSync, symlinkSync, unlinkSync, type Dirent } from 'node:fs';
 import { join } from 'node:path';
 import { suite, test } from 'node:test';
-import { walk } from '../../src/scan/walk/walk.ts';
+import { walk, walkPart } from '../../src/scan/walk/walk.ts';
 import { openStore } from '../../src/core/store/store.ts';
 import { call, makeTree, serve } from '../helpers/index.ts';
 
@@ -27,7 +27,7 @@ suite('a tree that changes or fails under the scan', () => {
     assert.equal(tree.rootError, null);
   });
 
-  test('the default (synchronous) walk refuses a directory or an ancestor swapped for a link after its parent was listed', async (t) => {
+  test('the default (synchronous) walk never goes through a directory or an ancestor swapped for a link after its parent was listed', async (t) => {
     const root = makeTree(t, { 'a.test.js': '', 'sub/b.test.js': '', 'deep/mid/c.test.js': '', 'deep/d.test.js': '' });
     const outside = makeTree(t, { 'secret.test.js': '', 'mid/x.test.js': '' });
     let listed = 0;
@@ -40,14 +40,27 @@ suite('a tree that changes or fails under the scan', () => {
           symlinkSync(outside, join(root, 'sub'));
         }
         if (listed === 2) {
-          // 'deep' was listed and verified; its child 'mid' is still queued and is now reached through a link.
+          // 'deep' was listed; its child 'mid' is still queued, and its path now leads through a link.
           renameSync(join(root, 'deep'), join(root, 'deep-old'));
           symlinkSync(outside, join(root, 'deep'));
         }
       },
     });
-    assert.deepEqual([...tree.files].sort(), ['a.test.js', 'deep/d.test.js']);
-    assert.deepEqual([...tree.unreadable].sort(), ['deep/mid', 'sub']);
+    // 'sub' is a link when opened: refused. 'mid' is opened through the directory the walk listed (held
+    // open, now 'deep-old', inside the project), not through the link: what it lists is 'deep/mid' as walked.
+    assert.deepEqual([...tree.files].sort(), ['a.test.js', 'deep/d.test.js', 'deep/mid/c.test.js']);
+    assert.deepEqual([...tree.unreadable].sort(), ['sub']);
+  });
+
+  test('a directory opened by its path (a subtree handed to another part of the walk) is refused behind a swapped ancestor', async (t) => {
+    const root = realpathSync(makeTree(t, { 'a.test.js': '', 'deep/mid/c.test.js': '', 'deep/mid/low/e.test.js': '' }));
+    const outside = makeTree(t, { 'mid/x.test.js': '', 'mid/low/y.test.js': '' });
+    renameSync(join(root, 'deep'), join(root, 'deep-old'));
+    symlinkSync(outside, join(root, 'deep'));
+    // How walk-split.ts starts a part: the queued directories as the first part listed them.
+    const part = await walkPart(root, { start: [{ abs: `${root}/deep/mid/`, rel: 'deep/mid', depth: 2, dev: NaN, ino: NaN }] });
+    assert.deepEqual(part.files, []);
+    assert.deepEqual(part.unreadable, ['deep/mid']);
   });
 
   test('a directory or an ancestor swapped for a link just before its read and back just after lists nothing outside', async (t) => {

@@ -104,8 +104,17 @@ const PRUNE_MARKERS = ['pyvenv.cfg', 'CACHEDIR.TAG'];
 /** The default `maxPathChars`: 32 Mi characters of paths (a 1M-entry tree at ~33 characters a path). */
 export const MAX_PATH_CHARS = 32 * 1024 * 1024;
 
-/** A directory to visit; `dev`/`ino` identify its parent as listed (NaN: not known, see `listSync`). */
-export interface PendingDir { readonly abs: string; readonly rel: string; readonly depth: number; readonly dev: number; readonly ino: number }
+/**
+ * A directory to visit; `dev`/`ino` identify its parent as listed (NaN: not known, see `listSync`).
+ * `parent`: its parent held open (Linux, see `visitSync`); never sent to another thread (`share.give`).
+ */
+export interface PendingDir {
+  readonly abs: string; readonly rel: string; readonly depth: number; readonly dev: number; readonly ino: number;
+  readonly name?: string; readonly parent?: HeldDir;
+}
+
+/** A listed directory kept open while its subdirectories wait to be opened through it; closed after the last. */
+interface HeldDir { readonly fd: number; waiting: number }
 
 /** How a walk hands subtrees to another thread (walk-split.ts). */
 export interface WalkShare {
@@ -286,7 +295,10 @@ export async function walkPart(root: string, {
   const visitSync = (dir: PendingDir): void => {
     const { abs, rel, depth } = dir;
     const known = previous?.index.get(rel);
-    if (vouched(known)) return reuse(rel, depth, previous!.stamps.subarray(known * 4, known * 4 + 4), known);
+    if (vouched(known)) {
+      if (dir.parent) release(dir.parent);
+      return reuse(rel, depth, previous!.stamps.subarray(known * 4, known * 4 + 4), known);
+    }
     const stamp: number[] = [];
     let self: Stats | undefined;
     let list: Dirent[];
@@ -296,44 +308,69 @@ export async function walkPart(root: string, {
       if (realBase !== undefined) {
         // Linux: the directory is opened (below the root never through a link in its last component: no
         // trailing slash, which would follow one) and everything after goes through that descriptor, so a
-        // swap at any level between the check and the read is harmless.
-        fd = depth === 0 ? openSync(abs, OPEN_DIR & ~constants.O_NOFOLLOW) : openSync(abs.slice(0, -1), OPEN_DIR);
+        // swap at any level between the check and the read is harmless. A subdirectory of a directory this
+        // walk listed is opened by name through that directory's descriptor, as `find` opens it: an entry of
+        // the directory that was listed, whatever its ancestors became since (see `listPinned`).
+        if (depth === 0) fd = openSync(abs, OPEN_DIR & ~constants.O_NOFOLLOW);
+        else if (dir.parent) fd = openThrough(dir.parent, dir.name!);
+        else fd = openSync(abs.slice(0, -1), OPEN_DIR);
         self = fstatSync(fd);
       } else {
         self = statSync(abs, { throwIfNoEntry: false });
       }
       pushStamp(stamp, self, clock);
       was = before(dir, stamp);
-      if (was === 'reused') return;
-      list = fd === undefined ? listSync(dir) : listPinned(fd, rel, abs);
+      if (was === 'reused') { if (fd !== undefined) closeSync(fd); return; }
+      list = fd === undefined ? listSync(dir) : listPinned(fd, rel, abs, dir.parent !== undefined);
       if (list.some((e) => e.name.includes('\uFFFD'))) {
         let raw: Array<Dirent<Buffer>> | undefined;
         try { raw = readdirSync(fd === undefined ? abs : FD_DIR + fd, { withFileTypes: true, encoding: 'buffer' }); } catch { /* keep the decoded names */ }
         list = distinctNames(raw, list);
       }
     } catch (error) {
+      if (fd !== undefined) closeSync(fd);
       if (stamp.length === 0) {
         // The stamp of what the path names now, as a listing that failed on it would have taken it.
         try { pushStamp(stamp, statSync(abs, { throwIfNoEntry: false }), clock); } catch { stamp.push(NaN, NaN, NaN, NaN); }
       }
       failed(rel, depth, stamp, error);
       return;
-    } finally {
-      if (fd !== undefined) closeSync(fd);
     }
-    take(dir, stamp, was, list, self?.dev ?? NaN, self?.ino ?? NaN);
+    take(dir, stamp, was, list, self?.dev ?? NaN, self?.ino ?? NaN, fd);
   };
+
+  /** Opens `name` in a held directory and lets the directory go once its last waiting child is opened. */
+  const openThrough = (held: HeldDir, name: string): number => {
+    try {
+      return openSync(FD_DIR + held.fd + '/' + name, OPEN_DIR);
+    } finally {
+      release(held);
+    }
+  };
+  const release = (held: HeldDir): void => {
+    if (--held.waiting === 0) closeSync(held.fd);
+  };
+  /** Takes directories out of the walk's stack without visiting them (handed away, or a cap): held ones let go. */
+  const unqueue = (out: PendingDir[]): PendingDir[] => out.map((dir) => {
+    if (!dir.parent) return dir;
+    release(dir.parent);
+    return { abs: dir.abs, rel: dir.rel, depth: dir.depth, dev: dir.dev, ino: dir.ino };
+  });
 
   /**
    * The listing through an open directory (`/proc/self/fd/N` names the directory the descriptor holds,
-   * whatever is renamed or swapped meanwhile), refused unless that directory is at its own path under the
-   * root: a directory reached through an ancestor swapped for a link is somewhere else. The root's real path
-   * is taken when the walk starts, so the root swapped for a link from then on is refused too.
+   * whatever is renamed or swapped meanwhile). A directory opened by its path is refused unless it is at
+   * that path under the root: one reached through an ancestor swapped for a link is somewhere else. The
+   * root's real path is taken when the walk starts, so the root swapped for a link from then on is refused
+   * too. A directory opened through its parent's descriptor (`inParent`) needs no such check: it is an
+   * entry of a directory this walk already listed, reached through no path (by induction from the root,
+   * nothing outside the project is reached, whatever is swapped, and one `readlink` less per directory).
    */
-  const listPinned = (fd: number, rel: string, abs: string): Dirent[] => {
+  const listPinned = (fd: number, rel: string, abs: string, inParent: boolean): Dirent[] => {
     const held = FD_DIR + fd;
-    const where = readlinkSync(held);
-    if (where !== (rel === '' ? realBase!.slice(0, -1) || '/' : realBase + rel)) throw Object.assign(new Error('moved'), { code: 'ELOOP' });
+    if (!inParent && readlinkSync(held) !== (rel === '' ? realBase!.slice(0, -1) || '/' : realBase + rel)) {
+      throw Object.assign(new Error('moved'), { code: 'ELOOP' });
+    }
     if (rel !== '') onListing?.(abs, false);
     const list = readdirSync(held, { withFileTypes: true });
     if (rel !== '') onListing?.(abs, true);
@@ -359,8 +396,20 @@ export async function walkPart(root: string, {
     return list;
   };
 
-  /** Records a listed directory's entries and queues its subdirectories. */
-  const take = ({ abs, rel, depth }: PendingDir, stamp: number[], was: number | undefined, list: Dirent[], dev: number, ino: number): void => {
+  /**
+   * Records a listed directory's entries and queues its subdirectories; `fd`, the directory's descriptor,
+   * is kept open while they wait to be opened through it, else closed here.
+   */
+  const take = (dir: PendingDir, stamp: number[], was: number | undefined, list: Dirent[], dev: number, ino: number, fd?: number): void => {
+    const held: HeldDir | undefined = fd === undefined ? undefined : { fd, waiting: 0 };
+    try {
+      enter(dir, stamp, was, list, dev, ino, held);
+    } finally {
+      if (held?.waiting === 0) closeSync(held.fd);
+    }
+  };
+  const enter = ({ abs, rel, depth }: PendingDir, stamp: number[], was: number | undefined, list: Dirent[], dev: number, ino: number,
+    held: HeldDir | undefined): void => {
     // Recorded once listed, so the record's order is the order files are appended in (one run per directory).
     const at = note(rel, stamp, 0);
     if (depth > 0 && list.some((e) => PRUNE_MARKERS.includes(e.name) && e.isFile())) {
@@ -386,7 +435,9 @@ export async function walkPart(root: string, {
         if (full(childRel)) { unvisited.push(rel); return; }
         dirs.push(childRel);
         subdirs.push(childRel);
-        queue.push({ abs: abs + name + '/', rel: childRel, depth: depth + 1, dev, ino });
+        if (held) held.waiting++;
+        queue.push(held ? { abs: abs + name + '/', rel: childRel, depth: depth + 1, dev, ino, name, parent: held }
+          : { abs: abs + name + '/', rel: childRel, depth: depth + 1, dev, ino });
       } else if (entry.isFile()) {
         if (full(childRel)) { unvisited.push(rel); return; }
         files.push(childRel);
@@ -430,8 +481,7 @@ export async function walkPart(root: string, {
   const stopped = (): boolean => {
     if (!capped && !signal?.aborted && now() <= deadline) return false;
     truncated ??= signal?.aborted ? 'scan aborted' : `time limit of ${timeoutMs} ms reached`;
-    for (const dir of queue) unvisited.push(dir.rel);
-    queue.length = 0;
+    for (const dir of unqueue(queue.splice(0))) unvisited.push(dir.rel);
     return true;
   };
   if (!fs) {
@@ -439,8 +489,8 @@ export async function walkPart(root: string, {
       const slice = (): void => {
         const until = performance.now() + sliceMs;
         while (queue.length > 0 && !stopped()) {
-          if (share && files.length > share.maxFiles) { share.give(queue.splice(0)); break; }
-          if (share && queue.length >= share.minimum && share.wanted()) share.give(queue.splice(0, queue.length >> 1));
+          if (share && files.length > share.maxFiles) { share.give(unqueue(queue.splice(0))); break; }
+          if (share && queue.length >= share.minimum && share.wanted()) share.give(unqueue(queue.splice(0, queue.length >> 1)));
           visitSync(queue.pop()!);
           if (performance.now() > until && queue.length > 0) { setImmediate(slice); return; }
         }

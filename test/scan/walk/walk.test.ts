@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { chmodSync, mkdirSync, symlinkSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { suite, test } from 'node:test';
 import { createContext } from '../../../src/scan/context.ts';
@@ -109,6 +109,23 @@ suite('walk()', () => {
     const controller = new AbortController();
     controller.abort();
     assert.equal((await walk(root, { signal: controller.signal })).truncated, 'scan aborted');
+  });
+
+  test('holds no descriptor after a walk, whole or cut short by a cap while subdirectories wait', { skip: !existsSync('/proc/self/fd') }, async (t) => {
+    // Directories wait to be opened through their listed parent, which stays open meanwhile (Linux).
+    const tree: Record<string, string> = {};
+    for (let a = 0; a < 6; a++) for (let b = 0; b < 6; b++) for (let c = 0; c < 4; c++) tree[`a${a}/b${b}/c${c}/x.test.js`] = '';
+    const root = makeTree(t, tree);
+    const open = (): number => readdirSync('/proc/self/fd').length;
+    const before = open();
+    let ticks = 0;
+    const cuts = [{}, { maxEntries: 40 }, { maxPathChars: 300 }, { maxDepth: 2 }, { timeoutMs: 5, now: () => (ticks += 1) }];
+    for (const cut of cuts) {
+      const walked = await walk(root, cut);
+      assert.ok(walked.files.length > 0 || walked.truncated !== null);
+      assert.equal(open(), before, `no descriptor left after ${JSON.stringify(cut)}`);
+    }
+    assert.equal((await walk(root)).files.length, 144);
   });
 
   test('an unreadable directory is skipped and counted, the rest is walked', { skip: process.getuid?.() === 0 ? 'root reads every directory' : false }, async (t) => {
