@@ -3,13 +3,18 @@ import {
 } from 'node:fs';
 
 /**
- * The text of an open file of `size` bytes (its stat size), or undefined when it grew since the stat.
+ * The text of an open regular file of `size` bytes (its stat size), or undefined when it grew since the stat.
  * Why one byte of room past the size: a read that fills it tells a file that grew from one read whole.
+ * Once `size` bytes are in, a read that asked for more and got no more met the end of the file: no second
+ * read to see 0 come back (one system call less per file read; a file growing after that is read as it was).
  */
 export function readWhole(fd: number, size: number): string | undefined {
   const buffer = Buffer.allocUnsafe(size + 1);
   let length = 0;
-  for (let n; length < buffer.length && (n = readSync(fd, buffer, length, buffer.length - length, null)) > 0;) length += n;
+  for (let n; length < buffer.length && (n = readSync(fd, buffer, length, buffer.length - length, null)) > 0;) {
+    length += n;
+    if (length === size) break;
+  }
   return length > size ? undefined : buffer.toString('utf8', 0, length);
 }
 
