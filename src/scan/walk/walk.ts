@@ -485,14 +485,21 @@ export async function walkPart(root: string, {
     return true;
   };
   if (!fs) {
-    await new Promise<void>((resolve) => {
+    await new Promise<void>((resolve, reject) => {
       const slice = (): void => {
         const until = performance.now() + sliceMs;
-        while (queue.length > 0 && !stopped()) {
-          if (share && files.length > share.maxFiles) { share.give(unqueue(queue.splice(0))); break; }
-          if (share && queue.length >= share.minimum && share.wanted()) share.give(unqueue(queue.splice(0, queue.length >> 1)));
-          visitSync(queue.pop()!);
-          if (performance.now() > until && queue.length > 0) { setImmediate(slice); return; }
+        try {
+          while (queue.length > 0 && !stopped()) {
+            if (share && files.length > share.maxFiles) { share.give(unqueue(queue.splice(0))); break; }
+            if (share && queue.length >= share.minimum && share.wanted()) share.give(unqueue(queue.splice(0, queue.length >> 1)));
+            visitSync(queue.pop()!);
+            if (performance.now() > until && queue.length > 0) { setImmediate(slice); return; }
+          }
+        } catch (error) {
+          // A caller's callback (`exclude`, `onProgress`) threw: the walk fails, leaving no directory held open.
+          unqueue(queue.splice(0));
+          reject(error);
+          return;
         }
         resolve();
       };

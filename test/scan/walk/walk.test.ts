@@ -126,6 +126,13 @@ suite('walk()', () => {
       assert.equal(open(), before, `no descriptor left after ${JSON.stringify(cut)}`);
     }
     assert.equal((await walk(root)).files.length, 144);
+    // A caller's callback that throws fails the walk, in its first slice or a later one, and lets go too.
+    for (const after of [1, 40]) {
+      let seen = 0;
+      const exclude = (): boolean => { if (++seen === after) throw new Error('no'); return false; };
+      await assert.rejects(walk(root, { exclude, sliceMs: 0 }), /no/);
+      assert.equal(open(), before, `no descriptor left after a throw at directory ${after}`);
+    }
   });
 
   test('an unreadable directory is skipped and counted, the rest is walked', { skip: process.getuid?.() === 0 ? 'root reads every directory' : false }, async (t) => {
