@@ -78,14 +78,18 @@ export function createScanner(store: Store, options: WorkerScanOptions = {}, wor
     keeping.set(projectId, kept);
   };
 
-  const run = async (project: Project, full: boolean, onProgress: (p: ScanProgress) => void): Promise<ScanOutcome> => {
+  const run = async (
+    project: Project, full: boolean, onProgress: (p: ScanProgress) => void, deltaOnly = true,
+  ): Promise<ScanOutcome> => {
     await checkRoot(project.path);
     await keeping.get(project.id);
     // The last scan's snapshot, so only what changed since is read again (`full` ignores it).
     const previous = full ? undefined : store.getSnapshot(project.id);
     // The walk and the rules run in a scan process: whatever a project holds, this process (HTTP) survives.
     const scanOptions = previous ? { ...options, previous: previous.data } : options;
-    const call = { onProgress, snapshotLater: true };
+    // The save reads an incremental scan's delta, not its tests: they stay in the scan process
+    // (see `deltaOnly`).
+    const call = { onProgress, snapshotLater: true, deltaOnly };
     const scanning = pool.scan(project.path, scanOptions, call).catch((error: NodeJS.ErrnoException) => {
       if (error.code === 'ENOENT' || error.code === 'ENOTDIR') {
         throw httpError(409, 'PROJECT_DIR_MISSING', `Project directory no longer exists: ${project.path}`, { cause: error });
@@ -113,6 +117,13 @@ export function createScanner(store: Store, options: WorkerScanOptions = {}, wor
       onList: (body) => { list = body; },
       onSaved: (generation) => { if (snapshotLater) keepLater(project.id, generation, snapshotLater); },
     });
+    if (saved === 'stale') {
+      // Another connection (a second server, the CLI) saved the project since its snapshot was read, so the
+      // delta does not apply: scanned again, with the tests. Once the snapshot is in, the same process is
+      // free for it.
+      await snapshotLater;
+      return run(project, full, onProgress, false);
+    }
     if (!saved) throw httpError(404, 'PROJECT_NOT_FOUND', 'Project not found');
     return {
       project: store.getProject(project.id)!, testsFound: testCountOf(result), notes: result.notes, runs: result.runs,

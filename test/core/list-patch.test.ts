@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { appendFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { call, makeTree, serve } from '../helpers/index.ts';
+import { call, makeTree, seededRandom, serve } from '../helpers/index.ts';
 import { openStore } from '../../src/core/store/store.ts';
 
 // Names whose orders differ by UTF-16 and by UTF-8 bytes (SQLite sorts by bytes), quotes and backslashes
@@ -48,4 +48,44 @@ test('a rescan that changed a few rows answers the stored list, byte for byte, h
   }
   assert.ok(modes.every((mode) => mode === 'incremental'), modes.join());
   assert.equal(JSON.parse(await listed()).length, 6);
+});
+
+test('over many small saves, the patched list is the rebuilt one, row for row, at every place in the list', (t) => {
+  const db = join(makeTree(t), 'projdex.db');
+  const store = openStore(db);
+  const fresh = openStore(db);
+  t.after(() => { store.close(); fresh.close(); });
+  const project = store.insertProject({ name: 'p', path: makeTree(t) })!;
+  // Pieces that sort differently by UTF-16 and by UTF-8 bytes, escaped ones, and ones that make prefixes.
+  const PIECES = ['a', 'b', 'z', '/', '-', '.', 'é', '\uff5a', '😀', '"', '\\', 'B', '{"id":', '\t'];
+  const random = seededRandom(32);
+  const name = (): string => {
+    let text = '';
+    for (let n = 1 + Math.floor(random() * 5); n > 0; n--) text += PIECES[Math.floor(random() * PIECES.length)];
+    return `${text}.test.js`;
+  };
+  const files = new Map<string, number>();
+  while (files.size < 300) files.set(name(), 1);
+  const snapshot = new Uint8Array([1]);
+  const rows = () => [...files].map(([file, cases]) => ({ file, framework: 'jest' as const, cases }));
+  assert.ok(store.saveScan(project.id, { tests: rows(), ports: [], framework: null, snapshot }));
+  for (let round = 0; round < 40; round++) {
+    store.testsJson(project.id); // kept by this connection, so the next small save patches it
+    const base = store.getSnapshot(project.id)!.generation;
+    const upserts: Array<{ file: string; framework: 'jest'; cases: number }> = [];
+    const removed: string[] = [];
+    const known = [...files.keys()];
+    for (let n = 0; n < 1 + Math.floor(random() * 12); n++) {
+      const pick = random();
+      const file = pick < 0.6 ? known[Math.floor(random() * known.length)]! : name();
+      if (upserts.some((row) => row.file === file) || removed.includes(file)) continue;
+      if (pick < 0.3 && files.has(file)) { removed.push(file); files.delete(file); continue; }
+      files.set(file, round + 2);
+      upserts.push({ file, framework: 'jest', cases: round + 2 });
+    }
+    const delta = { upserts, removed };
+    assert.ok(store.saveScan(project.id, { tests: rows(), ports: [], framework: null, snapshot, mode: 'incremental', delta, base }));
+    assert.equal(store.testsJson(project.id).toString(), fresh.testsJson(project.id).toString(), `round ${round}`);
+  }
+  assert.equal(JSON.parse(fresh.testsJson(project.id).toString()).length, files.size);
 });

@@ -13,7 +13,7 @@ import { patchList } from './list-patch.ts';
 import { createApplier } from './applier.ts';
 import { createWriteGate } from './write-gate.ts';
 import {
-  arrayCursor, DELTA_ROWS, packedCount, packedCursor, packedOf, type PackedTests,
+  arrayCursor, DELTA_ROWS, packedCount, packedCursor, packedOf, testCountOf, testsLeftOut, type PackedTests,
 } from '../../scan/process/packed.ts';
 
 /** Schema migrations, applied in order; `PRAGMA user_version` records how many have run. */
@@ -417,16 +417,20 @@ export function openStore(file: string, { now = Date.now, maxBytes }: StoreOptio
     }
   }
 
-  /** The body of `saveScanSliced`: the generation saved, or false. */
+  /** The body of `saveScanSliced`: the generation saved, false, or `stale`. */
   async function saveAnySize(
     projectId: number, record: ScanRecord, onList: SaveOptions['onList'],
-  ): Promise<number | false> {
+  ): Promise<number | false | 'stale'> {
     // A result from a scan process keeps its tests in columns: read them from there, a row at a time.
     const packed = packedOf(record);
-    const count = packed ? packedCount(packed) : record.tests.length;
-    const one = (): Promise<number | false> => gate.write(() => saveOne(projectId, record));
-    if (count <= SAVE_SLICE || record.mode === 'unchanged') return one();
+    const count = testCountOf(record);
+    const one = (): Promise<number | false | 'stale'> => gate.write(() => saveOne(projectId, record));
     const { delta, base } = record;
+    // Without its tests only a small delta can be saved (saveOne checks its base).
+    if (testsLeftOut(record) && record.mode !== 'unchanged') {
+      return delta && delta.upserts.length + delta.removed.length <= SAVE_SLICE ? one() : 'stale';
+    }
+    if (count <= SAVE_SLICE || record.mode === 'unchanged') return one();
     const startGeneration = Number(q.generationOf.get(projectId)?.scan_generation ?? Number.NaN);
     if (Number.isNaN(startGeneration)) return false;
     if (delta && delta.upserts.length + delta.removed.length <= SAVE_SLICE && startGeneration === base) {
@@ -444,14 +448,18 @@ export function openStore(file: string, { now = Date.now, maxBytes }: StoreOptio
     return saveSlices(projectId, record, { rows, count, at: seconds(), prefixes, startGeneration });
   }
 
-  /** `saveScan`'s transaction: the generation saved, or false when the project no longer exists. */
-  function saveOne(projectId: number, record: ScanRecord): number | false {
+  /**
+   * `saveScan`'s transaction: the generation saved, false when the project no longer exists, or `stale`
+   * (nothing written) when the record's tests were left out and its delta is not from the stored scan.
+   */
+  function saveOne(projectId: number, record: ScanRecord): number | false | 'stale' {
     // Not `tests` here: a scan process's result unpacks them on first read (packed.ts), which an unchanged
     // scan never needs (8,943 row objects: ~2 ms of the HTTP thread per rescan).
     const { framework, unreadable = [], notes = [], runs = [], truncated = null } = record;
     const { snapshot = null, mode = 'full', delta, base } = record;
     const prefixes = unreadable.map((dir) => (dir === '' ? '' : dir + '/'));
     const at = seconds();
+    const leftOut = testsLeftOut(record);
     if (mode === 'unchanged') {
       // Nothing found differs from what is stored (the snapshot matched this project's generation):
       // only last_scanned and the summary move, and only the project list's cached body goes stale.
@@ -459,6 +467,7 @@ export function openStore(file: string, { now = Date.now, maxBytes }: StoreOptio
       return transaction(() => {
         const row = q.currentGeneration.get(projectId);
         if (!row) return false;
+        if (leftOut && Number(row.scan_generation) !== base) return 'stale';
         q.finishScan.run(at, framework, projectId);
         q.saveSummary.run(projectId, JSON.stringify(notes), JSON.stringify(runs), truncated, at);
         if (snapshot) q.putSnapshot.run(projectId, Number(row.scan_generation), snapshot);
@@ -471,6 +480,9 @@ export function openStore(file: string, { now = Date.now, maxBytes }: StoreOptio
     let listAfter: Buffer | undefined;
     changed();
     const saved = transaction(() => {
+      // Checked with the write lock held: no other connection can save the project until this one commits.
+      const stored = q.currentGeneration.get(projectId);
+      if (leftOut && stored && (!delta || Number(stored.scan_generation) !== base)) return 'stale';
       const row = q.nextGeneration.get(projectId);
       if (!row) return false;
       const generation = Number(row.scan_generation);
@@ -499,7 +511,9 @@ export function openStore(file: string, { now = Date.now, maxBytes }: StoreOptio
       return generation;
     });
     // This connection's own commit leaves data_version as it was: the patched list is the stored one.
-    if (saved !== false && listAfter && listAfter.length <= MAX_CACHED_BODY) bodies.set(listKey, listAfter);
+    if (typeof saved === 'number' && listAfter && listAfter.length <= MAX_CACHED_BODY) {
+      bodies.set(listKey, listAfter);
+    }
     return saved;
   }
 
@@ -690,7 +704,7 @@ export function openStore(file: string, { now = Date.now, maxBytes }: StoreOptio
      * Returns false when the project no longer exists.
      */
     saveScan(projectId: number, record: ScanRecord): boolean {
-      return saveOne(projectId, record) !== false;
+      return typeof saveOne(projectId, record) === 'number';
     },
 
     /**
@@ -702,12 +716,15 @@ export function openStore(file: string, { now = Date.now, maxBytes }: StoreOptio
      * snapshot. Readers see the old list until that commit, then the new one; a failure (a full disk: 507)
      * or a killed process leaves the old scan exactly as it was. Ids stay stable as in `saveScan`. Resolves
      * false when the project no longer exists, or another save of it committed while this one ran.
+     * A scan process's result without its tests (`withTestsLeftOut`) is saved by its delta only, while the
+     * project still holds the scan the delta is from (`base`); else nothing is written and it resolves
+     * `stale`: scan again with the tests.
      */
     async saveScanSliced(
       projectId: number, record: ScanRecord, { onList, onSaved }: SaveOptions = {},
-    ): Promise<boolean> {
+    ): Promise<boolean | 'stale'> {
       const generation = await saveAnySize(projectId, record, onList);
-      if (generation === false) return false;
+      if (generation === false || generation === 'stale') return generation;
       onSaved?.(generation);
       return true;
     },

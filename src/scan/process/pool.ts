@@ -50,12 +50,20 @@ export interface PoolScanCall {
    * process encodes it meanwhile), instead of with both in `snapshot`. @default false
    */
   readonly snapshotLater?: boolean;
+  /**
+   * For a caller that saves an incremental scan's `delta` (the store does while it still holds the scan the
+   * snapshot in `previous` came from): an unchanged result, or one with its delta, comes without its tests,
+   * only their count (`testCountOf`); reading its `tests` throws (see `withTestsLeftOut`). Such a caller
+   * must scan again without it when the delta no longer applies. @default false
+   */
+  readonly deltaOnly?: boolean;
 }
 
 interface Job {
   readonly root: string;
   readonly options: WorkerScanOptions;
   readonly onProgress: ((progress: ScanProgress) => void) | undefined;
+  readonly deltaOnly: boolean;
   resolve(result: ProcessScanResult): void;
   reject(error: Error): void;
 }
@@ -94,7 +102,9 @@ export function createScanPool({
     const limits = Object.fromEntries(Object.entries(job.options).filter(([k, v]) => v !== undefined && v !== null && LIMIT_KEYS.has(k)));
     // A walk shares the second core only while no other scan runs: two scans already keep both busy.
     const alone = [...live].every((p) => p === proc || p.idle);
-    return proc.run({ id: nextId++, root: job.root, options: { ...limits, shareWalk: alone } }, { deadlineMs, onProgress: job.onProgress });
+    const { root, deltaOnly } = job;
+    const request = { id: nextId++, root, options: { ...limits, shareWalk: alone }, deltaOnly };
+    return proc.run(request, { deadlineMs, onProgress: job.onProgress });
   };
 
   const start = (mb: number): ScanProcess => {
@@ -172,11 +182,12 @@ export function createScanPool({
   return {
     /** Scans `root` (an absolute real path) in a scan process; rejects with an error carrying a `code`. */
     scan(
-      root: string, options: WorkerScanOptions = {}, { onProgress, snapshotLater = false }: PoolScanCall = {},
+      root: string, options: WorkerScanOptions = {},
+      { onProgress, snapshotLater = false, deltaOnly = false }: PoolScanCall = {},
     ): Promise<ProcessScanResult> {
       if (closed) return Promise.reject(scanError('SCAN_CANCELLED', 'The scanner is closed'));
       const found = new Promise<ProcessScanResult>((resolve, reject) => {
-        waiting.push({ root, options, onProgress, resolve, reject });
+        waiting.push({ root, options, onProgress, deltaOnly, resolve, reject });
         pump();
       });
       return snapshotLater ? found : found.then(withSnapshot);

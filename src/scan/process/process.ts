@@ -4,7 +4,7 @@
 import { realpath } from 'node:fs/promises';
 import { Worker } from 'node:worker_threads';
 import { scan, type ScanOptions, type ScanResult } from '../index.ts';
-import { DELTA_ROWS, packedOf, packTests, type PackedTests } from './packed.ts';
+import { DELTA_ROWS, packedOf, packTests, testCountOf, type PackedTests } from './packed.ts';
 import { createStatusCell, WATCHDOG_SOURCE } from './probe.ts';
 import { createScanCache } from '../incremental/cache.ts';
 import { getHeapStatistics } from 'node:v8';
@@ -27,12 +27,15 @@ export interface ScanRequest {
   /** The project's registered real path; the scan refuses a root that now resolves elsewhere. */
   readonly root: string;
   readonly options: Omit<ScanOptions, 'probe' | 'signal' | 'exclude' | 'now'>;
+  /** Leave the tests out of an unchanged or small incremental result's reply (`PoolScanCall.deltaOnly`). */
+  readonly deltaOnly?: boolean;
 }
 
 export type ScanReply =
   | {
     readonly id: number; readonly result: Omit<ScanResult, 'tests' | 'encodeSnapshot'>;
-    readonly tests: PackedTests; readonly files: number;
+    /** Null when left out (`deltaOnly`): `count` says how many there are. */
+    readonly tests: PackedTests | null; readonly count: number; readonly files: number;
     /** The snapshot comes in a {@link SnapshotReply} of its own, encoded after this reply was sent. */
     readonly snapshotFollows: boolean;
   }
@@ -55,7 +58,7 @@ new Worker(WATCHDOG_SOURCE, { eval: true, workerData: { sab: status.sab } }).unr
 
 type Answer = { readonly reply: ScanReply; readonly encode?: () => Uint8Array };
 
-const answer = async ({ id, root, options }: ScanRequest): Promise<Answer> => {
+const answer = async ({ id, root, options, deltaOnly = false }: ScanRequest): Promise<Answer> => {
   status.begin(id);
   try {
     // Checked here too, not only by the server: the directory may be swapped for a link in between.
@@ -76,8 +79,11 @@ const answer = async ({ id, root, options }: ScanRequest): Promise<Answer> => {
     // as objects would cost the server what the columns save.
     const result = delta && delta.upserts.length + delta.removed.length <= DELTA_ROWS ? { ...rest, delta } : rest;
     const encode = found.encodeSnapshot;
-    const tests = packed ?? packTests(found.tests);
-    const reply = { id, result, tests, files: status.files(), snapshotFollows: encode !== undefined };
+    // A caller that saves deltas needs no tests where the result is unchanged or carries its delta.
+    const leaveOut = deltaOnly && (found.mode === 'unchanged' || 'delta' in result);
+    const tests = leaveOut ? null : packed ?? packTests(found.tests);
+    const count = testCountOf(found);
+    const reply = { id, result, tests, count, files: status.files(), snapshotFollows: encode !== undefined };
     return { reply, ...(encode ? { encode } : {}) };
   } catch (error) {
     const { message, code } = (error ?? {}) as NodeJS.ErrnoException;

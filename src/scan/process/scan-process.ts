@@ -1,7 +1,7 @@
 import { fork } from 'node:child_process';
 import type { Readable } from 'node:stream';
 import type { ScanResult } from '../index.ts';
-import { testCountOf, withPackedTests } from './packed.ts';
+import { testCountOf, withPackedTests, withTestsLeftOut } from './packed.ts';
 import type { ScanReply, ScanRequest, SnapshotReply } from './process.ts';
 import type { ScanProgress } from './probe.ts';
 
@@ -129,7 +129,8 @@ export function startScanProcess(entry: string, heapMb: number, onExit: () => vo
       });
       // The tests stay in columns until someone reads `tests`: the store saves them from the columns.
       const later = snapshotLater ? { snapshotLater } : {};
-      job.settle(withPackedTests({ ...reply.result, ...later }, reply.tests));
+      const result = { ...reply.result, ...later };
+      job.settle(reply.tests ? withPackedTests(result, reply.tests) : withTestsLeftOut(result, reply.count));
     }
   });
   child.on('error', (error) => job?.settle(Object.assign(error, { code: 'SCAN_PROCESS_DIED' })));

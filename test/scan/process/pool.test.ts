@@ -1,9 +1,11 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { suite, test } from 'node:test';
 import { scan } from '../../../src/scan/index.ts';
 import { createScanPool } from '../../../src/scan/process/pool.ts';
+import { testCountOf, testsLeftOut } from '../../../src/scan/process/packed.ts';
 import { makeTree } from '../../helpers/index.ts';
 
 const PROJECT = {
@@ -78,6 +80,34 @@ suite('createScanPool()', () => {
     const { snapshot: _, snapshotLater: __, mode: ___, ...found } = early;
     const { snapshot: ____, mode: _____, delta: ______, ...same } = whole;
     assert.deepEqual(found, same);
+  });
+
+  test('with deltaOnly a rescan comes with its delta and its count, not its tests; a first scan with its tests', async (t) => {
+    const root = makeTree(t, PROJECT);
+    const pool = createScanPool({ processes: 1 });
+    t.after(() => pool.close());
+    const first = await pool.scan(root, {}, { deltaOnly: true });
+    assert.equal(first.mode, 'full');
+    assert.equal(testsLeftOut(first), false);
+    writeFileSync(join(root, 'src', 'd.test.ts'), "test('d', () => {});");
+    rmSync(join(root, 'src', 'b.spec.tsx'));
+    const rescan = await pool.scan(root, { previous: first.snapshot }, { deltaOnly: true });
+    assert.equal(rescan.mode, 'incremental');
+    assert.equal(testsLeftOut(rescan), true);
+    assert.throws(() => rescan.tests, /delta only/);
+    // What the delta says, applied to the first scan's tests, is what a full scan finds now.
+    const full = await scan(root);
+    assert.equal(testCountOf(rescan), full.tests.length);
+    const removed = new Set(rescan.delta!.removed);
+    const upserts = new Map(rescan.delta!.upserts.map((row) => [row.file, row]));
+    const applied = first.tests.filter((row) => !removed.has(row.file) && !upserts.has(row.file))
+      .concat([...upserts.values()]).sort((a, b) => (a.file < b.file ? -1 : 1));
+    assert.deepEqual(applied, full.tests);
+    assert.deepEqual(rescan.delta!.removed, ['src/b.spec.tsx']);
+    // Without deltaOnly, the same rescan carries its tests.
+    const whole = await pool.scan(root, { previous: first.snapshot });
+    assert.equal(whole.mode, 'incremental');
+    assert.deepEqual(whole.tests, full.tests);
   });
 
   test('close() without a scan resolves, and an idle worker does not keep the process alive', (t) => {
