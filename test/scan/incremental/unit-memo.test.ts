@@ -444,6 +444,53 @@ suite('rule units over a kept walk', () => {
     }
   });
 
+  test('test scripts planned over the kept walk: a plan is reused while its manifest and what it read stand', async (t) => {
+    const { root, first, options } = await scannedOnce(t, {
+      'package.json': pj({ workspaces: ['packages/*'], scripts: { test: 'npm test --workspaces' } }),
+      'packages/a/package.json': JEST, 'packages/a/a.test.js': "test('a', () => {});\n",
+      // The test script runs a shell script, which names the runner.
+      'packages/b/package.json': pj({ scripts: { test: 'sh scripts/test.sh' }, devDependencies: { jest: '^29', vitest: '^3' } }),
+      'packages/b/scripts/test.sh': '#!/bin/sh\njest\n',
+      'packages/b/b.test.js': "test('b', () => {});\n",
+      'packages/c/package.json': JEST, 'packages/c/c.test.js': "test('c', () => {});\n",
+    });
+    const frameworks = (result: ScanResult): string[] => result.tests.map((x) => `${x.file} ${x.framework}`);
+    assert.deepEqual(frameworks(first), ['packages/a/a.test.js jest', 'packages/b/b.test.js jest', 'packages/c/c.test.js jest']);
+    let previous = first.snapshot;
+    const steps: Array<{ what: string; edit: () => void; tests: string[] }> = [
+      {
+        what: 'a package\'s test script edited (its plan made again)',
+        edit: () => writeFileSync(join(root, 'packages/a/package.json'), pj({ scripts: { test: 'vitest run' }, devDependencies: { vitest: '^3' } })),
+        tests: ['packages/a/a.test.js vitest', 'packages/b/b.test.js jest', 'packages/c/c.test.js jest'],
+      },
+      {
+        // A plan that read a file is never kept: the shell script edited in place runs another runner.
+        what: 'the shell script a test script runs, edited in place',
+        edit: () => writeFileSync(join(root, 'packages/b/scripts/test.sh'), '#!/bin/sh\nvitest run\n'),
+        tests: ['packages/a/a.test.js vitest', 'packages/b/b.test.js vitest', 'packages/c/c.test.js jest'],
+      },
+      {
+        what: 'another package\'s manifest rewritten with no test script',
+        edit: () => writeFileSync(join(root, 'packages/c/package.json'), pj({ devDependencies: { jest: '^29' } })),
+        tests: ['packages/a/a.test.js vitest', 'packages/b/b.test.js vitest'],
+      },
+      {
+        what: 'and given one again',
+        edit: () => writeFileSync(join(root, 'packages/c/package.json'), JEST),
+        tests: ['packages/a/a.test.js vitest', 'packages/b/b.test.js vitest', 'packages/c/c.test.js jest'],
+      },
+    ];
+    for (const { what, edit, tests } of steps) {
+      const { incremental } = await rescanAfter(edit, root, options, previous);
+      assert.equal(incremental.mode, 'incremental', what);
+      assert.deepEqual(frameworks(incremental), tests, what);
+      const full = await scan(root, { ...options, exclude: () => false });
+      assert.deepEqual(found(incremental), found(full), what);
+      assert.deepEqual(incremental.notes, full.notes, what);
+      previous = incremental.snapshot;
+    }
+  });
+
   test('a hostile monorepo: units that resolve a name through 600 package.json files are not kept, and still agree', async (t) => {
     // 600 packages, each config importing the shared one by name: each unit depends on 601 package.json
     // files, past what one record may hold (unit-memo.ts MAX_UNIT_WEIGHT).

@@ -1,3 +1,4 @@
+import { readerNotes } from '../../../readers/budget.ts';
 import { compileGlobs } from '../../../rules/glob.ts';
 import { joinPath } from '../../../rules/paths.ts';
 import { joinDir } from '../../../readers/shell/words.ts';
@@ -27,13 +28,26 @@ export interface Reach {
 const MAX_RUNS = 2000;
 
 /**
+ * Plans of package scripts kept for the walk they were made on (`ctx.perWalk`), by package directory and
+ * script: the package's `scripts` and `wireit` values they were planned from, and the plan. A plan that read
+ * a file (a shell script, a Makefile) or noted through the scan's channel is not kept; the others depend only
+ * on those values and on the walk (what `-d`/`-f` tests ask of the package's tree), so one is reused while the
+ * package's manifest gives the very same values (packages.ts keeps each parsed manifest per walk while its
+ * stamp holds, and no reader changes it). Perf: a 1% rescan of the 100k-file tree plans 236 scripts otherwise.
+ */
+export type KeptPlans = Map<string, { readonly scripts: unknown; readonly wireit: unknown; readonly plan: ScriptPlan }>;
+
+/** Plans kept per walk at most (a script name per package and hand-off: a hostile tree may name thousands). */
+const MAX_KEPT_PLANS = 4096;
+
+/**
  * Which package scripts `npm test` at the root reaches: the root's `test` script, followed through
  * hand-offs (`turbo run test`, `pnpm -r --filter x test`, `lerna run test --scope x`, `nx run-many -t test`,
  * `yarn workspaces foreach run test`, `cd pkg && npm test`) to each reached package's own script. When the
  * root has no `test` script, each workspace package's own `test` script is the truth. Without a root
  * package.json, every top-level package runs its own `test` script.
  */
-export async function reachScripts(pkgs: readonly Pkg[], nx?: NxWorkspace): Promise<Reach> {
+export async function reachScripts(pkgs: readonly Pkg[], nx?: NxWorkspace, kept?: KeptPlans): Promise<Reach> {
   const root = pkgs.find((p) => p.dir === '');
   const members = pkgs.filter((p) => p !== root);
   const runs: Reached[] = [];
@@ -83,7 +97,7 @@ export async function reachScripts(pkgs: readonly Pkg[], nx?: NxWorkspace): Prom
       }
       if (seen.has(`${pkg.dir}\0${script}\0false`)) continue;
     }
-    const plan = await planScript(pkg.json.scripts as Record<string, unknown> | undefined, script, options(pkg));
+    const plan = await planKept(pkg, script, options(pkg), kept);
     if (plan.missing && via !== null) { notes.push(`${label(pkg)} has no \`${script}\` script, so ${via} skips it`); continue; }
     runs.push({ pkg, script, plan, via });
     await delegate(pkg, plan);
@@ -127,6 +141,22 @@ export async function reachScripts(pkgs: readonly Pkg[], nx?: NxWorkspace): Prom
   const reached = new Set(runs.map((r) => r.pkg));
   const unreached = members.filter((m) => !reached.has(m) && !members.some((o) => reached.has(o) && m.dir.startsWith(o.dir + '/')));
   return { runs, unreached, notes };
+}
+
+/** `pkg`'s `script` planned, or its plan kept for this walk while the package's manifest is the same object. */
+async function planKept(pkg: Pkg, script: string, options: PlanOptions, kept: KeptPlans | undefined): Promise<ScriptPlan> {
+  const scripts = pkg.json.scripts as Record<string, unknown> | undefined;
+  const key = `${pkg.dir}\0${script}`;
+  const was = kept?.get(key);
+  if (was && was.scripts === scripts && was.wireit === pkg.json.wireit) return was.plan;
+  // Not kept either: a plan whose reader noted through the scan's channel (a shell pattern refused as unsafe).
+  let read = false;
+  const channel = readerNotes.getStore();
+  const plan = await readerNotes.run((message) => { read = true; channel?.(message); }, () =>
+    planScript(scripts, script, options.read ? { ...options, read: (rel) => { read = true; return options.read!(rel); } } : options));
+  if (read) kept?.delete(key);
+  else if (kept && (was || kept.size < MAX_KEPT_PLANS)) kept.set(key, { scripts, wireit: pkg.json.wireit, plan });
+  return plan;
 }
 
 /** Whether a workspace package is selected by a hand-off's filters (by name or directory, globs allowed). */
