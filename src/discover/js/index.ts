@@ -50,7 +50,7 @@ export const discoverJs: Discover = async (ctx) => {
   const claimed = new Map<string, TestFramework>();
   const nx = await readNxWorkspace(ctx);
   const pkgs = await findPackages(ctx, nx);
-  const reach = await reachScripts(pkgs, nx, ctx.perWalk('js:plans', (): KeptPlans => new Map()));
+  const reach = await reachScripts(pkgs, nx, ctx.perWalk('js:plans', (): KeptPlans => ({ plans: new Map() })));
   for (const n of reach.notes) ctx.note(n);
   const order = [...reach.runs].sort((x, y) => y.pkg.dir.split('/').length - x.pkg.dir.split('/').length || (x.pkg.dir < y.pkg.dir ? -1 : 1));
   for (const run of order) {

@@ -7,7 +7,7 @@ import { planNxTarget } from '../nx/plan.ts';
 import { NX_DEFAULT_PROJECT } from './package-managers.ts';
 import type { NxWorkspace } from '../nx/nx.ts';
 import type { Pkg } from '../types.ts';
-import { missingWhy, standIn } from './stand-in.ts';
+import { dotFilesOf, missingWhy, standIn } from './stand-in.ts';
 import { subPackage } from '../packages/run-dir.ts';
 
 /**
@@ -28,14 +28,19 @@ export interface Reach {
 const MAX_RUNS = 2000;
 
 /**
- * Plans of package scripts kept for the walk they were made on (`ctx.perWalk`), by package directory and
- * script: the package's `scripts` and `wireit` values they were planned from, and the plan. A plan that read
- * a file (a shell script, a Makefile) or noted through the scan's channel is not kept; the others depend only
+ * What following the scripts keeps for the walk it ran on (`ctx.perWalk`). `plans`: by package directory and
+ * script, the package's `scripts` and `wireit` values a plan was made from, and the plan. A plan that read a
+ * file (a shell script, a Makefile) or noted through the scan's channel is not kept; the others depend only
  * on those values and on the walk (what `-d`/`-f` tests ask of the package's tree), so one is reused while the
  * package's manifest gives the very same values (packages.ts keeps each parsed manifest per walk while its
- * stamp holds, and no reader changes it). Perf: a 1% rescan of the 100k-file tree plans 236 scripts otherwise.
+ * stamp holds, and no reader changes it). `rootDotFiles`: the root's files under a dot folder or named with a
+ * dot, where CI files are (stand-in.ts). Perf: a 1% rescan of the 100k-file tree plans 236 scripts and passes
+ * over 100k paths otherwise.
  */
-export type KeptPlans = Map<string, { readonly scripts: unknown; readonly wireit: unknown; readonly plan: ScriptPlan }>;
+export interface KeptPlans {
+  readonly plans: Map<string, { readonly scripts: unknown; readonly wireit: unknown; readonly plan: ScriptPlan }>;
+  rootDotFiles?: readonly string[];
+}
 
 /** Plans kept per walk at most (a script name per package and hand-off: a hostile tree may name thousands). */
 const MAX_KEPT_PLANS = 4096;
@@ -74,7 +79,8 @@ export async function reachScripts(pkgs: readonly Pkg[], nx?: NxWorkspace, kept?
     } else if (rootMissing) {
       // CI's test steps (the record of what runs), else the members' own test scripts, else the root's
       // `test:*` scripts stand in; with none, the plan says the script is missing.
-      const found = await standIn(root, label(root), options(root), memberTests.length === 0);
+      const dotFiles = (): readonly string[] => (kept ? (kept.rootDotFiles ??= dotFilesOf(root)) : dotFilesOf(root));
+      const found = await standIn(root, label(root), options(root), memberTests.length === 0, dotFiles);
       if (found) {
         notes.push(found.note);
         seen.add(`\0test\0false`);
@@ -147,15 +153,15 @@ export async function reachScripts(pkgs: readonly Pkg[], nx?: NxWorkspace, kept?
 async function planKept(pkg: Pkg, script: string, options: PlanOptions, kept: KeptPlans | undefined): Promise<ScriptPlan> {
   const scripts = pkg.json.scripts as Record<string, unknown> | undefined;
   const key = `${pkg.dir}\0${script}`;
-  const was = kept?.get(key);
+  const was = kept?.plans.get(key);
   if (was && was.scripts === scripts && was.wireit === pkg.json.wireit) return was.plan;
   // Not kept either: a plan whose reader noted through the scan's channel (a shell pattern refused as unsafe).
   let read = false;
   const channel = readerNotes.getStore();
   const plan = await readerNotes.run((message) => { read = true; channel?.(message); }, () =>
     planScript(scripts, script, options.read ? { ...options, read: (rel) => { read = true; return options.read!(rel); } } : options));
-  if (read) kept?.delete(key);
-  else if (kept && (was || kept.size < MAX_KEPT_PLANS)) kept.set(key, { scripts, wireit: pkg.json.wireit, plan });
+  if (read) kept?.plans.delete(key);
+  else if (kept && (was || kept.plans.size < MAX_KEPT_PLANS)) kept.plans.set(key, { scripts, wireit: pkg.json.wireit, plan });
   return plan;
 }
 
