@@ -9,7 +9,7 @@
  */
 import type { ScanContext } from '../rules/types.ts';
 import { joinPath } from '../rules/paths.ts';
-import { isRecord, type PortRow } from './common.ts';
+import { isRecord, type Finder, type PortRow } from './common.ts';
 import { portsInCommand } from './command.ts';
 import { defaultRow } from './defaults.ts';
 import { defaultPort, expressionPort } from './js-config.ts';
@@ -40,7 +40,7 @@ const MAX_TEXT = 256 * 1024;
 const ENTRY_FILE = /\.(?:[cm]?[jt]sx?|py|sh)$/;
 const EXTENSIONS = ['', '.js', '.ts', '.mjs', '.cjs', '.mts', '.cts', '/index.js', '/index.ts', '.py'];
 
-/** What a finder found: its rows, and the entry files its command lines run (read once all finders are done). */
+/** What a finder found: its rows, and the entry files its lines run (read once all finders are done). */
 export interface Found {
   readonly rows: PortRow[];
   readonly entries: readonly EntryRef[];
@@ -50,14 +50,15 @@ export interface Found {
  * `find` on a view of `ctx` whose noted entry files are its own, returned with its rows: a finder is a unit
  * (index.ts), so what it hands on must be in its value, which a rescan may give back without running it.
  */
-export async function withEntries(ctx: ScanContext, find: (ctx: ScanContext) => Promise<PortRow[]>): Promise<Found> {
+export async function withEntries(ctx: ScanContext, find: Finder): Promise<Found> {
   const entries: EntryRef[] = [];
   const own: ScanContext = Object.create(ctx);
-  own.shared = <T>(slot: string, make: () => T): T => (slot === ENTRIES ? entries as T : ctx.shared(slot, make));
+  own.shared = <T>(slot: string, make: () => T): T =>
+    (slot === ENTRIES ? entries as T : ctx.shared(slot, make));
   return { rows: await find(own), entries };
 }
 
-/** Records an entry file seen by a finder running in `withEntries`; read once all finders are done (entryPorts). */
+/** Records an entry file a finder saw (in `withEntries`); read when all finders are done (entryPorts). */
 export function noteEntry(ctx: ScanContext, ref: EntryRef): void {
   const list = ctx.shared(ENTRIES, (): EntryRef[] => []);
   if (list.length < MAX_ENTRIES) list.push(ref);

@@ -21,7 +21,7 @@ import { findScriptPorts } from './scripts.ts';
 import { findTaskfilePorts } from './taskfiles.ts';
 import { findSourcePorts } from './source-defaults.ts';
 
-/** The finders after the package.json scripts' (scripts.ts, a unit per file), in the order their notes come. */
+/** The finders after the package.json scripts' (scripts.ts, a unit per file), in their notes' order. */
 const FINDERS: readonly Finder[] = [
   findDotenvPorts, findFrameworkConfigPorts, findComposePorts, findDockerfilePorts,
   findProcfilePorts, findMakefilePorts, findJvmPorts, findRubyPorts, findComposerPorts,
@@ -52,7 +52,8 @@ export async function findPorts(ctx: ScanContext): Promise<KindedPort[]> {
   const refs = found.flatMap((one) => one.entries).slice(0, MAX_ENTRIES);
   const entries = refs.length === 0 ? [] : await ctx.unit(`ports\0entries\0${JSON.stringify(refs)}`, (view) =>
     entryPorts(view, refs).catch((error: unknown) => {
-      view.note(`Reading server entry files failed and was skipped: ${error instanceof Error ? error.message : String(error)}`);
+      const why = error instanceof Error ? error.message : String(error);
+      view.note(`Reading server entry files failed and was skipped: ${why}`);
       return [];
     }), { members: NO_MEMBERS });
   return capRows(ctx, settleDefaults([...found.flatMap((one) => one.rows), ...entries]));
@@ -61,7 +62,7 @@ export async function findPorts(ctx: ScanContext): Promise<KindedPort[]> {
 /** The scripts' finder, whose units are per package.json. */
 const scriptPorts = (ctx: ScanContext): Promise<Found> => failSoft(ctx, findScriptPorts);
 
-/** A finder as a unit (`ports\0` and its name): it sees the whole tree, so it is answered over the kept walk only. */
+/** A finder as a unit (`ports\0` and its name): it sees the whole tree, answered over the kept walk only. */
 const asUnit = (find: Finder) => (ctx: ScanContext): Promise<Found> =>
   ctx.unit(`ports\0${find.name}`, (view) => failSoft(view, (seen) => withEntries(seen, find)));
 

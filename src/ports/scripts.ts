@@ -11,12 +11,13 @@ import { noteEntry, withEntries, type Found } from './entry.ts';
  * `PORT=` assignments and, for serving commands with no port, the tool's default (see defaults.ts). A
  * script that calls another of the package (`npm run dev`, `pnpm with-env next dev`) is read through it.
  * Each package.json is a unit of its own (a monorepo names hundreds; an edit of one reads that one again),
- * which sees nothing of the tree but its file; notes reach `ctx` in the files' order, whichever came back first.
+ * which sees nothing of the tree but its file; notes reach `ctx` in the files' order, whichever came first.
  */
 export async function findScriptPorts(ctx: ScanContext): Promise<Found> {
   const files = pick(ctx, (base) => base === 'package.json');
   const perFile = await allInOrder(ctx, files, (own, file) =>
-    own.unit(`ports\0scripts\0${file}`, (view) => withEntries(view, (seen) => manifestPorts(seen, file)), { members: NO_MEMBERS }));
+    own.unit(`ports\0scripts\0${file}`, (view) => withEntries(view, (seen) => manifestPorts(seen, file)),
+      { members: NO_MEMBERS }));
   return { rows: perFile.flatMap((found) => found.rows), entries: perFile.flatMap((found) => found.entries) };
 }
 

@@ -247,6 +247,6 @@ function idOf(key: string): string {
 /** A short digest of a key or of a package file as read (its real path and text; absent: empty). */
 function digestOf(what: string | PackageFile | undefined): string {
   const text = what === undefined ? '' : typeof what === 'string' ? what : `${what.path}\0${what.text}`;
-  // One call: half the cost of a hash object per digest (every long key, every package file a replay asks for).
+  // One call: half the cost of a hash object (every long key, every package file a replay asks for).
   return hash('sha256', text, 'base64');
 }

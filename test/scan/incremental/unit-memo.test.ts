@@ -108,7 +108,7 @@ suite('rule units over a kept walk', () => {
     const WITH_NEW_SPEC = ['packages/a/x.check.js', 'packages/b/b.spec.js', 'packages/c/src/c.spec.ts',
       'packages/c/src/new.spec.ts', 'packages/d/d.spec.js', 'packages/e/z.check.js', 'packages/f/r.test.js'];
     // Each edit keeps every directory as it was; `reran`: the units that must run again; `tests`: the answer.
-    // Each package.json's scripts are a port unit of their own, and the entry files the scripts and `main`s name
+    // Each package.json's scripts are a port unit of their own, and the entry files scripts and `main`s name
     // (the shared config's index.js) another: an edit of one of those runs that unit again (+1 below), an edit
     // of a Jest config or a preset does not.
     const steps: Array<{ what: string; edit: () => void; reran: number; replayed?: number; tests: string[] }> = [
@@ -453,8 +453,11 @@ suite('rule units over a kept walk', () => {
       'packages/b/scripts/test.sh': '#!/bin/sh\njest\n',
       'packages/b/b.test.js': "test('b', () => {});\n",
       'packages/c/package.json': JEST, 'packages/c/c.test.js': "test('c', () => {});\n",
+      // A case pattern that is no valid pattern: refused, with a note each scan gives (a kept plan would not).
+      'packages/d/package.json': pj({ scripts: { test: 'case "$CI" in [x) exit 1;; esac' } }),
     });
     const frameworks = (result: ScanResult): string[] => result.tests.map((x) => `${x.file} ${x.framework}`);
+    assert.ok(first.notes.some((n) => n.includes('shell pattern "[x" is not used')), first.notes.join('\n'));
     assert.deepEqual(frameworks(first), ['packages/a/a.test.js jest', 'packages/b/b.test.js jest', 'packages/c/c.test.js jest']);
     let previous = first.snapshot;
     const steps: Array<{ what: string; edit: () => void; tests: string[] }> = [

@@ -37,8 +37,10 @@ const MAX_RUNS = 2000;
  * dot, where CI files are (stand-in.ts). Perf: a 1% rescan of the 100k-file tree plans 236 scripts and passes
  * over 100k paths otherwise.
  */
+interface KeptPlan { readonly scripts: unknown; readonly wireit: unknown; readonly plan: ScriptPlan }
+
 export interface KeptPlans {
-  readonly plans: Map<string, { readonly scripts: unknown; readonly wireit: unknown; readonly plan: ScriptPlan }>;
+  readonly plans: Map<string, KeptPlan>;
   rootDotFiles?: readonly string[];
 }
 
@@ -79,7 +81,9 @@ export async function reachScripts(pkgs: readonly Pkg[], nx?: NxWorkspace, kept?
     } else if (rootMissing) {
       // CI's test steps (the record of what runs), else the members' own test scripts, else the root's
       // `test:*` scripts stand in; with none, the plan says the script is missing.
-      const dotFiles = (): readonly string[] => (kept ? (kept.rootDotFiles ??= dotFilesOf(root)) : dotFilesOf(root));
+      // Where its CI files are, kept for the walk.
+      const dotFiles = (): readonly string[] => (kept ? (kept.rootDotFiles ??= dotFilesOf(root))
+        : dotFilesOf(root));
       const found = await standIn(root, label(root), options(root), memberTests.length === 0, dotFiles);
       if (found) {
         notes.push(found.note);
@@ -149,19 +153,24 @@ export async function reachScripts(pkgs: readonly Pkg[], nx?: NxWorkspace, kept?
   return { runs, unreached, notes };
 }
 
-/** `pkg`'s `script` planned, or its plan kept for this walk while the package's manifest is the same object. */
-async function planKept(pkg: Pkg, script: string, options: PlanOptions, kept: KeptPlans | undefined): Promise<ScriptPlan> {
+/** `pkg`'s `script` planned, or its plan kept for the walk (see `KeptPlans`). */
+async function planKept(pkg: Pkg, script: string, options: PlanOptions, kept?: KeptPlans): Promise<ScriptPlan> {
   const scripts = pkg.json.scripts as Record<string, unknown> | undefined;
   const key = `${pkg.dir}\0${script}`;
   const was = kept?.plans.get(key);
   if (was && was.scripts === scripts && was.wireit === pkg.json.wireit) return was.plan;
-  // Not kept either: a plan whose reader noted through the scan's channel (a shell pattern refused as unsafe).
-  let read = false;
+  // Not kept: a plan that read a file, or whose reader noted through the scan's channel (a shell pattern
+  // refused as unsafe), which a reuse would not say again.
+  let unkept = false;
   const channel = readerNotes.getStore();
-  const plan = await readerNotes.run((message) => { read = true; channel?.(message); }, () =>
-    planScript(scripts, script, options.read ? { ...options, read: (rel) => { read = true; return options.read!(rel); } } : options));
-  if (read) kept?.plans.delete(key);
-  else if (kept && (was || kept.plans.size < MAX_KEPT_PLANS)) kept.plans.set(key, { scripts, wireit: pkg.json.wireit, plan });
+  const reader = options.read;
+  const reading: PlanOptions = reader ? { ...options, read: (rel) => ((unkept = true), reader(rel)) } : options;
+  const heard = (message: string): void => { unkept = true; channel?.(message); };
+  const plan = await readerNotes.run(heard, () => planScript(scripts, script, reading));
+  if (unkept) kept?.plans.delete(key);
+  else if (kept && (was || kept.plans.size < MAX_KEPT_PLANS)) {
+    kept.plans.set(key, { scripts, wireit: pkg.json.wireit, plan });
+  }
   return plan;
 }
 

@@ -26,14 +26,15 @@ export function missingWhy(pkg: Pkg, label: string): string {
     : `${label} has no test script`;
 }
 
-/** The files of a package under a dot folder or named with a dot (`.github/workflows/ci.yml`, `.gitlab-ci.yml`). */
+/** A package's files under a dot folder or named with a dot (`.github/workflows/ci.yml`, `.gitlab-ci.yml`). */
 export function dotFilesOf(pkg: Pkg): string[] {
   return pkg.files.filter((f) => f.startsWith('.'));
 }
 
 /**
  * The stand-in for a package without a real `test` script, `label` its package.json for notes. CI is
- * read only for the project root (CI files live there, among `dotFiles`); the `test:*` scripts only when `named`.
+ * read only for the project root (CI files live there, among `dotFiles`); the `test:*` scripts only when
+ * `named`.
  */
 export async function standIn(pkg: Pkg, label: string, options: PlanOptions, named = true,
   dotFiles: () => readonly string[] = () => dotFilesOf(pkg)): Promise<StandIn | undefined> {
