@@ -1,4 +1,4 @@
-import type { FoundPort, ScanContext } from '../rules/types.ts';
+import type { FoundPort, ScanContext, UnitMembers } from '../rules/types.ts';
 import type { PortKind } from './kind.ts';
 
 /**
@@ -25,6 +25,12 @@ export interface KindedPort extends FoundPort {
 
 /** A finder over one family of files; same shape as FindPorts, with the internal row type. */
 export type Finder = (ctx: ScanContext) => Promise<PortRow[]>;
+
+/**
+ * The `members` of a unit that sees the tree only through its view and asks nothing of a package's files or
+ * directories (one package.json's scripts, the entry files named): its record holds on another walk too.
+ */
+export const NO_MEMBERS: UnitMembers = { files: () => [], dirs: () => [] };
 
 // Perf: a dozen finders each pass over the walked files; the shared basename index means no path is
 // sliced again, and `name` runs once per distinct basename, not once per file (100k-file tree: 3.8k names

@@ -9,7 +9,7 @@
  */
 import type { ScanContext } from '../rules/types.ts';
 import { joinPath } from '../rules/paths.ts';
-import { isRecord, type PortRow } from './common.ts';
+import { isRecord, type Finder, type PortRow } from './common.ts';
 import { portsInCommand } from './command.ts';
 import { defaultRow } from './defaults.ts';
 import { defaultPort, expressionPort } from './js-config.ts';
@@ -32,24 +32,40 @@ export interface EntryRef {
   readonly startsOnly?: boolean;
 }
 
-/** The entry files the finders of this scan saw. */
-const pendingOf = (ctx: ScanContext): EntryRef[] => ctx.shared('ports:entries', () => [] as EntryRef[]);
-
-/** Records an entry file seen by a finder; read once all finders are done (findPorts calls entryPorts). */
-export function noteEntry(ctx: ScanContext, ref: EntryRef): void {
-  const list = pendingOf(ctx);
-  if (list.length < MAX_ENTRIES) list.push(ref);
-}
+const ENTRIES = 'ports:entries';
 
 /** How many entry references one scan follows, and how much of an entry file is searched. */
-const MAX_ENTRIES = 200;
+export const MAX_ENTRIES = 200;
 const MAX_TEXT = 256 * 1024;
 const ENTRY_FILE = /\.(?:[cm]?[jt]sx?|py|sh)$/;
 const EXTENSIONS = ['', '.js', '.ts', '.mjs', '.cjs', '.mts', '.cts', '/index.js', '/index.ts', '.py'];
 
-/** Rows of every entry file recorded for this scan: one per (file, script) whose port could be read. */
-export async function entryPorts(ctx: ScanContext): Promise<PortRow[]> {
-  const refs = pendingOf(ctx).splice(0);
+/** What a finder found: its rows, and the entry files its lines run (read once all finders are done). */
+export interface Found {
+  readonly rows: PortRow[];
+  readonly entries: readonly EntryRef[];
+}
+
+/**
+ * `find` on a view of `ctx` whose noted entry files are its own, returned with its rows: a finder is a unit
+ * (index.ts), so what it hands on must be in its value, which a rescan may give back without running it.
+ */
+export async function withEntries(ctx: ScanContext, find: Finder): Promise<Found> {
+  const entries: EntryRef[] = [];
+  const own: ScanContext = Object.create(ctx);
+  own.shared = <T>(slot: string, make: () => T): T =>
+    (slot === ENTRIES ? entries as T : ctx.shared(slot, make));
+  return { rows: await find(own), entries };
+}
+
+/** Records an entry file a finder saw (in `withEntries`); read when all finders are done (entryPorts). */
+export function noteEntry(ctx: ScanContext, ref: EntryRef): void {
+  const list = ctx.shared(ENTRIES, (): EntryRef[] => []);
+  if (list.length < MAX_ENTRIES) list.push(ref);
+}
+
+/** Rows of the entry files `refs` name: one per (file, script) whose port could be read. */
+export async function entryPorts(ctx: ScanContext, refs: readonly EntryRef[]): Promise<PortRow[]> {
   const resolved = await Promise.all(refs.map(async (ref) => ({ ref, file: await resolveEntry(ctx, ref) })));
   // A `main` no script runs is read as is; one a script runs is attributed to that script only.
   const byScript = new Set(resolved.filter((r) => r.ref.script !== null).map((r) => r.file));

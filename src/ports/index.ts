@@ -1,5 +1,6 @@
+import { allInOrder } from '../rules/part-log.ts';
 import type { FindPorts, ScanContext } from '../rules/types.ts';
-import type { Finder, KindedPort } from './common.ts';
+import { NO_MEMBERS, type Finder, type KindedPort } from './common.ts';
 import { findComposePorts } from './compose.ts';
 import { findComposerPorts } from './composer.ts';
 import { settleDefaults } from './defaults.ts';
@@ -10,7 +11,7 @@ import { findElixirPorts } from './elixir.ts';
 import { findFrameworkConfigPorts } from './framework-configs.ts';
 import { findJvmPorts } from './jvm.ts';
 import { findMakefilePorts } from './makefile.ts';
-import { entryPorts } from './entry.ts';
+import { entryPorts, MAX_ENTRIES, withEntries, type Found } from './entry.ts';
 import { findPlatformPorts } from './platforms.ts';
 import { findProcfilePorts } from './procfile.ts';
 import { findReadmePorts } from './readme.ts';
@@ -20,8 +21,9 @@ import { findScriptPorts } from './scripts.ts';
 import { findTaskfilePorts } from './taskfiles.ts';
 import { findSourcePorts } from './source-defaults.ts';
 
+/** The finders after the package.json scripts' (scripts.ts, a unit per file), in their notes' order. */
 const FINDERS: readonly Finder[] = [
-  findScriptPorts, findDotenvPorts, findFrameworkConfigPorts, findComposePorts, findDockerfilePorts,
+  findDotenvPorts, findFrameworkConfigPorts, findComposePorts, findDockerfilePorts,
   findProcfilePorts, findMakefilePorts, findJvmPorts, findRubyPorts, findComposerPorts,
   findPlatformPorts, findSourcePorts, findElixirPorts, findOrchestratorPorts, findTaskfilePorts,
   findReadmePorts, findRuntimeConfigPorts,
@@ -40,23 +42,38 @@ const FINDERS: readonly Finder[] = [
  * @example
  * const ports = await findPorts(ctx); // [{ port: 5174, script_name: null, config_source: 'vite.config.ts' }, ...]
  */
-export const findPorts = (ctx: ScanContext): Promise<KindedPort[]> =>
-  // One unit: a rescan over the same walk whose every file the finders read is as it was (an edit of a test
-  // file, say) gives the rows and notes of the last run without running the finders again.
-  ctx.unit('ports', findAll);
+export async function findPorts(ctx: ScanContext): Promise<KindedPort[]> {
+  // Each finder is a unit, answered from its record on a rescan while every file it read is as it was (the
+  // scripts' finder a unit per package.json), so an edit runs again only the finders that read the file.
+  // Notes come in the finders' order, whichever finished first or was answered from its record.
+  const found = await allInOrder(ctx, [scriptPorts, ...FINDERS.map(asUnit)], (own, find) => find(own));
+  // Entry files are read once every finder has named the ones its command lines run: a unit of their own,
+  // keyed by what was named.
+  const refs = found.flatMap((one) => one.entries).slice(0, MAX_ENTRIES);
+  const entries = refs.length === 0 ? [] : await ctx.unit(`ports\0entries\0${JSON.stringify(refs)}`, (view) =>
+    entryPorts(view, refs).catch((error: unknown) => {
+      const why = error instanceof Error ? error.message : String(error);
+      view.note(`Reading server entry files failed and was skipped: ${why}`);
+      return [];
+    }), { members: NO_MEMBERS });
+  return capRows(ctx, settleDefaults([...found.flatMap((one) => one.rows), ...entries]));
+}
 
-async function findAll(ctx: ScanContext): Promise<KindedPort[]> {
-  // A finder that trips over a file it could not foresee loses its own rows, never the scan.
-  const results = await Promise.all(FINDERS.map((find) => find(ctx).catch((error: unknown) => {
+/** The scripts' finder, whose units are per package.json. */
+const scriptPorts = (ctx: ScanContext): Promise<Found> => failSoft(ctx, findScriptPorts);
+
+/** A finder as a unit (`ports\0` and its name): it sees the whole tree, answered over the kept walk only. */
+const asUnit = (find: Finder) => (ctx: ScanContext): Promise<Found> =>
+  ctx.unit(`ports\0${find.name}`, (view) => failSoft(view, (seen) => withEntries(seen, find)));
+
+/** A finder that trips over a file it could not foresee loses its own rows, never the scan. */
+async function failSoft(ctx: ScanContext, find: (ctx: ScanContext) => Promise<Found>): Promise<Found> {
+  try {
+    return await find(ctx);
+  } catch (error) {
     ctx.note(`A port finder failed and was skipped: ${error instanceof Error ? error.message : String(error)}`);
-    return [];
-  })));
-  // Entry files are read once every finder has named the ones its command lines run.
-  const entries = await entryPorts(ctx).catch((error: unknown) => {
-    ctx.note(`Reading server entry files failed and was skipped: ${error instanceof Error ? error.message : String(error)}`);
-    return [];
-  });
-  return capRows(ctx, settleDefaults([...results.flat(), ...entries]));
+    return { rows: [], entries: [] };
+  }
 }
 
 /**

@@ -1,30 +1,38 @@
+import { allInOrder } from '../rules/part-log.ts';
 import type { ScanContext } from '../rules/types.ts';
 import { portsInCommand, type CommandOptions } from './command.ts';
-import { addressPort, isRecord, pick, type PortRow } from './common.ts';
+import { addressPort, isRecord, NO_MEMBERS, pick, type PortRow } from './common.ts';
 import { defaultRow } from './defaults.ts';
 import { dirname, joinPath } from '../rules/paths.ts';
-import { noteEntry } from './entry.ts';
+import { noteEntry, withEntries, type Found } from './entry.ts';
 
 /**
  * Ports named by `scripts` of every package.json in the tree (monorepo packages included): port flags,
  * `PORT=` assignments and, for serving commands with no port, the tool's default (see defaults.ts). A
  * script that calls another of the package (`npm run dev`, `pnpm with-env next dev`) is read through it.
+ * Each package.json is a unit of its own (a monorepo names hundreds; an edit of one reads that one again),
+ * which sees nothing of the tree but its file; notes reach `ctx` in the files' order, whichever came first.
  */
-export async function findScriptPorts(ctx: ScanContext): Promise<PortRow[]> {
+export async function findScriptPorts(ctx: ScanContext): Promise<Found> {
   const files = pick(ctx, (base) => base === 'package.json');
-  const perFile = await Promise.all(files.map(async (file) => {
-    const pkg = await ctx.readJson(file);
-    const texts = packageScripts(pkg);
-    const main = isRecord(pkg) && typeof pkg.main === 'string' ? pkg.main : undefined;
-    if (main !== undefined) noteEntry(ctx, { path: main, dir: dirname(file), script: null });
-    const rows: PortRow[] = proxyRows(pkg, file);
-    // The script itself is on the follow stack from the start, so a script calling itself is read once.
-    for (const [name, line] of texts) {
-      rows.push(...linePorts(ctx, line, name, file, { scripts: texts, self: name, ...(main ? { main } : {}) }));
-    }
-    return rows;
-  }));
-  return perFile.flat();
+  const perFile = await allInOrder(ctx, files, (own, file) =>
+    own.unit(`ports\0scripts\0${file}`, (view) => withEntries(view, (seen) => manifestPorts(seen, file)),
+      { members: NO_MEMBERS }));
+  return { rows: perFile.flatMap((found) => found.rows), entries: perFile.flatMap((found) => found.entries) };
+}
+
+/** The rows of one package.json's scripts and `proxy`; its `main` and the files its scripts run are noted. */
+async function manifestPorts(ctx: ScanContext, file: string): Promise<PortRow[]> {
+  const pkg = await ctx.readJson(file);
+  const texts = packageScripts(pkg);
+  const main = isRecord(pkg) && typeof pkg.main === 'string' ? pkg.main : undefined;
+  if (main !== undefined) noteEntry(ctx, { path: main, dir: dirname(file), script: null });
+  const rows: PortRow[] = proxyRows(pkg, file);
+  // The script itself is on the follow stack from the start, so a script calling itself is read once.
+  for (const [name, line] of texts) {
+    rows.push(...linePorts(ctx, line, name, file, { scripts: texts, self: name, ...(main ? { main } : {}) }));
+  }
+  return rows;
 }
 
 /**

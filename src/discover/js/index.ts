@@ -18,7 +18,7 @@ import { atRunDir } from './packages/run-dir.ts';
 import { readNxWorkspace } from './nx/nx.ts';
 import { playwright } from './runners/playwright.ts';
 import type { Invocation, JsRunner, Pkg, RunnerRule } from './types.ts';
-import { label, reachScripts, type Reached } from './scripts/reach.ts';
+import { label, reachScripts, type KeptPlans, type Reached } from './scripts/reach.ts';
 import { missingWhy } from './scripts/stand-in.ts';
 import { borp, tap, uvu } from './runners/tap.ts';
 import { tape } from './runners/tape.ts';
@@ -50,7 +50,7 @@ export const discoverJs: Discover = async (ctx) => {
   const claimed = new Map<string, TestFramework>();
   const nx = await readNxWorkspace(ctx);
   const pkgs = await findPackages(ctx, nx);
-  const reach = await reachScripts(pkgs, nx);
+  const reach = await reachScripts(pkgs, nx, ctx.perWalk('js:plans', (): KeptPlans => ({ plans: new Map() })));
   for (const n of reach.notes) ctx.note(n);
   const order = [...reach.runs].sort((x, y) => y.pkg.dir.split('/').length - x.pkg.dir.split('/').length || (x.pkg.dir < y.pkg.dir ? -1 : 1));
   for (const run of order) {

@@ -12,7 +12,7 @@
  * without reading (packages-workspace.ts's package names) tell the unit what they stand for with
  * `ctx.dependOn`.
  */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { readerNotes } from '../../readers/budget.ts';
 import type { PackageFile } from '../package-files.ts';
 import { treeHolds, treeRecording, type TreeUse } from './unit-tree.ts';
@@ -109,8 +109,7 @@ export async function memoUnit<T>(ctx: ScanContext, key: string, run: (view: Sca
   // Only an engine that keeps walks between scans (a scan process's) can ever replay: others record nothing.
   if (!ctx.vouch || !ctx.stampsOf || !records) return run(ctx);
   const counts = records.counts;
-  // Digested: a key holds a package.json, which a hostile tree may make a megabyte long.
-  const id = digestOf(key);
+  const id = idOf(key);
   const walk = records.walkOf(ctx.files);
   // A scan from no snapshot (`replay` false: a first scan, `?full=1`) answers no unit from a record (the
   // context's `vouch` refuses them all): the record is not looked at, so its tree is not checked in vain (the
@@ -232,8 +231,22 @@ async function askAgain(ctx: ScanContext, packages: UnitRecord['packages']) {
   return { same, notes };
 }
 
+/** Keys up to this long are kept as they are (`MAX_RECORDS` of them per root: ~0.5 MB at most). */
+const MAX_KEPT_KEY = 128;
+
+/**
+ * The name a record is kept under: a short key itself, a long one digested (a key may hold a package.json,
+ * which a hostile tree may make a megabyte long). Perf: most keys are short (a port finder, one package.json's
+ * scripts: ~500 units on the 100k-file tree), and a digest costs more than the lookup. A key kept as it is
+ * starts with `=`, which no digest does (base64 pads with it at the end only).
+ */
+function idOf(key: string): string {
+  return key.length <= MAX_KEPT_KEY ? `=${key}` : digestOf(key);
+}
+
 /** A short digest of a key or of a package file as read (its real path and text; absent: empty). */
 function digestOf(what: string | PackageFile | undefined): string {
   const text = what === undefined ? '' : typeof what === 'string' ? what : `${what.path}\0${what.text}`;
-  return createHash('sha256').update(text).digest('base64');
+  // One call: half the cost of a hash object (every long key, every package file a replay asks for).
+  return hash('sha256', text, 'base64');
 }

@@ -1,7 +1,7 @@
 // Rule units (one runner rule over one package) answered from their records on a rescan over the kept walk:
 // each step's answer must equal a full scan's, and only the units whose inputs moved may run again.
 import assert from 'node:assert/strict';
-import { mkdirSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { suite, test, type TestContext } from 'node:test';
@@ -44,6 +44,12 @@ const TREE: Record<string, string> = {
   'packages/d/d.test.js': "test('d', () => {});\n", 'packages/d/legacy/old.test.js': "test('o', () => {});\n",
   'packages/d/d.spec.js': "test('s', () => {});\n",
 };
+
+/**
+ * The port finders other than the package.json scripts' (which is a unit per file): a unit each, seeing the
+ * whole tree (src/ports/index.ts), so each runs again on another walk.
+ */
+const FINDERS = 16;
 
 /** What a scan found, in an order-free form (notes and runs as sorted lists). */
 function found({ tests, ports, framework, notes, runs, truncated }: ScanResult): unknown {
@@ -102,8 +108,9 @@ suite('rule units over a kept walk', () => {
     const WITH_NEW_SPEC = ['packages/a/x.check.js', 'packages/b/b.spec.js', 'packages/c/src/c.spec.ts',
       'packages/c/src/new.spec.ts', 'packages/d/d.spec.js', 'packages/e/z.check.js', 'packages/f/r.test.js'];
     // Each edit keeps every directory as it was; `reran`: the units that must run again; `tests`: the answer.
-    // The port finders are one unit that reads every package.json and the entry files scripts run: an edit of
-    // one of those runs it again (+1 below), an edit of a Jest config or a preset does not.
+    // Each package.json's scripts are a port unit of their own, and the entry files scripts and `main`s name
+    // (the shared config's index.js) another: an edit of one of those runs that unit again (+1 below), an edit
+    // of a Jest config or a preset does not.
     const steps: Array<{ what: string; edit: () => void; reran: number; replayed?: number; tests: string[] }> = [
       {
         what: 'one package config', reran: 1,
@@ -167,21 +174,22 @@ suite('rule units over a kept walk', () => {
       },
       // Files added and removed: a directory is listed again, so this is another walk. A JS unit is answered
       // from its record while what it asked of the tree holds (unit-tree.ts): here all but the package whose
-      // files moved; the non-JS rules and the port finders, which see the whole tree, run (10 + 1).
+      // files moved; the non-JS rules and the port finders that see the whole tree run (10 + FINDERS). The 9
+      // package.json files' port units and the entry files' are answered too (+ 10).
       {
-        what: 'a spec file added to packages/c (another walk)', reran: 12, replayed: 5,
+        what: 'a spec file added to packages/c (another walk)', reran: 1 + 10 + FINDERS, replayed: 5 + 10,
         edit: () => writeFileSync(join(root, 'packages/c/src/new.spec.ts'), "test('n', () => {});\n"),
         tests: WITH_NEW_SPEC,
       },
       {
-        what: 'a file removed from packages/b', reran: 12, replayed: 5,
+        what: 'a file removed from packages/b', reran: 1 + 10 + FINDERS, replayed: 5 + 10,
         edit: () => rmSync(join(root, 'packages/b/b.test.js')),
         tests: WITH_NEW_SPEC,
       },
       {
         // A new package.json: the units that resolved names through every package.json (a, e, f) run again,
-        // and so does the new package's own unit.
-        what: 'a new package', reran: 15, replayed: 3,
+        // and so do the new package's own unit and its package.json's port unit.
+        what: 'a new package', reran: 4 + 10 + FINDERS + 1, replayed: 3 + 10,
         edit: () => {
           mkdirSync(join(root, 'packages/g'));
           writeFileSync(join(root, 'packages/g/package.json'), JEST);
@@ -191,20 +199,21 @@ suite('rule units over a kept walk', () => {
       },
       {
         // A config file appears where a unit looked for one (`has`): that unit runs again.
-        what: 'a jest.config.js added to packages/g', reran: 12, replayed: 6,
+        what: 'a jest.config.js added to packages/g', reran: 1 + 10 + FINDERS, replayed: 6 + 11,
         edit: () => writeFileSync(join(root, 'packages/g/jest.config.js'), "module.exports = { testMatch: ['**/*.none.js'] };\n"),
         tests: WITH_NEW_SPEC,
       },
       {
         // Outside the units' own packages: the file the shared config resolved to is gone (a `has` answer that
-        // moved), so the two configs importing it run again and fall back to Jest's defaults.
-        what: 'the shared config file removed', reran: 13, replayed: 5,
+        // moved), so the two configs importing it run again and fall back to Jest's defaults; the entry files'
+        // unit, which looked for it as alt's `main`, too.
+        what: 'the shared config file removed', reran: 2 + 10 + FINDERS + 1, replayed: 5 + 10,
         edit: () => rmSync(join(root, 'packages/alt/index.js')),
         tests: WITH_NEW_SPEC.map((file) => file.replace('a/x.check', 'a/y.test').replace('e/z.check', 'e/w.test')),
       },
       {
         // And back: a path the configs looked for and did not find (no read stamp stands for it) is there now.
-        what: 'the shared config file back', reran: 13, replayed: 5,
+        what: 'the shared config file back', reran: 2 + 10 + FINDERS + 1, replayed: 5 + 10,
         edit: () => writeFileSync(join(root, 'packages/alt/index.js'), "module.exports = { testMatch: ['**/*.check.js'] };\n"),
         tests: WITH_NEW_SPEC,
       },
@@ -357,30 +366,132 @@ suite('rule units over a kept walk', () => {
     }
   });
 
-  test('the port finders are one unit: answered from their record while what they read stands', async (t) => {
+  test('each port finder is a unit, and each package.json\'s scripts: an edit runs again only what read it', async (t) => {
     const { root, first, options } = await scannedOnce(t, {
       'package.json': pj({ scripts: { test: 'jest', dev: 'vite --port 5174', start: 'node server.js' } }),
       'jest.config.js': "module.exports = { testMatch: ['**/*.test.js'] };\n",
       'server.js': "require('http').createServer().listen(process.env.PORT || 8080);\n",
+      // Read by the Procfile's finder and, through `npm start`, the root package.json's scripts.
+      'Procfile': 'web: npm start\n',
       '.env': 'PORT=3000\n',
+      'Dockerfile': 'FROM node:22\nEXPOSE 9000\n',
+      // Apps outside any workspace: only the scripts' finder reads their package.json files.
+      'apps/web/package.json': pj({ scripts: { dev: 'next dev -p 3001', start: 'next start --port $WEB_PORT' } }),
+      'apps/api/package.json': pj({ scripts: { start: 'node main.js' } }),
+      'apps/api/main.js': "const app = require('express')();\napp.listen(7000);\n",
       'src/a.test.js': "test('a', () => {});\n",
       'src/b.spec.js': "test('b', () => {});\n",
     });
-    const ports = (result: ScanResult): number[] => result.ports.map((p) => p.port);
-    assert.deepEqual(ports(first), [3000, 5174, 8080]);
-    // A file only Jest's rule reads: it runs again; the port finders are answered from their record.
-    const narrowed = "module.exports = { testMatch: ['**/*.spec.js'] };\n";
-    const edit = (): void => writeFileSync(join(root, 'jest.config.js'), narrowed);
-    const jest = await rescanAfter(edit, root, options, first.snapshot);
-    assert.deepEqual(jest.incremental.tests.map((x) => x.file), ['src/b.spec.js']);
-    assert.equal(jest.ran, 1, 'Jest\'s unit only');
-    assert.deepEqual(jest.incremental.ports, first.ports);
-    // The .env file the finders read: they run again, alone, and find the new port.
-    const moved = await rescanAfter(() => writeFileSync(join(root, '.env'), 'PORT=4000\n'), root, options,
-      jest.incremental.snapshot);
-    assert.equal(moved.ran, 1, 'the port finders run again, nothing else');
-    assert.deepEqual(ports(moved.incremental), [4000, 5174, 8080]);
-    assert.deepEqual(found(moved.incremental), found(await scan(root, { ...options, exclude: () => false })));
+    const ports = (result: ScanResult): string[] => [...new Set(result.ports.map((p) => `${p.port} ${p.config_source}`))];
+    const PORTS = ['3000 .env', '3001 apps/web/package.json', '5174 package.json', '7000 apps/api/main.js', '8080 server.js', '9000 Dockerfile'];
+    assert.deepEqual(ports(first), PORTS);
+    assert.ok(first.notes.some((n) => n.includes('$WEB_PORT')), first.notes.join('\n'));
+    let previous = first.snapshot;
+    const swap = (file: string, from: string, to: string) => () => {
+      writeFileSync(join(root, file), readFileSync(join(root, file), 'utf8').replace(from, to));
+    };
+    // `reran`: the units that must run again; each edit of a file one finder reads must move its port (a record
+    // that missed that read would give the old one back).
+    const steps: Array<{ what: string; edit: () => void; reran: number; replayed?: number; ports: string[] }> = [
+      {
+        what: 'a file only Jest\'s rule reads', reran: 1,
+        edit: swap('jest.config.js', '*.test.js', '*.spec.js'), ports: PORTS,
+      },
+      {
+        what: 'the .env file: its finder alone', reran: 1,
+        edit: swap('.env', '3000', '4000'), ports: PORTS.map((p) => p.replace('3000 .env', '4000 .env')),
+      },
+      {
+        what: 'one app\'s package.json: its own scripts\' unit alone', reran: 1,
+        edit: swap('apps/web/package.json', '3001', '3002'),
+        ports: ['3002 apps/web/package.json', '4000 .env', '5174 package.json', '7000 apps/api/main.js', '8080 server.js', '9000 Dockerfile'],
+      },
+      {
+        what: 'an entry file a script runs: the entry files\' unit alone', reran: 1,
+        edit: swap('apps/api/main.js', '7000', '7001'),
+        ports: ['3002 apps/web/package.json', '4000 .env', '5174 package.json', '7001 apps/api/main.js', '8080 server.js', '9000 Dockerfile'],
+      },
+      {
+        // Jest's unit (its key holds the manifest), the root's scripts and the Procfile's finder, which reads it.
+        what: 'the root package.json, read by three units', reran: 3,
+        edit: swap('package.json', '5174', '5175'),
+        ports: ['3002 apps/web/package.json', '4000 .env', '5175 package.json', '7001 apps/api/main.js', '8080 server.js', '9000 Dockerfile'],
+      },
+      {
+        what: 'the Dockerfile: its finder alone', reran: 1,
+        edit: swap('Dockerfile', '9000', '9001'),
+        ports: ['3002 apps/web/package.json', '4000 .env', '5175 package.json', '7001 apps/api/main.js', '8080 server.js', '9001 Dockerfile'],
+      },
+      {
+        // Another walk: Jest's unit (its package's files moved), the non-JS rules and the finders that see the
+        // whole tree run; the package.json files' units and the entry files' are answered from their records.
+        what: 'a test file added (another walk)', reran: 1 + 10 + FINDERS, replayed: 3 + 1,
+        edit: () => writeFileSync(join(root, 'src/c.spec.js'), "test('c', () => {});\n"),
+        ports: ['3002 apps/web/package.json', '4000 .env', '5175 package.json', '7001 apps/api/main.js', '8080 server.js', '9001 Dockerfile'],
+      },
+    ];
+    for (const { what, edit, reran, replayed: fromRecords, ports: expected } of steps) {
+      const { incremental, ran, replayed } = await rescanAfter(edit, root, options, previous);
+      assert.equal(incremental.mode, 'incremental', what);
+      assert.deepEqual(ports(incremental), [...expected].sort(), what);
+      assert.equal(ran, reran, `${what}: units run again`);
+      if (fromRecords !== undefined) assert.equal(replayed, fromRecords, `${what}: units answered from their records`);
+      const full = await scan(root, { ...options, exclude: () => false });
+      assert.deepEqual(found(incremental), found(full), what);
+      // Notes in the same order as a full scan's, whichever units ran and which were answered.
+      assert.deepEqual(incremental.notes, full.notes, what);
+      previous = incremental.snapshot;
+    }
+  });
+
+  test('test scripts planned over the kept walk: a plan is reused while its manifest and what it read stand', async (t) => {
+    const { root, first, options } = await scannedOnce(t, {
+      'package.json': pj({ workspaces: ['packages/*'], scripts: { test: 'npm test --workspaces' } }),
+      'packages/a/package.json': JEST, 'packages/a/a.test.js': "test('a', () => {});\n",
+      // The test script runs a shell script, which names the runner.
+      'packages/b/package.json': pj({ scripts: { test: 'sh scripts/test.sh' }, devDependencies: { jest: '^29', vitest: '^3' } }),
+      'packages/b/scripts/test.sh': '#!/bin/sh\njest\n',
+      'packages/b/b.test.js': "test('b', () => {});\n",
+      'packages/c/package.json': JEST, 'packages/c/c.test.js': "test('c', () => {});\n",
+      // A case pattern that is no valid pattern: refused, with a note each scan gives (a kept plan would not).
+      'packages/d/package.json': pj({ scripts: { test: 'case "$CI" in [x) exit 1;; esac' } }),
+    });
+    const frameworks = (result: ScanResult): string[] => result.tests.map((x) => `${x.file} ${x.framework}`);
+    assert.ok(first.notes.some((n) => n.includes('shell pattern "[x" is not used')), first.notes.join('\n'));
+    assert.deepEqual(frameworks(first), ['packages/a/a.test.js jest', 'packages/b/b.test.js jest', 'packages/c/c.test.js jest']);
+    let previous = first.snapshot;
+    const steps: Array<{ what: string; edit: () => void; tests: string[] }> = [
+      {
+        what: 'a package\'s test script edited (its plan made again)',
+        edit: () => writeFileSync(join(root, 'packages/a/package.json'), pj({ scripts: { test: 'vitest run' }, devDependencies: { vitest: '^3' } })),
+        tests: ['packages/a/a.test.js vitest', 'packages/b/b.test.js jest', 'packages/c/c.test.js jest'],
+      },
+      {
+        // A plan that read a file is never kept: the shell script edited in place runs another runner.
+        what: 'the shell script a test script runs, edited in place',
+        edit: () => writeFileSync(join(root, 'packages/b/scripts/test.sh'), '#!/bin/sh\nvitest run\n'),
+        tests: ['packages/a/a.test.js vitest', 'packages/b/b.test.js vitest', 'packages/c/c.test.js jest'],
+      },
+      {
+        what: 'another package\'s manifest rewritten with no test script',
+        edit: () => writeFileSync(join(root, 'packages/c/package.json'), pj({ devDependencies: { jest: '^29' } })),
+        tests: ['packages/a/a.test.js vitest', 'packages/b/b.test.js vitest'],
+      },
+      {
+        what: 'and given one again',
+        edit: () => writeFileSync(join(root, 'packages/c/package.json'), JEST),
+        tests: ['packages/a/a.test.js vitest', 'packages/b/b.test.js vitest', 'packages/c/c.test.js jest'],
+      },
+    ];
+    for (const { what, edit, tests } of steps) {
+      const { incremental } = await rescanAfter(edit, root, options, previous);
+      assert.equal(incremental.mode, 'incremental', what);
+      assert.deepEqual(frameworks(incremental), tests, what);
+      const full = await scan(root, { ...options, exclude: () => false });
+      assert.deepEqual(found(incremental), found(full), what);
+      assert.deepEqual(incremental.notes, full.notes, what);
+      previous = incremental.snapshot;
+    }
   });
 
   test('a hostile monorepo: units that resolve a name through 600 package.json files are not kept, and still agree', async (t) => {
@@ -403,7 +514,8 @@ suite('rule units over a kept walk', () => {
       root, OPTIONS, first.snapshot);
     assert.equal(incremental.tests.length, 599);
     assert.equal(ran, 600, 'every JS unit runs: none was kept');
-    assert.equal(replayed, 10 + 1, 'the non-JS rules and the port finders are answered from their records');
+    // The 602 package.json files' port units and the entry files' (the shared package's `main`) included.
+    assert.equal(replayed, 10 + FINDERS + 602 + 1, 'the non-JS rules and the port units are answered from their records');
     assert.deepEqual(found(incremental), found(await scan(root, { ...OPTIONS, exclude: () => false })));
   });
 
@@ -422,7 +534,7 @@ suite('rule units over a kept walk', () => {
       () => writeFileSync(join(root, 'crate/Cargo.toml'), '[package]\nname = "c"\nversion = "0.1.1"\n'),
       root, OPTIONS, first.snapshot);
     assert.equal(ran, 1, 'only the Cargo rule runs again');
-    assert.equal(replayed, 9 + 1, 'pytest\'s rule is answered from its record, with 8 others and the ports');
+    assert.equal(replayed, 9 + FINDERS, 'pytest\'s rule is answered from its record, with 8 others and the port finders');
     assert.deepEqual(found(incremental), found(await scan(root, { ...OPTIONS, exclude: () => false })));
   });
 
@@ -455,8 +567,9 @@ suite('rule units over a kept walk', () => {
     await sleep(60);
     const [first, other] = [await scan(one, options), await scan(two, options)];
     const edit = (root: string) => () => writeFileSync(join(root, 'packages/a/jest.config.js'), 'module.exports = {};\n');
-    // Kept: only the package whose config appeared runs (and the 10 non-JS rules, the walk being new).
-    assert.equal((await rescanAfter(edit(one), one, options, first.snapshot)).replayed, 1);
+    // Kept: only the package whose config appeared runs (and the 10 non-JS rules and the port finders, the walk
+    // being new); the other package's unit and the 3 package.json files' port units are answered.
+    assert.equal((await rescanAfter(edit(one), one, options, first.snapshot)).replayed, 1 + 3);
     options.cache.units!.drop(realpathSync(one));
     const dropped = await rescanAfter(edit(two), two, options, other.snapshot);
     assert.equal(dropped.replayed, 0, 'the records of the other root were dropped');

@@ -18,10 +18,7 @@ export async function findPackages(ctx: ScanContext, nx?: NxWorkspace): Promise<
   if (rootJson) {
     dirs = [''];
     const patterns = await workspacePatterns(ctx, rootJson);
-    if (patterns.length > 0) {
-      const matcher = compileGlobs(patterns.map((p) => p.replace(/^\.\//, '').replace(/\/$/, '')));
-      for (const d of ctx.dirs) if (d !== '' && matcher.match(d) && ctx.has(d + '/package.json')) dirs.push(d);
-    }
+    if (patterns.length > 0) dirs.push(...memberDirs(ctx, patterns));
     // Nx: every project.json is a project, workspace member or not.
     if (nx) for (const d of nxProjectDirs(ctx)) if (!dirs.includes(d)) dirs.push(d);
   } else {
@@ -40,6 +37,24 @@ export async function findPackages(ctx: ScanContext, nx?: NxWorkspace): Promise<
   const members = membersOf(ctx, found.map(([dir]) => dir));
   const pkgs = found.map(([dir, json, nxProject]) => makePkg(ctx, dir, json, members.get(dir) ?? { files: [], dirs: [] }, nxProject));
   return pkgs.sort((a, b) => b.dir.split('/').length - a.dir.split('/').length || (a.dir < b.dir ? -1 : 1));
+}
+
+/**
+ * The directories the workspace patterns match that hold a package.json, in walk order. Perf: a pass over
+ * every directory (~30k on the 100k-file tree, ~1 ms), so the last patterns' answer is kept for the walk: a
+ * rescan over the same walk with the same patterns takes it. The patterns are compiled each time (a pattern
+ * refused as unsafe is noted by every scan).
+ */
+function memberDirs(ctx: ScanContext, patterns: readonly string[]): readonly string[] {
+  const matcher = compileGlobs(patterns.map((p) => p.replace(/^\.\//, '').replace(/\/$/, '')));
+  const key = JSON.stringify(patterns);
+  const last = ctx.perWalk('js:member-dirs', (): { key?: string; dirs: string[] } => ({ dirs: [] }));
+  if (last.key === key) return last.dirs;
+  const dirs: string[] = [];
+  for (const d of ctx.dirs) if (d !== '' && matcher.match(d) && ctx.has(d + '/package.json')) dirs.push(d);
+  last.key = key;
+  last.dirs = dirs;
+  return dirs;
 }
 
 /**

@@ -26,11 +26,18 @@ export function missingWhy(pkg: Pkg, label: string): string {
     : `${label} has no test script`;
 }
 
+/** A package's files under a dot folder or named with a dot (`.github/workflows/ci.yml`, `.gitlab-ci.yml`). */
+export function dotFilesOf(pkg: Pkg): string[] {
+  return pkg.files.filter((f) => f.startsWith('.'));
+}
+
 /**
  * The stand-in for a package without a real `test` script, `label` its package.json for notes. CI is
- * read only for the project root (CI files live there); the `test:*` scripts only when `named`.
+ * read only for the project root (CI files live there, among `dotFiles`); the `test:*` scripts only when
+ * `named`.
  */
-export async function standIn(pkg: Pkg, label: string, options: PlanOptions, named = true): Promise<StandIn | undefined> {
+export async function standIn(pkg: Pkg, label: string, options: PlanOptions, named = true,
+  dotFiles: () => readonly string[] = () => dotFilesOf(pkg)): Promise<StandIn | undefined> {
   const scripts = (pkg.json.scripts ?? {}) as Record<string, unknown>;
   const real = (n: string): boolean => typeof scripts[n] === 'string' && !scriptMissing(scripts, n);
   // A CI line's workflow expression reads as `*`: the name then stands for every script it matches.
@@ -41,7 +48,7 @@ export async function standIn(pkg: Pkg, label: string, options: PlanOptions, nam
     return planned.invocations.length + planned.delegations.length + planned.dirs.length > 0 ? planned : undefined;
   };
   if (pkg.dir === '') {
-    const ci = await ciTests(pkg.files.filter((f) => f.startsWith('.')), (f) => pkg.read(f), hasScript);
+    const ci = await ciTests(dotFiles(), (f) => pkg.read(f), hasScript);
     const lines = [...new Set(ci.flatMap((c) => c.lines))];
     const planned = lines.length > 0 ? await plan(lines.join('\n'), true) : undefined;
     if (planned) {
