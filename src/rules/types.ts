@@ -158,8 +158,6 @@ export interface UnitOptions<T> {
 export interface CaseMemo {
   get(file: string, key: string): number | undefined;
   set(file: string, key: string, cases: number): void;
-  /** `get`, and a count found is kept as this scan's (`set`): one lookup of each map for both. */
-  reuse?(file: string, key: string): number | undefined;
 }
 
 /** What the scan followed to find one package's tests (shown in the scan answer's `runs`). */

@@ -89,11 +89,6 @@ export async function withCases(
   const countRead = ctx.counting?.read ?? ctx.readOnce;
   ctx.readAhead?.(list);
   const memo = ctx.memo;
-  const reuse = memo?.reuse?.bind(memo) ?? ((file: string, key: string): number | undefined => {
-    const known = memo?.get(file, key);
-    if (known !== undefined) memo?.set(file, key, known);
-    return known;
-  });
   // Perf: counts the last scan kept are taken first, in one pass without awaiting (a 1% rescan of the 100k
   // tree takes ~9k of them and reads ~100 files); only the files left are read, `concurrency` at a time.
   const left: number[] = [];
@@ -101,8 +96,9 @@ export async function withCases(
     const file = list[i]!;
     const name = frameworkOf(file);
     const key = keyOf(name);
-    const known = reuse(file, key);
+    const known = memo?.get(file, key);
     if (known === undefined) { left.push(i); continue; }
+    memo?.set(file, key, known);
     out[i] = Number.isNaN(known) ? { file, framework: name } : { file, framework: name, cases: known };
   }
   let next = 0;

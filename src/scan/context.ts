@@ -35,7 +35,7 @@ export interface ContextOptions {
     readonly sameTree?: boolean;
   };
   /** Stamps already taken this scan (path -> stamp), so a file is not stat'ed twice. */
-  readonly fresh?: { get(path: string): readonly number[] | undefined };
+  readonly fresh?: ReadonlyMap<string, readonly number[]>;
   /**
    * Whether to collect what the next snapshot needs (stamps of files read, case counts). Off for a tree no
    * snapshot is kept of, so a big first scan pays nothing for it. @default true
@@ -299,19 +299,6 @@ export function createContext(root: string, tree: Tree & { readonly record?: Tre
         if (!previous!.sameTree && !has(file)) return undefined;
         if (!sameStamp(lstamp(file), 0, previous!.stampData, at)) return undefined;
         return was;
-      },
-      reuse(file, key) {
-        const was = previous?.memo.get(file);
-        const cases = was?.get(key);
-        const at = previous?.stamps.get(file);
-        if (cases === undefined || at === undefined) return undefined;
-        if (!previous!.sameTree && !has(file)) return undefined;
-        if (!sameStamp(lstamp(file), 0, previous!.stampData, at)) return undefined;
-        // As `set` with the count the last scan kept: its map taken as it is when this scan has none yet.
-        const byKey = record.memo.get(file);
-        if (byKey === undefined && was!.size === 1) record.memo.set(file, was!);
-        else this.set(file, key, cases);
-        return cases;
       },
       set(file, key, cases) {
         let byKey = record.memo.get(file);

@@ -172,14 +172,14 @@ async function scanFrom(root: string, options: ScanOptions): Promise<ScanResult 
   // The tree lists what it listed (no directory moved, or some were listed again, say for a racy stamp, and
   // hold what they held): nothing moved if every file read still has its stamp; only counted test files
   // moved -> their counts patched into the last result (rescan.ts `patchCounts`); else the rules run.
-  const fresh = readsNow?.fresh;
+  const fresh = readsNow?.fresh ?? new Map<string, readonly number[]>();
   if (previous && reads && readsNow && tree.same && keep) {
     const again = readsNow;
     if (again.changed.length === 0) {
       const before = snapshotResult(previous);
       const snapshot = snapshotOf({
         root, limits: limits!, tree: sameWalk ? { kept: previous.tree } : tree.record, files: tree.files, walked: tree,
-        reads: again.all(), memo: reads.memo, result: before,
+        reads: again.fresh, memo: reads.memo, result: before,
         ...(previous.reads.rule ? { ruleReads: ruleReadsOf(previous, again.paths) } : {}),
         ...(previous.rulesRun === undefined ? {} : { rulesRun: previous.rulesRun }),
       });
@@ -196,8 +196,7 @@ async function scanFrom(root: string, options: ScanOptions): Promise<ScanResult 
   const memo = previous && reads
     ? { memo: reads.memo, stamps: reads.stamps, stampData: previous.reads.stamps, sameTree: tree.same } : undefined;
   const ctx = createContext(root, tree, {
-    clock, ...(fresh ? { fresh } : {}), keep, ...(memo ? { previous: memo } : {}),
-    ...(probe ? { onRead: probe.reading } : {}),
+    clock, fresh, keep, ...(memo ? { previous: memo } : {}), ...(probe ? { onRead: probe.reading } : {}),
     walkMemos: cache.walkMemos, units: cache.units, helper: cache.helper,
   });
   // A directory whose name is not UTF-8 cannot be opened by its name (walk.ts distinctNames): said apart.

@@ -25,7 +25,6 @@ import { tape } from './runners/tape.ts';
 import { vitest } from './runners/vitest.ts';
 import { wtr } from './runners/wtr.ts';
 import { joinPath } from '../../rules/paths.ts';
-import { claimer } from './claims.ts';
 
 const RULES: Partial<Record<JsRunner, RunnerRule>> = {
   jest, cra, kcd, vitest, mocha, 'node-test': nodeTest, playwright, cypress, ava, jasmine, bun, 'web-test-runner': wtr, tap, uvu, borp, tape, angular, karma, 'karma-start': karmaStart, bnt,
@@ -48,8 +47,7 @@ const MAX_LISTED = 8;
  * tests[0]; // { file: 'src/a.test.ts', framework: 'vitest', cases: 3 }
  */
 export const discoverJs: Discover = async (ctx) => {
-  // A file two runners both run is one row (the first runner's); say so rather than drop it silently.
-  const claims = claimer(ctx);
+  const claimed = new Map<string, TestFramework>();
   const nx = await readNxWorkspace(ctx);
   const pkgs = await findPackages(ctx, nx);
   const reach = await reachScripts(pkgs, nx, ctx.perWalk('js:plans', (): KeptPlans => ({ plans: new Map() })));
@@ -79,6 +77,8 @@ export const discoverJs: Discover = async (ctx) => {
         ctx.follow({ package: here.dir, command: plan.command, runner: inv.runner, config: null, notes: [...info.notes, msg] });
         continue;
       }
+      // A file two runners both run is one row (the first runner's); say so rather than drop it silently.
+      const shared = new Map<TestFramework, string[]>();
       const files = await discoverUnit(ctx, rule, here, inv, info);
       // An empty run the rule said nothing about gets a note of its own (never an empty list in silence).
       if (files.length === 0 && info.notes.length === runNotes.length) {
@@ -86,9 +86,18 @@ export const discoverJs: Discover = async (ctx) => {
         ctx.note(msg);
         info.notes.push(msg);
       }
-      for (const [owner, also] of claims.claim(fullPaths(ctx, here.dir, prefix, files), rule.framework)) {
-        const msg = `${label(pkg)}: ${rule.framework} also runs ${also.length} file${also.length === 1 ? '' : 's'} `
-          + `listed under ${owner} (one row per file), e.g. ${also[0]}`;
+      for (const full of fullPaths(ctx, here.dir, prefix, files)) {
+        const owner = claimed.get(full);
+        if (owner === undefined) claimed.set(full, rule.framework);
+        else if (owner !== rule.framework) {
+          const list = shared.get(owner);
+          if (list) list.push(full);
+          else shared.set(owner, [full]);
+        }
+      }
+      for (const [owner, files] of shared) {
+        const msg = `${label(pkg)}: ${rule.framework} also runs ${files.length} file${files.length === 1 ? '' : 's'} `
+          + `listed under ${owner} (one row per file), e.g. ${files[0]}`;
         ctx.note(msg);
         info.notes.push(msg);
       }
@@ -104,7 +113,6 @@ export const discoverJs: Discover = async (ctx) => {
   // projects): only those with no listed file are named.
   // Perf: every listed file's folders only when some package was not reached (a first scan of a monorepo
   // whose packages all are pays no slice per folder of each listed file).
-  const claimed = claims.done();
   const listedDirs = new Set<string>();
   if (reach.unreached.length > 0) {
     for (const file of claimed.keys()) {
@@ -249,8 +257,7 @@ function fullPaths(ctx: ScanContext, dir: string, prefix: string, files: readonl
  * sorted before counting, so rows come out in order; and a rescan over this walk whose runs claimed the very
  * same paths in the same order (each unit answered from its record) takes the order it sorted last time.
  */
-async function claimedTests(ctx: ScanContext,
-  claimed: ReadonlyMap<string, TestFramework>): Promise<FoundTest[]> {
+async function claimedTests(ctx: ScanContext, claimed: Map<string, TestFramework>): Promise<FoundTest[]> {
   const last = ctx.perWalk('js:claimed-order', () => ({ claimed: [] as string[], sorted: [] as string[] }));
   let same = last.claimed.length === claimed.size;
   if (same) {

@@ -4,8 +4,7 @@
  */
 import { createContext } from '../context.ts';
 import {
-  keptWalk, previousReads, pushStamp, sameStamp, snapshotDirs, snapshotReadPaths, snapshotResult, STAMP,
-  type Memo,
+  keptWalk, pushStamp, sameStamp, snapshotDirs, snapshotReadPaths, snapshotResult, STAMP, type Memo,
   type ScanSnapshotData, type SnapshotInput,
   type StampClock, type StatLike, type TreeRecord,
 } from './snapshot.ts';
@@ -131,44 +130,33 @@ function ascending<T>(list: readonly T[], key: (item: T) => string): boolean {
   return true;
 }
 
-/** Stamps taken this scan, looked up by path (a Map, or {@link statReads}' lookup over the quick check's). */
-export interface StampLookup { get(path: string): readonly number[] | undefined }
-
 /**
  * Every file the last scan read, stat'ed now (`known`: stamps already taken this scan): the stamps and
- * the indexes (into `paths`, the snapshot's order) of the files whose stamp moved. `fresh` looks a stamp
- * up; `all()` makes the map of them all (a snapshot taken without running the rules).
+ * the indexes (into `paths`, the snapshot's order) of the files whose stamp moved.
  */
 export function statReads(data: ScanSnapshotData, base: string, clock: StampClock,
   known: ReadonlyMap<string, readonly number[]> | Float64Array,
-  stat: (abs: string) => StatLike | undefined = lstatOrUndefined) {
+  stat: (abs: string) => StatLike | undefined = lstatOrUndefined): { paths: readonly string[]; fresh: Map<string, readonly number[]>; changed: number[] } {
   const paths = snapshotReadPaths(data);
-  const changed: number[] = [];
-  if (known instanceof Float64Array) {
-    // The quick check's stamps of this snapshot's reads, in their order. Perf: compared where they are,
-    // and a stamp is copied out only when asked for (a 1%-touched 100k rescan asks for ~9k of ~10k: no
-    // map of them all is built, nor an array for each one never asked for).
-    for (let i = 0; i < paths.length; i++) if (!sameStamp(known, i, data.reads.stamps, i)) changed.push(i);
-    const index = previousReads(data).stamps;
-    const stampAt = (i: number): readonly number[] => {
-      const stamp = new Array<number>(STAMP);
-      for (let k = 0; k < STAMP; k++) stamp[k] = known[i * STAMP + k]!;
-      return stamp;
-    };
-    const fresh: StampLookup = {
-      get: (path) => { const i = index.get(path); return i === undefined ? undefined : stampAt(i); },
-    };
-    return { paths, fresh, changed, all: () => new Map(paths.map((path, i) => [path, stampAt(i)] as const)) };
-  }
   const fresh = new Map<string, readonly number[]>();
+  const changed: number[] = [];
+  // `known` as a Float64Array: the quick check's stamps of this snapshot's reads, in their order. Perf:
+  // copied element by element (a view and Array.from per file cost a 1%-touched 100k rescan ~5 ms).
+  const taken = (path: string, i: number): readonly number[] | undefined => {
+    if (!(known instanceof Float64Array)) return known.get(path);
+    const at = i * STAMP;
+    const stamp = new Array<number>(STAMP);
+    for (let k = 0; k < STAMP; k++) stamp[k] = known[at + k]!;
+    return stamp;
+  };
   for (let i = 0; i < paths.length; i++) {
     const path = paths[i]!;
-    let stamp = known.get(path);
+    let stamp = taken(path, i);
     if (!stamp) { const s: number[] = []; pushStamp(s, stat(base + path), clock); stamp = s; }
     fresh.set(path, stamp);
     if (!sameStamp(stamp, 0, data.reads.stamps, i)) changed.push(i);
   }
-  return { paths, fresh: fresh as StampLookup, changed, all: () => fresh };
+  return { paths, fresh, changed };
 }
 
 const MAX_ROOTS = 32;
@@ -258,7 +246,7 @@ export async function patchCounts({
     const framework = tests[row]!.framework;
     tests[row] = cases === undefined ? { file, framework } : { file, framework, cases };
   }
-  const stamps = new Map(reads.all());
+  const stamps = new Map(reads.fresh);
   for (const [file, stamp] of ctx.record.reads) stamps.set(file, stamp);
   counterRuns!.remember(root, run.id, run.counters); // in use again: the newest
   const ruleReads = new Set(reads.paths.filter((_, i) => rule[i] === 1));
