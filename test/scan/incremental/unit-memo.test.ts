@@ -366,6 +366,66 @@ suite('rule units over a kept walk', () => {
     }
   });
 
+  test('claims over the kept walk: a file two runners list stays the first one\'s, and the note follows each edit', async (t) => {
+    const VITEST = (include: string): string =>
+      `import { defineConfig } from 'vitest/config';\nexport default defineConfig({ test: { include: ['${include}'] } });\n`;
+    const { root, first, options } = await scannedOnce(t, {
+      'package.json': pj({ workspaces: ['packages/*'], scripts: { test: 'npm test --workspaces' } }),
+      'packages/a/package.json': pj({ scripts: { test: 'jest && vitest run' }, devDependencies: { jest: '^29', vitest: '^3' } }),
+      'packages/a/jest.config.js': "module.exports = { testMatch: ['**/*.test.js'] };\n",
+      'packages/a/vitest.config.ts': VITEST('**/*.test.js'),
+      'packages/a/a.test.js': "test('a', () => {});\n", 'packages/a/b.test.js': "test('b', () => {});\n",
+      'packages/a/c.spec.js': "test('c', () => {});\n",
+      'packages/b/package.json': JEST, 'packages/b/d.test.js': "test('d', () => {});\n",
+    });
+    const owners = (r: ScanResult): Record<string, string> => Object.fromEntries(r.tests.map((x) => [x.file, x.framework]));
+    const shared = (r: ScanResult): string[] => r.notes.filter((n) => n.includes(' also runs '));
+    assert.deepEqual(owners(first), { 'packages/a/a.test.js': 'jest', 'packages/a/b.test.js': 'jest', 'packages/b/d.test.js': 'jest' });
+    assert.equal(shared(first).length, 1);
+    let previous = first.snapshot;
+    const steps: Array<{ what: string; edit: () => void; owners: Record<string, string>; shared: number }> = [
+      {
+        // Only a test file moved, beside a config rewritten as it was: every claim as it was, its note again.
+        what: 'every unit answered from its record', shared: 1,
+        edit: () => {
+          writeFileSync(join(root, 'packages/b/package.json'), JEST);
+          writeFileSync(join(root, 'packages/a/a.test.js'), "test('a', () => {});\ntest('a2', () => {});\n");
+        },
+        owners: { 'packages/a/a.test.js': 'jest', 'packages/a/b.test.js': 'jest', 'packages/b/d.test.js': 'jest' },
+      },
+      {
+        // Vitest (the second runner) lists spec files too: one more row, Vitest's, and the shared note stays.
+        what: 'the second runner claims more', shared: 1,
+        edit: () => writeFileSync(join(root, 'packages/a/vitest.config.ts'), VITEST('**/*.{test,spec}.js')),
+        owners: { 'packages/a/a.test.js': 'jest', 'packages/a/b.test.js': 'jest', 'packages/a/c.spec.js': 'vitest',
+          'packages/b/d.test.js': 'jest' },
+      },
+      {
+        // Jest (the first) lists one file only: the other is Vitest's now, and the note names one file.
+        what: 'the first runner claims less', shared: 1,
+        edit: () => writeFileSync(join(root, 'packages/a/jest.config.js'), "module.exports = { testMatch: ['**/a.test.js'] };\n"),
+        owners: { 'packages/a/a.test.js': 'jest', 'packages/a/b.test.js': 'vitest', 'packages/a/c.spec.js': 'vitest',
+          'packages/b/d.test.js': 'jest' },
+      },
+      {
+        // A later package's runner claims nothing: the claims before it are as they were.
+        what: 'a later package lists nothing', shared: 1,
+        edit: () => writeFileSync(join(root, 'packages/b/package.json'), pj({ scripts: { test: 'jest none/' }, devDependencies: { jest: '^29' } })),
+        owners: { 'packages/a/a.test.js': 'jest', 'packages/a/b.test.js': 'vitest', 'packages/a/c.spec.js': 'vitest' },
+      },
+    ];
+    for (const { what, edit, owners: expected, shared: notes } of steps) {
+      const { incremental } = await rescanAfter(edit, root, options, previous);
+      assert.equal(incremental.mode, 'incremental', what);
+      assert.deepEqual(owners(incremental), expected, what);
+      assert.equal(shared(incremental).length, notes, what);
+      const full = await scan(root, { ...options, exclude: () => false });
+      assert.deepEqual(found(incremental), found(full), what);
+      assert.deepEqual(incremental.notes, full.notes, `${what}: notes in order`);
+      previous = incremental.snapshot;
+    }
+  });
+
   test('each port finder is a unit, and each package.json\'s scripts: an edit runs again only what read it', async (t) => {
     const { root, first, options } = await scannedOnce(t, {
       'package.json': pj({ scripts: { test: 'jest', dev: 'vite --port 5174', start: 'node server.js' } }),
