@@ -28,7 +28,7 @@ function scanProcesses(): number[] {
   }).map(Number);
 }
 
-test('a rescan right after an answer starts from its snapshot and is exact; a lost snapshot means a full scan', async (t) => {
+test('a rescan right after an answer starts from its snapshot and is exact, also once the scan process was killed', async (t) => {
   const root = makeTree(t, TREE);
   const server = await serve(t, { db: join(makeTree(t), 'projdex.db') });
   const { body: project } = await call(`${server.url}/api/projects`, 'POST', { name: 'p', path: root });
@@ -75,7 +75,8 @@ test('a rescan asked for in the very turn the last scan answers waits for that s
   t.after(async () => { await scanner.close(); store.close(); });
   const project = store.insertProject({ name: 'p', path: root })!;
   const full = async (): Promise<string[]> => (await scan(root)).tests.map((row) => row.file).sort();
-  const listed = (): string[] => JSON.parse(store.testsJson(project.id).toString()).map((row: { file_path: string }) => row.file_path);
+  const listed = (): string[] => JSON.parse(store.testsJson(project.id).toString())
+    .map((row: { file_path: string }) => row.file_path);
   // Its snapshot is kept only after this turn (the answer's): the rescan must not read the store first.
   const again = await scanner.scanProject(project).then((first) => {
     assert.equal(first.mode, 'full');
