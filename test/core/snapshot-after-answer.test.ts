@@ -28,7 +28,7 @@ function scanProcesses(): number[] {
   }).map(Number);
 }
 
-test('a rescan right after an answer starts from its snapshot and is exact, also once the scan process was killed', async (t) => {
+test('a rescan right after an answer is incremental and exact, also once the scan process was killed', async (t) => {
   const root = makeTree(t, TREE);
   const server = await serve(t, { db: join(makeTree(t), 'projdex.db') });
   const { body: project } = await call(`${server.url}/api/projects`, 'POST', { name: 'p', path: root });
