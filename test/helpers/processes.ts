@@ -12,6 +12,17 @@ export async function freePort(): Promise<number> {
   return port;
 }
 
+/** This process's scan processes: their parent is this process and their entry is the scanner's `process.ts`. */
+export function scanProcesses(): number[] {
+  return readdirSync('/proc').filter((name) => /^\d+$/.test(name)).filter((pid) => {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      return parent === process.pid && readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('process.');
+    } catch { return false; }
+  }).map(Number);
+}
+
 /** Pids whose process group is `pgid`, read from /proc/PID/stat (field 5); zombies have ended. */
 export function groupMembers(pgid: number): number[] {
   const out: number[] = [];

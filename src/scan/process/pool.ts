@@ -64,6 +64,8 @@ interface Job {
   readonly options: WorkerScanOptions;
   readonly onProgress: ((progress: ScanProgress) => void) | undefined;
   readonly deltaOnly: boolean;
+  /** Sent again once already, after the idle process it went to had died (see `retryOrReject`). */
+  readonly again?: boolean;
   resolve(result: ProcessScanResult): void;
   reject(error: Error): void;
 }
@@ -127,6 +129,7 @@ export function createScanPool({
       const idle = [...live].filter((p) => p.idle && p.heapMb === heapMb);
       const last = lastScanner.get(waiting[0]!.root);
       let proc = last && idle.includes(last) ? last : idle[0];
+      const reused = proc !== undefined;
       if (!proc) {
         const count = [...live].filter((p) => p.heapMb === heapMb).length;
         if (count >= size) return;
@@ -154,13 +157,21 @@ export function createScanPool({
         job.resolve(result);
         void result.snapshotLater.then(next);
       }, (error: NodeJS.ErrnoException) => {
-        try { next(); } finally { retryOrReject(job, error); }
+        try { next(); } finally { retryOrReject(job, error, reused); }
       });
     }
   };
 
-  /** A failed scan's answer: out of memory, once more in a roomier process (rare: a tree near the entry cap). */
-  const retryOrReject = (job: Job, error: NodeJS.ErrnoException): void => {
+  /**
+   * A failed scan's answer. A process killed while idle (the OOM killer, a user) looks idle until its exit
+   * is seen, so a scan sent to a kept process that died is queued once more. Out of memory: once more in a
+   * roomier process (rare: a tree near the entry cap).
+   */
+  const retryOrReject = (job: Job, error: NodeJS.ErrnoException, reused: boolean): void => {
+    if (error.code === 'SCAN_PROCESS_DIED' && reused && !job.again && !closed) {
+      waiting.unshift({ ...job, again: true });
+      return pump();
+    }
     if (error.code !== 'SCAN_OUT_OF_MEMORY' || fallbackHeapMb === null || closed) return job.reject(error);
     // One roomier process at a time, for this scan only.
     const retry = retries.then(async () => {

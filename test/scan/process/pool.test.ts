@@ -7,6 +7,7 @@ import { scan } from '../../../src/scan/index.ts';
 import { createScanPool } from '../../../src/scan/process/pool.ts';
 import { testCountOf, testsLeftOut } from '../../../src/scan/process/packed.ts';
 import { makeTree } from '../../helpers/index.ts';
+import { scanProcesses } from '../../helpers/processes.ts';
 
 const PROJECT = {
   'package.json': JSON.stringify({ scripts: { test: 'vitest', dev: 'vite --port 5174' }, devDependencies: { vitest: '^4.0.0', vite: '^7.0.0' } }),
@@ -39,6 +40,34 @@ suite('createScanPool()', () => {
     const [capped, full] = await Promise.all([pool.scan(root, { maxEntries: 1 }), pool.scan(root)]);
     assert.match(capped.truncated ?? '', /entry limit of 1/);
     assert.equal(full.truncated, null);
+  });
+
+  test('a scan sent to a kept process that died while idle runs in a new one; a second death fails it', async (t) => {
+    const root = makeTree(t, PROJECT);
+    const pool = createScanPool();
+    t.after(() => pool.close());
+    const first = await pool.scan(root);
+    const [pid] = scanProcesses();
+    assert.ok(pid !== undefined, 'a scan process is kept');
+    // Killed and asked for in the same turn: the pool has not seen the exit yet, so the process looks idle.
+    process.kill(pid, 'SIGKILL');
+    const again = await pool.scan(root);
+    assert.deepEqual(again.tests, first.tests);
+    const [next] = scanProcesses().filter((p) => p !== pid);
+    assert.ok(next !== undefined && next !== pid, 'a new scan process answered');
+    // A process that dies under the scan once more (a project that crashes it, say) fails the scan.
+    const dying = pool.scan(root);
+    process.kill(next, 'SIGKILL');
+    // The pool forks the next one in this process's turn that sees the exit: looked for every turn, it is
+    // killed while it starts Node, long before it could load the scanner and scan.
+    let third: number | undefined;
+    const deadline = Date.now() + 60_000;
+    while ((third = scanProcesses().find((p) => p !== pid && p !== next)) === undefined && Date.now() < deadline) {
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    assert.ok(third !== undefined, 'the scan was sent again');
+    process.kill(third, 'SIGKILL');
+    await assert.rejects(dying, { code: 'SCAN_PROCESS_DIED' });
   });
 
   test('a failing scan rejects with the error code and the worker goes on serving', async (t) => {
