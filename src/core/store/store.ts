@@ -496,7 +496,9 @@ export function openStore(file: string, { now = Date.now, maxBytes }: StoreOptio
         // Still the stored list when no other connection has committed since it was built (this one holds
         // the write lock now): the rows written, as SQLite writes them, go into it.
         if (listBefore && Number(q.dataVersion.get()?.data_version) === seenVersion) {
-          const written = delta.upserts.map((t) => ({ file: t.file, row: q.testRow.get(projectId, t.file)?.row }));
+          const written = delta.upserts.map((t) => ({
+            file: t.file, row: q.testRow.get(projectId, t.file)?.row,
+          }));
           if (written.every((edit) => typeof edit.row === 'string')) {
             const removed = delta.removed.map((file) => ({ file, row: null }));
             listAfter = patchList(listBefore, [...written as Array<{ file: string; row: string }>, ...removed]);

@@ -229,7 +229,8 @@ function isNormal(path: string): boolean {
     const slash = path.indexOf('/', start);
     const length = (slash === -1 ? path.length : slash) - start;
     if (length === 0) return false;
-    if (length <= 2 && path.charCodeAt(start) === DOT && (length === 1 || path.charCodeAt(start + 1) === DOT)) return false;
+    if (length <= 2 && path.charCodeAt(start) === DOT
+      && (length === 1 || path.charCodeAt(start + 1) === DOT)) return false;
     if (slash === -1) return true;
     start = slash + 1;
   }
@@ -244,7 +245,8 @@ const DOT = 0x2e;
  * them by identity).
  */
 function fullPaths(ctx: ScanContext, dir: string, prefix: string, files: readonly string[]): readonly string[] {
-  const made = ctx.perWalk('js:full-paths', () => new WeakMap<readonly string[], { dir: string; paths: string[] }>());
+  const made = ctx.perWalk('js:full-paths',
+    () => new WeakMap<readonly string[], { dir: string; paths: string[] }>());
   const known = made.get(files);
   if (known && known.dir === dir) return known.paths;
   const paths = files.map((file) => (isNormal(file) ? prefix + file : joinPath(dir, file)));
@@ -269,5 +271,6 @@ async function claimedTests(ctx: ScanContext, claimed: Map<string, TestFramework
     // The default sort: UTF-16 code units, the order of `<`.
     last.sorted = [...last.claimed].sort();
   }
-  return withCases(ctx, last.sorted, (file) => claimed.get(file)!, countCases, { concurrency: READ_CONCURRENCY, rowPerFile: true });
+  return withCases(ctx, last.sorted, (file) => claimed.get(file)!, countCases,
+    { concurrency: READ_CONCURRENCY, rowPerFile: true });
 }

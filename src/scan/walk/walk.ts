@@ -400,7 +400,9 @@ export async function walkPart(root: string, {
    * Records a listed directory's entries and queues its subdirectories; `fd`, the directory's descriptor,
    * is kept open while they wait to be opened through it, else closed here.
    */
-  const take = (dir: PendingDir, stamp: number[], was: number | undefined, list: Dirent[], dev: number, ino: number, fd?: number): void => {
+  const take = (
+    dir: PendingDir, stamp: number[], was: number | undefined, list: Dirent[], dev: number, ino: number, fd?: number,
+  ): void => {
     const held: HeldDir | undefined = fd === undefined ? undefined : { fd, waiting: 0 };
     try {
       enter(dir, stamp, was, list, dev, ino, held);
@@ -408,8 +410,10 @@ export async function walkPart(root: string, {
       if (held?.waiting === 0) closeSync(held.fd);
     }
   };
-  const enter = ({ abs, rel, depth }: PendingDir, stamp: number[], was: number | undefined, list: Dirent[], dev: number, ino: number,
-    held: HeldDir | undefined): void => {
+  const enter = (
+    { abs, rel, depth }: PendingDir, stamp: number[], was: number | undefined, list: Dirent[], dev: number,
+    ino: number, held: HeldDir | undefined,
+  ): void => {
     // Recorded once listed, so the record's order is the order files are appended in (one run per directory).
     const at = note(rel, stamp, 0);
     if (depth > 0 && list.some((e) => PRUNE_MARKERS.includes(e.name) && e.isFile())) {
@@ -491,7 +495,9 @@ export async function walkPart(root: string, {
         try {
           while (queue.length > 0 && !stopped()) {
             if (share && files.length > share.maxFiles) { share.give(unqueue(queue.splice(0))); break; }
-            if (share && queue.length >= share.minimum && share.wanted()) share.give(unqueue(queue.splice(0, queue.length >> 1)));
+            if (share && queue.length >= share.minimum && share.wanted()) {
+              share.give(unqueue(queue.splice(0, queue.length >> 1)));
+            }
             visitSync(queue.pop()!);
             if (performance.now() > until && queue.length > 0) { setImmediate(slice); return; }
           }

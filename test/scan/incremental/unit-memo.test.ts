@@ -450,47 +450,48 @@ suite('rule units over a kept walk', () => {
     const swap = (file: string, from: string, to: string) => () => {
       writeFileSync(join(root, file), readFileSync(join(root, file), 'utf8').replace(from, to));
     };
-    // `reran`: the units that must run again; each edit of a file one finder reads must move its port (a record
-    // that missed that read would give the old one back).
-    const steps: Array<{ what: string; edit: () => void; reran: number; replayed?: number; ports: string[] }> = [
+    // `reran`: the units that must run again; `moves`: the port each edit of a file one finder reads must move
+    // (a record that missed that read would give the old one back).
+    const steps: Array<{ what: string; edit: () => void; reran: number; replayed?: number; moves?: [string, string] }> = [
       {
         what: 'a file only Jest\'s rule reads', reran: 1,
-        edit: swap('jest.config.js', '*.test.js', '*.spec.js'), ports: PORTS,
+        edit: swap('jest.config.js', '*.test.js', '*.spec.js'),
       },
       {
         what: 'the .env file: its finder alone', reran: 1,
-        edit: swap('.env', '3000', '4000'), ports: PORTS.map((p) => p.replace('3000 .env', '4000 .env')),
+        edit: swap('.env', '3000', '4000'), moves: ['3000 .env', '4000 .env'],
       },
       {
         what: 'one app\'s package.json: its own scripts\' unit alone', reran: 1,
         edit: swap('apps/web/package.json', '3001', '3002'),
-        ports: ['3002 apps/web/package.json', '4000 .env', '5174 package.json', '7000 apps/api/main.js', '8080 server.js', '9000 Dockerfile'],
+        moves: ['3001 apps/web/package.json', '3002 apps/web/package.json'],
       },
       {
         what: 'an entry file a script runs: the entry files\' unit alone', reran: 1,
-        edit: swap('apps/api/main.js', '7000', '7001'),
-        ports: ['3002 apps/web/package.json', '4000 .env', '5174 package.json', '7001 apps/api/main.js', '8080 server.js', '9000 Dockerfile'],
+        edit: swap('apps/api/main.js', '7000', '7001'), moves: ['7000 apps/api/main.js', '7001 apps/api/main.js'],
       },
       {
         // Jest's unit (its key holds the manifest), the root's scripts and the Procfile's finder, which reads it.
         what: 'the root package.json, read by three units', reran: 3,
-        edit: swap('package.json', '5174', '5175'),
-        ports: ['3002 apps/web/package.json', '4000 .env', '5175 package.json', '7001 apps/api/main.js', '8080 server.js', '9000 Dockerfile'],
+        edit: swap('package.json', '5174', '5175'), moves: ['5174 package.json', '5175 package.json'],
       },
       {
         what: 'the Dockerfile: its finder alone', reran: 1,
-        edit: swap('Dockerfile', '9000', '9001'),
-        ports: ['3002 apps/web/package.json', '4000 .env', '5175 package.json', '7001 apps/api/main.js', '8080 server.js', '9001 Dockerfile'],
+        edit: swap('Dockerfile', '9000', '9001'), moves: ['9000 Dockerfile', '9001 Dockerfile'],
       },
       {
         // Another walk: Jest's unit (its package's files moved), the non-JS rules and the finders that see the
         // whole tree run; the package.json files' units and the entry files' are answered from their records.
         what: 'a test file added (another walk)', reran: 1 + 10 + FINDERS, replayed: 3 + 1,
         edit: () => writeFileSync(join(root, 'src/c.spec.js'), "test('c', () => {});\n"),
-        ports: ['3002 apps/web/package.json', '4000 .env', '5175 package.json', '7001 apps/api/main.js', '8080 server.js', '9001 Dockerfile'],
       },
     ];
-    for (const { what, edit, reran, replayed: fromRecords, ports: expected } of steps) {
+    let expected = PORTS;
+    for (const { what, edit, reran, replayed: fromRecords, moves } of steps) {
+      if (moves) {
+        assert.ok(expected.includes(moves[0]), `${what}: ${moves[0]} was found before`);
+        expected = expected.map((port) => (port === moves[0] ? moves[1] : port));
+      }
       const { incremental, ran, replayed } = await rescanAfter(edit, root, options, previous);
       assert.equal(incremental.mode, 'incremental', what);
       assert.deepEqual(ports(incremental), [...expected].sort(), what);

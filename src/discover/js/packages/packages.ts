@@ -66,7 +66,8 @@ function memberDirs(ctx: ScanContext, patterns: readonly string[]): readonly str
  */
 async function readPkgJson(ctx: ScanContext, file: string): Promise<Record<string, unknown> | undefined> {
   if (!ctx.vouch || !ctx.stampsOf) return readPkgJsonNow(ctx, file);
-  const kept = ctx.perWalk('js:package-jsons', () => new Map<string, { stamp: Float64Array; json: Record<string, unknown> }>());
+  const kept = ctx.perWalk('js:package-jsons',
+    () => new Map<string, { stamp: Float64Array; json: Record<string, unknown> }>());
   const was = kept.get(file);
   if (was && ctx.vouch([file], was.stamp)) return was.json;
   const json = await readPkgJsonNow(ctx, file);
