@@ -26,7 +26,7 @@ function blank(src: string): string {
   let i = 0;
   while (i < src.length) {
     special.lastIndex = i;
-    if (special.exec(src) === null) break;
+    if (!special.test(src)) break;
     i = special.lastIndex - 1;
     const c = src.charCodeAt(i);
     if (c === SLASH && src.charCodeAt(i + 1) === SLASH) {
