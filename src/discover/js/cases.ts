@@ -9,7 +9,8 @@ const CASE = /(?<![\w$.])(?:it|test|specify|fit|xit|xtest|xspecify)(?:\.(?:only|
 
 /** Counts test declarations in a JS/TS source text. */
 export function countCases(text: string): number {
-  // `match` leaves no state on CASE (it starts from and ends at lastIndex 0), and makes no match objects.
+  // `match` leaves no state on CASE (it starts from and ends at lastIndex 0) and makes one array of the
+  // matched strings, not an iterator and a match object (with its indexes and groups) per case.
   return blank(text).match(CASE)?.length ?? 0;
 }
 

@@ -154,7 +154,10 @@ export function encodeSnapshot(input: SnapshotInput, keeper?: SnapshotKeeper): U
   const readPaths: string[] = [];
   const readStamps = new Float64Array(input.reads.size * STAMP);
   const readIds = new Map<string, number>();
-  input.reads.forEach((stamp, p) => { readStamps.set(stamp, readPaths.length * STAMP); readIds.set(p, readPaths.push(p) - 1); });
+  input.reads.forEach((stamp, p) => {
+    readStamps.set(stamp, readPaths.length * STAMP);
+    readIds.set(p, readPaths.push(p) - 1);
+  });
   const keys: string[] = [];
   const keyIds = new Map<string, number>();
   const memoFile: number[] = [];
