@@ -9,21 +9,26 @@ const CASE = /(?<![\w$.])(?:it|test|specify|fit|xit|xtest|xspecify)(?:\.(?:only|
 
 /** Counts test declarations in a JS/TS source text. */
 export function countCases(text: string): number {
-  let n = 0;
-  for (const _ of blank(text).matchAll(CASE)) n++;
-  return n;
+  // `match` leaves no state on CASE (it starts from and ends at lastIndex 0) and makes one array of the
+  // matched strings, not an iterator and a match object (with its indexes and groups) per case.
+  return blank(text).match(CASE)?.length ?? 0;
 }
 
 /**
  * Replaces comments and string contents with spaces (quotes kept), so only code is searched.
  * Perf: code between them is copied as whole slices, never one character at a time (a string built by
- * `+=` per character is a chain of tiny strings: most of a large file's counting time and garbage).
+ * `+=` per character is a chain of tiny strings: most of a large file's counting time and garbage), and
+ * found by a RegExp search for the next slash or quote, not by stepping through it in JS.
  */
 function blank(src: string): string {
+  const special = /[/"'`]/g;
   let out = '';
   let from = 0; // start of the code not yet copied
   let i = 0;
   while (i < src.length) {
+    special.lastIndex = i;
+    if (!special.test(src)) break;
+    i = special.lastIndex - 1;
     const c = src.charCodeAt(i);
     if (c === SLASH && src.charCodeAt(i + 1) === SLASH) {
       out += src.slice(from, i);
@@ -33,7 +38,9 @@ function blank(src: string): string {
       out += src.slice(from, i) + ' ';
       const e = src.indexOf('*/', i + 2);
       i = from = e === -1 ? src.length : e + 2;
-    } else if (c === DOUBLE || c === SINGLE || c === BACKTICK) {
+    } else if (c === SLASH) {
+      i++;
+    } else {
       let j = i + 1;
       // A quote other than a backtick ends at the line's end too.
       while (j < src.length && src.charCodeAt(j) !== c
@@ -43,8 +50,6 @@ function blank(src: string): string {
       const quote = src[i]!;
       out += src.slice(from, i) + quote + quote;
       i = from = j + 1;
-    } else {
-      i++;
     }
   }
   return from < src.length ? out + src.slice(from) : out;
@@ -52,8 +57,6 @@ function blank(src: string): string {
 
 const SLASH = 47;
 const STAR = 42;
-const DOUBLE = 34;
-const SINGLE = 39;
 const BACKTICK = 96;
 const NEWLINE = 10;
 const BACKSLASH = 92;

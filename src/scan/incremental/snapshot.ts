@@ -7,7 +7,7 @@
 import { deserialize, serialize } from 'node:v8';
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { packTests, unpackTests, type PackedTests } from '../process/packed.ts';
-import { basename, dirname } from '../../rules/paths.ts';
+import { dirname } from '../../rules/paths.ts';
 import type { SnapshotKeeper } from './snapshot-cache.ts';
 import type { FoundPort, FoundTest, RunInfo } from '../../rules/types.ts';
 
@@ -150,31 +150,35 @@ export interface SnapshotInput {
 }
 
 export function encodeSnapshot(input: SnapshotInput, keeper?: SnapshotKeeper): Uint8Array {
-  const readPaths = [...input.reads.keys()];
-  const readStamps = new Float64Array(readPaths.length * STAMP);
+  // Perf: the maps are walked with `forEach`, which makes no [key, value] pair per entry (~10k each here).
+  const readPaths: string[] = [];
+  const readStamps = new Float64Array(input.reads.size * STAMP);
   const readIds = new Map<string, number>();
-  readPaths.forEach((p, i) => { readStamps.set(input.reads.get(p)!, i * STAMP); readIds.set(p, i); });
+  input.reads.forEach((stamp, p) => {
+    readStamps.set(stamp, readPaths.length * STAMP);
+    readIds.set(p, readPaths.push(p) - 1);
+  });
   const keys: string[] = [];
   const keyIds = new Map<string, number>();
   const memoFile: number[] = [];
   const memoKey: number[] = [];
   const memoCases: number[] = [];
-  for (const [file, byKey] of input.memo) {
+  input.memo.forEach((byKey, file) => {
     const at = readIds.get(file);
-    if (at === undefined) continue; // Not a walked file (never read): nothing worth remembering.
-    for (const [key, cases] of byKey) {
+    if (at === undefined) return; // Not a walked file (never read): nothing worth remembering.
+    byKey.forEach((cases, key) => {
       let id = keyIds.get(key);
       if (id === undefined) keyIds.set(key, (id = keys.push(key) - 1));
       memoFile.push(at);
       memoKey.push(id);
       memoCases.push(cases);
-    }
-  }
+    });
+  });
   const data: ScanSnapshotData = {
     v: VERSION, root: input.root, limits: input.limits,
     tree: 'kept' in input.tree ? input.tree.kept : {
       dirs: input.tree.dirs.join('\0'), stamps: Float64Array.from(input.tree.stamps), flags: Uint8Array.from(input.tree.flags),
-      fileCounts: Uint32Array.from(input.tree.fileCounts), names: input.files.map(basename).join('\0'),
+      fileCounts: Uint32Array.from(input.tree.fileCounts), names: fileNames(input.tree, input.files),
     },
     reads: {
       paths: readPaths.join('\0'), stamps: readStamps,
@@ -204,6 +208,22 @@ export function encodeSnapshot(input: SnapshotInput, keeper?: SnapshotKeeper): U
   const entries = data.tree.flags.length + data.tree.fileCounts.reduce((a, b) => a + b, 0);
   keeper?.keep(out, data, out.byteLength * 4 + (input.walked ? entries * 160 : 0));
   return out;
+}
+
+/**
+ * The walk's file names (basenames), joined with NUL. Perf: each directory's files follow one another in
+ * `files` and start with its path and a slash, so a name is a slice past that prefix: no search for the
+ * last slash in each of 100k paths (~40% of this join's CPU).
+ */
+function fileNames(tree: TreeRecord, files: readonly string[]): string {
+  const names: string[] = new Array(files.length);
+  let at = 0;
+  for (let i = 0; i < tree.dirs.length; i++) {
+    const dir = tree.dirs[i]!;
+    const skip = dir === '' ? 0 : dir.length + 1;
+    for (const end = at + tree.fileCounts[i]!; at < end; at++) names[at] = files[at]!.slice(skip);
+  }
+  return names.join('\0');
 }
 
 /** The snapshot in `bytes` if it was taken of `root` under `limits` by this version, else undefined. */

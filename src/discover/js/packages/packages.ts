@@ -210,16 +210,25 @@ function splitByPackage(ctx: ScanContext, packageDirs: readonly string[]): Map<s
   if (runs) {
     // Perf: the walk's runs (one per directory, in `files` order): no file path is looked at (~half the
     // cost).
+    // Indexed loops over the owners: no iterator per directory (~50k of them on the 100k tree, garbage the
+    // scan process's small young generation collects).
     let at = 0;
     for (let i = 0; i < runs.dirs.length; i++) {
       const end = at + runs.counts[i]!;
-      for (const m of ownersAt(runs.dirs[i]!)) for (let f = at; f < end; f++) m.files.push(files[f]!);
+      const owners = ownersAt(runs.dirs[i]!);
+      for (let k = 0; k < owners.length; k++) for (let f = at; f < end; f++) owners[k]!.files.push(files[f]!);
       at = end;
     }
   } else {
     for (const file of files) for (const m of ownersOfParent(file)) m.files.push(file);
   }
-  for (const dir of ctx.dirs) if (dir !== '') for (const m of ownersOfParent(dir)) m.dirs.push(dir);
+  const dirs = ctx.dirs;
+  for (let i = 0; i < dirs.length; i++) {
+    const dir = dirs[i]!;
+    if (dir === '') continue;
+    const owners = ownersOfParent(dir);
+    for (let k = 0; k < owners.length; k++) owners[k]!.dirs.push(dir);
+  }
   return members;
 }
 
