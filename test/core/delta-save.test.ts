@@ -35,9 +35,11 @@ test('a rescan whose project another connection saved meanwhile is scanned again
     return { mode: await finished, files };
   };
   assert.deepEqual((await scanned()).files, ['src/a.test.js', 'src/b.test.js']);
-  // Past the racy window, so that the next rescan of the untouched tree is `unchanged`.
+  // Past the racy window, so that the next rescan of the untouched tree is `unchanged`. This one reads the
+  // files again if the first scan ran within 2 s of their writing (their stamps were racy), and on a slow
+  // machine it may not have: either is right, a full scan is not.
   await new Promise((resolve) => setTimeout(resolve, 2100));
-  assert.equal((await scanned()).mode, 'incremental');
+  assert.ok(['incremental', 'unchanged'].includes(String((await scanned()).mode)));
   /** While the scan runs (it has read the snapshot), the other connection saves a row the tree does not hold. */
   const interfere = (): void => {
     const stop = server.events.subscribe((event) => {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { rmSync, writeFileSync } from 'node:fs';
+import { rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { suite, test } from 'node:test';
 import { scan } from '../../../src/scan/index.ts';
@@ -95,13 +95,16 @@ suite('createScanPool()', () => {
     const root = makeTree(t, PROJECT);
     const pool = createScanPool({ processes: 1 });
     t.after(() => pool.close());
+    // Files dated an hour ahead stay within the racy window of any scan, so the second reads them again
+    // however long the first took to start: incremental, never unchanged.
+    const ahead = new Date(Date.now() + 3_600_000);
+    for (const file of Object.keys(PROJECT)) utimesSync(join(root, file), ahead, ahead);
     const early = await pool.scan(root, {}, { snapshotLater: true });
     assert.equal(early.snapshot, null);
     assert.ok(early.snapshotLater, 'the snapshot follows');
     const snapshot = await early.snapshotLater;
     assert.ok(snapshot instanceof Uint8Array && snapshot.byteLength > 0);
-    // Without it, a scan resolves with the snapshot in place. This one starts from the first one's (files
-    // just written are within the racy window: read again, not taken as unchanged).
+    // Without it, a scan resolves with the snapshot in place. This one starts from the first one's.
     const whole = await pool.scan(root, { previous: snapshot });
     assert.equal(whole.mode, 'incremental');
     assert.ok(whole.snapshot instanceof Uint8Array && whole.snapshot.byteLength > 0);
