@@ -74,11 +74,13 @@ const answer = async ({ id, root, options, deltaOnly = false, previousDigest }: 
     // What other roots' snapshots hold must not push this scan into the heap limit (and a retry elsewhere).
     const heap = getHeapStatistics();
     if (heap.used_heap_size > heap.heap_size_limit / 4) { cache.snapshots.drop(root); cache.units?.drop(root); }
-    // The snapshot is encoded after the findings are sent: the server saves them meanwhile.
+    // Named by digest: the bytes this process kept, or an answer that makes the pool send them.
     const previous = previousDigest === undefined ? options.previous : cache.snapshots.held(root, previousDigest);
     if (previousDigest !== undefined && previous === undefined) {
-      return { reply: { id, error: { message: 'snapshot no longer held: send its bytes', code: 'SNAPSHOT_NOT_HELD' } } };
+      const gone = { message: 'snapshot no longer held: send its bytes', code: 'SNAPSHOT_NOT_HELD' };
+      return { reply: { id, error: gone } };
     }
+    // The snapshot is encoded after the findings are sent: the server saves them meanwhile.
     const found = await scan(root, { ...options, previous, probe: status.probe, cache, deferSnapshot: true });
     // Columns an unchanged rescan answers with are sent as they are (reading `tests` would unpack them).
     const packed = packedOf(found);
