@@ -3,11 +3,26 @@
  * them back with the next scan of the project; decoding them again (inflate, deserialise, index) costs an
  * unchanged 100k-file rescan about a sixth of its time. A process that encoded or decoded those very bytes
  * keeps what they decode to, and takes it when the same bytes come back (compared whole, never trusted by
- * a name or a generation). A keeper of 0 bytes keeps nothing: a library caller's heap keeps nothing.
+ * a name or a generation). A server that sent a process the bytes before names them by their SHA-256 instead
+ * (`held`): the request is then one small write, not ~650 KB crossing the pipe in pieces. A keeper of 0 bytes
+ * keeps nothing: a library caller's heap keeps nothing.
  */
+import { createHash } from 'node:crypto';
 import type { ScanSnapshotData } from './snapshot.ts';
 
-interface Kept { readonly bytes: Uint8Array; readonly data: ScanSnapshotData; readonly weight: number }
+interface Kept {
+  readonly bytes: Uint8Array; readonly data: ScanSnapshotData; readonly weight: number;
+  /** Of `bytes`, taken when kept: after a scan's findings are sent (encoded), or beside a decode. */
+  readonly digest: string;
+}
+
+/**
+ * What names a snapshot's bytes in a request that leaves them out (SHA-256, hex): equal digests are equal
+ * bytes for anything a project can write. ~0.6 ms for a 100k-file tree's ~650 KB.
+ */
+export function snapshotDigest(bytes: Uint8Array): string {
+  return createHash('sha256').update(bytes).digest('hex');
+}
 
 /**
  * Keeps decoded snapshots, newest roots first, while their estimated heap sizes (see `keep`) add up to at
@@ -47,6 +62,14 @@ export function createSnapshotKeeper(maxBytes = 0) {
       return entry.data;
     },
     /**
+     * The bytes kept for `root` when their digest (`snapshotDigest`) is `digest`: a caller that sent them
+     * before names them instead of sending them again. Undefined when this keeper holds others or none.
+     */
+    held(root: string, digest: string): Uint8Array | undefined {
+      const entry = kept.get(root);
+      return entry?.digest === digest ? entry.bytes : undefined;
+    },
+    /**
      * Remembers that `bytes` decode to `data` (the snapshot of `data.root`), which with what hangs off it (a
      * kept walk) holds about `weight` bytes of heap. @default weight: four times the encoded size
      */
@@ -55,7 +78,8 @@ export function createSnapshotKeeper(maxBytes = 0) {
       kept.delete(data.root);
       if (weight > maxBytes) return;
       // A copy: the caller's bytes may be a view into a buffer that is sent away (transferred) or reused.
-      kept.set(data.root, { bytes: Uint8Array.prototype.slice.call(bytes), data, weight });
+      const copy = Uint8Array.prototype.slice.call(bytes);
+      kept.set(data.root, { bytes: copy, data, weight, digest: snapshotDigest(copy) });
       trim();
     },
   };

@@ -2,6 +2,7 @@ import { availableParallelism } from 'node:os';
 import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ScanOptions } from '../index.ts';
+import { snapshotDigest } from '../incremental/snapshot-cache.ts';
 import type { WalkOptions } from '../walk/walk.ts';
 import type { ScanProgress } from './probe.ts';
 import { startScanProcess, scanError, type ProcessScanResult, type ScanProcess } from './scan-process.ts';
@@ -66,6 +67,8 @@ interface Job {
   readonly deltaOnly: boolean;
   /** Sent again once already, after the idle process it went to had died (see `retryOrReject`). */
   readonly again?: boolean;
+  /** Sent again with the snapshot's bytes: the process it was named to no longer held them. */
+  readonly withBytes?: boolean;
   resolve(result: ProcessScanResult): void;
   reject(error: Error): void;
 }
@@ -99,13 +102,24 @@ export function createScanPool({
   let closed = false;
   let nextId = 1;
   const lastScanner = new Map<string, ScanProcess>();
+  // Roots whose snapshot the process named it last time no longer held (a tree too big for its keeper, or
+  // evicted by others): their next scan sends the bytes at once, without the digest and the round trip.
+  const refused = new Set<string>();
 
-  const runOn = (proc: ScanProcess, job: Job): Promise<ProcessScanResult> => {
+  const runOn = (proc: ScanProcess, job: Job, scannedLast = false): Promise<ProcessScanResult> => {
     const limits = Object.fromEntries(Object.entries(job.options).filter(([k, v]) => v !== undefined && v !== null && LIMIT_KEYS.has(k)));
     // A walk shares the second core only while no other scan runs: two scans already keep both busy.
     const alone = [...live].every((p) => p === proc || p.idle);
     const { root, deltaOnly } = job;
-    const request = { id: nextId++, root, options: { ...limits, shareWalk: alone }, deltaOnly };
+    // The process that scanned the root last most likely keeps the snapshot it made (the one now given back):
+    // it is named by its digest, and sent whole only if that process answers that it no longer holds it.
+    const { previous } = job.options;
+    const named = scannedLast && !job.withBytes && !refused.delete(root) && previous instanceof Uint8Array;
+    if (named) delete limits.previous;
+    const request = {
+      id: nextId++, root, options: { ...limits, shareWalk: alone }, deltaOnly,
+      ...(named ? { previousDigest: snapshotDigest(previous) } : {}),
+    };
     return proc.run(request, { deadlineMs, onProgress: job.onProgress });
   };
 
@@ -141,6 +155,7 @@ export function createScanPool({
       }
       const job = waiting.shift()!;
       const chosen = proc;
+      const scannedLast = last === chosen;
       lastScanner.set(job.root, chosen);
       const next = (): void => {
         if (chosen.idle && waiting.length === 0) chosen.stopIfIdleAfter(idleMs, () => [...live].filter((p) => p.idle).length > 1);
@@ -149,7 +164,7 @@ export function createScanPool({
       // The process takes its next scan before this result goes to the caller, who saves it on this thread
       // (scan/all: 20 saves the processes would otherwise wait out); once either way. A process still
       // encoding the snapshot is busy until it arrives: the caller saves the findings meanwhile.
-      runOn(chosen, job).then((result) => {
+      runOn(chosen, job, scannedLast).then((result) => {
         if (!result.snapshotLater) {
           try { next(); } finally { job.resolve(result); }
           return;
@@ -168,6 +183,11 @@ export function createScanPool({
    * roomier process (rare: a tree near the entry cap).
    */
   const retryOrReject = (job: Job, error: NodeJS.ErrnoException, reused: boolean): void => {
+    if (error.code === 'SNAPSHOT_NOT_HELD' && !job.withBytes && !closed) {
+      refused.add(job.root);
+      waiting.unshift({ ...job, withBytes: true });
+      return pump();
+    }
     if (error.code === 'SCAN_PROCESS_DIED' && reused && !job.again && !closed) {
       waiting.unshift({ ...job, again: true });
       return pump();

@@ -29,6 +29,11 @@ export interface ScanRequest {
   readonly options: Omit<ScanOptions, 'probe' | 'signal' | 'exclude' | 'now'>;
   /** Leave the tests out of an unchanged or small incremental result's reply (`PoolScanCall.deltaOnly`). */
   readonly deltaOnly?: boolean;
+  /**
+   * In place of `options.previous`: the digest of snapshot bytes this process was sent or made before
+   * (`SnapshotKeeper.held`); a process that no longer holds them answers `SNAPSHOT_NOT_HELD`.
+   */
+  readonly previousDigest?: string;
 }
 
 export type ScanReply =
@@ -58,7 +63,7 @@ new Worker(WATCHDOG_SOURCE, { eval: true, workerData: { sab: status.sab } }).unr
 
 type Answer = { readonly reply: ScanReply; readonly encode?: () => Uint8Array };
 
-const answer = async ({ id, root, options, deltaOnly = false }: ScanRequest): Promise<Answer> => {
+const answer = async ({ id, root, options, deltaOnly = false, previousDigest }: ScanRequest): Promise<Answer> => {
   status.begin(id);
   try {
     // Checked here too, not only by the server: the directory may be swapped for a link in between.
@@ -69,8 +74,14 @@ const answer = async ({ id, root, options, deltaOnly = false }: ScanRequest): Pr
     // What other roots' snapshots hold must not push this scan into the heap limit (and a retry elsewhere).
     const heap = getHeapStatistics();
     if (heap.used_heap_size > heap.heap_size_limit / 4) { cache.snapshots.drop(root); cache.units?.drop(root); }
+    // Named by digest: the bytes this process kept, or an answer that makes the pool send them.
+    const previous = previousDigest === undefined ? options.previous : cache.snapshots.held(root, previousDigest);
+    if (previousDigest !== undefined && previous === undefined) {
+      const gone = { message: 'snapshot no longer held: send its bytes', code: 'SNAPSHOT_NOT_HELD' };
+      return { reply: { id, error: gone } };
+    }
     // The snapshot is encoded after the findings are sent: the server saves them meanwhile.
-    const found = await scan(root, { ...options, probe: status.probe, cache, deferSnapshot: true });
+    const found = await scan(root, { ...options, previous, probe: status.probe, cache, deferSnapshot: true });
     // Columns an unchanged rescan answers with are sent as they are (reading `tests` would unpack them).
     const packed = packedOf(found);
     const { delta } = found;

@@ -8,7 +8,7 @@ import { suite, test } from 'node:test';
 import { scan, type ScanOptions, type ScanResult } from '../../../src/scan/index.ts';
 import { decodeSnapshot, previousTree } from '../../../src/scan/incremental/snapshot.ts';
 import { walk } from '../../../src/scan/walk/walk.ts';
-import { createSnapshotKeeper } from '../../../src/scan/incremental/snapshot-cache.ts';
+import { createSnapshotKeeper, snapshotDigest } from '../../../src/scan/incremental/snapshot-cache.ts';
 import { createScanCache } from '../../../src/scan/incremental/cache.ts';
 import { call, makeTree, seededRandom, serve } from '../../helpers/index.ts';
 import { openStore } from '../../../src/core/store/store.ts';
@@ -268,6 +268,12 @@ suite('incremental rescans', () => {
     const changed = Uint8Array.from(sa);
     changed[changed.length - 1]! ^= 1;
     assert.notEqual(decodeSnapshot(changed, ra, limits, keeper), kept, 'one byte differs: decoded (or refused) anew');
+    // Named by their digest, the kept bytes come back only for that root and those very bytes.
+    const again = decodeSnapshot(sa, ra, limits, keeper);
+    const held = keeper.held(ra, snapshotDigest(sa));
+    assert.ok(again && held && Buffer.from(held).equals(sa) && decodeSnapshot(held, ra, limits, keeper) === again);
+    assert.equal(keeper.held(rb, snapshotDigest(sa)), undefined, 'another root');
+    assert.equal(keeper.held(ra, snapshotDigest(changed)), undefined, 'other bytes');
     // The budget: two roots' snapshots do not fit in a little more than one, so the older is dropped.
     const sb = (await scan(b)).snapshot!;
     const small = createSnapshotKeeper(4 * Math.max(sa.byteLength, sb.byteLength) + 1); // one decoded snapshot: 4x its bytes

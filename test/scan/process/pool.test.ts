@@ -5,6 +5,8 @@ import { join } from 'node:path';
 import { suite, test } from 'node:test';
 import { scan } from '../../../src/scan/index.ts';
 import { createScanPool } from '../../../src/scan/process/pool.ts';
+import type { ProcessScanResult } from '../../../src/scan/process/scan-process.ts';
+import type { FoundTest } from '../../../src/rules/types.ts';
 import { testCountOf, testsLeftOut } from '../../../src/scan/process/packed.ts';
 import { makeTree } from '../../helpers/index.ts';
 import { scanProcesses } from '../../helpers/processes.ts';
@@ -140,6 +142,41 @@ suite('createScanPool()', () => {
     const whole = await pool.scan(root, { previous: first.snapshot });
     assert.equal(whole.mode, 'incremental');
     assert.deepEqual(whole.tests, full.tests);
+  });
+
+  test('a rescan names the snapshot its process made; a process holding another is sent the bytes', async (t) => {
+    const root = makeTree(t, PROJECT);
+    const pool = createScanPool({ processes: 1 });
+    t.after(() => pool.close());
+    // The delta of `rescan` applied to the tests of the scan whose snapshot it was given.
+    const applied = (base: FoundTest[], rescan: ProcessScanResult): FoundTest[] => {
+      const removed = new Set(rescan.delta!.removed);
+      const upserts = new Map(rescan.delta!.upserts.map((row) => [row.file, row]));
+      return base.filter((row) => !removed.has(row.file) && !upserts.has(row.file))
+        .concat([...upserts.values()]).sort((a, b) => (a.file < b.file ? -1 : 1));
+    };
+    const first = await pool.scan(root);
+    writeFileSync(join(root, 'src', 'd.test.ts'), "test('d', () => {});");
+    // The process encoded this snapshot itself: the request names it.
+    const second = await pool.scan(root, { previous: first.snapshot }, { deltaOnly: true });
+    assert.equal(second.mode, 'incremental');
+    assert.deepEqual(applied(first.tests, second), (await scan(root)).tests);
+    // The process now holds the second scan's snapshot; the caller gives the first one again (as a store does
+    // after another connection saved): it must be rescanned from the first one, so its delta applies there.
+    writeFileSync(join(root, 'src', 'e.test.ts'), "test('e', () => {});");
+    const third = await pool.scan(root, { previous: first.snapshot }, { deltaOnly: true });
+    assert.equal(third.mode, 'incremental');
+    const full = await scan(root);
+    assert.deepEqual(applied(first.tests, third), full.tests);
+    assert.deepEqual(third.delta!.upserts.map((row) => row.file).sort(), ['src/d.test.ts', 'src/e.test.ts']);
+    // Then from the third one's (sent whole once after a refusal) and the fourth one's, named again (files
+    // written within the racy window are read again: incremental, not unchanged).
+    const fourth = await pool.scan(root, { previous: third.snapshot });
+    const fifth = await pool.scan(root, { previous: fourth.snapshot });
+    for (const again of [fourth, fifth]) {
+      assert.equal(again.mode, 'incremental');
+      assert.deepEqual(again.tests, full.tests);
+    }
   });
 
   test('close() without a scan resolves, and an idle worker does not keep the process alive', (t) => {
