@@ -15,7 +15,8 @@ if (given) watch(given);
 
 let turn: Promise<unknown> = Promise.resolve();
 type Request = StampRequest | WalkRequest | ReadRequest;
-parentPort!.on('message', ({ id, request, watch: status }: { id: number; request: Request; watch?: SharedArrayBuffer }) => {
+type Message = { id: number; request: Request; watch?: SharedArrayBuffer };
+parentPort!.on('message', ({ id, request, watch: status }: Message) => {
   if (status) { watch(status); return; }
   turn = turn.then(async () => {
     if (request.kind === 'read') {

@@ -527,11 +527,13 @@ export async function walkPart(root: string, {
     });
   }
   if (previous && record.dirs.length !== previous.dirs.length) same = false;
-  // Per-directory numbers kept as typed arrays: a plain array of 237k numbers (1M-file tree) costs 4-5x the bytes.
-  const kept = { ...record, flags: Uint8Array.from(record.flags), fileCounts: Uint32Array.from(record.fileCounts) };
+  // Per-directory numbers as typed arrays: a plain array of 237k numbers (1M-file tree) costs 4-5x the bytes.
+  const kept = {
+    ...record, flags: Uint8Array.from(record.flags), fileCounts: Uint32Array.from(record.fileCounts),
+  };
   return {
-    files, dirs, truncated, errors, unreadable, unvisited, rootError, record: kept, same, nameIndex: names, entries,
-    chars, peak, prunedOutside,
+    files, dirs, truncated, errors, unreadable, unvisited, rootError, record: kept, same, nameIndex: names,
+    entries, chars, peak, prunedOutside,
   };
 }
 

@@ -1,5 +1,5 @@
-// The helper thread's life: a thread that dies answers what it had with `undefined`; one that carries the scan
-// process's watchdog (`watch`) is started again at once, so the pool keeps hearing how far a scan got.
+// The helper thread's life: a thread that dies answers what it had with `undefined`; one that carries the
+// scan process's watchdog (`watch`) is started again at once, so the pool keeps hearing how far a scan got.
 import assert from 'node:assert/strict';
 import { suite, test } from 'node:test';
 import { createHelper, type Helper } from '../../../src/scan/walk/helper.ts';
@@ -14,7 +14,7 @@ async function until(ready: () => boolean): Promise<boolean> {
 const killing = (helper: Helper): Promise<unknown> => helper.ask({ kind: 'stamp' });
 
 suite('createHelper(): a helper thread that dies', () => {
-  test('answers its request with undefined and, carrying no watchdog, is started again only when asked', async (t) => {
+  test('answers with undefined; carrying no watchdog, it is started again only when asked', async (t) => {
     const helper = createHelper();
     t.after(() => helper.close());
     helper.start();
