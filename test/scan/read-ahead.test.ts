@@ -58,7 +58,10 @@ suite('reading a first scan\'s test files ahead on the helper thread', () => {
   });
 
   test('a helper that answers nothing (none running, or it died) leaves every read to the scanning thread', async (t) => {
-    const dead: Helper = { start: () => {}, idle: () => false, ask: async () => undefined, close: async () => {} };
+    const dead: Helper = {
+      start: () => {}, watch: () => false, idle: () => false, ask: async () => undefined,
+      close: async () => {},
+    };
     assert.deepEqual(await countAll(t, dead), await countAll(t, undefined));
   });
 

@@ -61,8 +61,8 @@ export interface TreeRecord {
   readonly dirs: string[];
   readonly stamps: number[] | Float64Array;
   /** 0 listed, 1 pruned by a marker file (a virtualenv, a cache dir), 2 unreadable. */
-  readonly flags: number[];
-  readonly fileCounts: number[];
+  readonly flags: number[] | Uint8Array;
+  readonly fileCounts: number[] | Uint32Array;
 }
 
 /** A previous tree, indexed for the walk. */

@@ -1,8 +1,8 @@
 /**
  * What a scan process is doing right now, readable even while its main thread is stuck: a small
- * SharedArrayBuffer the scan writes (files walked, test files read, the file being read) and a watchdog
- * thread that copies it to a pipe every 250 ms. Why a thread: a hostile config can keep the scan's own
- * thread busy for minutes, and the pool must still learn how far it got and which file it was reading.
+ * SharedArrayBuffer the scan writes (files walked, test files read, the file being read) and a watchdog on
+ * another thread that copies it to a pipe every 250 ms. Why a thread: a hostile config can keep the scan's
+ * own thread busy for minutes, and the pool must still learn how far it got and which file it was reading.
  */
 
 /** Progress of one scan, as `scanProject`'s `onProgress` reports it. */
@@ -52,24 +52,25 @@ export function createStatusCell(sab = new SharedArrayBuffer(INTS * 4 + NAME_BYT
 }
 
 /**
- * The watchdog thread's source (an eval'd CommonJS worker, so no file has to be found at run time, from
- * src/ or dist/). Writes one JSON line `{ id, files, tests, reading }` to fd 3 when something changed.
- * A torn read (the scan wrote meanwhile) is retried on the next tick.
+ * The watchdog: every 250 ms, writes one JSON line `{ id, files, tests, reading }` to fd 3 when something
+ * changed. It runs on the scan's helper thread (helper-thread.ts), which a scan process keeps anyway: a
+ * thread of its own cost the process ~17 MB (one more isolate). A torn read (the scan wrote meanwhile) is
+ * retried on the next tick. Returns a function that stops it.
  */
-export const WATCHDOG_SOURCE = `
-const { workerData } = require('node:worker_threads');
-const { writeSync } = require('node:fs');
-const ints = new Int32Array(workerData.sab, 0, ${INTS});
-const name = new Uint8Array(workerData.sab, ${INTS * 4}, ${NAME_BYTES});
-let last = '';
-setInterval(() => {
-  const seq = Atomics.load(ints, 0);
-  if (seq % 2 === 1) return;
-  const id = ints[1], files = ints[2], tests = ints[3], length = ints[4];
-  const reading = Buffer.from(name.slice(0, length)).toString('utf8');
-  if (Atomics.load(ints, 0) !== seq || id === 0) return;
-  const line = JSON.stringify({ id, files, tests, reading }) + '\\n';
-  if (line === last) return;
-  try { writeSync(3, line); last = line; } catch {}
-}, 250);
-`;
+export function watchStatus(sab: SharedArrayBuffer, write: (line: string) => void): () => void {
+  const ints = new Int32Array(sab, 0, INTS);
+  const name = new Uint8Array(sab, INTS * 4, NAME_BYTES);
+  const decoder = new TextDecoder();
+  let last = '';
+  const timer = setInterval(() => {
+    const seq = Atomics.load(ints, 0);
+    if (seq % 2 === 1) return;
+    const id = ints[1]!, files = ints[2]!, tests = ints[3]!, length = ints[4]!;
+    const reading = decoder.decode(name.slice(0, length));
+    if (Atomics.load(ints, 0) !== seq || id === 0) return;
+    const line = JSON.stringify({ id, files, tests, reading }) + '\n';
+    if (line === last) return;
+    try { write(line); last = line; } catch { /* the pipe is gone: the process is ending */ }
+  }, 250);
+  return () => clearInterval(timer);
+}

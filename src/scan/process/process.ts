@@ -2,10 +2,9 @@
 // back over the IPC channel. It exits when the server goes away (the channel closes), so a scan never
 // outlives the server that asked for it.
 import { realpath } from 'node:fs/promises';
-import { Worker } from 'node:worker_threads';
 import { scan, type ScanOptions, type ScanResult } from '../index.ts';
 import { DELTA_ROWS, packedOf, packTests, testCountOf, type PackedTests } from './packed.ts';
-import { createStatusCell, WATCHDOG_SOURCE } from './probe.ts';
+import { createStatusCell } from './probe.ts';
 import { createScanCache } from '../incremental/cache.ts';
 import { getHeapStatistics } from 'node:v8';
 import { flushCompileCache } from 'node:module';
@@ -56,10 +55,10 @@ const cache = createScanCache({
   snapshotBytes: SNAPSHOT_CACHE_BYTES, shareWalks: true,
   enterRoot: (root) => { try { process.chdir(root); return true; } catch { return false; } },
 });
-// The helper thread (a first walk's subtrees, a rescan's stat checks) loads beside this thread's modules.
-cache.helper?.start();
+// The helper thread (a first walk's subtrees, a rescan's stat checks) loads beside this thread's modules; it
+// also runs the watchdog that reports this thread's progress while it is busy (probe.ts).
 const status = createStatusCell();
-new Worker(WATCHDOG_SOURCE, { eval: true, workerData: { sab: status.sab } }).unref();
+cache.helper?.watch(status.sab);
 
 type Answer = { readonly reply: ScanReply; readonly encode?: () => Uint8Array };
 

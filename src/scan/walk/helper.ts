@@ -23,13 +23,16 @@ interface HelperState {
  */
 export function createHelper() {
   let helper: HelperState | undefined;
+  /** The status cell the thread watches (`watch`), handed to every thread started. */
+  let watched: SharedArrayBuffer | undefined;
+  let closed = false;
 
   /** Starts the helper thread if it is not running (loading takes a while: do it before it is needed). */
   const start = (): void => {
     if (helper) return;
     try {
       const worker = new Worker(new URL(`./helper-thread${extname(fileURLToPath(import.meta.url))}`, import.meta.url), {
-        workerData: { projdexHelper: true },
+        workerData: { projdexHelper: true, ...(watched ? { watch: watched } : {}) },
         // The files of a walk it takes (at most 40k, see walk-split.ts) live here until they are sent back.
         resourceLimits: { maxYoungGenerationSizeMb: 4, maxOldGenerationSizeMb: 96 },
       });
@@ -44,8 +47,12 @@ export function createHelper() {
         if (state.pending.size === 0 && helper === state) worker.unref();
       });
       const fail = (): void => {
-        if (helper === state) helper = undefined;
         for (const [id, resolve] of state.pending) { state.pending.delete(id); resolve(undefined); }
+        if (helper !== state) return;
+        helper = undefined;
+        // The watchdog lives on this thread: one that had loaded and then died is started again at once
+        // (one that never loaded is not, or a thread that cannot start would be started forever).
+        if (watched && state.ready && !closed) start();
       };
       worker.on('error', fail);
       worker.on('exit', fail);
@@ -57,6 +64,17 @@ export function createHelper() {
 
   return {
     start,
+    /**
+     * Runs the scan process's watchdog (probe.ts `watchStatus` over `status`) on this thread, from now on and
+     * in every thread started after one dies; starts the thread. False when no thread could be started.
+     */
+    watch(status: SharedArrayBuffer): boolean {
+      if (watched) return helper !== undefined;
+      watched = status;
+      if (helper) helper.worker.postMessage({ watch: status });
+      else start();
+      return helper !== undefined;
+    },
     /** Whether the helper has loaded and has nothing in hand: a request now starts at once. */
     idle: (): boolean => helper !== undefined && helper.ready && helper.pending.size === 0,
     /**
@@ -76,6 +94,7 @@ export function createHelper() {
     },
     /** Ends the thread; pending requests answer `undefined` (their callers do the work themselves). */
     async close(): Promise<void> {
+      closed = true;
       const state = helper;
       helper = undefined;
       await state?.worker.terminate();

@@ -527,7 +527,14 @@ export async function walkPart(root: string, {
     });
   }
   if (previous && record.dirs.length !== previous.dirs.length) same = false;
-  return { files, dirs, truncated, errors, unreadable, unvisited, rootError, record, same, nameIndex: names, entries, chars, peak, prunedOutside };
+  // Per-directory numbers as typed arrays: a plain array of 237k numbers (1M-file tree) costs 4-5x the bytes.
+  const kept = {
+    ...record, flags: Uint8Array.from(record.flags), fileCounts: Uint32Array.from(record.fileCounts),
+  };
+  return {
+    files, dirs, truncated, errors, unreadable, unvisited, rootError, record: kept, same, nameIndex: names,
+    entries, chars, peak, prunedOutside,
+  };
 }
 
 /** Where this process's open files are named, on Linux. */
