@@ -26,6 +26,18 @@ export interface GitState {
 /** The state, or null with the reason in words. */
 export type GitReading = { readonly state: GitState; readonly note: null } | { readonly state: null; readonly note: string };
 
+/**
+ * A reading and whether git listed an untracked file: null when that is not known (only tracked files were
+ * read, the output was capped, or there is no state).
+ */
+export type GitStatusReading = GitReading & { readonly untracked: boolean | null };
+
+/** What `readGitState` asks git. */
+export interface GitReadScope {
+  /** List untracked files (git's walk of every directory, most of a big tree's `git status`). @default true */
+  readonly untracked?: boolean;
+}
+
 export interface GitOptions {
   /** Deadline of each git command, in milliseconds. @default 5000 */
   readonly timeoutMs?: number;
@@ -94,16 +106,20 @@ export function parseStatus(text: string): Omit<GitState, 'last_commit_at'> {
  * const { state, note } = await readGitState('/home/me/app');
  */
 export async function readGitState(
-  dir: string, options: GitOptions = {}, known: GitState | null = null,
-): Promise<GitReading> {
+  dir: string, options: GitOptions = {}, known: GitState | null = null, { untracked = true }: GitReadScope = {},
+): Promise<GitStatusReading> {
   let status: BoundedOutput;
+  const listed = untracked ? 'normal' : 'no';
   try {
-    status = await runGit(dir, ['status', '--porcelain=v2', '--branch', '--untracked-files=normal', '--ignore-submodules=all'], options);
+    status = await runGit(dir, ['status', '--porcelain=v2', '--branch', `--untracked-files=${listed}`, '--ignore-submodules=all'], options);
   } catch (error) {
-    return { state: null, note: failure(error) };
+    return { state: null, note: failure(error), untracked: null };
   }
-  if (status.code !== 0 && !status.capped) return { state: null, note: refusal(status.stderr) };
-  const parsed = parseStatus(status.capped ? status.stdout.slice(0, status.stdout.lastIndexOf('\n') + 1) : status.stdout);
+  if (status.code !== 0 && !status.capped) return { state: null, note: refusal(status.stderr), untracked: null };
+  const text = status.capped ? status.stdout.slice(0, status.stdout.lastIndexOf('\n') + 1) : status.stdout;
+  const parsed = parseStatus(text);
+  // Porcelain v2 lists untracked paths as `? path`; a capped output may have cut them off.
+  const untrackedListed = untracked && !status.capped ? /^\? /m.test(text) : null;
   let lastCommitAt: number | null = null;
   if (parsed.head !== null && parsed.head === known?.head && known.last_commit_at !== null) {
     lastCommitAt = known.last_commit_at;
@@ -113,10 +129,10 @@ export async function readGitState(
       const seconds = Number(log.stdout.trim());
       if (log.code === 0 && Number.isSafeInteger(seconds)) lastCommitAt = seconds;
     } catch (error) {
-      return { state: null, note: failure(error) };
+      return { state: null, note: failure(error), untracked: null };
     }
   }
-  return { state: { ...parsed, last_commit_at: lastCommitAt }, note: null };
+  return { state: { ...parsed, last_commit_at: lastCommitAt }, note: null, untracked: untrackedListed };
 }
 
 function failure(error: unknown): string {

@@ -8,7 +8,8 @@ import type { Store } from './store/store.ts';
 import { testCountOf } from '../scan/process/packed.ts';
 import type { RunInfo } from '../rules/types.ts';
 import type { Project } from './types.ts';
-import { readGitState, type GitOptions } from './git.ts';
+import type { GitOptions } from './git.ts';
+import { createGitReuse, type GitReuseOptions } from './git-reuse.ts';
 
 /** What one finished scan changed: the project as stored after it, and what the scan noticed. */
 export interface ScanOutcome {
@@ -53,6 +54,8 @@ export interface ScannerOptions {
   readonly events?: Events;
   /** How git state is read on each scan (time budget, output cap). @default readGitState's defaults */
   readonly git?: GitOptions;
+  /** When a scan's git reading may reuse the last one's untracked files (see git-reuse.ts). */
+  readonly gitReuse?: Omit<GitReuseOptions, 'git'>;
 }
 
 /**
@@ -63,9 +66,10 @@ export interface ScannerOptions {
  * const scanner = createScanner(store);
  * const { testsFound } = await scanner.scanProject(store.getProject(1)!, { onProgress: console.log });
  */
-export function createScanner(store: Store, options: WorkerScanOptions = {}, workerOptions: ScanWorkerOptions = {}, { events, git: gitOptions = {} }: ScannerOptions = {}) {
+export function createScanner(store: Store, options: WorkerScanOptions = {}, workerOptions: ScanWorkerOptions = {}, { events, git: gitOptions = {}, gitReuse }: ScannerOptions = {}) {
   const running = new Map<number, { promise: Promise<ScanOutcome>; listeners: Set<(p: ScanProgress) => void> }>();
   const pool = createScanPool({ env: withCompileCache(process.env), ...workerOptions });
+  const gitReading = createGitReuse({ ...gitReuse, git: gitOptions });
   // Snapshots still being encoded and kept after their scan's findings were saved, per project: the next
   // scan of the project starts from that snapshot, so it waits for it.
   const keeping = new Map<number, Promise<void>>();
@@ -89,7 +93,10 @@ export function createScanner(store: Store, options: WorkerScanOptions = {}, wor
     const scanOptions = previous ? { ...options, previous: previous.data } : options;
     // The save reads an incremental scan's delta, not its tests: they stay in the scan process
     // (see `deltaOnly`).
-    const call = { onProgress, snapshotLater: true, deltaOnly };
+    // Git is read beside the walk (its own time budget; never rejects): a commit moves no file the walk sees.
+    // Its search for untracked files waits for the scan's quick check, which may show it needless.
+    const git = gitReading.begin(project, previous?.generation);
+    const call = { onProgress, snapshotLater: true, deltaOnly, onDirsChecked: git.dirsChecked };
     const scanning = pool.scan(project.path, scanOptions, call).catch((error: NodeJS.ErrnoException) => {
       if (error.code === 'ENOENT' || error.code === 'ENOTDIR') {
         throw httpError(409, 'PROJECT_DIR_MISSING', `Project directory no longer exists: ${project.path}`, { cause: error });
@@ -102,20 +109,20 @@ export function createScanner(store: Store, options: WorkerScanOptions = {}, wor
       if (failure) throw httpError(failure[0], failure[1], error.message, { cause: error });
       throw error;
     });
-    // Git is read beside the walk (its own time budget; never rejects): a commit moves no file the walk sees.
-    // Started once the scan is asked for: starting git holds this thread a few milliseconds.
-    const git = readGitState(project.path, gitOptions, project.git);
     const result = await scanning;
     // A big scan is saved in slices, so the HTTP thread answers in between (see `saveScanSliced`).
     // Not a spread: `result` keeps its tests in columns (see `withPackedTests`), which a spread would unpack.
     const record = previous ? Object.assign(result, { base: previous.generation }) : result;
-    const gitState = await git;
+    const gitState = await git.finish();
     await store.write(() => store.setGitState(project.id, gitState));
     let list: Buffer | undefined;
     const { snapshotLater } = result;
     const saved = await store.saveScanSliced(project.id, record, {
       onList: (body) => { list = body; },
-      onSaved: (generation) => { if (snapshotLater) keepLater(project.id, generation, snapshotLater); },
+      onSaved: (generation) => {
+        git.saved(generation);
+        if (snapshotLater) keepLater(project.id, generation, snapshotLater);
+      },
     });
     if (saved === 'stale') {
       // Another connection (a second server, the CLI) saved the project since its snapshot was read, so the

@@ -130,6 +130,7 @@ async function scanFrom(root: string, options: ScanOptions): Promise<ScanResult 
   const previous = limits === null ? undefined : decodeSnapshot(bytes, root, limits, cache.snapshots);
   const base = root.endsWith('/') ? root : root + '/';
   const quick = previous ? await quickCheck(previous, base, clock, cache) : undefined;
+  probe?.checkedDirs?.(quick?.dirs === true);
   const decision = plan(previous, quick, snapshotMaxEntries);
   if (decision.mode === 'unchanged') {
     // The tests stay in the snapshot's columns until someone reads them: a scan process sends the columns

@@ -14,7 +14,7 @@ export type { ScanProgress } from './probe.ts';
  * channel's advanced serialisation): plain data, since functions and signals do not cross processes.
  */
 export type WorkerScanOptions = Pick<WalkOptions, 'maxDepth' | 'maxEntries' | 'maxPathChars' | 'timeoutMs' | 'concurrency'>
-  & Pick<ScanOptions, 'previous' | 'snapshotMaxEntries'>;
+  & Pick<ScanOptions, 'previous' | 'snapshotMaxEntries' | 'racyMs'>;
 
 export interface ScanWorkerOptions {
   /** Scan processes running at once; more scans wait their turn. @default cores, at most 4 */
@@ -58,12 +58,15 @@ export interface PoolScanCall {
    * must scan again without it when the delta no longer applies. @default false
    */
   readonly deltaOnly?: boolean;
+  /** Told once the quick check is done, before the rules run (see `ScanProbe.checkedDirs`). */
+  readonly onDirsChecked?: (unchanged: boolean) => void;
 }
 
 interface Job {
   readonly root: string;
   readonly options: WorkerScanOptions;
   readonly onProgress: ((progress: ScanProgress) => void) | undefined;
+  readonly onDirsChecked: ((unchanged: boolean) => void) | undefined;
   readonly deltaOnly: boolean;
   /** Sent again once already, after the idle process it went to had died (see `retryOrReject`). */
   readonly again?: boolean;
@@ -120,7 +123,7 @@ export function createScanPool({
       id: nextId++, root, options: { ...limits, shareWalk: alone }, deltaOnly,
       ...(named ? { previousDigest: snapshotDigest(previous) } : {}),
     };
-    return proc.run(request, { deadlineMs, onProgress: job.onProgress });
+    return proc.run(request, { deadlineMs, onProgress: job.onProgress, onDirsChecked: job.onDirsChecked });
   };
 
   const start = (mb: number): ScanProcess => {
@@ -214,11 +217,11 @@ export function createScanPool({
     /** Scans `root` (an absolute real path) in a scan process; rejects with an error carrying a `code`. */
     scan(
       root: string, options: WorkerScanOptions = {},
-      { onProgress, snapshotLater = false, deltaOnly = false }: PoolScanCall = {},
+      { onProgress, snapshotLater = false, deltaOnly = false, onDirsChecked }: PoolScanCall = {},
     ): Promise<ProcessScanResult> {
       if (closed) return Promise.reject(scanError('SCAN_CANCELLED', 'The scanner is closed'));
       const found = new Promise<ProcessScanResult>((resolve, reject) => {
-        waiting.push({ root, options, onProgress, deltaOnly, resolve, reject });
+        waiting.push({ root, options, onProgress, onDirsChecked, deltaOnly, resolve, reject });
         pump();
       });
       return snapshotLater ? found : found.then(withSnapshot);
@@ -254,6 +257,6 @@ async function withSnapshot(result: ProcessScanResult): Promise<ProcessScanResul
   delete whole.snapshotLater;
   return whole;
 }
-const LIMIT_KEYS = new Set(['maxDepth', 'maxEntries', 'maxPathChars', 'timeoutMs', 'concurrency', 'previous', 'snapshotMaxEntries']);
+const LIMIT_KEYS = new Set(['maxDepth', 'maxEntries', 'maxPathChars', 'timeoutMs', 'concurrency', 'previous', 'snapshotMaxEntries', 'racyMs']);
 
 export type ScanPool = ReturnType<typeof createScanPool>;

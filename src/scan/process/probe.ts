@@ -18,6 +18,12 @@ export interface ScanProbe {
   walked(files: number): void;
   /** A rule got the text of `file`; `once` marks a test file read to count its cases. */
   reading(file: string, once: boolean): void;
+  /**
+   * Told once the quick check is done (before the rules run): true when every directory of the previous
+   * snapshot has its stamp, so nothing was added to, removed from or renamed in any directory the walk keeps
+   * (files edited in place do not count); false when one moved or there was no snapshot to check.
+   */
+  checkedDirs?(unchanged: boolean): void;
 }
 
 // Int32 slots: 0 seqlock (odd while writing), 1 scan id, 2 files, 3 tests, 4 byte length of `reading`.

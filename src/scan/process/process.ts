@@ -45,6 +45,9 @@ export type ScanReply =
   }
   | { readonly id: number; readonly error: { readonly message: string; readonly code?: string } };
 
+/** Sent while a scan runs, once its quick check is done (see `ScanProbe.checkedDirs`). */
+export interface DirsReply { readonly id: number; readonly dirsUnchanged: boolean }
+
 /** A scan's snapshot, sent after its findings; null when encoding it failed (the next scan is then full). */
 export interface SnapshotReply { readonly id: number; readonly snapshot: Uint8Array | null }
 
@@ -80,7 +83,10 @@ const answer = async ({ id, root, options, deltaOnly = false, previousDigest }: 
       return { reply: { id, error: gone } };
     }
     // The snapshot is encoded after the findings are sent: the server saves them meanwhile.
-    const found = await scan(root, { ...options, previous, probe: status.probe, cache, deferSnapshot: true });
+    // The quick check's verdict goes out at once: the server decides from it what git has to read again.
+    const checkedDirs = (unchanged: boolean): void => { process.send!({ id, dirsUnchanged: unchanged } satisfies DirsReply); };
+    const probe = { ...status.probe, checkedDirs };
+    const found = await scan(root, { ...options, previous, probe, cache, deferSnapshot: true });
     // Columns an unchanged rescan answers with are sent as they are (reading `tests` would unpack them).
     const packed = packedOf(found);
     const { delta } = found;

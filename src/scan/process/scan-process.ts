@@ -2,7 +2,7 @@ import { fork } from 'node:child_process';
 import type { Readable } from 'node:stream';
 import type { ScanResult } from '../index.ts';
 import { testCountOf, withPackedTests, withTestsLeftOut } from './packed.ts';
-import type { ScanReply, ScanRequest, SnapshotReply } from './process.ts';
+import type { DirsReply, ScanReply, ScanRequest, SnapshotReply } from './process.ts';
 import type { ScanProgress } from './probe.ts';
 
 /** An error with a `code` (`SCAN_DEADLINE`, `SCAN_OUT_OF_MEMORY`, `SCAN_CANCELLED`, `SCAN_PROCESS_DIED`, ...). */
@@ -19,7 +19,11 @@ export type ScanProcess = ReturnType<typeof startScanProcess>;
 export type ProcessScanResult = ScanResult & { readonly snapshotLater?: Promise<Uint8Array | null> };
 
 /** How one scan is run: its deadline, and who hears its progress. */
-interface RunCall { readonly deadlineMs: number; readonly onProgress?: ((p: ScanProgress) => void) | undefined }
+interface RunCall {
+  readonly deadlineMs: number;
+  readonly onProgress?: ((p: ScanProgress) => void) | undefined;
+  readonly onDirsChecked?: ((unchanged: boolean) => void) | undefined;
+}
 
 /** A snapshot the process is still encoding: it takes no other scan until then. */
 interface SnapshotWait {
@@ -31,6 +35,7 @@ interface SnapshotWait {
 interface Running {
   readonly id: number;
   readonly onProgress: ((p: ScanProgress) => void) | undefined;
+  readonly onDirsChecked: ((unchanged: boolean) => void) | undefined;
   readonly timer: NodeJS.Timeout;
   reading: string;
   files: number;
@@ -114,8 +119,9 @@ export function startScanProcess(entry: string, heapMb: number, onExit: () => vo
     wait.resolve(bytes);
   };
 
-  child.on('message', (reply: ScanReply | SnapshotReply | { ready: true }) => {
+  child.on('message', (reply: ScanReply | SnapshotReply | DirsReply | { ready: true }) => {
     if ('ready' in reply) { ready = true; onReady?.(); onReady = undefined; return; }
+    if ('dirsUnchanged' in reply) { if (job?.id === reply.id) job.onDirsChecked?.(reply.dirsUnchanged === true); return; }
     if ('snapshot' in reply) { if (snapshotWait?.id === reply.id) snapshotDone(reply.snapshot); return; }
     if (job?.id !== reply.id) return;
     if ('error' in reply) job.settle(scanError(reply.error.code ?? 'SCAN_FAILED', reply.error.message));
@@ -158,7 +164,7 @@ export function startScanProcess(entry: string, heapMb: number, onExit: () => vo
 
     run(
       request: ScanRequest,
-      { deadlineMs, onProgress }: RunCall,
+      { deadlineMs, onProgress, onDirsChecked }: RunCall,
     ): Promise<ProcessScanResult> {
       clearTimeout(idleTimer);
       deadline = deadlineMs;
@@ -174,6 +180,7 @@ export function startScanProcess(entry: string, heapMb: number, onExit: () => vo
         const current: Running = {
           id: request.id,
           onProgress,
+          onDirsChecked,
           get timer() { return timer; },
           reading: '',
           files: 0,
