@@ -22,7 +22,7 @@ import { readGitState, type GitOptions, type GitState, type GitStatusReading } f
 export interface GitReuseOptions {
   /** How git is run (time budget, output cap, program). @default readGitState's defaults */
   readonly git?: GitOptions;
-  /** A reading's untracked files are used for at most this long before git lists them again. @default 60_000 */
+  /** A reading's untracked files stand for at most this long; then git lists them again. @default 60_000 */
   readonly untrackedMaxAgeMs?: number;
   /**
    * A file of `.git` modified within this many milliseconds of being stat'ed is taken as changed next time
@@ -73,19 +73,16 @@ export function createGitReuse(options: GitReuseOptions = {}) {
 
   /** `.git`'s watched files as one string, or null when `.git` is not a directory here or one is racy. */
   const signatureOf = async (root: string, at: number): Promise<string | null> => {
-    try {
-      const dir = await fsp.lstat(join(root, '.git'));
-      if (!dir.isDirectory()) return null;
-      const parts = await Promise.all(WATCHED.map(async (name) => {
-        const stat = await fsp.lstat(join(root, '.git', name), { bigint: true }).catch(() => null);
-        if (stat === null) return '-';
-        if (at - Number(stat.mtimeMs) < racyMs || at - Number(stat.ctimeMs) < racyMs) throw new Error('racy');
-        return `${stat.ino}:${stat.size}:${stat.mtimeNs}:${stat.ctimeNs}`;
-      }));
-      return `${dir.ino}|${parts.join('|')}`;
-    } catch {
-      return null;
-    }
+    const dir = await fsp.lstat(join(root, '.git')).catch(() => undefined);
+    if (!dir?.isDirectory()) return null;
+    const stamp = async (name: string): Promise<string | null> => {
+      const stat = await fsp.lstat(join(root, '.git', name), { bigint: true }).catch(() => undefined);
+      if (stat === undefined) return '-';
+      if (at - Number(stat.mtimeMs) < racyMs || at - Number(stat.ctimeMs) < racyMs) return null;
+      return `${stat.ino}:${stat.size}:${stat.mtimeNs}:${stat.ctimeNs}`;
+    };
+    const parts = await Promise.all(WATCHED.map(stamp));
+    return parts.includes(null) ? null : `${dir.ino}|${parts.join('|')}`;
   };
 
   return {
@@ -101,9 +98,10 @@ export function createGitReuse(options: GitReuseOptions = {}) {
       const readAll = (): Promise<GitStatusReading> => readGitState(project.path, git, project.git);
       const signing = signatureOf(project.path, at);
       // Only the tracked files when `.git` is as it was; the untracked part waits for the quick check.
-      const first: Promise<Begun> = signing.then((signature): Begun => (usable && signature !== null && signature === last.signature
-        ? { signature, tracked: readGitState(project.path, git, project.git, { untracked: false }) }
-        : { signature, reading: readAll() }));
+      const first: Promise<Begun> = signing.then((signature): Begun => (
+        usable && signature !== null && signature === last.signature
+          ? { signature, tracked: readGitState(project.path, git, project.git, { untracked: false }) }
+          : { signature, reading: readAll() }));
       let checked: boolean | undefined;
       // The reading that lists untracked files once the quick check saw a directory move (or never said).
       let whole: Promise<GitStatusReading> | undefined;
@@ -118,7 +116,8 @@ export function createGitReuse(options: GitReuseOptions = {}) {
         dirsChecked(unchanged) {
           if (checked !== undefined) return;
           checked = unchanged;
-          if (!unchanged) whole = first.then((started) => ('reading' in started ? started.reading : readAll()));
+          if (unchanged) return;
+          whole = first.then((started) => ('reading' in started ? started.reading : readAll()));
         },
         async finish() {
           if (checked === undefined) read.dirsChecked(false);

@@ -106,16 +106,21 @@ export function parseStatus(text: string): Omit<GitState, 'last_commit_at'> {
  * const { state, note } = await readGitState('/home/me/app');
  */
 export async function readGitState(
-  dir: string, options: GitOptions = {}, known: GitState | null = null, { untracked = true }: GitReadScope = {},
+  dir: string, options: GitOptions = {}, known: GitState | null = null,
+  { untracked = true }: GitReadScope = {},
 ): Promise<GitStatusReading> {
   let status: BoundedOutput;
   const listed = untracked ? 'normal' : 'no';
   try {
-    status = await runGit(dir, ['status', '--porcelain=v2', '--branch', `--untracked-files=${listed}`, '--ignore-submodules=all'], options);
+    const args = ['status', '--porcelain=v2', '--branch', `--untracked-files=${listed}`,
+      '--ignore-submodules=all'];
+    status = await runGit(dir, args, options);
   } catch (error) {
     return { state: null, note: failure(error), untracked: null };
   }
-  if (status.code !== 0 && !status.capped) return { state: null, note: refusal(status.stderr), untracked: null };
+  if (status.code !== 0 && !status.capped) {
+    return { state: null, note: refusal(status.stderr), untracked: null };
+  }
   const text = status.capped ? status.stdout.slice(0, status.stdout.lastIndexOf('\n') + 1) : status.stdout;
   const parsed = parseStatus(text);
   // Porcelain v2 lists untracked paths as `? path`; a capped output may have cut them off.

@@ -66,7 +66,10 @@ export interface ScannerOptions {
  * const scanner = createScanner(store);
  * const { testsFound } = await scanner.scanProject(store.getProject(1)!, { onProgress: console.log });
  */
-export function createScanner(store: Store, options: WorkerScanOptions = {}, workerOptions: ScanWorkerOptions = {}, { events, git: gitOptions = {}, gitReuse }: ScannerOptions = {}) {
+export function createScanner(
+  store: Store, options: WorkerScanOptions = {}, workerOptions: ScanWorkerOptions = {},
+  { events, git: gitOptions = {}, gitReuse }: ScannerOptions = {},
+) {
   const running = new Map<number, { promise: Promise<ScanOutcome>; listeners: Set<(p: ScanProgress) => void> }>();
   const pool = createScanPool({ env: withCompileCache(process.env), ...workerOptions });
   const gitReading = createGitReuse({ ...gitReuse, git: gitOptions });

@@ -14,10 +14,11 @@ import { makeTree } from '../helpers/index.ts';
 
 const quiet = { ...gitEnv(process.env), GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1' };
 const git = (cwd: string, ...args: string[]): string =>
-  execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.invalid', ...args], { cwd, env: quiet, encoding: 'utf8' });
+  execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.invalid', ...args],
+    { cwd, env: quiet, encoding: 'utf8' });
 
 suite('git reading reuse', () => {
-  test('untracked files are listed again exactly when a directory or .git moved, or the reading aged', async (t) => {
+  test('untracked files are listed again when a directory or .git moved, or the listing aged', async (t) => {
     const root = makeTree(t, {
       'package.json': JSON.stringify({ scripts: { test: 'jest' }, devDependencies: { jest: '^29' } }),
       'src/a.test.js': "test('a', () => {});\n",
@@ -29,7 +30,7 @@ suite('git reading reuse', () => {
     git(root, 'commit', '-q', '-m', 'one');
     const bin = makeTree(t, {}, 'projdex-gitlog-');
     const calls = join(bin, 'calls');
-    // Logs the subcommand and its untracked mode (`-c x --no-optional-locks status --porcelain=v2 --branch -u...`).
+    // Logs the subcommand and its untracked mode (`-c x --no-optional-locks status ... -u…`).
     writeFileSync(join(bin, 'git'), `#!/bin/sh\necho "$4 $7" >> '${calls}'\nexec git "$@"\n`, { mode: 0o755 });
     let offset = 0;
     const store = openStore(':memory:');
@@ -90,7 +91,7 @@ suite('git reading reuse', () => {
     assert.deepEqual((await scan()).asked, ['no'], 'the clock did not move since that reading');
   });
 
-  test('a project inside a bigger repository is always read whole (git sees folders the walk does not)', async (t) => {
+  test('a project inside a bigger repository is read whole (git sees what the walk does not)', async (t) => {
     const repo = makeTree(t, { 'app/package.json': '{}', 'other/x.txt': 'x\n' });
     git(repo, 'init', '-q', '-b', 'main');
     git(repo, 'add', '.');

@@ -257,6 +257,9 @@ async function withSnapshot(result: ProcessScanResult): Promise<ProcessScanResul
   delete whole.snapshotLater;
   return whole;
 }
-const LIMIT_KEYS = new Set(['maxDepth', 'maxEntries', 'maxPathChars', 'timeoutMs', 'concurrency', 'previous', 'snapshotMaxEntries', 'racyMs']);
+const LIMIT_KEYS = new Set([
+  'maxDepth', 'maxEntries', 'maxPathChars', 'timeoutMs', 'concurrency', 'previous', 'snapshotMaxEntries',
+  'racyMs',
+]);
 
 export type ScanPool = ReturnType<typeof createScanPool>;

@@ -84,7 +84,9 @@ const answer = async ({ id, root, options, deltaOnly = false, previousDigest }: 
     }
     // The snapshot is encoded after the findings are sent: the server saves them meanwhile.
     // The quick check's verdict goes out at once: the server decides from it what git has to read again.
-    const checkedDirs = (unchanged: boolean): void => { process.send!({ id, dirsUnchanged: unchanged } satisfies DirsReply); };
+    const checkedDirs = (unchanged: boolean): void => {
+      process.send!({ id, dirsUnchanged: unchanged } satisfies DirsReply);
+    };
     const probe = { ...status.probe, checkedDirs };
     const found = await scan(root, { ...options, previous, probe, cache, deferSnapshot: true });
     // Columns an unchanged rescan answers with are sent as they are (reading `tests` would unpack them).

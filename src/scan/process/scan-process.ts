@@ -121,7 +121,10 @@ export function startScanProcess(entry: string, heapMb: number, onExit: () => vo
 
   child.on('message', (reply: ScanReply | SnapshotReply | DirsReply | { ready: true }) => {
     if ('ready' in reply) { ready = true; onReady?.(); onReady = undefined; return; }
-    if ('dirsUnchanged' in reply) { if (job?.id === reply.id) job.onDirsChecked?.(reply.dirsUnchanged === true); return; }
+    if ('dirsUnchanged' in reply) {
+      if (job?.id === reply.id) job.onDirsChecked?.(reply.dirsUnchanged === true);
+      return;
+    }
     if ('snapshot' in reply) { if (snapshotWait?.id === reply.id) snapshotDone(reply.snapshot); return; }
     if (job?.id !== reply.id) return;
     if ('error' in reply) job.settle(scanError(reply.error.code ?? 'SCAN_FAILED', reply.error.message));
