@@ -9,7 +9,7 @@
  * depends on its index and its ignore settings. So when the quick check finds every directory as the last
  * snapshot recorded it, and `.git`'s index, HEAD, config and exclude file are as they were at the last
  * reading that listed untracked files, that reading's answer still stands and git reads only the tracked
- * files (`--untracked-files=no`). Anything else reads everything, beside the scan as before.
+ * files (`--untracked-files=no`). Anything else reads everything, beside the scan.
  *
  * What this cannot see, and why there is `untrackedMaxAgeMs`: folders the walk skips (`node_modules`, a
  * virtualenv, ...) that git does not ignore, and a global excludes file. A whole reading runs at least that
