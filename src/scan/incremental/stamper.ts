@@ -68,6 +68,18 @@ export function stampShared(
   base: string, joined: string, list: readonly string[], clock: StampClock, root: string,
   helper: Helper | undefined, first: () => void,
 ): Float64Array {
+  return stampSharedLater(base, joined, list, clock, root, helper, first)();
+}
+
+/**
+ * {@link stampShared} in two steps: the helper is asked and `first` done now; the function returned takes
+ * this thread's share and gives the stamps. Called later, this thread does other work meanwhile and the
+ * helper stamps what it can alone (what it has not claimed by then is stamped here, as in `stampShared`).
+ */
+export function stampSharedLater(
+  base: string, joined: string, list: readonly string[], clock: StampClock, root: string,
+  helper: Helper | undefined, first: () => void,
+): () => Float64Array {
   const count = list.length;
   const chunks = Math.ceil(count / CHUNK);
   const request: StampRequest = {
@@ -77,15 +89,17 @@ export function stampShared(
   // Not awaited: what the helper has not claimed by the time this thread is done is stamped here.
   if (count > CHUNK) void helper?.ask(request);
   first();
-  stampChunks(request, list);
-  const written = new Int32Array(request.written);
-  for (let chunk = 0; chunk < chunks; chunk++) {
-    if (Atomics.load(written, chunk) === 1) continue;
-    // Claimed by the helper and not yet written: it is in hand there, unless that thread stalls or died.
-    Atomics.wait(written, chunk, 0, CLAIMED_WAIT_MS);
-    if (Atomics.load(written, chunk) !== 1) stampChunk(request, list, chunk);
-  }
-  return new Float64Array(request.stamps);
+  return () => {
+    stampChunks(request, list);
+    const written = new Int32Array(request.written);
+    for (let chunk = 0; chunk < chunks; chunk++) {
+      if (Atomics.load(written, chunk) === 1) continue;
+      // Claimed by the helper and not yet written: it is in hand there, unless that thread stalls or died.
+      Atomics.wait(written, chunk, 0, CLAIMED_WAIT_MS);
+      if (Atomics.load(written, chunk) !== 1) stampChunk(request, list, chunk);
+    }
+    return new Float64Array(request.stamps);
+  };
 }
 
 /** What the helper thread does with a {@link StampRequest}: claims and stamps chunks until none is left. */
