@@ -12,6 +12,8 @@ const ROW_START = Buffer.from('{"id":');
 const PATH_KEY = Buffer.from('"file_path":"');
 const QUOTE = 0x22;
 const OPEN_BRACE = 0x7b;
+/** The first step of an edit's search from the last one's place: a few rows. */
+const GALLOP_BYTES = 512;
 const BACKSLASH = 0x5c;
 
 /**
@@ -70,11 +72,17 @@ export function patchList(before: Buffer, edits: readonly ListEdit[]): Buffer | 
     .sort((a, b) => Buffer.compare(a.key, b.key));
   for (let i = 1; i < keyed.length; i++) if (keyed[i]!.key.equals(keyed[i - 1]!.key)) return undefined;
   // Each edit's place: the first row whose path is not below its key. Rows before `low` are below it, rows
-  // from `high` are not; keys in order, so each search starts where the last one ended.
+  // from `high` are not. Keys in order, so each search starts where the last one ended, with steps that
+  // double until they pass the key (many edits lie close together), then halves the range left.
   let from = first;
   const placed = keyed.map(({ key, row }) => {
     let low = from;
     let high = end;
+    for (let step = GALLOP_BYTES; low < end; step *= 2) {
+      const at = rowAt(Math.min(end, low + step));
+      if (at === end || compareAt(at, key) >= 0) { high = at; break; }
+      low = rowAfter(at);
+    }
     while (low < high) {
       const mid = low + ((high - low) >> 1);
       let at = rowAt(mid);
