@@ -8,7 +8,7 @@ import {
   type ScanSnapshotData, type SnapshotInput,
   type StampClock, type StatLike, type TreeRecord,
 } from './snapshot.ts';
-import { lstatOrUndefined, stampPaths, stampSharedLater } from './stamper.ts';
+import { lstatOrUndefined, stampPaths, stampShared } from './stamper.ts';
 import type { Helper } from '../walk/helper.ts';
 import type { FoundTest, Tree } from '../../rules/types.ts';
 import type { PackedTests } from '../process/packed.ts';
@@ -34,18 +34,7 @@ export function sameDirs(data: ScanSnapshotData, dirStamps: Float64Array): boole
   return true;
 }
 
-/**
- * The fast path of a rescan: every directory and every file read stat'ed, half of the work on the helper
- * thread (the first directories) while this thread stats the rest and the files. `same`: nothing moved;
- * `dirs`: every directory as it was (the walk then takes them without a second stat); `sameEach`: per
- * directory, 1 where it is as it was; `readStamps`: the stamps of the files read, in the snapshot's order
- * (no map of them is built here: an unchanged rescan never needs one, see {@link statReads}).
- */
-export async function quickCheck(previous: ScanSnapshotData, base: string, clock: StampClock,
-  options: QuickCheckOptions = {}): Promise<QuickCheck> {
-  return startQuickCheck(previous, base, clock, options).finish();
-}
-
+/** What the quick check found (see {@link startQuickCheck}). */
 export interface QuickCheck {
   readonly same: boolean;
   readonly dirs: boolean;
@@ -54,9 +43,15 @@ export interface QuickCheck {
 }
 
 /**
- * {@link quickCheck} in two steps: the files read are stat'ed now (`readStamps`; `readsSame` when each has its
- * stamp) while the helper thread starts on the directories; `finish` stats this thread's share of them and
- * gives the whole check. Between the two, this thread may do other work while the helper stats alone.
+ * The fast path of a rescan: every directory and every file read stat'ed, half of the work on the helper
+ * thread (the first directories) while this thread stats the rest and the files. `same`: nothing moved;
+ * `dirs`: every directory as it was (the walk then takes them without a second stat); `sameEach`: per
+ * directory, 1 where it is as it was; `readStamps`: the stamps of the files read, in the snapshot's order
+ * (no map of them is built here: an unchanged rescan never needs one, see {@link statReads}).
+ *
+ * In two steps: the files read are stat'ed at once (`readStamps`; `readsSame` when each has its stamp) while
+ * the helper thread starts on the directories; `finish` stats this thread's share of them and gives the whole
+ * check. Between the two, this thread may do other work while the helper stats alone (scan/index.ts).
  */
 export function startQuickCheck(previous: ScanSnapshotData, base: string, clock: StampClock,
   { helper, enterRoot }: QuickCheckOptions = {}) {
@@ -67,7 +62,7 @@ export function startQuickCheck(previous: ScanSnapshotData, base: string, clock:
   const from = enterRoot?.(base) ? '' : base;
   // The files read first, here, while the helper starts on the directories; then both share what is left.
   let readStamps: Float64Array = new Float64Array(0);
-  const finishDirs = stampSharedLater(from, previous.tree.dirs, dirs, clock, base, helper, () => {
+  const finishDirs = stampShared(from, previous.tree.dirs, dirs, clock, base, helper, () => {
     readStamps = stampPaths(from, reads, clock, base);
   });
   let readsSame = true;

@@ -61,22 +61,12 @@ export interface StampRequest {
  * Stamps of `list` (its paths also `\0`-joined in `joined`, as a snapshot keeps them: the helper splits them,
  * not this thread), shared with the helper thread: both claim chunks from one counter, so neither idles while
  * the other still has a fixed half to do (the helper may start late, or be slower). `first` is this
- * thread's other work, done while the helper starts. Without a helper, or one that never answers, every
- * chunk is stamped here.
+ * thread's other work, done now while the helper starts; the function returned takes this thread's share and
+ * gives the stamps. Called later, this thread does other work meanwhile and the helper stamps alone (what it
+ * has not claimed by then is stamped here). Without a helper, or one that never answers, every chunk is
+ * stamped here.
  */
 export function stampShared(
-  base: string, joined: string, list: readonly string[], clock: StampClock, root: string,
-  helper: Helper | undefined, first: () => void,
-): Float64Array {
-  return stampSharedLater(base, joined, list, clock, root, helper, first)();
-}
-
-/**
- * {@link stampShared} in two steps: the helper is asked and `first` done now; the function returned takes
- * this thread's share and gives the stamps. Called later, this thread does other work meanwhile and the
- * helper stamps what it can alone (what it has not claimed by then is stamped here, as in `stampShared`).
- */
-export function stampSharedLater(
   base: string, joined: string, list: readonly string[], clock: StampClock, root: string,
   helper: Helper | undefined, first: () => void,
 ): () => Float64Array {
