@@ -58,11 +58,13 @@ test('over many small saves, the patched list is the rebuilt one, row for row, a
   const project = store.insertProject({ name: 'p', path: makeTree(t) })!;
   // Pieces that sort differently by UTF-16 and by UTF-8 bytes, escaped ones, and ones that make prefixes.
   const PIECES = ['a', 'b', 'z', '/', '-', '.', 'é', '\uff5a', '😀', '"', '\\', 'B', '{"id":', '\t'];
+  const ENDINGS = ['.test.js', '.test.jsx', '.test.js.snap'];
   const random = seededRandom(32);
   const name = (): string => {
     let text = '';
     for (let n = 1 + Math.floor(random() * 5); n > 0; n--) text += PIECES[Math.floor(random() * PIECES.length)];
-    return `${text}.test.js`;
+    // Endings that make one name a prefix of another (`a.test.js`, `a.test.jsx`, `a.test.js.snap`).
+    return `${text}${ENDINGS[Math.floor(random() * ENDINGS.length)]}`;
   };
   const files = new Map<string, number>();
   while (files.size < 300) files.set(name(), 1);

@@ -34,14 +34,26 @@ export function sameDirs(data: ScanSnapshotData, dirStamps: Float64Array): boole
   return true;
 }
 
+/** What the quick check found (see {@link startQuickCheck}). */
+export interface QuickCheck {
+  readonly same: boolean;
+  readonly dirs: boolean;
+  readonly sameEach: Uint8Array;
+  readonly readStamps: Float64Array;
+}
+
 /**
  * The fast path of a rescan: every directory and every file read stat'ed, half of the work on the helper
  * thread (the first directories) while this thread stats the rest and the files. `same`: nothing moved;
  * `dirs`: every directory as it was (the walk then takes them without a second stat); `sameEach`: per
  * directory, 1 where it is as it was; `readStamps`: the stamps of the files read, in the snapshot's order
  * (no map of them is built here: an unchanged rescan never needs one, see {@link statReads}).
+ *
+ * In two steps: the files read are stat'ed at once (`readStamps`; `readsSame` when each has its stamp) while
+ * the helper thread starts on the directories; `finish` stats this thread's share of them and gives the whole
+ * check. Between the two, this thread may do other work while the helper stats alone (scan/index.ts).
  */
-export async function quickCheck(previous: ScanSnapshotData, base: string, clock: StampClock,
+export function startQuickCheck(previous: ScanSnapshotData, base: string, clock: StampClock,
   { helper, enterRoot }: QuickCheckOptions = {}) {
   const dirs = snapshotDirs(previous);
   const reads = snapshotReadPaths(previous);
@@ -50,20 +62,45 @@ export async function quickCheck(previous: ScanSnapshotData, base: string, clock
   const from = enterRoot?.(base) ? '' : base;
   // The files read first, here, while the helper starts on the directories; then both share what is left.
   let readStamps: Float64Array = new Float64Array(0);
-  const all = stampShared(from, previous.tree.dirs, dirs, clock, base, helper, () => {
+  const finishDirs = stampShared(from, previous.tree.dirs, dirs, clock, base, helper, () => {
     readStamps = stampPaths(from, reads, clock, base);
   });
-  const sameTree = sameDirs(previous, all);
-  // Per directory, whether it is as it was (an unreadable one never is): the walk lists only the others.
-  const sameEach = new Uint8Array(previous.tree.flags.length);
-  if (all.length === previous.tree.stamps.length) {
-    for (let i = 0; i < sameEach.length; i++) {
-      sameEach[i] = previous.tree.flags[i] !== 2 && sameStamp(all, i, previous.tree.stamps, i) ? 1 : 0;
-    }
+  let readsSame = true;
+  for (let i = 0; i < reads.length && readsSame; i++) readsSame = sameStamp(readStamps, i, previous.reads.stamps, i);
+  return {
+    readStamps,
+    readsSame,
+    finish(): QuickCheck {
+      const all = finishDirs();
+      const sameTree = sameDirs(previous, all);
+      // Per directory, whether it is as it was (an unreadable one never is): the walk lists only the others.
+      const sameEach = new Uint8Array(previous.tree.flags.length);
+      if (all.length === previous.tree.stamps.length) {
+        for (let i = 0; i < sameEach.length; i++) {
+          sameEach[i] = previous.tree.flags[i] !== 2 && sameStamp(all, i, previous.tree.stamps, i) ? 1 : 0;
+        }
+      }
+      return { same: sameTree && readsSame, dirs: sameTree, sameEach, readStamps };
+    },
+  };
+}
+
+/**
+ * Whether every file read that moved was changed in place: a walked file (`walked`: not a directory a rule
+ * looked into, whose stamp moves with what it holds) with the same inode. A file saved by writing a new one
+ * and renaming it over the old, or removed, changed its directory too. Only then is a rescan worth starting
+ * on the guess that every directory is as it was (see scan/index.ts).
+ */
+export function movedInPlace(previous: ScanSnapshotData, readStamps: Float64Array,
+  walked: (file: string) => boolean): boolean {
+  const was = previous.reads.stamps;
+  const paths = snapshotReadPaths(previous);
+  for (let i = 0; i < paths.length; i++) {
+    if (sameStamp(readStamps, i, was, i)) continue;
+    const ino = readStamps[i * STAMP + 2]!;
+    if (Number.isNaN(ino) || ino !== was[i * STAMP + 2] || !walked(paths[i]!)) return false;
   }
-  let sameFiles = true;
-  for (let i = 0; i < reads.length && sameFiles; i++) sameFiles = sameStamp(readStamps, i, previous.reads.stamps, i);
-  return { same: sameTree && sameFiles, dirs: sameTree, sameEach, readStamps };
+  return true;
 }
 
 /**

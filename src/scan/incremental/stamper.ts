@@ -61,13 +61,15 @@ export interface StampRequest {
  * Stamps of `list` (its paths also `\0`-joined in `joined`, as a snapshot keeps them: the helper splits them,
  * not this thread), shared with the helper thread: both claim chunks from one counter, so neither idles while
  * the other still has a fixed half to do (the helper may start late, or be slower). `first` is this
- * thread's other work, done while the helper starts. Without a helper, or one that never answers, every
- * chunk is stamped here.
+ * thread's other work, done now while the helper starts; the function returned takes this thread's share and
+ * gives the stamps. Called later, this thread does other work meanwhile and the helper stamps alone (what it
+ * has not claimed by then is stamped here). Without a helper, or one that never answers, every chunk is
+ * stamped here.
  */
 export function stampShared(
   base: string, joined: string, list: readonly string[], clock: StampClock, root: string,
   helper: Helper | undefined, first: () => void,
-): Float64Array {
+): () => Float64Array {
   const count = list.length;
   const chunks = Math.ceil(count / CHUNK);
   const request: StampRequest = {
@@ -77,15 +79,17 @@ export function stampShared(
   // Not awaited: what the helper has not claimed by the time this thread is done is stamped here.
   if (count > CHUNK) void helper?.ask(request);
   first();
-  stampChunks(request, list);
-  const written = new Int32Array(request.written);
-  for (let chunk = 0; chunk < chunks; chunk++) {
-    if (Atomics.load(written, chunk) === 1) continue;
-    // Claimed by the helper and not yet written: it is in hand there, unless that thread stalls or died.
-    Atomics.wait(written, chunk, 0, CLAIMED_WAIT_MS);
-    if (Atomics.load(written, chunk) !== 1) stampChunk(request, list, chunk);
-  }
-  return new Float64Array(request.stamps);
+  return () => {
+    stampChunks(request, list);
+    const written = new Int32Array(request.written);
+    for (let chunk = 0; chunk < chunks; chunk++) {
+      if (Atomics.load(written, chunk) === 1) continue;
+      // Claimed by the helper and not yet written: it is in hand there, unless that thread stalls or died.
+      Atomics.wait(written, chunk, 0, CLAIMED_WAIT_MS);
+      if (Atomics.load(written, chunk) !== 1) stampChunk(request, list, chunk);
+    }
+    return new Float64Array(request.stamps);
+  };
 }
 
 /** What the helper thread does with a {@link StampRequest}: claims and stamps chunks until none is left. */

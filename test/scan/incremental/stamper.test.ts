@@ -36,18 +36,18 @@ suite('stampShared(): the quick check shared with the helper thread', () => {
       const shared = stampShared(root, paths.join('\0'), paths, CLOCK, root, helper, () => {
         Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 100);
         first = true;
-      });
+      })();
       assert.ok(first, 'this thread\'s own work runs');
       assert.deepEqual(new Float64Array(shared), alone);
       // Let the helper reply, so the next round finds it idle.
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
-    const none = stampShared(root, paths.join('\0'), paths, CLOCK, root, undefined, () => {});
+    const none = stampShared(root, paths.join('\0'), paths, CLOCK, root, undefined, () => {})();
     assert.deepEqual(new Float64Array(none), alone);
     // Started by the request itself: this thread has stamped everything before the helper has loaded.
     const late = createHelper();
     t.after(() => late.close());
-    const loading = stampShared(root, paths.join('\0'), paths, CLOCK, root, late, () => {});
+    const loading = stampShared(root, paths.join('\0'), paths, CLOCK, root, late, () => {})();
     assert.deepEqual(new Float64Array(loading), alone);
   });
 });

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { suite, test } from 'node:test';
 import { scan } from '../../../src/scan/index.ts';
@@ -177,6 +177,35 @@ suite('createScanPool()', () => {
       assert.equal(again.mode, 'incremental');
       assert.deepEqual(again.tests, full.tests);
     }
+  });
+
+  test('a rescan begun on the guess that no directory moved runs again where one did', async (t) => {
+    const root = makeTree(t, PROJECT);
+    const pool = createScanPool({ processes: 1 });
+    t.after(() => pool.close());
+    const found = (r: ProcessScanResult) => ({ tests: r.tests, ports: r.ports, notes: r.notes, framework: r.framework });
+    const withPort = (port: number): string => JSON.stringify({
+      scripts: { test: 'vitest', dev: `vite --port ${port}` }, devDependencies: { vitest: '^4.0.0', vite: '^7.0.0' },
+    });
+    let previous = (await pool.scan(root)).snapshot;
+    // A file the rules read, written again in place (the same inode): the rules start beside the directories'
+    // stats. (The directories were made within the racy window of the first scan, so they count as moved.)
+    writeFileSync(join(root, 'package.json'), withPort(5175));
+    const edited = await pool.scan(root, { previous });
+    assert.equal(edited.mode, 'incremental');
+    assert.deepEqual(edited.ports.map((p) => p.port), [5175]);
+    assert.deepEqual(found(edited), found(await scan(root)));
+    previous = edited.snapshot;
+    // Written in place again, and a test file added in a new directory: the run on the guess does not see it,
+    // so the rescan runs again over a walk that lists it.
+    writeFileSync(join(root, 'package.json'), withPort(5176));
+    mkdirSync(join(root, 'src', 'new'));
+    writeFileSync(join(root, 'src', 'new', 'd.test.ts'), "test('d', () => {});");
+    const both = await pool.scan(root, { previous });
+    assert.equal(both.mode, 'incremental');
+    assert.deepEqual(both.ports.map((p) => p.port), [5176]);
+    assert.ok(both.tests.some((row) => row.file === 'src/new/d.test.ts'), both.tests.map((row) => row.file).join());
+    assert.deepEqual(found(both), found(await scan(root)));
   });
 
   test('close() without a scan resolves, and an idle worker does not keep the process alive', (t) => {
