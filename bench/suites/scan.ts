@@ -120,13 +120,13 @@ export async function scanSuite({ sizes, rounds, nodeArgs = [], log }: ScanSuite
       cpSync(realpathSync(root), copy, { recursive: true });
       copies.push(copy);
       project = await json(`${server.url}/api/projects`, { method: 'POST', body: { name: 'touched', path: copy } });
+      // The copy's files are new: past their racy window before the scan every round starts from.
+      await new Promise((r) => setTimeout(r, 2100));
       await scanOnce();
       const files = (await walk(copy, { maxEntries: Infinity, timeoutMs: Infinity })).files;
       let mismatches = 0;
       const body = (path: string): Promise<string> => json<{ tests: unknown }>(`${server.url}${path}`, { method: 'POST' }).then((r) => JSON.stringify(r.tests));
       const touched = (pool: readonly string[], fraction: number) => alternate(sizeRounds, async (round) => {
-        // Past the racy window of the last round's edits, so only this round's edits count as changed.
-        await new Promise((r) => setTimeout(r, 2100));
         const undo = touchFraction(copy, pool, fraction, 100 + round);
         try {
           const took = await scanOnce();
@@ -135,7 +135,10 @@ export async function scanSuite({ sizes, rounds, nodeArgs = [], log }: ScanSuite
           return took;
         } finally {
           undo();
-          await scanOnce(); // takes the restored files in, untimed
+          // Past the racy window of the restored files before they are taken in (untimed): a scan within it
+          // records their stamps as never matching, and the next round would read them again beside its own.
+          await new Promise((r) => setTimeout(r, 2100));
+          await scanOnce();
         }
       }, () => runFind(copy));
       const exact = (): string => (mismatches === 0 ? 'exact: equals a ?full=1 scan every round' : `MISMATCH in ${mismatches} rounds`);
