@@ -187,11 +187,17 @@ suite('createScanPool()', () => {
     const withPort = (port: number): string => JSON.stringify({
       scripts: { test: 'vitest', dev: `vite --port ${port}` }, devDependencies: { vitest: '^4.0.0', vite: '^7.0.0' },
     });
-    let previous = (await pool.scan(root)).snapshot;
+    // Stamps trusted at once (racyMs 0): the tree was written just now. Each scan says when its directory
+    // check is done, and whether every directory was as it was.
+    const told: boolean[] = [];
+    const rescan = (previous: Uint8Array | null) => pool.scan(root, { previous, racyMs: 0 }, {
+      onDirsChecked: (unchanged) => told.push(unchanged),
+    });
+    let previous = (await rescan(null)).snapshot;
     // A file the rules read, written again in place (the same inode): the rules start beside the directories'
-    // stats. (The directories were made within the racy window of the first scan, so they count as moved.)
+    // stats, and the guess holds.
     writeFileSync(join(root, 'package.json'), withPort(5175));
-    const edited = await pool.scan(root, { previous });
+    const edited = await rescan(previous);
     assert.equal(edited.mode, 'incremental');
     assert.deepEqual(edited.ports.map((p) => p.port), [5175]);
     assert.deepEqual(found(edited), found(await scan(root)));
@@ -201,11 +207,12 @@ suite('createScanPool()', () => {
     writeFileSync(join(root, 'package.json'), withPort(5176));
     mkdirSync(join(root, 'src', 'new'));
     writeFileSync(join(root, 'src', 'new', 'd.test.ts'), "test('d', () => {});");
-    const both = await pool.scan(root, { previous });
+    const both = await rescan(previous);
     assert.equal(both.mode, 'incremental');
     assert.deepEqual(both.ports.map((p) => p.port), [5176]);
     assert.ok(both.tests.some((row) => row.file === 'src/new/d.test.ts'), both.tests.map((row) => row.file).join());
     assert.deepEqual(found(both), found(await scan(root)));
+    assert.deepEqual(told, [false, true, false], 'no snapshot; every directory as it was; one moved');
   });
 
   test('close() without a scan resolves, and an idle worker does not keep the process alive', (t) => {
