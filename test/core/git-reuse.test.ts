@@ -47,7 +47,8 @@ suite('git reading reuse', () => {
       const outcome = await scanner.scanProject(store.getProject(project.id)!, { full });
       await scanner.settled();
       const lines = readFileSync(calls, 'utf8').split('\n').filter((line) => line.startsWith('status '));
-      const asked = lines.slice(seen).map((line) => line.replace('status --untracked-files=', ''));
+      // Sorted: two statuses run at once log in whichever order their shells start.
+      const asked = lines.slice(seen).map((line) => line.replace('status --untracked-files=', '')).sort();
       seen = lines.length;
       return { asked, dirty: outcome.project.git?.dirty };
     };
