@@ -73,6 +73,15 @@ const NOTE_CHARS = 400;
 const UNDER_FILTERED = 8;
 const MAX_NOTES = 200;
 
+/** The engine's memo of one walk (kept in `walkMemos` when given), made on first use. */
+export function walkMemoOf(
+  walkMemos: WeakMap<readonly string[], Map<string, unknown>> | undefined, files: readonly string[],
+): Map<string, unknown> {
+  let memo = walkMemos?.get(files);
+  if (!memo) { memo = new Map(); walkMemos?.set(files, memo); }
+  return memo;
+}
+
 /**
  * Wraps a walked tree into the read-only view discovery rules get. `read` only opens files the walk
  * recorded as regular files, so no rule can read outside the project or through a symlink.
@@ -81,8 +90,7 @@ export function createContext(root: string, tree: Tree & { readonly record?: Tre
   maxFileBytes = 1_048_576, sliceMs = 4, onRead, clock = { since: Date.now(), racyMs: 2000, granularityMs: 0 },
   previous, fresh, keep = true, maxPackageFiles = 64, walkMemos, units, helper,
 }: ContextOptions = {}): ScanContext & { notes: string[]; runs: RunInfo[]; record: ContextRecord; kept: string[] } {
-  const walkMemo = walkMemos?.get(tree.files) ?? new Map<string, unknown>();
-  walkMemos?.set(tree.files, walkMemo);
+  const walkMemo = walkMemoOf(walkMemos, tree.files);
   // The walk's directory index, not a Set of every path (see membership.ts).
   const has = membership(tree, walkMemo);
   const record: ContextRecord = { reads: new Map(), memo: new Map() };

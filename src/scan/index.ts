@@ -4,7 +4,7 @@ import { getHeapStatistics } from 'node:v8';
 import { discoverJs } from '../discover/js/index.ts';
 import { discoverOthers } from '../discover/others.ts';
 import { findPorts } from '../ports/index.ts';
-import { createContext } from './context.ts';
+import { createContext, walkMemoOf } from './context.ts';
 import { membership } from './membership.ts';
 import { partLog } from '../rules/part-log.ts';
 import type { ScanProbe } from './process/probe.ts';
@@ -144,7 +144,7 @@ async function scanFrom(root: string, options: ScanOptions): Promise<ScanResult 
   const kept = previous && started && !started.readsSame ? keptWalk<WalkResult>(previous) : undefined;
   const guessed = { same: false, dirs: true } as const;
   if (previous && started && kept && plan(previous, guessed, snapshotMaxEntries).mode === 'patch'
-    && movedInPlace(previous, started.readStamps, membership(kept, walkMemo(cache, kept.files)))) {
+    && movedInPlace(previous, started.readStamps, membership(kept, walkMemoOf(cache.walkMemos, kept.files)))) {
     const guess: QuickCheck = { ...guessed, sameEach: new Uint8Array(0), readStamps: started.readStamps };
     const early = await scanChecked(state, guess).then((result) => ({ result }), (error: unknown) => ({ error }));
     const quick = started.finish();
@@ -156,13 +156,6 @@ async function scanFrom(root: string, options: ScanOptions): Promise<ScanResult 
   const quick = started?.finish();
   probe?.checkedDirs?.(quick?.dirs === true);
   return scanChecked(state, quick);
-}
-
-/** The engine's memo of one walk, as the scan's context takes it (context.ts), made on first use. */
-function walkMemo(cache: ScanCache, files: readonly string[]): Map<string, unknown> {
-  let memo = cache.walkMemos.get(files);
-  if (!memo) cache.walkMemos.set(files, (memo = new Map()));
-  return memo;
 }
 
 /** What {@link scanChecked} is given by `scanFrom`: the scan's settings and what it decoded. */

@@ -1,21 +1,17 @@
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { suite, test } from 'node:test';
-import { gitEnv } from '../../src/core/git.ts';
 import { createScanner } from '../../src/core/scanner.ts';
 import { openStore } from '../../src/core/store/store.ts';
 import { makeTree } from '../helpers/index.ts';
+import { git, quietGitEnv } from '../helpers/git.ts';
 
 // A scan's git reading skips git's search for untracked files only when the scan's quick check and `.git`
 // show it would find what it found last time. Real scans, a real repository, the real git behind a wrapper
 // that logs which status each scan asked for.
 
-const quiet = { ...gitEnv(process.env), GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1' };
-const git = (cwd: string, ...args: string[]): string =>
-  execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.invalid', ...args],
-    { cwd, env: quiet, encoding: 'utf8' });
+const quiet = quietGitEnv;
 
 suite('git reading reuse', () => {
   test('untracked files are listed again when a directory or .git moved, or the listing aged', async (t) => {

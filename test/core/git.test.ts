@@ -1,16 +1,14 @@
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { suite, test } from 'node:test';
 import { gitEnv, parseStatus, readGitState } from '../../src/core/git.ts';
 import { call, makeTree, serve } from '../helpers/index.ts';
+import { git, quietGitEnv } from '../helpers/git.ts';
 
 // Git state through the real git executable, on real temp repositories.
 
-const quiet = { ...gitEnv(process.env), GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1' };
-const git = (cwd: string, ...args: string[]): string =>
-  execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.invalid', ...args], { cwd, env: quiet, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+const quiet = quietGitEnv;
 
 /** A clone of a local bare repository, one commit pushed, one more committed but not pushed, and a dirty file. */
 function repoAheadAndDirty(t: { after(fn: () => unknown): void }): { work: string; head: string } {
