@@ -30,6 +30,9 @@ export function createApplier(file: string, maxBytes: number | undefined) {
     try {
       const worker = new Worker(new URL(`./apply-thread${extname(fileURLToPath(import.meta.url))}`, import.meta.url), {
         workerData: maxBytes === undefined ? { file } : { file, maxBytes },
+        // A big save's rows arrive as one message and go to SQLite in one pass: short-lived objects that a
+        // young generation of V8's default size (tens of MB, kept once grown) would hold on to between saves.
+        resourceLimits: { maxYoungGenerationSizeMb: 4 },
       });
       worker.unref();
       const state = { worker, pending: new Map<number, Pending>(), next: 1 };
