@@ -65,12 +65,8 @@ export function startScanProcess(entry: string, heapMb: number, onExit: () => vo
     // A RegExp that backtracks too much (a project's `(a+)+$`, or a file-format pattern meeting a hostile
     // file) switches to V8's linear-time engine; only patterns with lookarounds or backreferences cannot.
     // `--expose-gc`: a big scan's garbage is collected between requests (process.ts `collect`).
-    // `--heap-growing-percent=20`: after a full collection the heap may grow by a fifth of what survived
-    // before the next one, where V8's own factor (from its collector's speed) lets it grow to several times
-    // that. Only a big tree's heap gets there: a 1M-file tree's scan process peaks lower, while a 100k
-    // tree's scan collects about as often.
     execArgv: [
-      `--max-old-space-size=${heapMb}`, '--max-semi-space-size=2', '--heap-growing-percent=20',
+      `--max-old-space-size=${heapMb}`, '--max-semi-space-size=2',
       '--enable-experimental-regexp-engine-on-excessive-backtracks', '--expose-gc',
     ],
     serialization: 'advanced',
