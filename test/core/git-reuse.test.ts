@@ -5,13 +5,11 @@ import { suite, test } from 'node:test';
 import { createScanner } from '../../src/core/scanner.ts';
 import { openStore } from '../../src/core/store/store.ts';
 import { makeTree } from '../helpers/index.ts';
-import { git, quietGitEnv } from '../helpers/git.ts';
+import { git, quietGitEnv as quiet } from '../helpers/git.ts';
 
 // A scan's git reading skips git's search for untracked files only when the scan's quick check and `.git`
 // show it would find what it found last time. Real scans, a real repository, the real git behind a wrapper
 // that logs which status each scan asked for.
-
-const quiet = quietGitEnv;
 
 suite('git reading reuse', () => {
   test('untracked files are listed again when a directory or .git moved, or the listing aged', async (t) => {

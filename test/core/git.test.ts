@@ -4,11 +4,9 @@ import { join } from 'node:path';
 import { suite, test } from 'node:test';
 import { gitEnv, parseStatus, readGitState } from '../../src/core/git.ts';
 import { call, makeTree, serve } from '../helpers/index.ts';
-import { git, quietGitEnv } from '../helpers/git.ts';
+import { git, quietGitEnv as quiet } from '../helpers/git.ts';
 
 // Git state through the real git executable, on real temp repositories.
-
-const quiet = quietGitEnv;
 
 /** A clone of a local bare repository, one commit pushed, one more committed but not pushed, and a dirty file. */
 function repoAheadAndDirty(t: { after(fn: () => unknown): void }): { work: string; head: string } {

@@ -11,10 +11,10 @@ export interface ListEdit { readonly file: string; readonly row: string | null }
 const ROW_START = Buffer.from('{"id":');
 const PATH_KEY = Buffer.from('"file_path":"');
 const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
 const OPEN_BRACE = 0x7b;
 /** The first step of an edit's search from the last one's place: a few rows. */
 const GALLOP_BYTES = 512;
-const BACKSLASH = 0x5c;
 
 /**
  * `before` with `edits` made, in the list's order (file paths as SQLite's BINARY collation sorts them: by
@@ -48,12 +48,13 @@ export function patchList(before: Buffer, edits: readonly ListEdit[]): Buffer | 
     const next = rowAfter(start);
     return next === end ? end : next - 1;
   };
-  /** The file path of the row at `start` against `key`, as SQLite orders them: by UTF-8 bytes. */
+  // Set when a row holds no file path: not a list of rows, so no patch (below).
   let malformed = false;
+  /** The file path of the row at `start` against `key`, as SQLite orders them: by UTF-8 bytes. */
   const compareAt = (start: number, key: Buffer): number => {
     let open = start + ROW_START.length;
     while (open < end && !startsWith(open, PATH_KEY)) open++;
-    if (open >= end) { malformed = true; return 0; } // not a list of rows: no patch (below)
+    if (open >= end) { malformed = true; return 0; }
     open += PATH_KEY.length;
     // Its bytes as they stand in the list up to the closing quote, unless one is escaped (SQLite escapes
     // only `"`, `\` and control characters): then decoded.
