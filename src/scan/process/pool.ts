@@ -68,8 +68,8 @@ interface Job {
   readonly onProgress: ((progress: ScanProgress) => void) | undefined;
   readonly onDirsChecked: ((unchanged: boolean) => void) | undefined;
   readonly deltaOnly: boolean;
-  /** Sent again once already, after the idle process it went to had died (see `retryOrReject`). */
-  readonly again?: boolean;
+  /** Times sent again after the kept process it went to had died (see `retryOrReject`). */
+  readonly retried?: number;
   /** Sent again with the snapshot's bytes: the process it was named to no longer held them. */
   readonly withBytes?: boolean;
   resolve(result: ProcessScanResult): void;
@@ -182,8 +182,9 @@ export function createScanPool({
 
   /**
    * A failed scan's answer. A process killed while idle (the OOM killer, a user) looks idle until its exit
-   * is seen, so a scan sent to a kept process that died is queued once more. Out of memory: once more in a
-   * roomier process (rare: a tree near the entry cap).
+   * is seen, so a scan sent to a kept process that died is queued again: each kept process can have died
+   * that way (all were killed at once), one that was started for the scan cannot. Out of memory: once more
+   * in a roomier process (rare: a tree near the entry cap).
    */
   const retryOrReject = (job: Job, error: NodeJS.ErrnoException, reused: boolean): void => {
     if (error.code === 'SNAPSHOT_NOT_HELD' && !job.withBytes && !closed) {
@@ -191,8 +192,8 @@ export function createScanPool({
       waiting.unshift({ ...job, withBytes: true });
       return pump();
     }
-    if (error.code === 'SCAN_PROCESS_DIED' && reused && !job.again && !closed) {
-      waiting.unshift({ ...job, again: true });
+    if (error.code === 'SCAN_PROCESS_DIED' && reused && (job.retried ?? 0) < size && !closed) {
+      waiting.unshift({ ...job, retried: (job.retried ?? 0) + 1 });
       return pump();
     }
     if (error.code !== 'SCAN_OUT_OF_MEMORY' || fallbackHeapMb === null || closed) return job.reject(error);

@@ -142,7 +142,11 @@ export function startScanProcess(entry: string, heapMb: number, onExit: () => vo
       job.settle(reply.tests ? withPackedTests(result, reply.tests) : withTestsLeftOut(result, reply.count));
     }
   });
-  child.on('error', (error) => job?.settle(Object.assign(error, { code: 'SCAN_PROCESS_DIED' })));
+  // A send to a process that has ended fails (EPIPE) before its exit is seen: it must not look idle meanwhile.
+  child.on('error', (error) => {
+    dying = true;
+    job?.settle(Object.assign(error, { code: 'SCAN_PROCESS_DIED' }));
+  });
   child.once('exit', (code, signal) => {
     clearTimeout(idleTimer);
     snapshotDone(null);

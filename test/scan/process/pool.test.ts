@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { suite, test } from 'node:test';
 import { scan } from '../../../src/scan/index.ts';
@@ -70,6 +70,25 @@ suite('createScanPool()', () => {
     assert.ok(third !== undefined, 'the scan was sent again');
     process.kill(third, 'SIGKILL');
     await assert.rejects(dying, { code: 'SCAN_PROCESS_DIED' });
+  });
+
+  test('a scan sent while every kept process has ended (channels closed, exits not yet seen) runs in a new one', async (t) => {
+    const root = makeTree(t, PROJECT);
+    const pool = createScanPool({ processes: 2 });
+    t.after(() => pool.close());
+    // Scans that wait make the pool start its second process.
+    const [first] = await Promise.all([pool.scan(root), pool.scan(root), pool.scan(root)]);
+    const kept = scanProcesses();
+    assert.equal(kept.length, 2, 'two scan processes are kept');
+    for (const pid of kept) process.kill(pid, 'SIGKILL');
+    // Waited for without giving this process a turn: both children have ended, so a send to either fails
+    // (EPIPE) while the pool has not seen their exits yet; neither may be picked twice, nor end the scan.
+    const ended = (pid: number): boolean => /^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+    const deadline = Date.now() + 60_000;
+    while (!kept.every(ended) && Date.now() < deadline) { /* wait */ }
+    const again = await pool.scan(root);
+    assert.deepEqual(again.tests, first.tests);
+    assert.ok(scanProcesses().some((pid) => !kept.includes(pid)), 'a new scan process answered');
   });
 
   test('a failing scan rejects with the error code and the worker goes on serving', async (t) => {
