@@ -93,6 +93,8 @@ export function createGitReuse(options: GitReuseOptions = {}) {
     begin(project: { readonly id: number; readonly path: string; readonly git: GitState | null },
       base: number | undefined): GitRead {
       const at = now();
+      // A listing older than the age limit is never used again (a removed project's, say): let it go.
+      for (const [id, entry] of listed) if (at - entry.at >= untrackedMaxAgeMs) listed.delete(id);
       const last = base === undefined ? undefined : listed.get(project.id);
       const usable = last !== undefined && last.generation === base && at - last.at < untrackedMaxAgeMs;
       const readAll = (): Promise<GitStatusReading> => readGitState(project.path, git, project.git);
