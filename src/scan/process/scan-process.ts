@@ -145,7 +145,7 @@ export function startScanProcess(entry: string, heapMb: number, onExit: () => vo
   // A send to a process that has ended fails (EPIPE) before its exit is seen: it must not look idle meanwhile.
   child.on('error', (error) => {
     dying = true;
-    job?.settle(Object.assign(error, { code: 'SCAN_PROCESS_DIED' }));
+    job?.settle(scanError('SCAN_PROCESS_DIED', `The scan process ended unexpectedly (${error.message})`));
   });
   child.once('exit', (code, signal) => {
     clearTimeout(idleTimer);
