@@ -251,7 +251,8 @@ function ratioRow(name: string, r: { subject: number[]; baseline: number[] }, ma
   const b = median(r.baseline);
   return {
     name, subject: ms(s), baseline: ms(b), ratio: s / b,
-    target: max === null ? '' : `<= ${+max.toFixed(2)}x`, ...(max === null ? { pass: null } : underCeiling(s / b, max)),
+    target: max === null ? '' : `<= ${+max.toFixed(2)}x`,
+    ...(max === null ? { pass: null } : underCeiling(s / b, max)),
     ...(note === undefined ? {} : { note }),
   };
 }

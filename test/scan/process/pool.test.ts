@@ -72,7 +72,7 @@ suite('createScanPool()', () => {
     await assert.rejects(dying, { code: 'SCAN_PROCESS_DIED' });
   });
 
-  test('a scan sent while every kept process has ended (channels closed, exits not yet seen) runs in a new one', async (t) => {
+  test('every kept process ended, its exit not yet seen: a scan runs in a new one', async (t) => {
     const root = makeTree(t, PROJECT);
     const pool = createScanPool({ processes: 2 });
     t.after(() => pool.close());
