@@ -182,9 +182,9 @@ export function createScanPool({
 
   /**
    * A failed scan's answer. A process killed while idle (the OOM killer, a user) looks idle until its exit
-   * is seen, so a scan sent to a kept process that died is queued again: each kept process can have died
-   * that way (all were killed at once), one that was started for the scan cannot. Out of memory: once more
-   * in a roomier process (rare: a tree near the entry cap).
+   * is seen, so a scan sent to a process that was idle when picked and died is queued again, at most once
+   * per process the pool holds (all may have been killed at once); one forked on the spot for the scan that
+   * dies fails it. Out of memory: once more in a roomier process (rare: a tree near the entry cap).
    */
   const retryOrReject = (job: Job, error: NodeJS.ErrnoException, reused: boolean): void => {
     if (error.code === 'SNAPSHOT_NOT_HELD' && !job.withBytes && !closed) {
