@@ -51,6 +51,12 @@ const profileDir = join(CACHE_DIR, 'profiles');
 const nodeArgs = values.profile ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
 if (values.profile) mkdirSync(profileDir, { recursive: true });
 
+// The generated trees are kept in this checkout (`.bench/trees`): without a ceiling there, each scan of one
+// would also run `git status` over projdex's own repository, a cost no row names (the git rows scan a tree
+// that is a repository of its own). The servers and git children this run starts inherit it.
+process.env.GIT_CEILING_DIRECTORIES = [join(CACHE_DIR, 'trees'), process.env.GIT_CEILING_DIRECTORIES]
+  .filter((dir) => dir !== undefined && dir !== '').join(':');
+
 // --dist: the built package (npm run build first), as `npx projdex` runs it: no type stripping in the server
 // and its scan processes, which changes their memory and start-up.
 if (values.dist) {

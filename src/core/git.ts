@@ -3,8 +3,8 @@
  * for the branch, head, upstream distance and dirtiness, `git log -1 --format=%ct` for the last commit's time.
  * A repository's own config is input someone else may have written, so git runs without a shell, with fixed
  * arguments, fsmonitor off (it names a program to run), without taking the index lock, in an environment
- * holding nothing of projdex's (no token, no GIT_* that could point it at another repository), within a time
- * budget and an output cap.
+ * holding nothing of projdex's (no token, no GIT_* that could point it at another repository; the user's
+ * discovery ceiling is kept: it can only stop git from finding one), within a time budget and an output cap.
  */
 import { runBounded, type BoundedOutput } from './run-bounded.ts';
 
@@ -49,8 +49,15 @@ export interface GitOptions {
   readonly env?: NodeJS.ProcessEnv;
 }
 
-/** Variables a git child keeps from projdex's environment: enough to find git and the user's config, no more. */
-const KEPT = ['PATH', 'HOME', 'USER', 'LOGNAME', 'TMPDIR', 'SYSTEMROOT', 'WINDIR', 'XDG_CONFIG_HOME'];
+/**
+ * Variables a git child keeps from projdex's environment: enough to find git and the user's config, and the
+ * user's `GIT_CEILING_DIRECTORIES` (folders git does not search above for a repository: set, say, so that a
+ * home directory kept in git is not every project's repository). No more.
+ */
+const KEPT = [
+  'PATH', 'HOME', 'USER', 'LOGNAME', 'TMPDIR', 'SYSTEMROOT', 'WINDIR', 'XDG_CONFIG_HOME',
+  'GIT_CEILING_DIRECTORIES',
+];
 
 /** An allow-list copy of `env` for git: never a token, never GIT_DIR, GIT_WORK_TREE, GIT_INDEX_FILE, ... */
 export function gitEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {

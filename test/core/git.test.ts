@@ -3,7 +3,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { suite, test } from 'node:test';
 import { gitEnv, parseStatus, readGitState } from '../../src/core/git.ts';
-import { call, makeTree, serve } from '../helpers/index.ts';
+import { call, makeTree, serve, spawnBin } from '../helpers/index.ts';
 import { git, quietGitEnv as quiet } from '../helpers/git.ts';
 
 // Git state through the real git executable, on real temp repositories.
@@ -89,8 +89,14 @@ suite('git state', () => {
   });
 
   test('the environment git gets holds no token and nothing that redirects it', () => {
-    const env = gitEnv({ PATH: '/bin', HOME: '/home/u', PROJDEX_TOKEN: 'secret', GIT_DIR: '/elsewhere', GIT_INDEX_FILE: '/x' });
-    assert.deepEqual(env, { LC_ALL: 'C', GIT_OPTIONAL_LOCKS: '0', GIT_TERMINAL_PROMPT: '0', PATH: '/bin', HOME: '/home/u' });
+    const env = gitEnv({
+      PATH: '/bin', HOME: '/home/u', PROJDEX_TOKEN: 'secret', GIT_DIR: '/elsewhere', GIT_INDEX_FILE: '/x',
+      GIT_WORK_TREE: '/w', GIT_CEILING_DIRECTORIES: '/home/u',
+    });
+    assert.deepEqual(env, {
+      LC_ALL: 'C', GIT_OPTIONAL_LOCKS: '0', GIT_TERMINAL_PROMPT: '0', PATH: '/bin', HOME: '/home/u',
+      GIT_CEILING_DIRECTORIES: '/home/u',
+    });
   });
 
   test('a scan stores the state: GET /api/projects and /:id return it without running git again', async (t) => {
@@ -111,18 +117,37 @@ suite('git state', () => {
     assert.deepEqual((await call(`${url}/api/projects/1`)).body.git.dirty, false);
   });
 
-  test('a project outside any repository: git null and git_note saying why', async (t) => {
-    const plain = makeTree(t, { 'package.json': '{}' });
-    const { url } = await serve(t);
-    await call(`${url}/api/projects`, 'POST', { name: 'plain', path: plain });
-    assert.equal((await call(`${url}/api/projects/1`)).body.git_note, null, 'no note before a scan');
-    const scanned = await call(`${url}/api/projects/1/scan`, 'POST');
-    // The machine's temp dir may itself sit in a repository; then the state is that repository's.
-    if (scanned.body.project.git === null) {
-      assert.match(scanned.body.project.git_note, /^(no git|git state unknown)/);
-      assert.equal((await call(`${url}/api/projects`)).body[0].git_note, scanned.body.project.git_note);
-    } else {
-      assert.equal(scanned.body.project.git_note, null);
-    }
-  });
+  test('the user\'s GIT_CEILING_DIRECTORIES holds: a folder of a repository above it is in no repository',
+    async (t) => {
+      // A project folder inside a repository (a home directory kept in git, say), and one in no repository.
+      const home = makeTree(t, { 'dotfiles/.bashrc': '', 'app/package.json': '{}' }, 'projdex-home-');
+      git(home, 'init', '-b', 'main');
+      git(home, 'add', '.');
+      git(home, 'commit', '-m', 'home');
+      const plain = makeTree(t, { 'package.json': '{}' });
+      type Found = { git: unknown; git_note: string | null };
+      const ask = async (env: Record<string, string>): Promise<Found[]> => {
+        const server = spawnBin(t, ['--port', '0', '--data-dir', makeTree(t)], env);
+        const [, url] = await server.waitFor(/listening on (http:\/\/\S+)/);
+        const found = [];
+        for (const path of [join(home, 'app'), plain]) {
+          const { body } = await call(`${url}/api/projects`, 'POST', { name: path, path });
+          assert.deepEqual([body.git, body.git_note], [null, null], 'nothing read before a scan');
+          assert.equal((await call(`${url}/api/projects/${body.id}/scan`, 'POST')).status, 200);
+          found.push((await call(`${url}/api/projects/${body.id}`)).body);
+        }
+        server.child.kill('SIGTERM');
+        await server.exit();
+        return found;
+      };
+      // Without a ceiling the folder reads as the repository above it.
+      const [inside] = await ask({ GIT_CEILING_DIRECTORIES: '' });
+      assert.equal((inside!.git as { branch: string }).branch, 'main');
+      // A ceiling at the repository's folder: git does not look there, so neither project is in one.
+      const ceiling = [home, join(plain, '..')].join(':');
+      for (const project of await ask({ GIT_CEILING_DIRECTORIES: ceiling })) {
+        assert.equal(project.git, null);
+        assert.match(project.git_note ?? '', /^no git repository: the project is not inside a git working/);
+      }
+    });
 });
