@@ -1,8 +1,8 @@
 /**
  * Adapters that ask the real JS runners which files they would run, for comparison with projdex's scan.
- * Runners come from /tmp/projdex-runners (env PROJDEX_RUNNERS_DIR overrides; .ci/run points it at the runners it
- * installs), installed with `npm i jest ts-jest typescript vitest mocha @playwright/test tap uvu borp`
- * (PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1).
+ * Runners come from /tmp/projdex-runners (env PROJDEX_RUNNERS_DIR overrides; .ci/run points it at the
+ * runners it installs), installed with `npm i jest ts-jest typescript vitest mocha @playwright/test tap uvu
+ * borp` (PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1).
  * A project whose dependency range pins another major (`"vitest": "^3.2.0"`) is listed by an install
  * of that major in RUNNERS/v<major> when there is one (`cd RUNNERS/v3 && npm i vitest@3`). A directory without
  * its own node_modules is copied to a temp dir with node_modules linked to the runners' install, so
@@ -150,7 +150,8 @@ export const runners: Adapter[] = [
       writeFileSync(script, `
         const m = ${JSON.stringify(join(MODULES, 'mocha/lib/cli/'))};
         // Mocha's CLI modules end in .cjs in some 11.x releases and in .js in others (11.8).
-        const cli = (name) => require(m + name + (require('node:fs').existsSync(m + name + '.cjs') ? '.cjs' : '.js'));
+        const cli = (name) => require(m + name
+          + (require('node:fs').existsSync(m + name + '.cjs') ? '.cjs' : '.js'));
         const args = cli('options').loadOptions(process.argv.slice(2));
         const spec = args._ && args._.length ? args._ : (args.spec || ['test']);
         const r = cli('collect-files')({ ignore: args.ignore || [], extension: args.extension || [], file: args.file || [],
