@@ -109,10 +109,12 @@ suite('test runs: node --test', () => {
       'package.json': JSON.stringify({ scripts: { test: 'node --test' } }),
       'test/hang.test.mjs': `import test from 'node:test';
 import { spawn } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { renameSync, writeFileSync } from 'node:fs';
 test('hangs', async () => {
   const child = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' });
-  writeFileSync(${JSON.stringify(join('PIDS'))}, JSON.stringify([process.pid, child.pid]));
+  // Written whole, then named: the test waits for the name, and must never read a file still empty.
+  writeFileSync('PIDS.part', JSON.stringify([process.pid, child.pid]));
+  renameSync('PIDS.part', 'PIDS');
   await new Promise(() => {});
 });
 `,
