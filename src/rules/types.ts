@@ -60,6 +60,18 @@ export interface ScanContext extends Tree {
    */
   readonly readAhead?: (files: readonly string[]) => void;
   /**
+   * Starts counting `files` with `count` on another thread where the engine can (a first scan, a counter it
+   * knows): a rule that knows which files it will count well before it counts them (JS: each package's run
+   * claims its files, all are counted at the end) gives them here, and a later `withCases` with the same
+   * `count` takes their counts without reading them. Optional, no effect on what is found.
+   */
+  readonly countAhead?: (files: readonly string[], count: Counter) => void;
+  /**
+   * Set by the engine, used by `withCases`: the count of `file` started by `countAhead` with `count` (taken
+   * once, the read stamped as `readOnce` stamps it), or undefined when none was started.
+   */
+  readonly countedAhead?: (file: string, count: Counter) => Promise<number | undefined> | undefined;
+  /**
    * Text of a file under a `node_modules` directory of the project (`file` relative to the root, with a
    * `node_modules` segment), which the walk does not list: presets and shared configs. `path` is where it
    * really lies (a pnpm link followed). Undefined when absent, not a regular file, over the size cap, over

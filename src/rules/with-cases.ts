@@ -107,8 +107,8 @@ export async function withCases(
       const i = left[next++]!;
       const file = list[i]!;
       const name = frameworkOf(file);
-      const text = await countRead(file);
-      const cases = text === undefined ? undefined : count(text, file);
+      const cases = await (ctx.countedAhead?.(file, count)
+        ?? countRead(file).then((text) => (text === undefined ? undefined : count(text, file))));
       memo?.set(file, keyOf(name), cases ?? NaN);
       out[i] = cases === undefined ? { file, framework: name } : { file, framework: name, cases };
     }

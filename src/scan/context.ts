@@ -4,10 +4,11 @@ import { directoryRuns, membership } from './membership.ts';
 import { lstatOrUndefined } from './incremental/stamper.ts';
 import { packageReader } from './package-files.ts';
 import { CROSSED, NOT_OPENED, readChecked } from './read-whole.ts';
-import { createReadAhead, LEFT, READ, type ReadAhead } from './read-ahead.ts';
+import { AHEAD_BATCH, counterName, createReadAhead, LEFT, READ, type ReadAhead } from './read-ahead.ts';
 import type { Helper } from './walk/helper.ts';
 import { pushStamp, sameStamp, STAMP, type Memo, type StampClock, type TreeRecord } from './incremental/snapshot.ts';
 import type { RunInfo, ScanContext, Tree } from '../rules/types.ts';
+import type { Counter } from '../rules/with-cases.ts';
 import { memoUnit, type UnitRecords } from './incremental/unit-memo.ts';
 
 export interface ContextOptions {
@@ -154,7 +155,7 @@ export function createContext(root: string, tree: Tree & { readonly record?: Tre
   };
 
   // The callback runs in the promise the rule awaits, so it fires right before that rule resumes.
-  const told = (file: string, once: boolean, text: Promise<string | undefined>): Promise<string | undefined> =>
+  const told = <V>(file: string, once: boolean, text: Promise<V>): Promise<V> =>
     onRead ? text.then((t) => (onRead(file, once), t)) : text;
 
   // A name the walk spelled from bytes that are not UTF-8 (walk.ts distinctNames: any name holding U+FFFD) is
@@ -170,31 +171,91 @@ export function createContext(root: string, tree: Tree & { readonly record?: Tre
     return told(file, false, text);
   };
 
+  /** Read on this thread, in the queue of reads served in slices. */
+  const readHere = (file: string): Promise<string | undefined> =>
+    new Promise((resolve) => { queue.push({ file, resolve }); schedule(); });
+  /** What the helper read ahead, taken as a read on this thread: its stamp kept, a crossed folder noted. */
+  const settled = <V>(file: string, code: number, value: V, stamps: Float64Array, at: number,
+    here: () => Promise<V>): V | Promise<V> => {
+    if (code === LEFT) return here();
+    if (code === CROSSED) crossed(file);
+    else if (code === NOT_OPENED) { if (keep) lstamp(file); }
+    else if (code === READ && keep) {
+      const i = at * STAMP;
+      record.reads.set(file, [stamps[i]!, stamps[i + 1]!, stamps[i + 2]!, stamps[i + 3]!]);
+    }
+    return value;
+  };
+
   // A first scan's counted test files, read on the helper thread while this one counts (read-ahead.ts).
-  let ahead: ReadAhead | undefined;
+  let ahead: ReadAhead<string> | undefined;
   const readAhead = (files: readonly string[]): void => {
     // A rescan reuses most counts: what it reads is too little to send away.
     if (!helper || previous || files.length < READ_AHEAD_MIN) return;
-    const list = files.filter((file) => readable(file) && !texts.has(file) && !ahead?.has(file));
+    // Files counted ahead first: a rule that gave them all (JS) asks for them all again.
+    const list = files.filter((file) => !countingAhead(file) && !ahead?.has(file) && !texts.has(file)
+      && readable(file));
     if (list.length < READ_AHEAD_MIN) return;
-    ahead ??= createReadAhead({
+    ahead ??= createReadAhead<string>({
       helper,
       request: { base, realBase, maxFileBytes, clock },
-      settle: (file, code, text, stamps, at) => {
-        if (code === LEFT) {
-          return new Promise<string | undefined>((resolve) => { queue.push({ file, resolve }); schedule(); });
-        }
-        if (code === CROSSED) crossed(file);
-        else if (code === NOT_OPENED) { if (keep) lstamp(file); }
-        else if (code === READ && keep) {
-          const i = at * STAMP;
-          record.reads.set(file, [stamps[i]!, stamps[i + 1]!, stamps[i + 2]!, stamps[i + 3]!]);
-        }
-        return text;
-      },
+      settle: (file, code, text, stamps, at) => settled(file, code, text, stamps, at, () => readHere(file)),
       ...(onRead ? { waiting: (file: string) => onRead(file, false) } : {}),
     });
     ahead.start(list);
+  };
+
+  // A first scan's test files counted on the helper thread as soon as a rule knows it will count them
+  // (`countAhead`), while the rules go on: per counter, the files given and not sent yet (sent a batch at a
+  // time: a message per package costs more than it saves) and those sent; `aheadOf`, each file given (until
+  // taken) with its lane.
+  interface Lane { readonly sent: ReadAhead<number>; pending: string[]; started: boolean }
+  const lanes = new Map<Counter, Lane>();
+  const aheadOf = new Map<string, Lane>();
+  const countingAhead = (file: string): boolean => aheadOf.has(file);
+  /** Sends the lane's whole batches (`all`: every file it holds). */
+  const send = (lane: Lane, all: boolean): void => {
+    const sending = all ? lane.pending.length : lane.pending.length - (lane.pending.length % AHEAD_BATCH);
+    lane.started = true;
+    lane.sent.start(lane.pending.slice(0, sending));
+    lane.pending = lane.pending.slice(sending);
+  };
+  const countAhead = (files: readonly string[], count: Counter): void => {
+    // A rescan reuses most counts, as for `readAhead`.
+    const counter = helper && !previous ? counterName(count) : undefined;
+    if (counter === undefined) return;
+    let lane = lanes.get(count);
+    if (!lane) {
+      const countHere = (file: string): Promise<number | undefined> =>
+        readHere(file).then((text) => (text === undefined ? undefined : count(text, file)));
+      const sent = createReadAhead<number>({
+        helper: helper!,
+        request: { base, realBase, maxFileBytes, clock },
+        counter,
+        // NaN: the counter gave no count.
+        settle: (file, code, cases, stamps, at) =>
+          settled(file, code, Number.isNaN(cases) ? undefined : cases, stamps, at, () => countHere(file)),
+        ...(onRead ? { waiting: (file: string) => onRead(file, false) } : {}),
+      });
+      lanes.set(count, (lane = { sent, pending: [], started: false }));
+    }
+    for (const file of files) {
+      if (aheadOf.has(file) || !readable(file) || texts.has(file) || ahead?.has(file)) continue;
+      lane.pending.push(file);
+      aheadOf.set(file, lane);
+    }
+    if (lane.pending.length >= AHEAD_BATCH) send(lane, false);
+  };
+  const countedAhead = (file: string, count: Counter): Promise<number | undefined> | undefined => {
+    const lane = aheadOf.get(file);
+    if (lane === undefined || lanes.get(count) !== lane) return undefined;
+    aheadOf.delete(file);
+    if (lane.pending.length > 0 && !lane.sent.has(file)) {
+      // Fewer files than a message is worth, and none sent before: counted here, as without a helper.
+      if (lane.started || lane.pending.length >= READ_AHEAD_MIN) send(lane, true);
+      else { for (const held of lane.pending) aheadOf.delete(held); lane.pending = []; }
+    }
+    return lane.sent.has(file) ? told(file, true, lane.sent.take(file)) : undefined;
   };
 
   const readOnce = (file: string): Promise<string | undefined> => {
@@ -202,9 +263,7 @@ export function createContext(root: string, tree: Tree & { readonly record?: Tre
     const cached = texts.get(file);
     if (cached) return told(file, true, cached);
     if (ahead?.has(file)) return told(file, true, ahead.take(file));
-    const text = new Promise<string | undefined>((resolve) => queue.push({ file, resolve }));
-    schedule();
-    return told(file, true, text);
+    return told(file, true, readHere(file));
   };
 
   // The compact views, built on first use and shared by every rule.
@@ -330,6 +389,8 @@ export function createContext(root: string, tree: Tree & { readonly record?: Tre
     read,
     readOnce,
     readAhead,
+    countAhead,
+    countedAhead,
     readJson: async (file) => {
       const text = await read(file);
       return text === undefined ? undefined : parseJsonc(text);

@@ -86,15 +86,18 @@ export const discoverJs: Discover = async (ctx) => {
         ctx.note(msg);
         info.notes.push(msg);
       }
+      const fresh: string[] = [];
       for (const full of fullPaths(ctx, here.dir, prefix, files)) {
         const owner = claimed.get(full);
-        if (owner === undefined) claimed.set(full, rule.framework);
+        if (owner === undefined) { claimed.set(full, rule.framework); fresh.push(full); }
         else if (owner !== rule.framework) {
           const list = shared.get(owner);
           if (list) list.push(full);
           else shared.set(owner, [full]);
         }
       }
+      // Counted on the helper thread while the next packages are discovered (all are counted at the end).
+      ctx.countAhead?.(fresh, countCases);
       for (const [owner, files] of shared) {
         const msg = `${label(pkg)}: ${rule.framework} also runs ${files.length} file${files.length === 1 ? '' : 's'} `
           + `listed under ${owner} (one row per file), e.g. ${files[0]}`;
