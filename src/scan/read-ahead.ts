@@ -9,9 +9,10 @@
  * (JS: as each package's runner claims them), and are counted while the rules go on, holding no text.
  *
  * Bounded: files go in batches of {@link AHEAD_BATCH}, at most {@link WINDOW} batches of one call in hand at
- * a time (a batch is asked for when one is used up, or once answered when counting), and a batch stops at
- * {@link BATCH_CHARS} of text; the files it did not get to, like every file of a batch the helper did not
- * answer (none running, or it died), are read by the scanning thread as before.
+ * a time (a batch is asked for when one is used up; counting, once one is answered: a reply holds numbers,
+ * so every batch given may be in flight at once), and a batch stops at {@link BATCH_CHARS} of text; the files
+ * it did not get to, like every file of a batch the helper did not answer (none running, or it died), are
+ * read by the scanning thread as before.
  */
 import type { Helper } from './walk/helper.ts';
 import { CROSSED, NOT_OPENED, readChecked } from './read-whole.ts';
