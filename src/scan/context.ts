@@ -251,7 +251,8 @@ export function createContext(root: string, tree: Tree & { readonly record?: Tre
     if (lane === undefined || lanes.get(count) !== lane) return undefined;
     aheadOf.delete(file);
     if (lane.pending.length > 0 && !lane.sent.has(file)) {
-      // Fewer files than a message is worth, and none sent before: counted here, as without a helper.
+      // The rest is sent now; unless, all told, fewer files were given than a message is worth: those are
+      // counted here, as without a helper.
       if (lane.started || lane.pending.length >= READ_AHEAD_MIN) send(lane, true);
       else { for (const held of lane.pending) aheadOf.delete(held); lane.pending = []; }
     }

@@ -153,10 +153,10 @@ suite('counting a first scan\'s test files ahead on the helper thread', () => {
     assert.equal(ahead.filter((f) => f.cases === 3).length, 66);
   });
 
-  test('a first scan of a workspace counts every claimed file there, and finds what a scan without it does', async (t) => {
+  test('a workspace\'s first scan counts each claimed file there, and finds the same tests', async (t) => {
     // Four packages, each run by its own runner through the root's script, some files run by two.
     const tree: Record<string, string> = {
-      'package.json': JSON.stringify({ workspaces: ['a', 'b', 'c', 'd'], scripts: { test: 'npm test --workspaces' } }),
+      'package.json': JSON.stringify({ workspaces: ['a', 'b', 'c', 'd'], scripts: { test: 'npm test -ws' } }),
       'a/package.json': JSON.stringify({ scripts: { test: 'jest' } }),
       'b/package.json': JSON.stringify({ scripts: { test: 'vitest run' } }),
       'c/package.json': JSON.stringify({ scripts: { test: 'mocha' } }),
@@ -164,7 +164,8 @@ suite('counting a first scan\'s test files ahead on the helper thread', () => {
     };
     for (let i = 0; i < 160; i++) {
       const dir = 'abcd'[i % 4]!;
-      tree[dir === 'c' ? `c/test/t${i}.js` : `${dir}/src/m${i % 3}/f${i}.test.js`] = "it('x', () => {});\n".repeat(i % 4);
+      const file = dir === 'c' ? `c/test/t${i}.js` : `${dir}/src/m${i % 3}/f${i}.test.js`;
+      tree[file] = "it('x', () => {});\n".repeat(i % 4);
     }
     const root = makeTree(t, tree);
     const cache = createScanCache({ helper: true });
@@ -176,6 +177,7 @@ suite('counting a first scan\'s test files ahead on the helper thread', () => {
     assert.equal(here.tests.length, 160);
     assert.ok(here.notes.some((n) => /vitest also runs 40 files/.test(n)), here.notes.join('\n'));
     const counted = asked.filter((r) => r.counter === 'js-cases').flatMap((r) => r.files);
-    assert.deepEqual(counted.sort(), here.tests.map((test) => test.file).sort(), 'each claimed file counted there once');
+    const claimed = here.tests.map((test) => test.file);
+    assert.deepEqual(counted.sort(), claimed.sort(), 'each claimed file counted there once');
   });
 });
