@@ -65,8 +65,12 @@ export function startScanProcess(entry: string, heapMb: number, onExit: () => vo
     // A RegExp that backtracks too much (a project's `(a+)+$`, or a file-format pattern meeting a hostile
     // file) switches to V8's linear-time engine; only patterns with lookarounds or backreferences cannot.
     // `--expose-gc`: a big scan's garbage is collected between requests (process.ts `collect`).
+    // `--v8-pool-size=1`: one background thread for V8's collector, not Node's default four. A scan process
+    // shares the cores with its own helper thread, the server and the other scan processes; with four, each
+    // small young-generation collection hands out tasks to threads that wait for a core while the scan
+    // waits for them (10k-file trees scanned one after another or side by side: 6-17% faster).
     execArgv: [
-      `--max-old-space-size=${heapMb}`, '--max-semi-space-size=2',
+      `--max-old-space-size=${heapMb}`, '--max-semi-space-size=2', '--v8-pool-size=1',
       '--enable-experimental-regexp-engine-on-excessive-backtracks', '--expose-gc',
     ],
     serialization: 'advanced',

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { suite, test } from 'node:test';
 import { scan } from '../../../src/scan/index.ts';
@@ -33,6 +33,18 @@ suite('createScanPool()', () => {
     assert.ok(a instanceof Uint8Array && b instanceof Uint8Array);
     assert.ok(inWorker.tests.length >= 2);
     assert.deepEqual(inWorker.ports.map((p) => p.port), [5174]);
+  });
+
+  test('a scan process runs V8 with one background thread: the cores are shared with the server and other scans', async (t) => {
+    const root = makeTree(t, PROJECT);
+    const pool = createScanPool();
+    t.after(() => pool.close());
+    await pool.scan(root);
+    const [pid] = scanProcesses();
+    assert.ok(pid !== undefined, 'a scan process is kept');
+    const names = readdirSync(`/proc/${pid}/task`).map((task) => readFileSync(`/proc/${pid}/task/${task}/comm`, 'utf8').trim());
+    assert.ok(names.includes('MainThread'), `thread names read: ${names.join(', ')}`);
+    assert.equal(names.filter((name) => name.startsWith('V8Worker')).length, 1);
   });
 
   test('passes walk limits across and runs queued scans one after another', async (t) => {
