@@ -95,7 +95,8 @@ suite('a big save through the staging table', () => {
     const ids = new Map(store.listTests(id).map((x) => [x.file_path, x.id]));
     // Awkward text too: quotes, a backslash, an emoji, a lone surrogate (stored as U+FFFD), no count.
     const odd: Array<{ file: string; framework: 'jest'; cases?: number }> = [
-      { file: 'src/u "q" \\ 🚀.test.js', framework: 'jest' }, { file: 'src/v \ud800.test.js', framework: 'jest' },
+      { file: 'src/u "q" \\ 🚀.test.js', framework: 'jest' },
+      { file: 'src/v \ud800.test.js', framework: 'jest' },
     ];
     const next = [...tests(0, 1000, 1), ...tests(1000, 2000, 5), ...tests(5000, 6998, 0), ...odd];
     const saving = store.saveScanSliced(id, { tests: next, ports: [], framework: null, snapshot: new Uint8Array([4]) });
@@ -109,7 +110,8 @@ suite('a big save through the staging table', () => {
     assert.equal(await saving, true);
     assert.deepEqual([...seen].filter((n) => n !== 3000 && n !== 4000), [], 'only the old or the new count was ever seen');
     const after = store.listTests(id);
-    assert.deepEqual(after.map((x) => [x.file_path, x.cases]), next.map((x) => [x.file.toWellFormed(), x.cases ?? null]));
+    const expected = next.map((x) => [x.file.toWellFormed(), x.cases ?? null]);
+    assert.deepEqual(after.map((x) => [x.file_path, x.cases]), expected);
     assert.equal(after.at(-1)?.file_path, 'src/v \ufffd.test.js');
     for (const row of after) if (ids.has(row.file_path)) assert.equal(row.id, ids.get(row.file_path));
     assert.ok(after.filter((row) => !ids.has(row.file_path)).every((row) => row.id > Math.max(...ids.values())));

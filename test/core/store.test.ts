@@ -64,18 +64,20 @@ suite('openStore()', () => {
     assert.deepEqual(store.listTests(id).map((x) => [x.id, x.framework, x.cases]), [[first[1]!.id, 'vitest', null]]);
   });
 
-  test('a save writes every row as given: more rows and longer paths than one statement takes, awkward text', () => {
+  test('a save writes every row as given: more rows and longer paths than a statement takes, odd text', () => {
     const store = openStore(':memory:');
     const { id } = store.insertProject({ name: 'a', path: '/x' })!;
     const many = Array.from({ length: 4_321 }, (_, i) => ({
-      file: `p/${String(i).padStart(5, '0')}.test.js`, framework: 'jest' as const, ...(i % 3 ? { cases: i % 7 } : {}),
+      file: `p/${String(i).padStart(5, '0')}.test.js`, framework: 'jest' as const,
+      ...(i % 3 ? { cases: i % 7 } : {}),
     }));
     const deep = `${'d/'.repeat(700_000)}deep.test.js`;
     const odd = [
       { file: 'q/lone \ud800 high.test.js', framework: 'vitest' as const, cases: 1 },
       { file: 'q/ünï 🚀 "q" \\ \t.test.js', framework: 'mocha' as const },
     ];
-    store.saveScan(id, { tests: [{ file: deep, framework: 'vitest', cases: 0 }, ...many, ...odd], ports: [], framework: null });
+    const first = { file: deep, framework: 'vitest' as const, cases: 0 };
+    store.saveScan(id, { tests: [first, ...many, ...odd], ports: [], framework: null });
     const rows = store.listTests(id);
     assert.equal(rows.length, many.length + 3);
     const byFile = new Map(rows.map((row) => [row.file_path, row]));
@@ -85,7 +87,8 @@ suite('openStore()', () => {
     assert.ok(ids.every((n, i) => i === 0 || n > ids[i - 1]!));
     assert.equal(byFile.get(deep)?.cases, 0);
     // A lone surrogate is stored as U+FFFD, as a bound parameter stores it.
-    assert.deepEqual([byFile.get('q/lone \ufffd high.test.js')?.framework, byFile.get(odd[1]!.file)?.framework], ['vitest', 'mocha']);
+    const kinds = [byFile.get('q/lone \ufffd high.test.js')?.framework, byFile.get(odd[1]!.file)?.framework];
+    assert.deepEqual(kinds, ['vitest', 'mocha']);
   });
 
   test('saveScan of a deleted project writes nothing and says so', () => {

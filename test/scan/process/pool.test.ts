@@ -35,16 +35,24 @@ suite('createScanPool()', () => {
     assert.deepEqual(inWorker.ports.map((p) => p.port), [5174]);
   });
 
-  test('a scan process runs V8 with one background thread: the cores are shared with the server and other scans', async (t) => {
+  test('a scan process runs V8 with one background thread (the cores are shared)', async (t) => {
     const root = makeTree(t, PROJECT);
     const pool = createScanPool();
     t.after(() => pool.close());
     await pool.scan(root);
-    const [pid] = scanProcesses();
-    assert.ok(pid !== undefined, 'a scan process is kept');
-    const names = readdirSync(`/proc/${pid}/task`).map((task) => readFileSync(`/proc/${pid}/task/${task}/comm`, 'utf8').trim());
-    assert.ok(names.includes('MainThread'), `thread names read: ${names.join(', ')}`);
-    assert.equal(names.filter((name) => name.startsWith('V8Worker')).length, 1);
+    const threads = (pid: number): string[] => {
+      try {
+        const tasks = readdirSync(`/proc/${pid}/task`);
+        return tasks.map((task) => readFileSync(`/proc/${pid}/task/${task}/comm`, 'utf8').trim());
+      } catch {
+        return []; // a process of an earlier test, gone meanwhile
+      }
+    };
+    const live = scanProcesses().map(threads).filter((names) => names.length > 0);
+    assert.ok(live.length > 0 && live.every((names) => names.includes('MainThread')), 'a scan process is kept');
+    for (const names of live) {
+      assert.equal(names.filter((name) => name.startsWith('V8Worker')).length, 1, names.join(', '));
+    }
   });
 
   test('passes walk limits across and runs queued scans one after another', async (t) => {
