@@ -62,7 +62,7 @@ export interface WholeSaveRequest extends Omit<ApplyRequest, 'saveId'> {
   readonly list?: boolean;
 }
 
-/** Rows per statement of `writeTests`, and the characters of paths one may carry (paths may be long). */
+/** Rows per statement of `upsertTests`, and the characters of paths one may carry (paths may be long). */
 const WRITE_ROWS = 2_000;
 const WRITE_CHARS = 1024 * 1024;
 
@@ -104,13 +104,10 @@ export function createFinisher(db: DatabaseSync) {
   };
 
   /**
-   * Every test of a scan written under `generation` (a row keeps its id while its file is still found),
-   * then the rows it no longer found swept, except under `kept` prefixes.
+   * Each row inserted, or its stored row updated in place (its id kept), under `generation`, in the order
+   * given. Perf: one statement per batch (8,943 rows in 48 ms instead of 70, a file database).
    */
-  const writeTests = (
-    projectId: number, rows: TestCursor, generation: number, at: number, kept: readonly string[],
-  ): void => {
-    // Perf: 8,943 rows in 48 ms instead of 70 (a file database): SQLite walks the array itself.
+  const upsertTests = (projectId: number, rows: TestCursor, generation: number, at: number): void => {
     let batch: Array<readonly [string, string | null, number | null]> = [];
     let chars = 0;
     const flush = (): void => {
@@ -126,6 +123,16 @@ export function createFinisher(db: DatabaseSync) {
       if (batch.length === WRITE_ROWS || chars >= WRITE_CHARS) flush();
     }
     flush();
+  };
+
+  /**
+   * Every test of a scan written under `generation` (a row keeps its id while its file is still found),
+   * then the rows it no longer found swept, except under `kept` prefixes.
+   */
+  const writeTests = (
+    projectId: number, rows: TestCursor, generation: number, at: number, kept: readonly string[],
+  ): void => {
+    upsertTests(projectId, rows, generation, at);
     for (const prefix of kept) q.keepTestsUnder.run(generation, projectId, prefix, prefix);
     q.sweepTests.run(projectId, generation);
   };
@@ -160,6 +167,7 @@ export function createFinisher(db: DatabaseSync) {
 
   return {
     finishSave,
+    upsertTests,
     writeTests,
     /**
      * The last transaction of a big save: the staged differences, then `finishSave`. The generation saved, or

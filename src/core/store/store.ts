@@ -238,8 +238,6 @@ export function openStore(file: string, { now = Date.now, maxBytes }: StoreOptio
     listPorts: sql(`SELECT id, project_id, port, script_name, config_source, last_detected, created_at, kind FROM ports
       WHERE project_id = ? AND (? = 'all' OR kind = ?) ORDER BY port, script_name, config_source`),
     nextGeneration: sql('UPDATE projects SET scan_generation = scan_generation + 1 WHERE id = ? RETURNING scan_generation'),
-    upsertTest: sql(`INSERT INTO tests (project_id, file_path, framework, cases, created_at, scan_generation) VALUES (?, ?, ?, ?, ?, ?)
-      ON CONFLICT (project_id, file_path) DO UPDATE SET framework = excluded.framework, cases = excluded.cases, scan_generation = excluded.scan_generation`),
     // Every listen row of every project, for GET /api/ports (grouped in JS: a few rows per project).
     listenPorts: sql(`SELECT ports.port, ports.project_id, projects.name, ports.script_name, ports.config_source
       FROM ports JOIN projects ON projects.id = ports.project_id WHERE ports.kind = 'listen'
@@ -489,9 +487,7 @@ export function openStore(file: string, { now = Date.now, maxBytes }: StoreOptio
       if (delta && base === generation - 1) {
         // The stored rows are the snapshot's scan: write only what differs (1% of files touched: ~1% of
         // rows).
-        for (const t of delta.upserts) {
-          q.upsertTest.run(projectId, t.file, t.framework, t.cases ?? null, at, generation);
-        }
+        finisher.upsertTests(projectId, arrayCursor(delta.upserts), generation, at);
         for (const file of delta.removed) q.deleteTest.run(projectId, file);
         // Still the stored list when no other connection has committed since it was built (this one holds
         // the write lock now): the rows written, as SQLite writes them, go into it.
