@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
 
 const ROOT = join(import.meta.dirname, '..');
 let bin = join(ROOT, 'src', 'bin.ts');
@@ -85,6 +86,53 @@ function childHandle(url: string, proc: ChildProcess): Child {
     },
   };
 }
+
+/** What {@link sampleTogether} saw at the moment the sum was highest. */
+export interface TogetherPeak {
+  /** The highest sum of `VmRSS` over the process and its children, in bytes (NaN without /proc). */
+  readonly rss: number;
+  /** File-backed pages in that sum (`RssFile`): the Node binary, counted in each process; git's packs. */
+  readonly file: number;
+}
+
+/**
+ * Samples the resident memory of `pid` and its live children (scan processes, git) together every
+ * `everyMs`, keeping the highest sum: what they hold at one moment, where adding each one's own peak
+ * (`VmHWM`) adds peaks that need not meet and misses a child that came and went. A peak shorter than the
+ * interval can be missed. It samples on a thread of its own: this thread's synchronous work (parsing a
+ * big answer) delays no sample.
+ */
+export function sampleTogether(pid: number, { everyMs = 25 } = {}): { stop(): Promise<TogetherPeak> } {
+  const shared = new Float64Array(new SharedArrayBuffer(16)).fill(Number.NaN);
+  const worker = new Worker(SAMPLER, { eval: true, workerData: { pid, everyMs, shared } });
+  worker.unref();
+  return {
+    stop: async () => {
+      await worker.terminate();
+      return { rss: shared[0]!, file: Number.isNaN(shared[1]!) ? 0 : shared[1]! };
+    },
+  };
+}
+
+// The sampler thread: one sample every `everyMs`; a sample that misses a process (it ended between the two
+// reads), or a machine without /proc, is left out.
+const SAMPLER = `
+const { readFileSync } = require('node:fs');
+const { workerData: { pid, everyMs, shared } } = require('node:worker_threads');
+const kb = (status, pattern) => Number(pattern.exec(status)?.[1] ?? 0) * 1024;
+setInterval(() => {
+  let rss = 0, file = 0;
+  try {
+    const kids = readFileSync('/proc/' + pid + '/task/' + pid + '/children', 'utf8').trim().split(/\\s+/);
+    for (const one of [String(pid), ...kids.filter(Boolean)]) {
+      const status = readFileSync('/proc/' + one + '/status', 'utf8');
+      rss += kb(status, /VmRSS:\\s+(\\d+)/);
+      file += kb(status, /RssFile:\\s+(\\d+)/);
+    }
+  } catch { return; }
+  if (!(rss <= shared[0])) { shared[0] = rss; shared[1] = file; }
+}, everyMs);
+`;
 
 /** Starts projdex (`node src/bin.ts --port 0 --data-dir DIR`, or dist/bin.js) in a child process. */
 export function spawnProjdex(dataDir: string, { nodeArgs = [] as readonly string[] } = {}): Promise<Child> {
